@@ -1,0 +1,74 @@
+/**
+ * `npm start`: validate the settings, apply migrations, start background work, then serve the
+ * production build on HOST:PORT. SIGTERM/SIGINT drain in-flight requests and exit 0 within 10 s.
+ */
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError, getConfig } from '../src/server/config.ts';
+import { closeDb } from '../src/server/db/index.ts';
+import { getLogger } from '../src/server/log.ts';
+import { prepareDatabase, startBackground } from '../src/server/startup.ts';
+
+const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (!existsSync(entry)) {
+    console.error('No hay compilación de producción: ejecute `npm run build` antes de `npm start`.');
+    process.exit(1);
+  }
+  const log = getLogger();
+  await prepareDatabase();
+  const background = await startBackground();
+
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const { handler } = (await import(pathToFileURL(entry).href)) as {
+    handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  };
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 5000;
+  server.requestTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  log.info({ url: `http://${config.HOST}:${port}` }, 'server listening');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    deadline.unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await Promise.all([closed, ...background.map((task) => task.stop())]);
+    await closeDb();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+/**
+ * Route paths and navigation: the one place that names them. Company facts come from the server
+ * configuration (`src/server/config.ts`) and reach components as props.
+ */
+export const ROUTES = {
+  home: '/',
+  about: '/sobrenosotros',
+  services: '/servicios',
+  products: '/productos',
+  blog: '/blog',
+  contact: '/contacto',
+  clients: '/clientes',
+  adminLogin: '/admin-login',
+  admin: '/admin',
+  adminIncidents: '/admin/incidencias',
+  adminClients: '/admin/clientes',
+  supportTracking: '/soporte/seguimiento',
+  productAdmcloud: '/producto/admcloud',
+  productRestaurantpe: '/producto/restaurantpe',
+  productTiendao: '/producto/tiendao',
+} as const;
+
+export interface NavItem {
+  href: string;
+  label: string;
+}
+
+/** The header navigation of the spec, in order. The admin link is rendered separately (icon + label). */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { href: ROUTES.home, label: 'Inicio' },
+  { href: ROUTES.about, label: 'Sobre Nosotros' },
+  { href: ROUTES.services, label: 'Servicios' },
+  { href: ROUTES.products, label: 'Productos' },
+  { href: ROUTES.blog, label: 'Blog' },
+  { href: ROUTES.contact, label: 'Contacto' },
+];
+
+export const ADMIN_LINK = {
+  href: ROUTES.adminLogin,
+  desktopLabel: 'Panel Administrativo',
+  mobileLabel: 'Admin',
+} as const;
+
+/** Fixed header height in pixels (spec §9); the content is offset by it. */
+export const HEADER_HEIGHT = 72;

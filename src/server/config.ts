@@ -1,0 +1,149 @@
+/**
+ * Every setting of the site, read once from the environment and validated with zod.
+ *
+ * This is the only module that reads `process.env` for settings. A bad value stops the process at
+ * start with a message that names the variable, instead of failing later on a visitor's request.
+ * The company's public details have placeholder defaults so that the site runs with no
+ * configuration at all; a real deployment overrides them (see `.env.example` and the README).
+ */
+import { z } from 'zod';
+
+z.config(z.locales.es());
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
+const stringWithDefault = (fallback: string) =>
+  z.preprocess(emptyToUndefined, z.string().trim().default(fallback));
+const urlWithDefault = (fallback: string) =>
+  z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default(fallback));
+const emailWithDefault = (fallback: string) =>
+  z.preprocess(emptyToUndefined, z.email().default(fallback));
+const booleanFlag = (fallback: boolean) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => ['1', 'true', 'yes', 'on'].includes(value)),
+  );
+const integerWithDefault = (fallback: number, min: number, max: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+
+const schema = z.object({
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(['development', 'production', 'test']).default('production'),
+  ),
+  HOST: stringWithDefault('127.0.0.1'),
+  PORT: integerWithDefault(4321, 0, 65535),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+
+  DATABASE_URL: stringWithDefault('data/site.db').refine(
+    (value) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^postgres(ql)?:\/\//i.test(value),
+    'debe ser una ruta de archivo SQLite, un URL file: o un URL postgres://',
+  ),
+
+  SITE_URL: urlWithDefault('http://127.0.0.1:4321'),
+  AUTH_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
+  ),
+  ADMIN_EMAILS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('admin@verticeconsultores.com.do,soporte@verticeconsultores.com.do')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((item) => item.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.email('contiene una dirección de correo no válida')).min(1)),
+  ),
+  TRUST_PROXY: booleanFlag(false),
+  FORM_RATE_LIMIT: integerWithDefault(5, 0, 1_000_000),
+
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^smtps?$/, error: 'debe ser un URL smtp:// o smtps://' }).optional(),
+  ),
+  MAIL_TRANSPORT: z.preprocess(emptyToUndefined, z.enum(['smtp', 'file', 'emailjs']).optional()),
+  MAIL_FROM: stringWithDefault('Vértice Consultores <no-reply@verticeconsultores.com.do>'),
+  MAIL_DIR: stringWithDefault('data/mail'),
+  STAFF_INBOX: emailWithDefault('soporte@verticeconsultores.com.do'),
+  EMAILJS_SERVICE_ID: optionalString,
+  EMAILJS_TEMPLATE_ID: optionalString,
+  EMAILJS_PUBLIC_KEY: optionalString,
+  EMAILJS_PRIVATE_KEY: optionalString,
+  EMAILJS_API_URL: urlWithDefault('https://api.emailjs.com'),
+
+  COMPANY_NAME: stringWithDefault('Vértice Consultores'),
+  COMPANY_TAGLINE: stringWithDefault('Consultoría Tecnológica de Vanguardia'),
+  COMPANY_PHONE: stringWithDefault('+1 809-555-0142'),
+  COMPANY_EMAIL: emailWithDefault('contacto@verticeconsultores.com.do'),
+  COMPANY_ADDRESS: stringWithDefault(
+    'Av. Winston Churchill 1099, Torre Citi, piso 8, Santo Domingo, República Dominicana',
+  ),
+  COMPANY_SOCIAL_URL: urlWithDefault('https://www.instagram.com/verticeconsultores'),
+  WHATSAPP_NUMBER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('18095550142')
+      .transform((value) => value.replace(/[\s()+-]/g, ''))
+      .pipe(z.string().regex(/^\d{8,15}$/, 'debe tener entre 8 y 15 dígitos (con código de país)')),
+  ),
+  BOOKING_URL: urlWithDefault('https://calendly.com/verticeconsultores/presentacion'),
+  CONSULTATION_URL: urlWithDefault('https://calendly.com/verticeconsultores/consulta-tecnica'),
+  TIENDAO_DEMO_URL: urlWithDefault('https://calendly.com/verticeconsultores/demo-tiendao'),
+  ANALYTICS_URL: urlWithDefault('https://analytics.google.com/'),
+  VIDEO_ADMCLOUD_ID: stringWithDefault('M7lc1UVf-VE'),
+  VIDEO_RESTAURANTPE_ID: stringWithDefault('aqz-KE-bpKQ'),
+  VIDEO_ABOUT_SRC: optionalString,
+});
+
+export type Config = z.infer<typeof schema>;
+
+/** Thrown when the environment holds a bad value; the message names every bad variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates an environment object. Exported for tests; the site uses {@link getConfig}. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const variable = issue.path.join('.') || '(entorno)';
+      return `  ${variable}: ${issue.message}`;
+    });
+    throw new ConfigError(`Configuración no válida:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+const CONFIG_KEY = Symbol.for('vertice.config');
+type ConfigHolder = { [CONFIG_KEY]?: Config };
+
+/** The validated settings of this process (parsed on first use, then shared). */
+export function getConfig(): Config {
+  const holder = globalThis as ConfigHolder;
+  holder[CONFIG_KEY] ??= parseConfig(process.env);
+  return holder[CONFIG_KEY];
+}
+
+/** Which mail transport the settings select (explicit `MAIL_TRANSPORT`, else SMTP when set, else files). */
+export function mailTransportKind(config: Config): 'smtp' | 'file' | 'emailjs' {
+  return config.MAIL_TRANSPORT ?? (config.SMTP_URL ? 'smtp' : 'file');
+}
+
+/** True when the database is PostgreSQL. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}

@@ -1,0 +1,159 @@
+/**
+ * The database connection: SQLite (built-in `node:sqlite`) by default, PostgreSQL when
+ * `DATABASE_URL` is a `postgres://` URL. One Kysely instance per process, shared through
+ * `globalThis` so that the bundled server and the start script (which runs the migrations and the
+ * mail worker from the sources) use the same connection.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator, type MigrationResultSet } from 'kysely/migration';
+import pg from 'pg';
+import { getConfig, isPostgresUrl } from '../config.ts';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+import { createSqliteDialect, openSqlite } from './sqlite.ts';
+
+export type Db = Kysely<Database>;
+export type DbEngine = 'sqlite' | 'postgres';
+
+export interface DbHandle {
+  db: Db;
+  engine: DbEngine;
+  /** A human-readable description without credentials, for logs. */
+  describe: string;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: the schema to put on the search path (see {@link createPgSchema}); tests use one per run. */
+  schema?: string;
+}
+
+const PG_TIMESTAMPTZ = 1184;
+const PG_TIMESTAMP = 1114;
+const PG_INT8 = 20;
+
+function pgTypes() {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === PG_TIMESTAMPTZ || oid === PG_TIMESTAMP) {
+        return (value: string) => new Date(oid === PG_TIMESTAMP ? `${value}Z` : value).toISOString();
+      }
+      // Counts come back as int8; they fit a JS number comfortably.
+      if (oid === PG_INT8) return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+}
+
+/** Turns `DATABASE_URL` into a SQLite file path (plain path or `file:` URL, relative to the cwd). */
+export function sqlitePath(url: string): string {
+  if (url === ':memory:') return url;
+  if (url.startsWith('file:')) return url.startsWith('file://') ? fileURLToPath(url) : resolve(url.slice(5));
+  return resolve(url);
+}
+
+/** Opens a new connection (pool on PostgreSQL). Most code wants {@link getDb} instead. */
+export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
+  const plugins = [new CamelCasePlugin()];
+  if (isPostgresUrl(url)) {
+    const parsed = new URL(url);
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+      types: pgTypes(),
+      options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    });
+    // A dropped idle connection (e.g. the server restarting) must not crash the process; the pool
+    // replaces it and the next query reconnects.
+    pool.on('error', () => {});
+    const schema = options.schema;
+    const dialect = new PostgresDialect({ pool });
+    return {
+      db: new Kysely<Database>({ dialect, plugins }),
+      engine: 'postgres',
+      describe: `postgres://${parsed.host}${parsed.pathname}${schema ? ` (schema ${schema})` : ''}`,
+    };
+  }
+  const path = sqlitePath(url);
+  return {
+    db: new Kysely<Database>({ dialect: createSqliteDialect(openSqlite(path)), plugins }),
+    engine: 'sqlite',
+    describe: `sqlite:${path}`,
+  };
+}
+
+/** Creates a PostgreSQL schema (for a test run's own namespace). */
+export async function createPgSchema(url: string, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Nombre de esquema no válido: ${schema}`);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(`create schema if not exists ${schema}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops a PostgreSQL schema and everything in it. */
+export async function dropPgSchema(url: string, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Nombre de esquema no válido: ${schema}`);
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies every pending migration; throws with the failing migration's name on error. */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((item) => item.status === 'Error');
+    const cause = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`La migración ${failed?.migrationName ?? '(desconocida)'} falló: ${cause}`, {
+      cause: result.error,
+    });
+  }
+  return result;
+}
+
+/** `select 1`: true when the database answers within the pool's time-out. */
+export async function ping(db: Kysely<any>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const DB_KEY = Symbol.for('vertice.db');
+type DbHolder = { [DB_KEY]?: DbHandle };
+
+/** The process's shared connection, opened from `DATABASE_URL` on first use. */
+export function getDbHandle(): DbHandle {
+  const holder = globalThis as DbHolder;
+  holder[DB_KEY] ??= openDatabase(getConfig().DATABASE_URL);
+  return holder[DB_KEY];
+}
+
+export function getDb(): Db {
+  return getDbHandle().db;
+}
+
+/** Closes the shared connection (graceful shutdown, end of a script). */
+export async function closeDb(): Promise<void> {
+  const holder = globalThis as DbHolder;
+  const handle = holder[DB_KEY];
+  holder[DB_KEY] = undefined;
+  await handle?.db.destroy();
+}

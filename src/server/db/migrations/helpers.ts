@@ -1,0 +1,23 @@
+/**
+ * The two places where one migration must say different things to SQLite and PostgreSQL.
+ */
+import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** An auto-numbered integer primary key `id`. */
+export function idColumn<T extends string>(
+  db: Kysely<any>,
+  table: CreateTableBuilder<T, never>,
+): CreateTableBuilder<T, 'id'> {
+  return isPostgres(db)
+    ? table.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+/** `timestamptz` on PostgreSQL; ISO 8601 text on SQLite (which orders correctly as text). */
+export function timestampType(db: Kysely<any>): 'timestamptz' | 'text' {
+  return isPostgres(db) ? 'timestamptz' : 'text';
+}

@@ -1,0 +1,10 @@
+/**
+ * Every migration, in order. Listed statically (rather than read from the folder at run time) so that
+ * the same list works in the bundled server and in the command-line scripts.
+ */
+import type { Migration } from 'kysely/migration';
+import * as initial from './0001_initial.ts';
+
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};

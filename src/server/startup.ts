@@ -1,0 +1,25 @@
+/**
+ * What the server process does around serving requests: before it listens (migrations) and while it
+ * runs (background workers). Used by `scripts/start.ts`; kept free of HTTP so it is tested directly.
+ */
+import { getDbHandle, migrateToLatest } from './db/index.ts';
+import { getLogger } from './log.ts';
+
+/** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
+export interface Background {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/** Applies pending migrations on the shared connection. */
+export async function prepareDatabase(): Promise<void> {
+  const handle = getDbHandle();
+  const result = await migrateToLatest(handle.db);
+  const applied = result.results?.filter((item) => item.status === 'Success').map((item) => item.migrationName) ?? [];
+  getLogger().info({ database: handle.describe, applied }, 'database ready');
+}
+
+/** Starts the background work of a server process. */
+export async function startBackground(): Promise<Background[]> {
+  return [];
+}

@@ -1,0 +1,108 @@
+/**
+ * Integration tests of the data layer run against both engines: a fresh SQLite file, and a
+ * PostgreSQL schema of their own (so concurrent runs never collide). When PostgreSQL is unreachable
+ * the PostgreSQL half is skipped with a loud notice, except under CI, where that is a failure.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import {
+  createPgSchema,
+  dropPgSchema,
+  migrateToLatest,
+  openDatabase,
+  type Db,
+  type DbEngine,
+} from '../../src/server/db/index.ts';
+
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function probePostgres(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const pgProblem = await probePostgres();
+if (pgProblem) {
+  const message = `PostgreSQL no responde en ${TEST_DATABASE_URL} (${pgProblem}).`;
+  if (process.env.CI) throw new Error(`${message} En CI las pruebas de PostgreSQL son obligatorias.`);
+  console.warn(`\n${'!'.repeat(78)}\n!! ${message}\n!! SE OMITEN las pruebas de integración con PostgreSQL.\n${'!'.repeat(78)}\n`);
+}
+
+export const postgresAvailable = pgProblem === null;
+
+export interface TestDatabase {
+  engine: DbEngine;
+  db: Db;
+  /** A DATABASE_URL that points a server process at this same database. */
+  url: string;
+  cleanup(): Promise<void>;
+}
+
+/** A new, migrated database of the given engine. */
+export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'vertice-db-'));
+    const url = join(dir, 'site.db');
+    const { db } = openDatabase(url);
+    await migrateToLatest(db);
+    return {
+      engine,
+      db,
+      url,
+      async cleanup() {
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await createPgSchema(TEST_DATABASE_URL, schema);
+  const { db } = openDatabase(TEST_DATABASE_URL, { schema });
+  await migrateToLatest(db);
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    engine,
+    db,
+    url: url.href,
+    async cleanup() {
+      await db.destroy();
+      await dropPgSchema(TEST_DATABASE_URL, schema);
+    },
+  };
+}
+
+/**
+ * Declares the same suite once per engine. `body` receives a getter for that engine's database,
+ * created before the suite's tests and removed after them.
+ */
+export function describeEachEngine(name: string, body: (database: () => TestDatabase) => void): void {
+  for (const engine of ['sqlite', 'postgres'] as const) {
+    describe.skipIf(engine === 'postgres' && !postgresAvailable)(`${name} [${engine}]`, () => {
+      let current: TestDatabase | undefined;
+      beforeAll(async () => {
+        current = await createTestDatabase(engine);
+      });
+      afterAll(async () => {
+        await current?.cleanup();
+      });
+      body(() => {
+        if (!current) throw new Error('La base de datos de prueba no está lista');
+        return current;
+      });
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, mailTransportKind, parseConfig } from '../../src/server/config.ts';
+
+describe('parseConfig', () => {
+  it('runs with no configuration at all, on placeholder company details', () => {
+    const config = parseConfig({});
+    expect(config.PORT).toBe(4321);
+    expect(config.HOST).toBe('127.0.0.1');
+    expect(config.DATABASE_URL).toBe('data/site.db');
+    expect(config.ADMIN_EMAILS).toHaveLength(2);
+    expect(config.FORM_RATE_LIMIT).toBe(5);
+    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.WHATSAPP_NUMBER).toMatch(/^\d+$/);
+    expect(config.COMPANY_NAME.length).toBeGreaterThan(0);
+    expect(mailTransportKind(config)).toBe('file');
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(parseConfig({ PORT: '', SMTP_URL: '' }).PORT).toBe(4321);
+  });
+
+  it('normalises lists, flags and numbers', () => {
+    const config = parseConfig({
+      ADMIN_EMAILS: ' Ana@Example.com , luis@example.com ',
+      TRUST_PROXY: 'yes',
+      FORM_RATE_LIMIT: '0',
+      WHATSAPP_NUMBER: '+1 (809) 555-0100',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+    });
+    expect(config.ADMIN_EMAILS).toEqual(['ana@example.com', 'luis@example.com']);
+    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.FORM_RATE_LIMIT).toBe(0);
+    expect(config.WHATSAPP_NUMBER).toBe('18095550100');
+    expect(mailTransportKind(config)).toBe('smtp');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['SITE_URL', 'not a url'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['ADMIN_EMAILS', 'admin@example.com,no-es-correo'],
+    ['DATABASE_URL', 'mysql://localhost/site'],
+    ['TRUST_PROXY', 'maybe'],
+    ['WHATSAPP_NUMBER', '12'],
+    ['AUTH_SECRET', 'short'],
+    ['MAIL_TRANSPORT', 'pigeon'],
+  ])('fails naming %s when it is %j', (variable, value) => {
+    expect(() => parseConfig({ [variable]: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`\\b${variable}\\b`));
+  });
+
+  it('accepts SQLite paths, file: URLs and PostgreSQL URLs', () => {
+    for (const url of ['data/site.db', '/var/lib/site.db', 'file:data/site.db', 'postgres://u@h/db', 'postgresql://h/db']) {
+      expect(parseConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+  });
+});
