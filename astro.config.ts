@@ -2,6 +2,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
+import interactionDirective from './src/client/interaction-integration.ts';
 import { getConfig } from './src/server/config.ts';
 
 const config = getConfig();
@@ -17,7 +18,7 @@ export default defineConfig({
     // The adapter accepts 1 GiB by default; nothing we receive is anywhere near 100 KB.
     bodySizeLimit: 100 * 1024,
   }),
-  integrations: [react()],
+  integrations: [react(), interactionDirective()],
   security: {
     checkOrigin: true,
     actionBodySizeLimit: 64 * 1024,
