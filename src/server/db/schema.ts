@@ -17,6 +17,9 @@ export interface IncidentsTable {
   rnc: string;
   estado: IncidentState;
   fecha: string;
+  /** `normalizeForSearch(nombre)`, kept by the incidents module for the staff filters. */
+  nombreNorm: Generated<string>;
+  rncNorm: Generated<string>;
 }
 
 export interface IncidentEventsTable {
@@ -39,6 +42,10 @@ export interface ClientsTable {
   estadoProyecto: Generated<string>;
   fechaRegistro: string;
   correoBienvenidaEnviado: Generated<boolean>;
+  /** `normalizeForSearch(...)` copies for the client search. */
+  razonSocialNorm: Generated<string>;
+  emailNorm: Generated<string>;
+  rncNorm: Generated<string>;
 }
 
 export interface ContactMessagesTable {

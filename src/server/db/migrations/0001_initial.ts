@@ -14,6 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('rnc', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('estado', 'text', (c) => c.notNull())
     .addColumn('fecha', ts, (c) => c.notNull())
+    // Lower-case, accent-free copies for the staff filters (see src/server/text.ts).
+    .addColumn('nombre_norm', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('rnc_norm', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
   await db.schema.createIndex('incidents_fecha_idx').on('incidents').columns(['fecha desc', 'id desc']).execute();
   await db.schema.createIndex('incidents_estado_fecha_idx').on('incidents').columns(['estado', 'fecha desc']).execute();
@@ -36,6 +39,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('estado_proyecto', 'text', (c) => c.notNull().defaultTo('pendiente'))
     .addColumn('fecha_registro', ts, (c) => c.notNull())
     .addColumn('correo_bienvenida_enviado', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('razon_social_norm', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('email_norm', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('rnc_norm', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
   await db.schema.createIndex('clients_fecha_registro_idx').on('clients').column('fecha_registro').execute();
 
