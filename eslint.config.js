@@ -14,6 +14,8 @@ export default defineConfig(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
+      // TypeScript checks undefined names itself (and knows Astro's ambient types); see typescript-eslint's FAQ.
+      'no-undef': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
