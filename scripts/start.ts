@@ -7,6 +7,7 @@ import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, getConfig } from '../src/server/config.ts';
 import { closeDb } from '../src/server/db/index.ts';
+import { compressed } from '../src/server/http/compress.ts';
 import { secureHandler } from '../src/server/http/security.ts';
 import { getLogger } from '../src/server/log.ts';
 import { prepareDatabase, startBackground } from '../src/server/startup.ts';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   const { handler } = (await import(pathToFileURL(entry).href)) as {
     handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   };
-  const server = http.createServer(secureHandler(handler, config));
+  const server = http.createServer(secureHandler(compressed(handler), config));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;
 

@@ -88,3 +88,18 @@ describe('baseHeaders', () => {
     expect(baseHeaders({ SITE_URL: 'http://127.0.0.1:4321' })['Strict-Transport-Security']).toBeUndefined();
   });
 });
+
+describe('compression', () => {
+  it('serves text compressed when the browser accepts it', async () => {
+    const { request } = await import('node:http');
+    const encoding = await new Promise<string | undefined>((resolve, reject) => {
+      const req = request(`${server.url}/`, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
+        res.resume();
+        resolve(res.headers['content-encoding']);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(encoding).toBe('br');
+  });
+});
