@@ -31,6 +31,12 @@ describe('response headers at the choke point', () => {
     expect(response.status).toBe(200);
     expectBaseHeaders(response);
     expect(response.headers.get('cache-control') ?? '').not.toMatch(/immutable/);
+    // Astro's hash-based policy, sent as a header (not a <meta>, which could not carry frame-ancestors).
+    const csp = response.headers.get('content-security-policy') ?? '';
+    const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src')) ?? '';
+    expect(scriptSrc).toMatch(/'sha256-/);
+    expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(await response.text()).not.toMatch(/http-equiv="content-security-policy"/i);
     expect(response.headers.get('etag') ?? response.headers.get('last-modified')).toBeTruthy();
   });
 

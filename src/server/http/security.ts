@@ -21,7 +21,6 @@ const PERMISSIONS_POLICY = [
   'payment=()',
   'usb=()',
   'serial=()',
-  'bluetooth=()',
   'hid=()',
   'browsing-topics=()',
 ].join(', ');
