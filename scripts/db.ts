@@ -1,14 +1,30 @@
 /**
  * `npm run db:migrate`: apply pending migrations to DATABASE_URL and report what was applied.
+ * `npm run db:backup [-- FILE]`: SQLite: an online, consistent copy (VACUUM INTO) under
+ * data/backups/ (or FILE); PostgreSQL: prints the pg_dump / pg_restore commands to use.
  */
-import { ConfigError } from '../src/server/config.ts';
+import { join } from 'node:path';
+import { ConfigError, getConfig } from '../src/server/config.ts';
+import { backupFileName, backupSqlite, postgresBackupCommands } from '../src/server/db/backup.ts';
 import { closeDb, getDbHandle, migrateToLatest } from '../src/server/db/index.ts';
 
-const [command] = process.argv.slice(2);
+const [command, argument] = process.argv.slice(2);
+
+async function backup(): Promise<void> {
+  const handle = getDbHandle();
+  if (handle.engine === 'postgres') {
+    const { backup: dump, restore } = postgresBackupCommands(getConfig().DATABASE_URL);
+    console.log(`PostgreSQL: haga la copia con pg_dump (el servidor puede seguir en marcha):\n  ${dump}\nRestaurar:\n  ${restore}`);
+    return;
+  }
+  const target = await backupSqlite(handle.db, argument ?? join('data', 'backups', backupFileName()));
+  console.log(`Copia de seguridad escrita en ${target}\nRestaurar: detenga el servidor y copie ese archivo sobre ${handle.describe.replace(/^sqlite:/, '')} (borre los archivos -wal y -shm que queden junto a él).`);
+}
 
 async function main(): Promise<void> {
+  if (command === 'backup') return backup();
   if (command !== 'migrate') {
-    console.error('Uso: npm run db:migrate');
+    console.error('Uso: npm run db:migrate | npm run db:backup [-- ARCHIVO]');
     process.exitCode = 2;
     return;
   }

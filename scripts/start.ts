@@ -60,7 +60,11 @@ async function main(): Promise<void> {
     }, 10_000);
     deadline.unref();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive connections that finish their last response after close() would otherwise linger
+    // until their idle timeout; sweep them as they become idle.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     server.closeIdleConnections();
+    void closed.then(() => clearInterval(sweep));
     await Promise.all([closed, ...background.map((task) => task.stop())]);
     await closeDb();
     log.info('stopped');
