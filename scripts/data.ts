@@ -1,0 +1,63 @@
+/**
+ * `npm run data -- export [DIR]`: incidents (with history), clients and contact messages as JSON and
+ * CSV, into DIR (default data/export-YYYYMMDD-HHMMSS/).
+ * `npm run data -- import FILE`: imports a JSON file (our export, or the original site's document
+ * exports); idempotent, all or nothing, with a progress bar and a summary.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { exportCsv, exportData, importData, type ImportSummary } from '../src/server/data/transfer.ts';
+import { closeDb, getDb } from '../src/server/db/index.ts';
+import { prepareDatabase } from '../src/server/startup.ts';
+
+const [command, argument] = process.argv.slice(2);
+
+function progressBar(done: number, total: number): void {
+  if (!process.stderr.isTTY && done !== total) return;
+  const width = 30;
+  const filled = total ? Math.round((done / total) * width) : width;
+  process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+}
+
+function printSummary(summary: ImportSummary): void {
+  const labels = { incidents: 'Incidencias', clients: 'Clientes', contactMessages: 'Mensajes de contacto' };
+  console.log('Tipo                  importados  omitidos  inválidos');
+  for (const [kind, counts] of Object.entries(summary) as Array<[keyof ImportSummary, ImportSummary[keyof ImportSummary]]>) {
+    console.log(`${labels[kind].padEnd(22)}${String(counts.imported).padStart(10)}${String(counts.skipped).padStart(10)}${String(counts.invalid).padStart(11)}`);
+  }
+}
+
+async function main(): Promise<void> {
+  await prepareDatabase();
+  if (command === 'export') {
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    const dir = resolve(argument ?? join('data', `export-${stamp}`));
+    mkdirSync(dir, { recursive: true });
+    const data = await exportData(getDb());
+    writeFileSync(join(dir, 'export.json'), `${JSON.stringify(data, null, 2)}\n`);
+    for (const [name, csv] of Object.entries(exportCsv(data))) writeFileSync(join(dir, `${name}.csv`), csv);
+    console.log(`Exportados ${data.incidents.length} incidencias, ${data.clients.length} clientes y ${data.contactMessages.length} mensajes en ${dir}`);
+    return;
+  }
+  if (command === 'import' && argument) {
+    let input: unknown;
+    try {
+      input = JSON.parse(readFileSync(argument, 'utf8'));
+    } catch (error) {
+      throw new Error(`No se pudo leer ${argument} como JSON: ${error instanceof Error ? error.message : error}`, { cause: error });
+    }
+    const summary = await importData(getDb(), input, { onProgress: progressBar });
+    printSummary(summary);
+    return;
+  }
+  console.error('Uso: npm run data -- export [CARPETA] | npm run data -- import ARCHIVO.json');
+  process.exitCode = 2;
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    if (command === 'import') console.error('No se importó nada.');
+    process.exitCode = 1;
+  })
+  .finally(() => closeDb());
