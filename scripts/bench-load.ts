@@ -48,19 +48,16 @@ export async function measure(scenario: Scenario): Promise<Measurement> {
   const latencies: number[] = [];
   let unexpected = 0;
   const expected = new Set(scenario.expect ?? [200]);
-  const instance = autocannon({
-    url: scenario.url,
-    method: scenario.method ?? 'GET',
-    headers: scenario.headers,
-    body: scenario.body,
-    connections,
-    duration,
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url: scenario.url, method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body, connections, duration },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      latencies.push(responseTime);
+      if (!expected.has(statusCode)) unexpected += 1;
+    });
   });
-  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-    latencies.push(responseTime);
-    if (!expected.has(statusCode)) unexpected += 1;
-  });
-  const result = await instance;
   latencies.sort((a, b) => a - b);
   return {
     name: scenario.name,
