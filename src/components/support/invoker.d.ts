@@ -1,0 +1,10 @@
+// The Invoker Commands API (`<button commandfor="id" command="show-modal">`): opens and closes a
+// <dialog> without JavaScript. React passes the lowercase attributes through; TypeScript needs them declared.
+import 'react';
+
+declare module 'react' {
+  interface ButtonHTMLAttributes<T> {
+    commandfor?: string;
+    command?: string;
+  }
+}
