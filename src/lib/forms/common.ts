@@ -49,7 +49,7 @@ export function textField(rules: FieldRules) {
       const value = cleanText(raw ?? '', rules.multiline ?? false);
       let message: string | undefined;
       if (rules.required && value === '') message = rules.required;
-      else if (value.length > rules.max) message = `${rules.label} admite como máximo ${rules.max.toLocaleString('es-DO')} caracteres.`;
+      else if (value.length > rules.max) message = `${rules.label} admite como máximo ${rules.max} caracteres.`;
       else if (value !== '' && rules.check) message = rules.check(value);
       if (message) ctx.issues.push({ code: 'custom', message, input: raw });
       return value;

@@ -108,6 +108,8 @@ export interface MailWorkerOptions {
   leaseMs?: number;
   /** The clock (tests move it forward to reach retries). */
   now?: () => Date;
+  /** False: no polling loop, rounds run only through `runOnce()` (tests drive them step by step). */
+  poll?: boolean;
 }
 
 export interface MailWorker {
@@ -192,7 +194,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   };
 
   const loop = (async () => {
-    while (running) {
+    while (running && options.poll !== false) {
       wakeRequested = false;
       let attempted = 0;
       try {
