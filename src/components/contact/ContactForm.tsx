@@ -1,7 +1,7 @@
 import { actions, isInputError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, type FieldErrors } from '../../lib/forms/common';
-import { CONTACT_MESSAGES, type ContactFormValues } from '../../lib/forms/contact';
+import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, validateForm, type FieldErrors } from '../../lib/forms/common';
+import { CONTACT_MESSAGES, contactFormSchema, type ContactFormValues } from '../../lib/forms/contact';
 import { FORM_ACTIONS } from '../../lib/forms/routes';
 import { AntiAbuseFields, primaryButtonClass, Spinner, TextArea, TextField } from '../support/FormField';
 
@@ -41,12 +41,21 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
     event.preventDefault();
     if (sending.current) return;
     const form = event.currentTarget;
+    const data = new FormData(form);
+    const invalid = validateForm(contactFormSchema, data);
+    if (invalid) {
+      setErrors(invalid);
+      setStatus('idle');
+      // The messages render on the next commit; focus the first invalid field then.
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
     sending.current = true;
     setPending(true);
     setStatus('idle');
     setDetail(undefined);
     try {
-      const { error } = await actions.contact.send(new FormData(form));
+      const { error } = await actions.contact.send(data);
       if (error) {
         setErrors(isInputError(error) ? error.fields : undefined);
         setStatus('error');

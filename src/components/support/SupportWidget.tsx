@@ -1,7 +1,7 @@
 import { actions, isInputError, type ActionError } from 'astro:actions';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { FieldErrors } from '../../lib/forms/common';
-import { INCIDENT_MESSAGES, whatsappIncidentUrl } from '../../lib/forms/incident';
+import { validateForm, type FieldErrors } from '../../lib/forms/common';
+import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../lib/forms/incident';
 import { SUPPORT_PAGES } from '../../lib/forms/routes';
 import IncidentForm from './IncidentForm';
 
@@ -46,12 +46,20 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
     if (sending.current) return;
     const form = event.currentTarget;
     markOpened();
+    const formData = new FormData(form);
+    const invalid = validateForm(incidentFormSchema, formData);
+    if (invalid) {
+      setErrors(invalid);
+      setFormError(INCIDENT_MESSAGES.failure);
+      setDetail('Revisa los campos marcados.');
+      return;
+    }
     sending.current = true;
     setPending(true);
     setFormError(undefined);
     setDetail(undefined);
     try {
-      const { data, error } = await actions.incidents.create(new FormData(form));
+      const { data, error } = await actions.incidents.create(formData);
       if (error) {
         setErrors(isInputError(error) ? error.fields : undefined);
         setFormError(INCIDENT_MESSAGES.failure);

@@ -77,3 +77,20 @@ export type FieldErrors = Partial<Record<string, string[] | undefined>>;
 export function firstError(errors: FieldErrors | undefined, field: string): string | undefined {
   return errors?.[field]?.[0];
 }
+
+/**
+ * Runs a form schema on the submitted values in the browser, before any request: the visitor sees
+ * the same messages the server would give, without a round trip. Null when the values are valid.
+ */
+export function validateForm(schema: z.ZodMiniType, form: FormData): FieldErrors | null {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === 'string') values[key] = value;
+  const result = z.safeParse(schema, values);
+  if (result.success) return null;
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    (errors[field] ??= []).push(issue.message);
+  }
+  return errors;
+}
