@@ -86,7 +86,7 @@ describeEachEngine('incidents', (database) => {
     const rows = [];
     for (let suffix = 1000; suffix <= 9999; suffix += 1) {
       if (suffix === 4321) continue;
-      rows.push({ numeroIncidencia: `INC-${day}-${suffix}`, estado: 'Registrado' as const, fecha: now.toISOString() });
+      rows.push({ numeroIncidencia: `INC-${day}-${suffix}`, problema: '', nombre: '', telefono: '', email: '', rnc: '', estado: 'Registrado' as const, fecha: now.toISOString() });
     }
     for (let start = 0; start < rows.length; start += 500) {
       await db.insertInto('incidents').values(rows.slice(start, start + 500)).execute();

@@ -1,5 +1,5 @@
 import { actions, isInputError } from 'astro:actions';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, validateForm, type FieldErrors } from '../../lib/forms/common';
 import { CONTACT_MESSAGES, contactFormSchema, type ContactFormValues } from '../../lib/forms/contact';
 import { FORM_ACTIONS } from '../../lib/forms/routes';
@@ -37,7 +37,7 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
     if (startedRef.current && !startedRef.current.value) startedRef.current.value = String(Date.now());
   }, []);
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (sending.current) return;
     const form = event.currentTarget;

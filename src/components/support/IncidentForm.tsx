@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode, Ref } from 'react';
+import type { SubmitEvent, ReactNode, Ref } from 'react';
 import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, type FieldErrors } from '../../lib/forms/common';
 import type { IncidentFormValues } from '../../lib/forms/incident';
 import { FORM_ACTIONS, REMOTE_TOOLS } from '../../lib/forms/routes';
@@ -16,7 +16,7 @@ export interface IncidentFormProps {
   startedAt?: string;
   startedRef?: Ref<HTMLInputElement>;
   formRef?: Ref<HTMLFormElement>;
-  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+  onSubmit?: (event: SubmitEvent<HTMLFormElement>) => void;
   /** The 'Cancelar' button: closes this dialog (Invoker Commands) or links to a page. */
   cancel: { dialogId: string } | { href: string };
 }

@@ -1,5 +1,5 @@
 import { actions, isInputError, type ActionError } from 'astro:actions';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { validateForm, type FieldErrors } from '../../lib/forms/common';
 import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../lib/forms/incident';
 import { SUPPORT_PAGES } from '../../lib/forms/routes';
@@ -41,7 +41,7 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
     if (started && !started.value) started.value = String(Date.now());
   };
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (sending.current) return;
     const form = event.currentTarget;

@@ -3,6 +3,8 @@
 import 'react';
 
 declare module 'react' {
+  // T must match React's own declaration for the interfaces to merge.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ButtonHTMLAttributes<T> {
     commandfor?: string;
     command?: string;
