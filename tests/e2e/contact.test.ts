@@ -14,7 +14,8 @@ const SUCCESS = '¡Gracias por tu mensaje! Te responderemos pronto.';
 beforeAll(async () => {
   smtp = await startSmtpPeer();
   [server, browser] = await Promise.all([
-    startServer({ env: { SMTP_URL: smtp.url, FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' } }),
+    // A small limit: the tests before the last one store 3 messages from this IP; the last runs into it.
+    startServer({ env: { SMTP_URL: smtp.url, FORM_RATE_LIMIT: '6', STAFF_INBOX: 'soporte@vertice.test' } }),
     launchBrowser(),
   ]);
 });
@@ -140,5 +141,22 @@ describe('abuse guards over HTTP', () => {
     expect(ok.status).toBe(200);
     const tooBig = await post({ name: 'Persona', email: 'p@cliente.test', message: 'x'.repeat(70 * 1024) });
     expect(tooBig.status).toBe(413);
+  });
+
+  it('answers 429 in Spanish once an IP has sent FORM_RATE_LIMIT messages in 10 minutes, and a forged X-Forwarded-For does not help', async () => {
+    const statuses: number[] = [];
+    let refusal: { message?: string } | undefined;
+    for (let attempt = 0; attempt < 8 && !refusal; attempt += 1) {
+      const response = await fetch(`${server.url}/_actions/contact.send`, {
+        method: 'POST',
+        headers: { origin: server.url, 'x-forwarded-for': `198.51.100.${attempt}` },
+        body: new URLSearchParams({ name: 'Persona', email: 'p@cliente.test', message: `Mensaje ${attempt}` }),
+      });
+      statuses.push(response.status);
+      if (response.status === 429) refusal = await response.json();
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(6);
+    expect(statuses.at(-1)).toBe(429);
+    expect(refusal?.message).toBe('Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.');
   });
 });
