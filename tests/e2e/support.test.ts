@@ -210,7 +210,8 @@ describe('when the server is gone', () => {
     await dialog.getByLabel('Nombre').fill('Rosa Almonte');
     await dialog.getByLabel('Correo electrónico').fill('rosa@cliente.test');
     await humanPause(page);
-    await server.stop();
+    // SIGTERM: requests drained, the mail worker stopped after its current send, exit code 0.
+    expect(await server.stop()).toBe(0);
     await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
     await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 10_000 }).toContain('Hubo un error al registrar');
     expect(await dialog.isVisible()).toBe(true);
