@@ -4,6 +4,7 @@
  */
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
+import { getMailTransport, startMailWorker } from './mail/index.ts';
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
 export interface Background {
@@ -19,7 +20,22 @@ export async function prepareDatabase(): Promise<void> {
   getLogger().info({ database: handle.describe, applied }, 'database ready');
 }
 
-/** Starts the background work of a server process. */
+/**
+ * Starts the background work of a server process: the mail outbox worker. Its transport is created
+ * here, so a bad mail setting (e.g. EmailJS keys missing) stops the start instead of failing later.
+ */
 export async function startBackground(): Promise<Background[]> {
-  return [];
+  const log = getLogger();
+  const transport = getMailTransport();
+  const worker = startMailWorker({ db: getDbHandle().db, transport, log });
+  log.info({ transport: transport.kind }, 'mail worker started');
+  return [
+    {
+      name: worker.name,
+      async stop() {
+        await worker.stop();
+        transport.close?.();
+      },
+    },
+  ];
 }

@@ -1,0 +1,60 @@
+/**
+ * Checks every public action runs before doing any work: the honeypot, the time-to-submit and the
+ * per-client rate limit (counted in the database, so it holds across server processes).
+ */
+import { ActionError, type ActionAPIContext } from 'astro:actions';
+import { HONEYPOT_FIELD, MIN_SUBMIT_MS, STARTED_FIELD } from '../lib/forms/common.ts';
+import { getConfig } from '../server/config.ts';
+import { getDb } from '../server/db/index.ts';
+import { getLogger } from '../server/log.ts';
+import { clientIp, hitRateLimit } from '../server/rate-limit.ts';
+
+export const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.';
+export const RATE_LIMIT_MESSAGE = 'Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.';
+
+type AntiAbuseInput = { [HONEYPOT_FIELD]?: string | null; [STARTED_FIELD]?: string | null };
+
+/** Refuses what a person does not do: fill the hidden field, or submit within a second of seeing the form. */
+export function requireHuman(input: AntiAbuseInput, action: string, checkTime = true): void {
+  if (input[HONEYPOT_FIELD]) {
+    getLogger().warn({ action, reason: 'honeypot' }, 'submission refused');
+    throw new ActionError({ code: 'BAD_REQUEST', message: TOO_FAST_MESSAGE });
+  }
+  const started = Number(input[STARTED_FIELD]);
+  if (checkTime && Number.isFinite(started) && started > 0) {
+    const elapsed = Date.now() - started;
+    // A negative value is a client clock ahead of ours: not evidence of a bot.
+    if (elapsed >= 0 && elapsed < MIN_SUBMIT_MS) {
+      getLogger().warn({ action, reason: 'too-fast', elapsed }, 'submission refused');
+      throw new ActionError({ code: 'BAD_REQUEST', message: TOO_FAST_MESSAGE });
+    }
+  }
+}
+
+/** Counts this submission against the client's allowance (`FORM_RATE_LIMIT` × factor per 10 minutes). */
+export async function requireWithinRateLimit(context: ActionAPIContext, action: string, factor = 1): Promise<void> {
+  const config = getConfig();
+  let socketAddress: string | undefined;
+  try {
+    socketAddress = context.clientAddress;
+  } catch {
+    socketAddress = undefined;
+  }
+  const ip = clientIp(context.request, socketAddress, config.TRUST_PROXY);
+  const result = await hitRateLimit(getDb(), `${action}:${ip}`, config.FORM_RATE_LIMIT * factor);
+  if (!result.allowed) {
+    getLogger().warn({ action, hits: result.hits }, 'rate limit reached');
+    throw new ActionError({ code: 'TOO_MANY_REQUESTS', message: RATE_LIMIT_MESSAGE });
+  }
+}
+
+/** Runs the work; anything that is not already an ActionError is logged and answered with `message`. */
+export async function answerWith<T>(action: string, message: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ActionError) throw error;
+    getLogger().error({ action, error: error instanceof Error ? error.message : String(error) }, 'action failed');
+    throw new ActionError({ code: 'INTERNAL_SERVER_ERROR', message });
+  }
+}

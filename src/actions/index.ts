@@ -1,0 +1,84 @@
+/**
+ * Astro Actions: thin adapters from HTTP to src/server. Public: `incidents.create`, `incidents.track`,
+ * `contact.send` (all `accept: 'form'`, so the same actions serve the islands and plain HTML forms).
+ * The staff actions (`incidents.setState`, `clients.*`) are added beside these.
+ */
+import { ActionError, defineAction } from 'astro:actions';
+import { CONTACT_MESSAGES, contactFormSchema } from '../lib/forms/contact.ts';
+import { INCIDENT_MESSAGES, incidentFormSchema } from '../lib/forms/incident.ts';
+import { TRACKING_NOT_FOUND, trackingFormSchema } from '../lib/forms/tracking.ts';
+import { getConfig } from '../server/config.ts';
+import { saveContactMessage } from '../server/contact/index.ts';
+import { getDb } from '../server/db/index.ts';
+import { createIncident, IncidentNumbersExhaustedError, trackIncident } from '../server/incidents/index.ts';
+import { getLogger } from '../server/log.ts';
+import { mailBrand } from '../server/mail/index.ts';
+import { answerWith, requireHuman, requireWithinRateLimit } from './guards.ts';
+
+export const server = {
+  incidents: {
+    create: defineAction({
+      accept: 'form',
+      input: incidentFormSchema,
+      handler: async (input, context) => {
+        requireHuman(input, 'incidents.create');
+        return answerWith('incidents.create', INCIDENT_MESSAGES.failure, async () => {
+          await requireWithinRateLimit(context, 'incidents.create');
+          const config = getConfig();
+          try {
+            const { numeroIncidencia, estado, fecha } = await createIncident(
+              getDb(),
+              { problema: input.problema, nombre: input.nombre, telefono: input.telefono, email: input.email, rnc: input.rnc },
+              { brand: mailBrand(config), staffInbox: config.STAFF_INBOX },
+            );
+            getLogger().info({ numeroIncidencia }, 'incident created');
+            return { numeroIncidencia, estado, fecha };
+          } catch (error) {
+            if (error instanceof IncidentNumbersExhaustedError) {
+              getLogger().error({ error: error.message }, 'incident numbers exhausted');
+              throw new ActionError({
+                code: 'SERVICE_UNAVAILABLE',
+                message: 'Hoy ya no podemos registrar más incidencias en línea. Escríbenos por WhatsApp o llámanos y te atendemos de inmediato.',
+              });
+            }
+            throw error;
+          }
+        });
+      },
+    }),
+    track: defineAction({
+      accept: 'form',
+      input: trackingFormSchema,
+      handler: async (input, context) => {
+        requireHuman(input, 'incidents.track', false);
+        return answerWith('incidents.track', 'No pudimos consultar la incidencia en este momento. Intenta nuevamente.', async () => {
+          // Looking up is lighter than submitting, but still limited: it must not become a guessing oracle.
+          await requireWithinRateLimit(context, 'incidents.track', 2);
+          const incident = await trackIncident(getDb(), input.numeroIncidencia, input.email);
+          if (!incident) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
+          return incident;
+        });
+      },
+    }),
+  },
+  contact: {
+    send: defineAction({
+      accept: 'form',
+      input: contactFormSchema,
+      handler: async (input, context) => {
+        requireHuman(input, 'contact.send');
+        return answerWith('contact.send', CONTACT_MESSAGES.failure, async () => {
+          await requireWithinRateLimit(context, 'contact.send');
+          const config = getConfig();
+          const saved = await saveContactMessage(
+            getDb(),
+            { name: input.name, email: input.email, message: input.message },
+            { brand: mailBrand(config), staffInbox: config.STAFF_INBOX },
+          );
+          getLogger().info({ contactMessageId: saved.id }, 'contact message stored');
+          return { ok: true as const };
+        });
+      },
+    }),
+  },
+};

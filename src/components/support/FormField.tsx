@@ -1,0 +1,116 @@
+import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from 'react';
+
+export const inputClass =
+  'block w-full rounded-button border border-line bg-white px-3.5 py-2.5 text-base text-ink shadow-xs transition-colors placeholder:text-slate-400 hover:border-slate-300 focus:border-brand-500 focus:ring-3 focus:ring-brand-500/20 focus:outline-none aria-[invalid=true]:border-red-600 aria-[invalid=true]:focus:ring-red-600/20';
+
+export const primaryButtonClass =
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-button bg-brand-900 px-5 py-2.5 font-semibold text-white shadow-sm transition-colors hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70';
+
+export const secondaryButtonClass =
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-button border border-line bg-white px-5 py-2.5 font-semibold text-brand-900 transition-colors hover:bg-surface';
+
+interface FieldFrameProps {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  optionalMark?: boolean;
+  children: ReactNode;
+}
+
+/** Label, control, hint and the server's message for the field (linked with aria-describedby). */
+function FieldFrame({ id, label, hint, error, optionalMark, children }: FieldFrameProps) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-semibold text-brand-900">
+        {label}
+        {optionalMark ? <span className="ml-1 font-normal text-muted">(opcional)</span> : null}
+      </label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
+  return ids.length ? ids.join(' ') : undefined;
+}
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  optionalMark?: boolean;
+};
+
+export function TextField({ id, label, hint, error, optionalMark, ...input }: InputProps) {
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} optionalMark={optionalMark}>
+      <input
+        id={id}
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        {...input}
+      />
+    </FieldFrame>
+  );
+}
+
+type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> & {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  optionalMark?: boolean;
+};
+
+export function TextArea({ id, label, hint, error, optionalMark, ...textarea }: TextAreaProps) {
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} optionalMark={optionalMark}>
+      <textarea
+        id={id}
+        className={`${inputClass} min-h-32 resize-y`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        {...textarea}
+      />
+    </FieldFrame>
+  );
+}
+
+/** The hidden anti-abuse fields: a honeypot people never see, and when the form was shown. */
+export function AntiAbuseFields({ startedAt, startedRef }: { startedAt?: string; startedRef?: Ref<HTMLInputElement> }) {
+  return (
+    <>
+      <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+        <label>
+          No completes este campo
+          <input type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
+        </label>
+      </div>
+      <input type="hidden" name="startedAt" defaultValue={startedAt ?? ''} ref={startedRef} />
+    </>
+  );
+}
+
+/** A small spinner for the sending state (hidden from assistive tech; the label says 'Enviando…'). */
+export function Spinner() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4 animate-spin motion-reduce:animate-none">
+      <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeOpacity="0.3" strokeWidth="3" />
+      <path d="M21 12a9 9 0 0 0-9-9" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+    </svg>
+  );
+}

@@ -1,0 +1,182 @@
+import { actions, isInputError, type ActionError } from 'astro:actions';
+import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { validateForm, type FieldErrors } from '../../lib/forms/common';
+import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../lib/forms/incident';
+import { SUPPORT_PAGES } from '../../lib/forms/routes';
+import IncidentForm from './IncidentForm';
+
+export interface SupportWidgetProps {
+  /** Company WhatsApp number, digits with country code (config `WHATSAPP_NUMBER`). */
+  whatsappNumber: string;
+}
+
+/** What to add under 'Hubo un error al registrar' so the visitor knows what to do next. */
+function failureDetail(error: ActionError): string | undefined {
+  if (isInputError(error)) return 'Revisa los campos marcados.';
+  if (error.code === 'INTERNAL_SERVER_ERROR') return 'Tus datos siguen aquí: intenta nuevamente en unos momentos.';
+  return error.message || undefined;
+}
+
+/**
+ * The floating '🆘 Solicitar Ayuda' button (top right, below the header) and the 'Solicita ayuda'
+ * dialog. The button opens the native <dialog> through the Invoker Commands API, so the island only
+ * has to hydrate for the submission (mount it with `client:interaction`). Without JavaScript the form
+ * posts to /soporte/nueva.
+ */
+export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
+  const baseId = useId().replace(/[^a-zA-Z0-9_-]/g, '');
+  const dialogId = `soporte-dialogo-${baseId}`;
+  const titleId = `${dialogId}-titulo`;
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const startedRef = useRef<HTMLInputElement>(null);
+  const sending = useRef(false);
+  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors | undefined>();
+  const [formError, setFormError] = useState<string | undefined>();
+  const [detail, setDetail] = useState<string | undefined>();
+  const [registered, setRegistered] = useState<string | null>(null);
+
+  const markOpened = () => {
+    const started = startedRef.current;
+    if (started && !started.value) started.value = String(Date.now());
+  };
+
+  const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (sending.current) return;
+    const form = event.currentTarget;
+    markOpened();
+    const formData = new FormData(form);
+    const invalid = validateForm(incidentFormSchema, formData);
+    if (invalid) {
+      setErrors(invalid);
+      setFormError(INCIDENT_MESSAGES.failure);
+      setDetail('Revisa los campos marcados.');
+      return;
+    }
+    sending.current = true;
+    setPending(true);
+    setFormError(undefined);
+    setDetail(undefined);
+    try {
+      const { data, error } = await actions.incidents.create(formData);
+      if (error) {
+        setErrors(isInputError(error) ? error.fields : undefined);
+        setFormError(INCIDENT_MESSAGES.failure);
+        setDetail(failureDetail(error));
+        return;
+      }
+      form.reset();
+      if (startedRef.current) startedRef.current.value = '';
+      setErrors(undefined);
+      dialogRef.current?.close();
+      setRegistered(data.numeroIncidencia);
+    } catch {
+      // The server could not be reached: the form stays open with every value.
+      setFormError(INCIDENT_MESSAGES.failure);
+      setDetail('No pudimos comunicarnos con el servidor. Revisa tu conexión e intenta nuevamente.');
+    } finally {
+      sending.current = false;
+      setPending(false);
+    }
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        commandfor={dialogId}
+        command="show-modal"
+        onClick={markOpened}
+        className="fixed top-[calc(var(--spacing-header)+0.75rem)] right-3 z-30 inline-flex min-h-11 items-center gap-2 rounded-full bg-sun-500 px-4 py-2.5 text-sm font-bold text-brand-950 shadow-lg ring-1 ring-sun-600/30 transition-transform hover:-translate-y-0.5 hover:bg-sun-100 motion-reduce:transition-none motion-reduce:hover:translate-y-0 sm:right-6 sm:text-base"
+      >
+        <span aria-hidden="true">🆘</span> Solicitar Ayuda
+      </button>
+
+      <dialog
+        ref={dialogRef}
+        id={dialogId}
+        aria-labelledby={titleId}
+        className="m-auto max-h-[95dvh] w-[min(42rem,calc(100vw-1.5rem))] overflow-y-auto overscroll-contain rounded-card bg-white p-0 text-ink shadow-2xl backdrop:bg-brand-950/60 backdrop:backdrop-blur-sm"
+      >
+        <div className="sticky top-0 z-10 flex items-start justify-between gap-4 border-b border-line bg-white px-5 py-4 sm:px-7">
+          <div>
+            <h2 id={titleId} className="text-xl font-bold text-brand-900">
+              Solicita ayuda
+            </h2>
+            <p className="mt-1 text-sm text-muted">Cuéntanos qué sucede y abrimos una incidencia para darle seguimiento.</p>
+          </div>
+          <button
+            type="button"
+            commandfor={dialogId}
+            command="close"
+            className="grid size-10 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-brand-900"
+          >
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5">
+              <path d="M5 5l10 10M15 5 5 15" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+            </svg>
+            <span className="sr-only">Cerrar</span>
+          </button>
+        </div>
+        <div className="px-5 py-5 sm:px-7 sm:py-6">
+          <IncidentForm
+            idPrefix={dialogId}
+            errors={errors}
+            pending={pending}
+            startedRef={startedRef}
+            onSubmit={handleSubmit}
+            cancel={{ dialogId }}
+            formError={
+              formError ? (
+                <>
+                  <p className="font-semibold">{formError}</p>
+                  {detail ? <p className="mt-1">{detail}</p> : null}
+                </>
+              ) : undefined
+            }
+          />
+        </div>
+      </dialog>
+
+      {registered ? (
+        <div
+          role="alert"
+          className="fixed inset-x-3 top-[calc(var(--spacing-header)+4.5rem)] z-40 rounded-card border border-accent-100 bg-white p-5 shadow-2xl sm:inset-x-auto sm:right-6 sm:w-[26rem]"
+        >
+          <div className="flex items-start gap-3">
+            <span aria-hidden="true" className="grid size-9 shrink-0 place-items-center rounded-full bg-accent-100 text-accent-700">
+              <svg viewBox="0 0 20 20" className="size-5">
+                <path d="m5 10.5 3.2 3L15 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+            </span>
+            <div className="min-w-0 flex-1">
+              <p className="font-semibold text-brand-900">
+                {INCIDENT_MESSAGES.success} <span className="font-mono whitespace-nowrap">{registered}</span>
+              </p>
+              <p className="mt-1 text-sm text-muted">Guarda este número para consultar el estado de tu solicitud.</p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <a
+                  href={whatsappIncidentUrl(whatsappNumber, registered)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="inline-flex min-h-10 items-center rounded-button bg-accent-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-900"
+                >
+                  Continuar por WhatsApp<span className="sr-only"> (se abre en una pestaña nueva)</span>
+                </a>
+                <a href={SUPPORT_PAGES.tracking} className="inline-flex min-h-10 items-center rounded-button border border-line px-4 py-2 text-sm font-semibold text-brand-900 hover:bg-surface">
+                  Ver seguimiento
+                </a>
+              </div>
+            </div>
+            <button type="button" onClick={() => setRegistered(null)} className="grid size-9 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-brand-900">
+              <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4">
+                <path d="M5 5l10 10M15 5 5 15" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+              </svg>
+              <span className="sr-only">Cerrar aviso</span>
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+export interface TrackingResultProps {
+  numeroIncidencia: string;
+  problema: string;
+  estado: string;
+  /** Already formatted for display (Santo Domingo time). */
+  fecha: string;
+  historial: Array<{ estado: string; fecha: string }>;
+}
+
+const STATE_STYLES: Record<string, string> = {
+  Registrado: 'bg-brand-100 text-brand-800',
+  'En Proceso': 'bg-sun-100 text-[#8a4b06]',
+  Resuelto: 'bg-accent-100 text-accent-700',
+};
+
+/** The state of one incident and its history, newest last. Every value is rendered as text. */
+export default function TrackingResult({ numeroIncidencia, problema, estado, fecha, historial }: TrackingResultProps) {
+  return (
+    <section aria-labelledby="seguimiento-resultado" className="rounded-card border border-line bg-white p-6 shadow-sm sm:p-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="seguimiento-resultado" className="font-mono text-xl font-bold text-brand-900">
+          {numeroIncidencia}
+        </h2>
+        <p className="text-sm text-muted">
+          Estado actual:{' '}
+          <span className={`ml-1 inline-flex rounded-full px-3 py-1 text-sm font-semibold ${STATE_STYLES[estado] ?? 'bg-surface text-ink'}`}>{estado}</span>
+        </p>
+      </div>
+      <p className="mt-2 text-sm text-muted">Registrada el {fecha}</p>
+      {problema ? (
+        <blockquote className="mt-5 rounded-button border-l-4 border-accent-600 bg-surface px-4 py-3 text-sm whitespace-pre-line text-ink">{problema}</blockquote>
+      ) : null}
+      <h3 className="mt-6 text-sm font-semibold tracking-wide text-muted uppercase">Historial</h3>
+      <ol className="mt-3 flex flex-col gap-0">
+        {historial.map((entry, index) => (
+          <li key={`${entry.estado}-${index}`} className="relative flex gap-4 pb-5 last:pb-0">
+            <span aria-hidden="true" className="relative flex w-3 justify-center">
+              <span className="mt-1.5 size-3 rounded-full bg-accent-600 ring-4 ring-accent-100" />
+              {index < historial.length - 1 ? <span className="absolute top-5 bottom-0 w-px bg-line" /> : null}
+            </span>
+            <div>
+              <p className="font-semibold text-brand-900">{entry.estado}</p>
+              <p className="text-sm text-muted">{entry.fecha}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

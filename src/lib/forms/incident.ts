@@ -1,0 +1,31 @@
+/**
+ * The support form 'Solicita ayuda' (spec §2, §5): every field optional, an empty submission is
+ * valid. Only lengths are limited, and control characters are stripped.
+ */
+import * as z from 'zod/mini';
+import { LONG_TEXT_MAX, SHORT_TEXT_MAX, antiAbuseFields, textField } from './common.ts';
+
+export const incidentFormSchema = z.object({
+  problema: textField({ label: 'La descripción del problema', max: LONG_TEXT_MAX, multiline: true }),
+  nombre: textField({ label: 'El nombre', max: SHORT_TEXT_MAX }),
+  telefono: textField({ label: 'El teléfono', max: SHORT_TEXT_MAX }),
+  email: textField({ label: 'El correo electrónico', max: SHORT_TEXT_MAX }),
+  rnc: textField({ label: 'El RNC', max: SHORT_TEXT_MAX }),
+  ...antiAbuseFields,
+});
+
+export type IncidentFormInput = z.output<typeof incidentFormSchema>;
+export type IncidentFormValues = Pick<IncidentFormInput, 'problema' | 'nombre' | 'telefono' | 'email' | 'rnc'>;
+export const INCIDENT_FIELDS = ['problema', 'nombre', 'telefono', 'email', 'rnc'] as const;
+
+/** Texts of the spec (§8) shown by the widget and the no-JavaScript page. */
+export const INCIDENT_MESSAGES = {
+  success: 'Tu incidencia ha sido registrada con el número:',
+  failure: 'Hubo un error al registrar',
+} as const;
+
+/** The prefilled WhatsApp text after an incident was registered. */
+export function whatsappIncidentUrl(whatsappNumber: string, numeroIncidencia: string): string {
+  const text = `Hola, acabo de registrar la incidencia ${numeroIncidencia} en su sitio web y quisiera darle seguimiento.`;
+  return `https://wa.me/${whatsappNumber}?text=${encodeURIComponent(text)}`;
+}

@@ -1,0 +1,36 @@
+/**
+ * Contact messages: stored first, with the staff notice queued in the same transaction. The visitor is
+ * told "sent" once the row is stored; delivery is the outbox worker's job, so a mail server that is
+ * down loses nothing.
+ */
+import type { Db } from '../db/index.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { contactStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
+
+export interface ContactFields {
+  name: string;
+  email: string;
+  message: string;
+}
+
+export interface SaveContactOptions {
+  brand: MailBrand;
+  staffInbox: string;
+  now?: Date;
+}
+
+export async function saveContactMessage(db: Db, fields: ContactFields, options: SaveContactOptions): Promise<{ id: number; createdAt: string }> {
+  const now = options.now ?? new Date();
+  const createdAt = now.toISOString();
+  const saved = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('contactMessages')
+      .values({ ...fields, createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await enqueueMail(trx, { kind: 'contact.received', ...contactStaffNoticeMail(options.brand, options.staffInbox, { ...fields, createdAt }) }, now);
+    return { id: row.id, createdAt };
+  });
+  wakeMailWorkers();
+  return saved;
+}

@@ -1,0 +1,172 @@
+/**
+ * Support incidents opened by visitors: creation (number, first history entry and the mails in one
+ * transaction) and the public follow-up lookup.
+ */
+import { randomInt } from 'node:crypto';
+import type { Db } from '../db/index.ts';
+import type { IncidentState } from '../db/schema.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { incidentConfirmationMail, incidentStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
+import { normalizeForSearch } from '../text.ts';
+
+export const INITIAL_STATE: IncidentState = 'Registrado';
+export const INCIDENT_STATES: readonly IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
+
+/** Random part of the number: 1000 to 9999 (spec §9), so 9,000 numbers per UTC day. */
+const SUFFIX_MIN = 1000;
+const SUFFIX_MAX = 9999;
+/** Random draws before falling back to picking among the day's free numbers. */
+const RANDOM_TRIES = 25;
+
+export interface IncidentFields {
+  problema: string;
+  nombre: string;
+  telefono: string;
+  email: string;
+  rnc: string;
+}
+
+export interface CreatedIncident {
+  id: number;
+  numeroIncidencia: string;
+  estado: IncidentState;
+  fecha: string;
+}
+
+export interface CreateIncidentOptions {
+  brand: MailBrand;
+  staffInbox: string;
+  now?: Date;
+}
+
+/** Every number of a UTC day is taken: no incident can be opened until the day changes (UTC). */
+export class IncidentNumbersExhaustedError extends Error {
+  override name = 'IncidentNumbersExhaustedError';
+  constructor(day: string) {
+    super(`Se agotaron los números de incidencia del día ${day} (UTC): los 9.000 números INC-${day}-1000…9999 están en uso.`);
+  }
+}
+
+/** `yyyymmdd` of the UTC day. */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+export function incidentNumber(day: string, suffix: number): string {
+  return `INC-${day}-${suffix}`;
+}
+
+const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Creates an incident: a unique number (the database's unique constraint decides; a collision is
+ * retried with another random part), state 'Registrado', the server's time, one history entry and
+ * the outbox rows (confirmation to the visitor when the e-mail looks valid, notice to the staff inbox),
+ * all in one transaction.
+ */
+export async function createIncident(db: Db, fields: IncidentFields, options: CreateIncidentOptions): Promise<CreatedIncident> {
+  const now = options.now ?? new Date();
+  const fecha = now.toISOString();
+  const day = utcDay(now);
+
+  const created = await db.transaction().execute(async (trx) => {
+    const insert = (numeroIncidencia: string) =>
+      trx
+        .insertInto('incidents')
+        .values({
+          numeroIncidencia,
+          ...fields,
+          estado: INITIAL_STATE,
+          fecha,
+          nombreNorm: normalizeForSearch(fields.nombre),
+          rncNorm: normalizeForSearch(fields.rnc),
+        })
+        // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
+        .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+
+    let numeroIncidencia = '';
+    let row: { id: number } | undefined;
+    for (let attempt = 0; attempt < RANDOM_TRIES && !row; attempt += 1) {
+      numeroIncidencia = incidentNumber(day, randomInt(SUFFIX_MIN, SUFFIX_MAX + 1));
+      row = await insert(numeroIncidencia);
+    }
+    // A crowded day: choose among the numbers still free instead of drawing blindly.
+    while (!row) {
+      const taken = new Set(
+        (
+          await trx
+            .selectFrom('incidents')
+            .select('numeroIncidencia')
+            .where('numeroIncidencia', 'like', `INC-${day}-%`)
+            .execute()
+        ).map((item) => item.numeroIncidencia),
+      );
+      const free: string[] = [];
+      for (let suffix = SUFFIX_MIN; suffix <= SUFFIX_MAX; suffix += 1) {
+        const candidate = incidentNumber(day, suffix);
+        if (!taken.has(candidate)) free.push(candidate);
+      }
+      if (free.length === 0) throw new IncidentNumbersExhaustedError(day);
+      numeroIncidencia = free[randomInt(free.length)] as string;
+      row = await insert(numeroIncidencia);
+    }
+
+    await trx
+      .insertInto('incidentEvents')
+      .values({ incidentId: row.id, estado: INITIAL_STATE, fecha, actor: null })
+      .execute();
+
+    const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
+    const visitorEmail = EMAIL_LIKE.test(fields.email) ? fields.email : null;
+    if (visitorEmail) {
+      await enqueueMail(trx, { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData) }, now);
+    }
+    await enqueueMail(
+      trx,
+      { kind: 'incident.staff-notice', ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail) },
+      now,
+    );
+    return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha };
+  });
+  wakeMailWorkers();
+  return created;
+}
+
+export interface TrackedIncident {
+  numeroIncidencia: string;
+  problema: string;
+  estado: IncidentState;
+  fecha: string;
+  historial: Array<{ estado: IncidentState; fecha: string }>;
+}
+
+/**
+ * The public follow-up: the incident whose number AND e-mail match (e-mail compared without case),
+ * else null. The caller shows one neutral message for every miss, so nobody learns which part was wrong.
+ */
+export async function trackIncident(db: Db, numeroIncidencia: string, email: string): Promise<TrackedIncident | null> {
+  const wanted = email.trim().toLowerCase();
+  if (!wanted) return null;
+  const incident = await db
+    .selectFrom('incidents')
+    .select(['id', 'numeroIncidencia', 'problema', 'estado', 'fecha', 'email'])
+    .where('numeroIncidencia', '=', numeroIncidencia.trim().toUpperCase())
+    .executeTakeFirst();
+  if (!incident || incident.email.trim().toLowerCase() !== wanted) return null;
+  const historial = await db
+    .selectFrom('incidentEvents')
+    .select(['estado', 'fecha'])
+    .where('incidentId', '=', incident.id)
+    .orderBy('fecha')
+    .orderBy('id')
+    .execute();
+  return {
+    numeroIncidencia: incident.numeroIncidencia,
+    problema: incident.problema,
+    estado: incident.estado,
+    fecha: incident.fecha,
+    historial,
+  };
+}

@@ -1,0 +1,207 @@
+/**
+ * The site's e-mails: Spanish, HTML and plain text, the company's name and colours, no remote images
+ * (mail clients block them and they leak when a mail is read). Every value is escaped in the HTML;
+ * the plain text carries the same content.
+ */
+import type { MailMessage } from './types.ts';
+
+export interface MailBrand {
+  companyName: string;
+  siteUrl: string;
+  phone: string;
+  email: string;
+  whatsappNumber: string;
+}
+
+const NAVY = '#0b1f3a';
+const TEAL = '#0d9488';
+const INK = '#0f172a';
+const MUTED = '#475569';
+const LINE = '#e2e8f0';
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** Times are stored in UTC and shown in the Dominican Republic's time. */
+export function formatDominicanTime(iso: string): string {
+  return new Intl.DateTimeFormat('es-DO', {
+    timeZone: 'America/Santo_Domingo',
+    dateStyle: 'long',
+    timeStyle: 'short',
+  }).format(new Date(iso));
+}
+
+function paragraphsHtml(text: string): string {
+  return escapeHtml(text).replace(/\n/g, '<br>');
+}
+
+function absoluteUrl(brand: MailBrand, path: string): string {
+  return new URL(path, brand.siteUrl).href;
+}
+
+export interface MailContent {
+  subject: string;
+  /** Short line shown by mail clients beside the subject. */
+  preheader: string;
+  heading: string;
+  /** Paragraphs before the details table. */
+  intro: string[];
+  /** Label/value rows; empty values are shown as 'No indicado'. */
+  rows?: Array<[string, string]>;
+  /** A long free text (problem, message) shown in a quoted block. */
+  quote?: { label: string; text: string };
+  /** One call to action button. */
+  action?: { label: string; href: string };
+  /** Paragraphs after the button. */
+  outro?: string[];
+}
+
+/** Renders any of our mails; also meant for the staff area's welcome mail. */
+export function renderMail(brand: MailBrand, to: string, content: MailContent, replyTo?: string | null): MailMessage {
+  const rows = content.rows ?? [];
+  const shown = (value: string) => (value.trim() === '' ? 'No indicado' : value);
+
+  const textParts = [content.heading, '', ...content.intro.flatMap((line) => [line, ''])];
+  if (rows.length) textParts.push(...rows.map(([label, value]) => `${label}: ${shown(value)}`), '');
+  if (content.quote) textParts.push(`${content.quote.label}:`, shown(content.quote.text), '');
+  if (content.action) textParts.push(`${content.action.label}: ${content.action.href}`, '');
+  if (content.outro) textParts.push(...content.outro.flatMap((line) => [line, '']));
+  textParts.push('--', brand.companyName, `${brand.phone} · ${brand.email}`, brand.siteUrl);
+
+  const rowsHtml = rows
+    .map(
+      ([label, value]) =>
+        `<tr><td style="padding:8px 12px 8px 0;color:${MUTED};font-size:14px;vertical-align:top;white-space:nowrap">${escapeHtml(label)}</td>` +
+        `<td style="padding:8px 0;color:${INK};font-size:14px;font-weight:600;word-break:break-word">${escapeHtml(shown(value))}</td></tr>`,
+    )
+    .join('');
+  const html = `<!doctype html>
+<html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(content.subject)}</title></head>
+<body style="margin:0;padding:0;background:#f3f7fd;font-family:Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:${INK}">
+<span style="display:none;max-height:0;overflow:hidden">${escapeHtml(content.preheader)}</span>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f7fd;padding:24px 12px">
+<tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:16px;overflow:hidden;border:1px solid ${LINE}">
+<tr><td style="background:${NAVY};padding:20px 28px;color:#ffffff;font-size:18px;font-weight:700;letter-spacing:.2px">${escapeHtml(brand.companyName)}<div style="height:3px;width:48px;background:${TEAL};margin-top:10px;border-radius:2px"></div></td></tr>
+<tr><td style="padding:28px">
+<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:${NAVY}">${escapeHtml(content.heading)}</h1>
+${content.intro.map((line) => `<p style="margin:0 0 14px;font-size:15px;line-height:1.6">${paragraphsHtml(line)}</p>`).join('\n')}
+${rows.length ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 16px;border-top:1px solid ${LINE};width:100%">${rowsHtml}</table>` : ''}
+${content.quote ? `<p style="margin:16px 0 6px;font-size:13px;color:${MUTED};text-transform:uppercase;letter-spacing:.6px">${escapeHtml(content.quote.label)}</p><div style="margin:0 0 16px;padding:14px 16px;background:#f8fafc;border-left:4px solid ${TEAL};border-radius:8px;font-size:15px;line-height:1.6;word-break:break-word">${paragraphsHtml(shown(content.quote.text))}</div>` : ''}
+${content.action ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.href)}" style="display:inline-block;background:${TEAL};color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:12px">${escapeHtml(content.action.label)}</a></p>` : ''}
+${(content.outro ?? []).map((line) => `<p style="margin:0 0 14px;font-size:15px;line-height:1.6">${paragraphsHtml(line)}</p>`).join('\n')}
+</td></tr>
+<tr><td style="padding:18px 28px;border-top:1px solid ${LINE};color:${MUTED};font-size:13px;line-height:1.5">${escapeHtml(brand.companyName)} · ${escapeHtml(brand.phone)} · <a href="mailto:${escapeHtml(brand.email)}" style="color:${TEAL}">${escapeHtml(brand.email)}</a><br><a href="${escapeHtml(brand.siteUrl)}" style="color:${TEAL}">${escapeHtml(brand.siteUrl)}</a></td></tr>
+</table>
+</td></tr></table>
+</body></html>`;
+
+  return { to, replyTo: replyTo ?? null, subject: content.subject, text: textParts.join('\n'), html };
+}
+
+export interface IncidentMailData {
+  numeroIncidencia: string;
+  problema: string;
+  nombre: string;
+  telefono: string;
+  email: string;
+  rnc: string;
+  estado: string;
+  fecha: string;
+}
+
+const SUMMARY_MAX = 600;
+
+function summary(text: string): string {
+  return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX).trimEnd()}…` : text;
+}
+
+/** To the visitor who opened the incident (only when an e-mail was given). */
+export function incidentConfirmationMail(brand: MailBrand, incident: IncidentMailData): MailMessage {
+  const greeting = incident.nombre ? `Hola, ${incident.nombre}:` : 'Hola:';
+  return renderMail(brand, incident.email, {
+    subject: `Incidencia ${incident.numeroIncidencia} registrada`,
+    preheader: `Tu solicitud de soporte quedó registrada con el número ${incident.numeroIncidencia}.`,
+    heading: 'Recibimos tu solicitud de soporte',
+    intro: [
+      greeting,
+      `Tu incidencia quedó registrada con el número ${incident.numeroIncidencia}. Nuestro equipo de soporte la revisará y te contactará por los datos que nos dejaste.`,
+    ],
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Estado', incident.estado],
+      ['Fecha', formatDominicanTime(incident.fecha)],
+    ],
+    quote: { label: 'Resumen del problema', text: summary(incident.problema) },
+    action: { label: 'Consultar el estado', href: absoluteUrl(brand, '/soporte/seguimiento') },
+    outro: [
+      'Para consultar el estado en cualquier momento, entra en la página de seguimiento con tu número de incidencia y este correo.',
+      `Si lo prefieres, escríbenos por WhatsApp al +${brand.whatsappNumber} indicando tu número de incidencia.`,
+    ],
+  });
+}
+
+/** To the staff inbox, for every new incident. Replies go to the visitor when an e-mail was given. */
+export function incidentStaffNoticeMail(brand: MailBrand, staffInbox: string, incident: IncidentMailData, visitorEmail: string | null): MailMessage {
+  return renderMail(
+    brand,
+    staffInbox,
+    {
+      subject: `Nueva incidencia ${incident.numeroIncidencia}${incident.nombre ? ` de ${incident.nombre}` : ''}`,
+      preheader: `Se registró la incidencia ${incident.numeroIncidencia} desde el sitio web.`,
+      heading: `Nueva incidencia ${incident.numeroIncidencia}`,
+      intro: ['Se registró una incidencia desde el formulario de soporte del sitio web.'],
+      rows: [
+        ['Número', incident.numeroIncidencia],
+        ['Fecha', formatDominicanTime(incident.fecha)],
+        ['Nombre', incident.nombre],
+        ['Teléfono', incident.telefono],
+        ['Correo', incident.email],
+        ['RNC', incident.rnc],
+      ],
+      quote: { label: 'Problema', text: incident.problema },
+      action: { label: 'Ver incidencias', href: absoluteUrl(brand, '/admin/incidencias') },
+    },
+    visitorEmail,
+  );
+}
+
+export interface ContactMailData {
+  name: string;
+  email: string;
+  message: string;
+  createdAt: string;
+}
+
+/** To the staff inbox, with the visitor as Reply-To. */
+export function contactStaffNoticeMail(brand: MailBrand, staffInbox: string, contact: ContactMailData): MailMessage {
+  return renderMail(
+    brand,
+    staffInbox,
+    {
+      subject: `Nuevo mensaje de contacto de ${contact.name}`,
+      preheader: `${contact.name} escribió desde el formulario de contacto.`,
+      heading: 'Nuevo mensaje desde el sitio web',
+      intro: ['Alguien escribió desde el formulario de contacto. Responde a este correo para contestarle directamente.'],
+      rows: [
+        ['Nombre', contact.name],
+        ['Correo', contact.email],
+        ['Fecha', formatDominicanTime(contact.createdAt)],
+      ],
+      quote: { label: 'Mensaje', text: contact.message },
+    },
+    formatAddress(contact.name, contact.email),
+  );
+}
+
+/** `"Name" <address>` with the name quoted, so commas or angle brackets in a name cannot add recipients. */
+export function formatAddress(name: string, address: string): string {
+  const safeName = name.replace(/["\\\r\n<>]/g, '').trim();
+  return safeName ? `"${safeName}" <${address}>` : address;
+}

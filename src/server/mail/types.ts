@@ -1,0 +1,33 @@
+/** A mail as the site composes it; the sender (`MAIL_FROM`) is added by the transport. */
+export interface MailMessage {
+  to: string;
+  /** `Name <address>` or a bare address; where a reply should go. */
+  replyTo?: string | null;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A mail for the outbox: `kind` says what caused it (`incident.created`, `contact.received`…). */
+export interface QueuedMail extends MailMessage {
+  kind: string;
+}
+
+/** Thrown by a transport. `retriable` false means trying again cannot help (rejected address, bad keys). */
+export class MailDeliveryError extends Error {
+  override name = 'MailDeliveryError';
+  readonly retriable: boolean;
+  readonly status: number | undefined;
+
+  constructor(message: string, retriable: boolean, status?: number) {
+    super(message);
+    this.retriable = retriable;
+    this.status = status;
+  }
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'file' | 'emailjs';
+  send(mail: MailMessage): Promise<void>;
+  close?(): void;
+}

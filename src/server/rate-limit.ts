@@ -1,0 +1,62 @@
+/**
+ * Fixed-window rate limits for the public forms, counted in the database (table `rate_limits`) so
+ * that every server process sees the same numbers. One atomic upsert per hit: no read-then-write race.
+ */
+import { sql } from 'kysely';
+import type { Db } from './db/index.ts';
+
+export const RATE_WINDOW_MS = 10 * 60 * 1000;
+
+interface RateLimitsTable {
+  key: string;
+  slot: number;
+  hits: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  hits: number;
+  /** Seconds until the current window ends (for `Retry-After`). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one hit for `key` (e.g. `incidents.create:203.0.113.9`) and says whether it is within
+ * `limit` per window. `limit` 0 turns the limit off (nothing is written).
+ */
+export async function hitRateLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  now: Date = new Date(),
+  windowMs: number = RATE_WINDOW_MS,
+): Promise<RateLimitResult> {
+  const window = Math.floor(now.getTime() / windowMs);
+  const retryAfterSeconds = Math.ceil(((window + 1) * windowMs - now.getTime()) / 1000);
+  if (limit <= 0) return { allowed: true, hits: 0, retryAfterSeconds };
+  const tables = db.$extendTables<{ rateLimits: RateLimitsTable }>();
+  const row = await tables
+    .insertInto('rateLimits')
+    .values({ key, slot: window, hits: 1 })
+    .onConflict((oc) => oc.columns(['key', 'slot']).doUpdateSet({ hits: sql<number>`rate_limits.hits + 1` }))
+    .returning('hits')
+    .executeTakeFirstOrThrow();
+  // Housekeeping now and then: windows older than the previous one are no longer read.
+  if (Math.random() < 0.02) {
+    await tables.deleteFrom('rateLimits').where('slot', '<', window - 1).execute();
+  }
+  const hits = Number(row.hits);
+  return { allowed: hits <= limit, hits, retryAfterSeconds };
+}
+
+/**
+ * The client address a limit is keyed on. `X-Forwarded-For` is believed only when the operator says
+ * a proxy sets it (`TRUST_PROXY`); otherwise anyone could dodge the limit by forging the header.
+ */
+export function clientIp(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return socketAddress || 'desconocido';
+}

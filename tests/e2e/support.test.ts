@@ -1,0 +1,224 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, expectNoAxeViolations, launchBrowser, PHONE, watchConsole } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let smtp: SmtpPeer;
+/** An incident opened through the dialog, followed later on /soporte/seguimiento. */
+let opened: { numero: string; email: string } | undefined;
+
+const NUMBER = /INC-\d{8}-\d{4}/;
+// The site header belongs to the frame (another part of the site); these tests judge our own markup.
+const SITE_FRAME = ['body > header'];
+
+beforeAll(async () => {
+  smtp = await startSmtpPeer();
+  [server, browser] = await Promise.all([
+    startServer({ env: { SMTP_URL: smtp.url, FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' } }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await smtp?.stop();
+});
+
+/** The visitor needs more than a second and a half to fill the form (the server refuses faster bots). */
+const humanPause = (page: Page) => page.waitForTimeout(1600);
+
+describe('support dialog (JavaScript on)', () => {
+  it('opens with the first click, shows "Enviando…", registers the incident and mails the visitor and the staff', async () => {
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    const consoleWatch = watchConsole(page);
+    await page.goto(`${server.url}/soporte`);
+    // Hold the request briefly so the sending state can be observed.
+    await page.route('**/_actions/incidents.create', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
+
+    await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('link', { name: /AnyDesk/ }).getAttribute('target')).toBe('_blank');
+    expect(await dialog.getByRole('link', { name: /TeamViewer/ }).getAttribute('target')).toBe('_blank');
+    const box = await dialog.boundingBox();
+    expect(box!.height).toBeLessThanOrEqual(800 * 0.95 + 1);
+
+    await dialog.getByLabel('¿En qué te podemos ayudar?').fill('La factura electrónica no se envía a la DGII.');
+    await dialog.getByLabel('Nombre').fill('Carmen Rosario');
+    await dialog.getByLabel('Teléfono').fill('809-555-0199');
+    await dialog.getByLabel('Correo electrónico').fill('carmen@cliente.test');
+    await dialog.getByLabel('RNC de la empresa').fill('1-31-00000-1');
+    await humanPause(page);
+    await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
+
+    const sendingButton = dialog.getByRole('button', { name: 'Enviando…' });
+    await expect.poll(() => sendingButton.isDisabled()).toBe(true);
+
+    const notice = page.getByRole('alert').filter({ hasText: 'Tu incidencia ha sido registrada con el número:' });
+    await expect.poll(() => notice.isVisible(), { timeout: 10_000 }).toBe(true);
+    const numero = (await notice.textContent())?.match(NUMBER)?.[0];
+    expect(numero).toBeDefined();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    const whatsapp = await notice.getByRole('link', { name: /Continuar por WhatsApp/ }).getAttribute('href');
+    expect(whatsapp).toMatch(/^https:\/\/wa\.me\/18095550142\?text=/);
+    expect(decodeURIComponent(whatsapp!.split('text=')[1]!)).toContain(numero!);
+    opened = { numero: numero!, email: 'carmen@cliente.test' };
+
+    const confirmation = await smtp.waitFor((mail) => mail.subject === `Incidencia ${numero} registrada`);
+    expect(confirmation.text).toContain('La factura electrónica no se envía a la DGII.');
+    const notice2 = await smtp.waitFor((mail) => mail.subject?.startsWith(`Nueva incidencia ${numero}`) ?? false);
+    expect(notice2.replyTo?.value[0]?.address).toBe('carmen@cliente.test');
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('registers an empty submission on a phone, and the dialog passes axe', async () => {
+    const context = await browser.newContext(PHONE);
+    const page = await context.newPage();
+    const consoleWatch = watchConsole(page);
+    await page.goto(`${server.url}/soporte`);
+    await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    const box = await dialog.boundingBox();
+    expect(box!.height).toBeLessThanOrEqual(844 * 0.95 + 1);
+    await expectNoAxeViolations(page, SITE_FRAME);
+    await humanPause(page);
+    await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
+    const notice = page.getByRole('alert').filter({ hasText: 'Tu incidencia ha sido registrada con el número:' });
+    await expect.poll(() => notice.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await notice.textContent()).toMatch(NUMBER);
+    await expectNoAxeViolations(page, SITE_FRAME);
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('closes with Cancelar', async () => {
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/soporte`);
+    await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await context.close();
+  });
+});
+
+describe('support without JavaScript', () => {
+  it('opens the dialog natively, posts to /soporte/nueva and shows the number', async () => {
+    const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/soporte`);
+    await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByLabel('¿En qué te podemos ayudar?').fill('No abre el punto de venta.');
+    await dialog.getByLabel('Nombre').fill('Luis Tavárez');
+    await Promise.all([page.waitForURL(/\/soporte\/nueva/), dialog.getByRole('button', { name: 'Abrir Incidencia' }).click()]);
+    const result = page.getByRole('alert');
+    expect(await result.textContent()).toMatch(/Tu incidencia ha sido registrada con el número: INC-\d{8}-\d{4}/);
+    expect(await page.getByRole('link', { name: /Continuar por WhatsApp/ }).getAttribute('href')).toMatch(/^https:\/\/wa\.me\/18095550142\?text=.*INC-/);
+    await context.close();
+  });
+
+  it('shows the errors with every value kept on /soporte/nueva', async () => {
+    const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/soporte/nueva`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Abrir una incidencia');
+    // Typing beyond maxlength is what only a script does; the server must still refuse it in Spanish.
+    const response = await page.request.post(`${server.url}/soporte/nueva?_action=incidents.create`, {
+      headers: { origin: server.url },
+      form: { problema: 'x'.repeat(5001), nombre: 'Ana <b>Pérez</b>', telefono: '', email: '', rnc: '' },
+    });
+    expect(response.status()).toBe(400);
+    await page.setContent(await response.text(), { waitUntil: 'domcontentloaded' });
+    expect(await page.getByRole('alert').textContent()).toContain('Hubo un error al registrar');
+    expect(await page.locator('#incidencia-problema-error').textContent()).toBe('La descripción del problema admite como máximo 5000 caracteres.');
+    expect(await page.getByLabel('Nombre').inputValue()).toBe('Ana <b>Pérez</b>');
+    await context.close();
+  });
+});
+
+describe('follow-up page /soporte/seguimiento', () => {
+  it('shows state and history for the right pair, one neutral message otherwise, without JavaScript', async () => {
+    expect(opened).toBeDefined();
+    const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/soporte/seguimiento`);
+
+    await page.getByLabel('Número de incidencia').fill(opened!.numero.toLowerCase());
+    await page.getByLabel('Correo electrónico').fill('otra@cliente.test');
+    await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Consultar estado' }).click()]);
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('No encontramos una incidencia con esos datos.');
+    expect(await page.getByLabel('Correo electrónico').inputValue()).toBe('otra@cliente.test');
+
+    await page.getByLabel('Correo electrónico').fill(opened!.email.toUpperCase());
+    await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Consultar estado' }).click()]);
+    const result = page.getByRole('region', { name: opened!.numero });
+    await expect.poll(() => result.isVisible()).toBe(true);
+    expect(await result.textContent()).toContain('Registrado');
+    expect(await result.textContent()).toContain('La factura electrónica no se envía a la DGII.');
+    expect(await result.getByRole('listitem').count()).toBe(1);
+
+    await page.getByLabel('Número de incidencia').fill('12345');
+    await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Consultar estado' }).click()]);
+    await expect.poll(() => page.locator('#seguimiento-numero-error').textContent()).toBe('El número tiene la forma INC-20250131-1234.');
+    await context.close();
+  });
+
+  it('passes axe with a result shown (JavaScript on: axe runs in the page)', async () => {
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    const consoleWatch = watchConsole(page);
+    await page.goto(`${server.url}/soporte/seguimiento`);
+    await expectNoAxeViolations(page, SITE_FRAME);
+    await page.getByLabel('Número de incidencia').fill(opened!.numero);
+    await page.getByLabel('Correo electrónico').fill(opened!.email);
+    await Promise.all([page.waitForURL(/_action=incidents\.track/), page.getByRole('button', { name: 'Consultar estado' }).click()]);
+    await expect.poll(() => page.getByRole('region', { name: opened!.numero }).isVisible()).toBe(true);
+    await expectNoAxeViolations(page, SITE_FRAME);
+    for (const path of ['/soporte', '/soporte/nueva']) {
+      await page.goto(`${server.url}${path}`);
+      await expectNoAxeViolations(page, SITE_FRAME);
+    }
+    consoleWatch.assertNone();
+    await context.close();
+  });
+});
+
+describe('when the server is gone', () => {
+  // Last: this stops the server. The browser logs the refused request, so the console is not checked.
+  it('says "Hubo un error al registrar" and keeps the dialog open with every value', async () => {
+    const context = await browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/soporte`);
+    await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByLabel('¿En qué te podemos ayudar?').fill('El inventario no cuadra.');
+    await dialog.getByLabel('Nombre').fill('Rosa Almonte');
+    await dialog.getByLabel('Correo electrónico').fill('rosa@cliente.test');
+    await humanPause(page);
+    // SIGTERM: requests drained, the mail worker stopped after its current send, exit code 0.
+    expect(await server.stop()).toBe(0);
+    await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 10_000 }).toContain('Hubo un error al registrar');
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByLabel('¿En qué te podemos ayudar?').inputValue()).toBe('El inventario no cuadra.');
+    expect(await dialog.getByLabel('Nombre').inputValue()).toBe('Rosa Almonte');
+    expect(await dialog.getByLabel('Correo electrónico').inputValue()).toBe('rosa@cliente.test');
+    expect(await dialog.getByRole('button', { name: 'Abrir Incidencia' }).isEnabled()).toBe(true);
+    await context.close();
+  });
+});

@@ -1,0 +1,73 @@
+import * as z from 'zod/mini';
+import { describe, expect, it } from 'vitest';
+import { cleanText } from '../../src/lib/forms/common.ts';
+import { contactFormSchema } from '../../src/lib/forms/contact.ts';
+import { incidentFormSchema } from '../../src/lib/forms/incident.ts';
+import { trackingFormSchema } from '../../src/lib/forms/tracking.ts';
+import { saveContactMessage } from '../../src/server/contact/index.ts';
+import { describeEachEngine } from '../support/db.ts';
+
+/** Field -> first message, as the forms show them. */
+function messages(schema: z.ZodMiniType, input: Record<string, unknown>): Record<string, string> {
+  const result = z.safeParse(schema, input);
+  if (result.success) return {};
+  return Object.fromEntries(result.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+}
+
+describe('contact form rules (shared by the browser island and the action)', () => {
+  it('requires name, e-mail and message with one Spanish message per field', () => {
+    expect(messages(contactFormSchema, { name: null, email: null, message: null })).toEqual({
+      name: 'Escribe tu nombre.',
+      email: 'Escribe tu correo electrónico.',
+      message: 'Escribe tu mensaje.',
+    });
+    expect(messages(contactFormSchema, { name: '   ', email: 'ana@', message: '\u0007' })).toEqual({
+      name: 'Escribe tu nombre.',
+      email: 'Escribe un correo electrónico válido, por ejemplo nombre@empresa.com.',
+      message: 'Escribe tu mensaje.',
+    });
+  });
+
+  it('limits lengths: 200 characters for short fields, 5,000 for the message', () => {
+    expect(messages(contactFormSchema, { name: 'a'.repeat(201), email: `${'b'.repeat(196)}@x.do`, message: 'm'.repeat(5001) })).toEqual({
+      name: 'El nombre admite como máximo 200 caracteres.',
+      email: 'El correo electrónico admite como máximo 200 caracteres.',
+      message: 'El mensaje admite como máximo 5000 caracteres.',
+    });
+    expect(messages(contactFormSchema, { name: 'a'.repeat(200), email: 'ana@cliente.do', message: 'm'.repeat(5000) })).toEqual({});
+  });
+
+  it('strips control characters and keeps the lines of long texts', () => {
+    const parsed = z.parse(contactFormSchema, { name: ' Ana\u0000 Pérez\n', email: ' ana@cliente.do ', message: 'Hola\r\n\u001bSegunda línea\u007f' });
+    expect(parsed).toMatchObject({ name: 'Ana Pérez', email: 'ana@cliente.do', message: 'Hola\nSegunda línea' });
+    expect(cleanText('a\tb\nc', false)).toBe('a b c');
+  });
+
+  it('accepts an empty support form (no field is required), but still limits lengths', () => {
+    expect(z.parse(incidentFormSchema, {})).toMatchObject({ problema: '', nombre: '', telefono: '', email: '', rnc: '' });
+    expect(messages(incidentFormSchema, { problema: 'p'.repeat(5001), rnc: 'r'.repeat(201) })).toEqual({
+      problema: 'La descripción del problema admite como máximo 5000 caracteres.',
+      rnc: 'El RNC admite como máximo 200 caracteres.',
+    });
+  });
+
+  it('checks the follow-up form and upper-cases the number', () => {
+    expect(z.parse(trackingFormSchema, { numeroIncidencia: ' inc-20250101-1234 ', email: 'a@b.do' }).numeroIncidencia).toBe('INC-20250101-1234');
+    expect(messages(trackingFormSchema, { numeroIncidencia: '1234', email: '' })).toEqual({
+      numeroIncidencia: 'El número tiene la forma INC-20250131-1234.',
+      email: 'Escribe el correo con el que registraste la incidencia.',
+    });
+  });
+});
+
+describeEachEngine('contact messages', (database) => {
+  it('stores the message and queues the staff notice with the visitor as Reply-To, in one transaction', async () => {
+    const { db } = database();
+    const brand = { companyName: 'Vértice Consultores', siteUrl: 'https://vertice.example', phone: '+1 809-555-0142', email: 'c@vertice.example', whatsappNumber: '18095550142' };
+    const saved = await saveContactMessage(db, { name: 'Pedro Núñez', email: 'pedro@cliente.example', message: 'Necesito una cotización.' }, { brand, staffInbox: 'soporte@vertice.example' });
+    const row = await db.selectFrom('contactMessages').selectAll().where('id', '=', saved.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: 'Pedro Núñez', email: 'pedro@cliente.example', message: 'Necesito una cotización.', createdAt: saved.createdAt });
+    const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'contact.received').executeTakeFirstOrThrow();
+    expect(mail).toMatchObject({ toAddress: 'soporte@vertice.example', replyTo: '"Pedro Núñez" <pedro@cliente.example>', status: 'pending', createdAt: saved.createdAt });
+  });
+});
