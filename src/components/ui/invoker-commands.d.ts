@@ -1,0 +1,10 @@
+// Invoker Commands API (`<button commandfor="id" command="show-modal">`): opens dialogs with no
+// JavaScript. React 19 renders the lowercase attributes as-is; only the types are missing.
+import 'react';
+
+declare module 'react' {
+  interface ButtonHTMLAttributes<T> {
+    commandfor?: string;
+    command?: 'show-modal' | 'close' | 'request-close' | 'show-popover' | 'hide-popover' | 'toggle-popover' | `--${string}`;
+  }
+}
