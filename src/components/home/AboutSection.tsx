@@ -17,7 +17,7 @@ export const COMPANY_FACTS: readonly CompanyFact[] = [
 export function FactGrid({ facts, tone = 'light' }: { facts: readonly CompanyFact[]; tone?: 'light' | 'navy' }) {
   const navy = tone === 'navy';
   return (
-    <dl className="grid grid-cols-2 gap-4">
+    <dl className="grid grid-cols-2 gap-4 self-center">
       {facts.map((fact) => (
         <div key={fact.label} data-reveal="zoom" className={`flex flex-col-reverse rounded-card p-6 ${navy ? 'bg-white/5 ring-1 ring-white/10' : 'border border-line bg-white shadow-sm'}`}>
           <dt className={`mt-2 text-sm ${navy ? 'text-brand-100' : 'text-muted'}`}>{fact.label}</dt>
