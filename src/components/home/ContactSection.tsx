@@ -50,7 +50,7 @@ export default function ContactSection({ details, headingLevel = 2, children }: 
             </ContactItem>
           </ul>
         </div>
-        <div className="rounded-card bg-white p-6 text-ink shadow-2xl shadow-brand-950/50 sm:p-8">
+        <div className="self-start rounded-card bg-white p-6 text-ink shadow-2xl shadow-brand-950/50 sm:p-8">
           <FormHeading className="text-xl font-bold text-brand-900">Escríbenos un mensaje</FormHeading>
           <p className="mt-1 text-sm text-muted">Todos los campos son obligatorios.</p>
           <div className="mt-6">{children}</div>

@@ -3,8 +3,8 @@ import { Section } from '../ui/Section';
 export interface IndustryItem {
   name: string;
   description: string;
-  /** How many of the logos above belong to this industry (0 hides the count). */
-  clientCount: number;
+  /** Names of clients of this industry on the logo wall (none hides the line). */
+  clients: readonly string[];
 }
 
 /** Industries we serve (on /clientes and /sobrenosotros). */
@@ -22,10 +22,8 @@ export default function IndustriesSection({ industries, title = 'Industrias que 
           <li key={industry.name} data-reveal="fade-up" className="rounded-card border border-line bg-white p-6">
             <h3 className="font-bold text-brand-900">{industry.name}</h3>
             <p className="mt-2 text-sm text-muted">{industry.description}</p>
-            {industry.clientCount > 0 && (
-              <p className="mt-4 text-xs font-semibold text-accent-700">
-                {industry.clientCount} {industry.clientCount === 1 ? 'cliente' : 'clientes'} en esta página
-              </p>
+            {industry.clients.length > 0 && (
+              <p className="mt-4 border-t border-line pt-3 text-xs font-medium text-accent-700">{industry.clients.join(' · ')}</p>
             )}
           </li>
         ))}

@@ -51,9 +51,9 @@ export function clientLogos(): ClientLogo[] {
   return CLIENTS.map((client) => ({ name: client.name, industry: client.industry, logo: toImageSource(client.logo) }));
 }
 
-export function industriesWithCounts() {
+export function industriesWithClients() {
   return INDUSTRIES.map((industry) => ({
     ...industry,
-    clientCount: CLIENTS.filter((client) => client.industry === industry.name).length,
+    clients: CLIENTS.filter((client) => client.industry === industry.name).map((client) => client.name),
   }));
 }
