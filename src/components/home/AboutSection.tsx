@@ -19,7 +19,7 @@ export function FactGrid({ facts, tone = 'light' }: { facts: readonly CompanyFac
   return (
     <dl className="grid grid-cols-2 gap-4 self-center">
       {facts.map((fact) => (
-        <div key={fact.label} data-reveal="zoom" className={`flex flex-col-reverse rounded-card p-6 ${navy ? 'bg-white/5 ring-1 ring-white/10' : 'border border-line bg-white shadow-sm'}`}>
+        <div key={fact.label} data-reveal="zoom" className={`flex flex-col-reverse justify-end rounded-card p-6 ${navy ? 'bg-white/5 ring-1 ring-white/10' : 'border border-line bg-white shadow-sm'}`}>
           <dt className={`mt-2 text-sm ${navy ? 'text-brand-100' : 'text-muted'}`}>{fact.label}</dt>
           <dd className={`text-4xl font-extrabold tracking-tight ${navy ? 'text-white' : 'text-brand-900'}`}>{fact.value}</dd>
         </div>

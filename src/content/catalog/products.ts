@@ -54,3 +54,37 @@ export function productById(id: ProductId): Product {
   if (!product) throw new Error(`Producto desconocido: ${id}`);
   return product;
 }
+
+/** Who each product fits and what it brings (the comparison on /productos). */
+export const PRODUCT_FIT: Readonly<Record<ProductId, { idealFor: string; modules: readonly string[]; timeline: string }>> = {
+  admcloud: {
+    idealFor: 'empresas que necesitan orden contable y fiscal',
+    modules: [
+      'Contabilidad, bancos y cuentas por cobrar y por pagar',
+      'Facturación electrónica (e-CF) y formatos 606, 607 e IT-1',
+      'Inventario, compras y CRM',
+      'Asistente con inteligencia artificial',
+    ],
+    timeline: 'de 4 a 6 semanas',
+  },
+  restaurantpe: {
+    idealFor: 'restaurantes, cafeterías, bares y dark kitchens',
+    modules: [
+      'Mapa de mesas y comandas a cocina y barra',
+      'Delivery y pedidos para llevar',
+      'Recetas que descuentan el inventario',
+      'Cierres de caja y reportes de ventas por turno',
+    ],
+    timeline: 'de 1 a 2 semanas',
+  },
+  tiendao: {
+    idealFor: 'supermercados, colmados y tiendas de barrio',
+    modules: [
+      'App web con tu logo, colores y subdominio',
+      'Pedidos de tus clientes por WhatsApp',
+      'Panel para cargar productos, ofertas y pedidos',
+      'Reportes de uso y productos más vendidos',
+    ],
+    timeline: 'en pocos días',
+  },
+};
