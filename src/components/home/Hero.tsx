@@ -60,7 +60,7 @@ export default function Hero({ tagline, bookingUrl, logos, recommendationDialogI
               <li key={logo.name}>
                 <a
                   href={ROUTES.products}
-                  className="group flex items-center gap-5 rounded-card bg-white p-5 text-ink shadow-xl shadow-brand-950/40 ring-1 ring-white/10 transition-transform duration-200 hover:-translate-y-0.5 focus-visible:outline-white"
+                  className="group flex items-center gap-5 rounded-card bg-white p-5 text-ink shadow-xl shadow-brand-950/40 ring-1 ring-white/10 transition-transform duration-200 hover:-translate-y-0.5 focus-visible:outline-white motion-reduce:transition-none motion-reduce:hover:translate-y-0"
                 >
                   <img src={logo.image.src} width={logo.image.width} height={logo.image.height} alt={logo.name} className="h-10 w-auto sm:h-11" decoding="async" />
                   <span className="ml-auto text-right text-sm text-muted">{logo.caption}</span>
