@@ -88,6 +88,7 @@ describe('info pages', () => {
       ]);
       await scrollThrough(page);
       await poll(() => cards.locator('img').evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      expect(await page.locator('section#cual-te-conviene h3').allInnerTexts()).toEqual(['AdmCloud', 'Restaurant.pe', 'Tiendao']);
     });
   });
 
@@ -115,6 +116,9 @@ describe('info pages', () => {
       expect(await section.getByRole('link', { name: config.COMPANY_PHONE }).getAttribute('href')).toBe(`tel:${config.COMPANY_PHONE.replace(/[^\d+]/g, '')}`);
       expect(await section.getByRole('link', { name: config.COMPANY_EMAIL }).first().getAttribute('href')).toBe(`mailto:${config.COMPANY_EMAIL}`);
       expect(await section.locator('[data-slot="contact-form"]').count()).toBe(1);
+      const whatsapp = page.getByRole('link', { name: /^Abrir chat/ });
+      expect(await whatsapp.getAttribute('href')).toMatch(new RegExp(`^https://wa\\.me/${config.WHATSAPP_NUMBER}\\?text=`));
+      expect(await whatsapp.getAttribute('target')).toBe('_blank');
     });
   });
 
