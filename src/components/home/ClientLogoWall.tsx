@@ -1,0 +1,49 @@
+import { Section, type SectionTone } from '../ui/Section';
+import type { ImageSource } from '../ui/image';
+
+export interface ClientLogo {
+  name: string;
+  industry: string;
+  logo: ImageSource;
+}
+
+export interface ClientLogoWallProps {
+  clients: readonly ClientLogo[];
+  headingLevel?: 1 | 2;
+  tone?: SectionTone;
+}
+
+/** The client logo wall: 18 logos under the spec's heading. */
+export default function ClientLogoWall({ clients, headingLevel = 2, tone = 'white' }: ClientLogoWallProps) {
+  return (
+    <Section
+      id="clientes"
+      eyebrow="Nuestros clientes"
+      title="Empresas que impulsan su futuro con nosotros"
+      headingLevel={headingLevel}
+      tone={tone}
+      intro="Fábricas, hoteles, firmas de contadores, farmacias, comercios y restaurantes de todo el país confían su operación diaria a los sistemas que implementamos."
+    >
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-6" data-testid="logo-wall">
+        {clients.map((client) => (
+          <li
+            key={client.name}
+            data-reveal="fade-up"
+            className="flex items-center justify-center rounded-card border border-line bg-white px-3 py-5 transition-shadow duration-200 hover:shadow-md"
+          >
+            <img
+              src={client.logo.src}
+              width={client.logo.width}
+              height={client.logo.height}
+              alt={client.name}
+              title={`${client.name} · ${client.industry}`}
+              loading="lazy"
+              decoding="async"
+              className="h-auto w-full max-w-44"
+            />
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
