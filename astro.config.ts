@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
@@ -6,6 +8,18 @@ import interactionDirective from './src/client/interaction-integration.ts';
 import { getConfig } from './src/server/config.ts';
 
 const config = getConfig();
+
+/**
+ * Pages inline the tiny scripts of src/scripts/ verbatim (`?raw` + `<script is:inline>`) so no script
+ * file is downloaded before the first interaction. Astro cannot hash what it does not process, so the
+ * CSP allows exactly those files' contents by hash.
+ */
+function inlineScriptHashes(): `sha256-${string}`[] {
+  const dir = new URL('./src/scripts/', import.meta.url);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => `sha256-${createHash('sha256').update(readFileSync(new URL(file, dir))).digest('base64')}` as const);
+}
 
 // https://docs.astro.build/en/reference/configuration-reference/
 export default defineConfig({
@@ -25,6 +39,7 @@ export default defineConfig({
     actionBodySizeLimit: 64 * 1024,
     csp: {
       directives: ["default-src 'self'", "img-src 'self' data:", "font-src 'self'", "connect-src 'self'", "frame-src https://www.youtube-nocookie.com", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"],
+      scriptDirective: { hashes: inlineScriptHashes() },
       styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
     },
   },

@@ -135,7 +135,9 @@ describe.each([
       expect(await page.locator('section#clientes li img').count()).toBe(18);
       const contact = page.locator('section#contacto');
       expect(await contact.innerText()).toContain(config.COMPANY_EMAIL);
-      expect(await contact.locator('[data-slot="contact-form"]').count()).toBe(1);
+      // The contact form (name, e-mail, message) lives in the contact section.
+      for (const label of ['Nombre', 'Correo electrónico', 'Mensaje']) expect(await contact.getByLabel(label, { exact: true }).count()).toBe(1);
+      expect(await contact.getByRole('button', { name: 'Enviar mensaje' }).count()).toBe(1);
     });
   });
 

@@ -115,7 +115,9 @@ describe('info pages', () => {
       expect(await section.locator('address').innerText()).toBe(config.COMPANY_ADDRESS);
       expect(await section.getByRole('link', { name: config.COMPANY_PHONE }).getAttribute('href')).toBe(`tel:${config.COMPANY_PHONE.replace(/[^\d+]/g, '')}`);
       expect(await section.getByRole('link', { name: config.COMPANY_EMAIL }).first().getAttribute('href')).toBe(`mailto:${config.COMPANY_EMAIL}`);
-      expect(await section.locator('[data-slot="contact-form"]').count()).toBe(1);
+      // The contact form (name, e-mail, message) lives in the contact section.
+      for (const label of ['Nombre', 'Correo electrónico', 'Mensaje']) expect(await section.getByLabel(label, { exact: true }).count()).toBe(1);
+      expect(await section.getByRole('button', { name: 'Enviar mensaje' }).count()).toBe(1);
       const whatsapp = page.getByRole('link', { name: /^Abrir chat/ });
       expect(await whatsapp.getAttribute('href')).toMatch(new RegExp(`^https://wa\\.me/${config.WHATSAPP_NUMBER}\\?text=`));
       expect(await whatsapp.getAttribute('target')).toBe('_blank');
