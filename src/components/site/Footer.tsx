@@ -44,8 +44,8 @@ export default function Footer({ companyName, tagline, socialUrl, phone, email, 
       <div aria-hidden="true" className="pointer-events-none absolute -top-32 -right-24 size-96 rounded-full bg-accent-500/10 blur-3xl" />
       <div className="relative mx-auto grid max-w-7xl gap-10 px-4 pt-14 pb-10 sm:px-6 md:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1.2fr_1.4fr]">
         <div className="flex flex-col gap-4">
-          <a href={ROUTES.home} aria-label={`${companyName}, ir al inicio`} className="w-fit rounded-button">
-            <Logo companyName={companyName} tone="light" />
+          <a href={ROUTES.home} className="w-fit rounded-button">
+            <Logo companyName={companyName} tone="light" label=", ir al inicio" />
           </a>
           <p className="text-lg font-medium text-white">{tagline}</p>
           <p className="max-w-xs text-sm leading-relaxed text-brand-100/80">

@@ -18,8 +18,8 @@ export default function Header({ currentPath, companyName }: HeaderProps) {
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-header border-b border-line/80 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <div className="mx-auto flex h-full max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-        <a href={ROUTES.home} aria-label={`${companyName}, ir al inicio`} className="-m-1 rounded-button p-1">
-          <Logo companyName={companyName} />
+        <a href={ROUTES.home} className="-m-1 rounded-button p-1">
+          <Logo companyName={companyName} label=", ir al inicio" />
         </a>
 
         <nav aria-label="Principal" className="hidden lg:block">

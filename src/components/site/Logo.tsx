@@ -2,6 +2,8 @@ export interface LogoProps {
   companyName: string;
   /** `light` for dark backgrounds (footer). */
   tone?: 'dark' | 'light';
+  /** Extra words for screen readers only, after the name (e.g. where the link goes). */
+  label?: string;
 }
 
 /** The company mark: a vertex (a "V" meeting at a sun-coloured point) on a navy tile. */
@@ -17,7 +19,7 @@ export function LogoMark({ className = 'size-10' }: { className?: string }) {
 }
 
 /** Mark + two-line wordmark ("Vértice" / "CONSULTORES"), built from the configured company name. */
-export default function Logo({ companyName, tone = 'dark' }: LogoProps) {
+export default function Logo({ companyName, tone = 'dark', label }: LogoProps) {
   const [first, ...rest] = companyName.split(' ');
   const second = rest.join(' ');
   return (
@@ -25,12 +27,14 @@ export default function Logo({ companyName, tone = 'dark' }: LogoProps) {
       <LogoMark className={tone === 'dark' ? 'size-10' : 'size-10 rounded-[11px] ring-1 ring-white/25'} />
       <span className="flex flex-col leading-none">
         <span className={`text-xl font-extrabold tracking-tight ${tone === 'dark' ? 'text-brand-900' : 'text-white'}`}>{first}</span>
+        {second && ' '}
         {second && (
           <span className={`mt-1 text-[0.68rem] font-semibold tracking-[0.22em] uppercase ${tone === 'dark' ? 'text-accent-700' : 'text-accent-500'}`}>
             {second}
           </span>
         )}
       </span>
+      {label && <span className="sr-only">{label}</span>}
     </span>
   );
 }

@@ -17,10 +17,9 @@ export default function MobileMenu({ currentPath }: { currentPath: string }) {
             <a
               href={item.href}
               aria-current={isActive(item.href, currentPath) ? 'page' : undefined}
-              className="flex items-center justify-between rounded-button px-4 py-3 text-lg font-semibold text-brand-900 hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-accent-700"
+              className="flex items-center justify-between rounded-button px-4 py-3 text-lg font-semibold text-brand-900 hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-accent-700 after:text-xl after:text-accent-600 after:content-['›']"
             >
               {item.label}
-              <span aria-hidden="true" className="text-accent-600">›</span>
             </a>
           </li>
         ))}
