@@ -42,7 +42,7 @@ export default function Footer({ companyName, tagline, socialUrl, phone, email, 
   return (
     <footer className="relative overflow-hidden bg-brand-950 text-brand-100">
       <div aria-hidden="true" className="pointer-events-none absolute -top-32 -right-24 size-96 rounded-full bg-accent-500/10 blur-3xl" />
-      <div className="relative mx-auto grid max-w-7xl gap-10 px-4 pt-14 pb-10 sm:px-6 md:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1.2fr_1.4fr]">
+      <div className="relative mx-auto grid max-w-7xl gap-10 px-4 pt-14 pb-10 sm:px-6 md:grid-cols-2 lg:grid-cols-[1.3fr_0.8fr_1.1fr_1.5fr]">
         <div className="flex flex-col gap-4">
           <a href={ROUTES.home} className="w-fit rounded-button">
             <Logo companyName={companyName} tone="light" label=", ir al inicio" />
@@ -101,9 +101,12 @@ export default function Footer({ companyName, tagline, socialUrl, phone, email, 
               <PhoneIcon className="size-5 shrink-0 text-accent-500" />
               {phone}
             </a>
-            <a href={`mailto:${email}`} className={`flex gap-3 break-all ${linkClass}`}>
+            <a href={`mailto:${email}`} className={`flex gap-3 ${linkClass}`}>
               <MailIcon className="size-5 shrink-0 text-accent-500" />
-              {email}
+              <span>
+                {email.split('@')[0]}
+                <wbr />@{email.split('@')[1]}
+              </span>
             </a>
           </address>
         </div>

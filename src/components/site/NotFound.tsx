@@ -14,9 +14,9 @@ export default function NotFound() {
       <svg viewBox="0 0 240 120" className="h-28 w-auto" aria-hidden="true" focusable="false">
         <path d="M20 100h200" stroke="#e2e8f0" strokeWidth="4" strokeLinecap="round" />
         <path d="M40 30 76 92 112 30" fill="none" stroke="#14b8a6" strokeWidth="14" strokeLinecap="round" strokeLinejoin="round" opacity=".9" />
-        <path d="M128 30 164 92 200 30" fill="none" stroke="#cbd5e1" strokeWidth="14" strokeLinecap="round" strokeLinejoin="round" strokeDasharray="2 22" />
+        <path d="M128 30 164 92 200 30" fill="none" stroke="#94a3b8" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" strokeDasharray="9 9" />
         <circle cx="76" cy="92" r="10" fill="#f59e0b" />
-        <circle cx="164" cy="92" r="10" fill="none" stroke="#f59e0b" strokeWidth="4" strokeDasharray="4 5" />
+        <circle cx="164" cy="92" r="10" fill="#fff" stroke="#f59e0b" strokeWidth="3" strokeDasharray="5 4" />
       </svg>
       <p className="mt-6 text-sm font-semibold tracking-wider text-accent-700 uppercase">Error 404</p>
       <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-brand-900 sm:text-5xl">Página no encontrada</h1>
