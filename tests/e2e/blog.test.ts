@@ -6,8 +6,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANNOUNCEMENTS } from '../../src/content/announcements.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
+import { silenceWhatsNew } from '../support/whatsnew.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
@@ -30,9 +30,7 @@ const ARTICLES = [
 
 async function quietContext(options: typeof DESKTOP): Promise<BrowserContext> {
   const context = await browser.newContext(options);
-  await context.addInitScript((ids: string[]) => {
-    for (const id of ids) localStorage.setItem(`whatsnew-${id}`, 'visto');
-  }, ANNOUNCEMENTS.map((item) => item.id));
+  await silenceWhatsNew(context);
   return context;
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_LINK, NAV_ITEMS } from '../../src/consts.ts';
 import { ANNOUNCEMENTS } from '../../src/content/announcements.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
+import { silenceWhatsNew } from '../support/whatsnew.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
@@ -24,9 +25,7 @@ afterAll(async () => {
 /** A context whose visitor has already seen every announcement, so the toast stays out of the way. */
 async function quietContext(options: typeof DESKTOP): Promise<BrowserContext> {
   const context = await browser.newContext(options);
-  await context.addInitScript((ids: string[]) => {
-    for (const id of ids) localStorage.setItem(`whatsnew-${id}`, 'visto');
-  }, ANNOUNCEMENTS.map((item) => item.id));
+  await silenceWhatsNew(context);
   return context;
 }
 
