@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { BlogImage } from './BlogCard';
+import BlogCard, { type BlogCardProps, type BlogImage } from './BlogCard';
 
 export interface BlogArticleProps {
   title: string;
@@ -8,6 +8,9 @@ export interface BlogArticleProps {
   dateIso: string;
   image: BlogImage;
   imageAlt: string;
+  readingTime: string;
+  /** Other articles, offered after this one. */
+  related: BlogCardProps[];
   /** The article's HTML body, rendered from our own Markdown. */
   children: ReactNode;
 }
@@ -23,7 +26,7 @@ function BackToBlog() {
   );
 }
 
-export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image, imageAlt, children }: BlogArticleProps) {
+export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image, imageAlt, readingTime, related, children }: BlogArticleProps) {
   return (
     <article className="pb-20">
       <header className="bg-gradient-to-b from-brand-50 to-white">
@@ -33,6 +36,9 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
           <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
           <p className="mt-5 text-sm font-medium text-accent-700">
             Publicado el <time dateTime={dateIso}>{dateLabel}</time>
+            <span aria-hidden="true"> · </span>
+            <span className="sr-only">, </span>
+            <span className="text-muted">{readingTime}</span>
           </p>
         </div>
       </header>
@@ -62,6 +68,18 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
           <BackToBlog />
         </div>
       </div>
+      {related.length > 0 && (
+        <section aria-labelledby="sigue-leyendo" className="mx-auto mt-20 max-w-5xl px-4 sm:px-6">
+          <h2 id="sigue-leyendo" className="text-2xl font-bold tracking-tight text-brand-900">
+            Sigue leyendo
+          </h2>
+          <div className="mt-6 grid gap-8 md:grid-cols-2">
+            {related.map((card) => (
+              <BlogCard key={card.href} {...card} headingLevel="h3" />
+            ))}
+          </div>
+        </section>
+      )}
     </article>
   );
 }

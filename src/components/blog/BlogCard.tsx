@@ -13,10 +13,15 @@ export interface BlogCardProps {
   dateIso: string;
   image: BlogImage;
   imageAlt: string;
+  /** "4 min de lectura". */
+  readingTime: string;
+  /** h2 on the blog grid; h3 under an article's own h2 ("Sigue leyendo"). */
+  headingLevel?: 'h2' | 'h3';
 }
 
 /** A card of the blog grid; the whole card is one link ('Leer más →' is its visible call to action). */
-export default function BlogCard({ href, title, excerpt, dateLabel, dateIso, image, imageAlt }: BlogCardProps) {
+export default function BlogCard({ href, title, excerpt, dateLabel, dateIso, image, imageAlt, readingTime, headingLevel = 'h2' }: BlogCardProps) {
+  const Heading = headingLevel;
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-card border border-line bg-white shadow-sm transition-shadow hover:shadow-xl hover:shadow-brand-900/10">
       <div className="aspect-[16/9] overflow-hidden bg-brand-50">
@@ -33,8 +38,11 @@ export default function BlogCard({ href, title, excerpt, dateLabel, dateIso, ima
       <div className="flex flex-1 flex-col p-6">
         <p className="text-sm text-muted">
           <time dateTime={dateIso}>{dateLabel}</time>
+          <span aria-hidden="true"> · </span>
+          <span className="sr-only">, </span>
+          {readingTime}
         </p>
-        <h2 className="mt-2 text-xl leading-snug font-bold text-brand-900">{title}</h2>
+        <Heading className="mt-2 text-xl leading-snug font-bold text-brand-900">{title}</Heading>
         <p className="mt-3 flex-1 leading-relaxed text-muted">{excerpt}</p>
         <a
           href={href}
