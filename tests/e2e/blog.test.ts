@@ -10,6 +10,9 @@ import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } fr
 import { silenceWhatsNew } from '../support/whatsnew.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
+/** expect.poll with room for a loaded CI machine (its default gives up after one second). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 let server: RunningServer;
 let browser: Browser;
 
@@ -58,7 +61,7 @@ describe('/blog', () => {
         const image = card.getByRole('img');
         expect(await image.getAttribute('alt')).toBeTruthy();
         await image.scrollIntoViewIfNeeded();
-        await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        await poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
         const more = card.getByRole('link', { name: /^Leer más →/ });
         expect(await more.evaluate((link) => link.firstChild?.textContent)).toBe('Leer más →');
         expect(await more.getAttribute('href')).toBe(`/blog/${article.id}`);
@@ -92,7 +95,7 @@ describe('/blog/{id}', () => {
       expect(await page.locator('main').innerText()).toContain(article.date);
       const image = page.locator('main article img').first();
       expect(await image.getAttribute('alt')).toBeTruthy();
-      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
       const body = page.locator('.article-body');
       const words = (await body.innerText()).split(/\s+/).filter(Boolean).length;

@@ -10,6 +10,9 @@ import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } fr
 import { silenceWhatsNew } from '../support/whatsnew.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
+/** expect.poll with room for a loaded CI machine (its default gives up after one second). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 let server: RunningServer;
 let browser: Browser;
 
@@ -46,7 +49,7 @@ describe('header on desktop', () => {
     for (const { path, active } of routes) {
       await open(page, path);
       const nav = page.getByRole('navigation', { name: 'Principal' });
-      await expect.poll(() => nav.getByRole('link').allInnerTexts()).toEqual(NAV_ITEMS.map((item) => item.label));
+      await poll(() => nav.getByRole('link').allInnerTexts()).toEqual(NAV_ITEMS.map((item) => item.label));
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
       expect(hrefs).toEqual(NAV_ITEMS.map((item) => item.href));
       const current = nav.locator('[aria-current="page"]');
@@ -67,7 +70,7 @@ describe('header on desktop', () => {
     expect(await header.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
     expect(await page.locator('main').evaluate((el) => getComputedStyle(el).paddingTop)).toBe('72px');
     await page.mouse.wheel(0, 600);
-    await expect.poll(async () => (await header.boundingBox())?.y).toBe(0);
+    await poll(async () => (await header.boundingBox())?.y).toBe(0);
 
     const logo = header.getByRole('link', { name: /Vértice Consultores/ });
     expect(await logo.getAttribute('href')).toBe('/');
@@ -101,12 +104,12 @@ describe('header on a phone', () => {
 
     const toggle = page.getByRole('button', { name: 'Menú' });
     const menu = page.getByRole('navigation', { name: 'Menú principal' });
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     expect(await menu.isVisible()).toBe(false);
 
     await toggle.click();
-    await expect.poll(() => menu.isVisible()).toBe(true);
-    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await poll(() => menu.isVisible()).toBe(true);
+    await poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
     expect(await menu.getByRole('link').allInnerTexts()).toEqual(NAV_ITEMS.map((item) => item.label));
     expect(await menu.locator('[aria-current="page"]').innerText()).toBe('Blog');
     const menuBox = await menu.boundingBox();
@@ -115,13 +118,13 @@ describe('header on a phone', () => {
 
     // The same button closes it, and so does Escape.
     await toggle.click();
-    await expect.poll(() => menu.isVisible()).toBe(false);
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await poll(() => menu.isVisible()).toBe(false);
+    await poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     await toggle.click();
-    await expect.poll(() => menu.isVisible()).toBe(true);
+    await poll(() => menu.isVisible()).toBe(true);
     await page.keyboard.press('Escape');
-    await expect.poll(() => menu.isVisible()).toBe(false);
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await poll(() => menu.isVisible()).toBe(false);
+    await poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
 
     // Choosing an item closes the menu at once, even before the next page arrives: hold the
     // navigation back (the test cancels it after our handler ran) and look at the menu.
@@ -134,15 +137,15 @@ describe('header on a phone', () => {
       document.addEventListener('click', cancel);
     });
     await toggle.click();
-    await expect.poll(() => menu.isVisible()).toBe(true);
+    await poll(() => menu.isVisible()).toBe(true);
     await menu.getByRole('link', { name: 'Servicios' }).click();
-    await expect.poll(() => menu.isVisible()).toBe(false);
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await poll(() => menu.isVisible()).toBe(false);
+    await poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     expect(page.url()).toBe(`${server.url}/blog`);
 
     // And for real: the chosen page opens with the menu closed.
     await toggle.click();
-    await expect.poll(() => menu.isVisible()).toBe(true);
+    await poll(() => menu.isVisible()).toBe(true);
     await menu.getByRole('link', { name: 'Servicios' }).click();
     await page.waitForURL(`${server.url}/servicios`);
     expect(await page.getByRole('navigation', { name: 'Menú principal' }).isVisible()).toBe(false);
@@ -157,7 +160,7 @@ describe('header on a phone', () => {
     const toggle = page.getByRole('button', { name: 'Menú' });
     await toggle.focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('navigation', { name: 'Menú principal' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('navigation', { name: 'Menú principal' }).isVisible()).toBe(true);
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement;
@@ -216,7 +219,7 @@ describe("what's-new toast", () => {
       const toast = page.getByRole('complementary', { name: 'Novedades' });
       for (const [index, announcement] of ANNOUNCEMENTS.entries()) {
         await open(page, index % 2 === 0 ? '/blog' : '/servicios');
-        await expect.poll(() => toast.isVisible()).toBe(true);
+        await poll(() => toast.isVisible()).toBe(true);
         const text = await toast.innerText();
         expect(text).toContain(announcement.title);
         expect(text).toContain(announcement.message);
@@ -246,12 +249,12 @@ describe("what's-new toast", () => {
     const page = await context.newPage();
     await open(page, '/blog');
     const toast = page.getByRole('complementary', { name: 'Novedades' });
-    await expect.poll(() => toast.isVisible()).toBe(true);
+    await poll(() => toast.isVisible()).toBe(true);
     expect(await toast.innerText()).toContain(ANNOUNCEMENTS[0]?.title);
     await toast.getByRole('button', { name: 'Cerrar aviso de novedades' }).click();
-    await expect.poll(() => toast.isVisible()).toBe(false);
+    await poll(() => toast.isVisible()).toBe(false);
     await page.reload();
-    await expect.poll(() => toast.isVisible()).toBe(true);
+    await poll(() => toast.isVisible()).toBe(true);
     expect(await toast.innerText()).toContain(ANNOUNCEMENTS[1]?.title);
     await context.close();
   });
