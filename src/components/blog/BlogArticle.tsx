@@ -1,0 +1,101 @@
+import type { ReactNode } from 'react';
+import BlogCard, { type BlogCardProps, type BlogImage } from './BlogCard';
+
+export interface BlogArticleProps {
+  title: string;
+  excerpt: string;
+  dateLabel: string;
+  dateIso: string;
+  image: BlogImage;
+  imageAlt: string;
+  readingTime: string;
+  /** Other articles, offered after this one. */
+  related: BlogCardProps[];
+  /** The article's HTML body, rendered from our own Markdown. */
+  children: ReactNode;
+}
+
+function BackToBlog() {
+  return (
+    <a
+      href="/blog"
+      className="inline-flex items-center gap-2 rounded-button border border-line bg-white px-4 py-2.5 text-sm font-semibold text-brand-900 transition-colors hover:border-brand-500 hover:bg-brand-50"
+    >
+      <span aria-hidden="true">←</span> Volver al Blog
+    </a>
+  );
+}
+
+export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image, imageAlt, readingTime, related, children }: BlogArticleProps) {
+  return (
+    <article className="pb-20">
+      <header className="bg-gradient-to-b from-brand-50 to-white">
+        <div className="mx-auto max-w-3xl px-4 pt-10 pb-8 sm:px-6 sm:pt-14">
+          <BackToBlog />
+          <h1 className="mt-8 text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]">{title}</h1>
+          <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
+          <p className="mt-5 text-sm font-medium text-accent-700">
+            Publicado el <time dateTime={dateIso}>{dateLabel}</time>
+            <span aria-hidden="true"> · </span>
+            <span className="sr-only">, </span>
+            <span className="text-muted">{readingTime}</span>
+          </p>
+        </div>
+      </header>
+      <div className="mx-auto max-w-4xl px-4 sm:px-6">
+        <img
+          src={image.src}
+          width={image.width}
+          height={image.height}
+          alt={imageAlt}
+          fetchPriority="high"
+          decoding="async"
+          className="aspect-[16/9] w-full rounded-card border border-line object-cover shadow-lg shadow-brand-900/10"
+        />
+      </div>
+      <div className="article-body mx-auto mt-12 max-w-3xl px-4 sm:px-6">{children}</div>
+      <div className="mx-auto mt-14 max-w-3xl px-4 sm:px-6">
+        <div className="flex flex-col items-start gap-5 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">
+          <div>
+            <p className="text-lg font-bold">¿Quieres aplicarlo en tu empresa?</p>
+            <p className="mt-1 text-brand-100">Te orientamos sin compromiso, con tus propios procesos y números.</p>
+          </div>
+          <a href="/contacto" className="shrink-0 rounded-button bg-accent-500 px-5 py-3 font-semibold text-brand-950 transition-colors hover:bg-accent-100">
+            Hablemos
+          </a>
+        </div>
+        <div className="mt-10">
+          <BackToBlog />
+        </div>
+      </div>
+      {related.length > 0 && (
+        <section aria-labelledby="sigue-leyendo" className="mx-auto mt-20 max-w-5xl px-4 sm:px-6">
+          <h2 id="sigue-leyendo" className="text-2xl font-bold tracking-tight text-brand-900">
+            Sigue leyendo
+          </h2>
+          <div className="mt-6 grid gap-8 md:grid-cols-2">
+            {related.map((card) => (
+              <BlogCard key={card.href} {...card} headingLevel="h3" />
+            ))}
+          </div>
+        </section>
+      )}
+    </article>
+  );
+}
+
+/** Shown (with HTTP 404) for an id that is not an article. */
+export function ArticleNotFound() {
+  return (
+    <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center sm:px-6">
+      <p className="text-sm font-semibold tracking-wider text-accent-700 uppercase">Blog</p>
+      <h1 className="mt-3 text-4xl font-extrabold tracking-tight text-brand-900">Artículo no encontrado</h1>
+      <p className="mt-4 text-lg text-muted">
+        Puede que el enlace esté incompleto o que el artículo haya cambiado de dirección. Tenemos otras guías que te pueden servir.
+      </p>
+      <a href="/blog" className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700">
+        Volver al Blog
+      </a>
+    </section>
+  );
+}

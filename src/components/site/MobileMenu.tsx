@@ -1,0 +1,29 @@
+import { NAV_ITEMS } from '../../consts';
+import { isActive } from './nav';
+
+export const MOBILE_MENU_ID = 'menu-movil';
+
+/**
+ * The phone navigation: a native `popover` (top layer, Escape and outside click close it) toggled
+ * by the header's menu button. `frame-behaviour.ts` keeps the button's `aria-expanded` in sync and
+ * closes the menu as soon as an item is chosen.
+ */
+export default function MobileMenu({ currentPath }: { currentPath: string }) {
+  return (
+    <nav id={MOBILE_MENU_ID} popover="auto" aria-label="Menú principal" className="mobile-menu lg:hidden">
+      <ul className="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-4 sm:px-6">
+        {NAV_ITEMS.map((item) => (
+          <li key={item.href}>
+            <a
+              href={item.href}
+              aria-current={isActive(item.href, currentPath) ? 'page' : undefined}
+              className="flex items-center justify-between rounded-button px-4 py-3 text-lg font-semibold text-brand-900 hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-accent-700 after:text-xl after:text-accent-600 after:content-['›']"
+            >
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

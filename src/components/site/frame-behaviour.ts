@@ -1,0 +1,35 @@
+/**
+ * The frame's only script (bundled by SiteLayout, a few hundred bytes): reveals the what's-new toast
+ * and keeps the mobile menu's button in sync. Everything else in the frame is HTML and CSS.
+ */
+const toast = document.getElementById('whatsnew');
+if (toast) {
+  for (const item of toast.querySelectorAll<HTMLElement>('[data-whatsnew]')) {
+    const key = `whatsnew-${item.dataset.whatsnew}`;
+    try {
+      if (localStorage.getItem(key)) continue;
+      localStorage.setItem(key, new Date().toISOString());
+    } catch {
+      // Storage blocked: showing the same news on every page would nag, so show none.
+      break;
+    }
+    item.hidden = false;
+    toast.hidden = false;
+    break;
+  }
+  toast.querySelector('[data-whatsnew-close]')?.addEventListener('click', () => {
+    toast.hidden = true;
+  });
+}
+
+const menu = document.getElementById('menu-movil');
+const toggle = document.querySelector<HTMLButtonElement>('[data-menu-toggle]');
+if (menu && toggle) {
+  menu.addEventListener('toggle', (event) => {
+    toggle.setAttribute('aria-expanded', String((event as ToggleEvent).newState === 'open'));
+  });
+  // Choosing an item closes the menu at once, even before the next page arrives.
+  menu.addEventListener('click', (event) => {
+    if ((event.target as Element).closest('a')) menu.hidePopover();
+  });
+}
