@@ -120,10 +120,11 @@ export default function Carousel({
 
   return (
     // The region takes focus so the arrow keys work on it, as the WAI carousel pattern suggests.
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions, jsx-a11y/no-noninteractive-tabindex
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <section
       aria-roledescription="carrusel"
       aria-label={label}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
       tabIndex={0}
       onKeyDown={onKeyDown}
       data-carousel=""

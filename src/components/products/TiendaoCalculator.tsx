@@ -34,9 +34,9 @@ export default function TiendaoCalculator({ whatsappNumber }: TiendaoCalculatorP
             className="mt-1 size-5 shrink-0 accent-accent-600 focus-visible:outline-none"
             aria-describedby="calc-dominio-detalle"
           />
-          <span>
-            <span className="block font-semibold text-ink">Dominio personalizado (+$25/año)</span>
-            <span id="calc-dominio-detalle" className="mt-1 block text-sm text-muted">
+          <span className="font-semibold text-ink">
+            Dominio personalizado (+$25/año)
+            <span id="calc-dominio-detalle" className="mt-1 block text-sm font-normal text-muted">
               Tu tienda en tu propio dominio, por ejemplo www.colmadolaesquina.com, en lugar del subdominio de Tiendao.
             </span>
           </span>
