@@ -144,6 +144,15 @@ describe('Restaurant.pe carousel', () => {
     await o.context.close();
   });
 
+  it('does not autoplay under prefers-reduced-motion', async () => {
+    const o = await open('/producto/restaurantpe', { ...DESKTOP, reducedMotion: 'reduce' }, { fakeClock: true });
+    expect(await o.carousel.getByRole('button', { name: 'Reanudar el avance automático' }).count()).toBe(1);
+    await o.page.clock.runFor(30_000);
+    expect(await o.selected()).toBe(0);
+    o.assertNoConsoleErrors();
+    await o.context.close();
+  });
+
   it('keyboard: arrow keys on the focused carousel, with wraparound', async () => {
     const o = await open('/producto/restaurantpe');
     await o.carousel.focus();
