@@ -210,7 +210,7 @@ export default function Carousel({
             >
               <span
                 aria-hidden="true"
-                className="block h-2.5 w-2.5 rounded-full bg-brand-100 transition-all group-hover/bullet:bg-brand-500 group-aria-[current=true]/bullet:w-7 group-aria-[current=true]/bullet:bg-accent-600"
+                className="block h-2.5 w-2.5 rounded-full bg-[#7c8aa0] transition-all group-hover/bullet:bg-brand-600 group-aria-[current=true]/bullet:w-7 group-aria-[current=true]/bullet:bg-accent-600"
               />
             </button>
           ))}
