@@ -16,7 +16,11 @@ const interaction: ClientDirective = (load, _options, el) => {
 
   const holdClick = (event: Event) => {
     if (state === 'ready') return;
-    const target = event.target instanceof HTMLElement ? event.target : null;
+    // The click may land on an icon (an SVG element) inside the control: replay it on the control.
+    const origin = event.target instanceof Element ? event.target : null;
+    const target =
+      origin?.closest<HTMLElement>('button, a, input, select, textarea, label, summary, [role="button"]') ??
+      (origin instanceof HTMLElement ? origin : null);
     if (!target) return;
     // Keep the native action (a form submit, a link) from running without its handler.
     event.preventDefault();
