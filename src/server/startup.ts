@@ -4,6 +4,7 @@
  */
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
+import { ensureInitialStaff } from './auth/accounts.ts';
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
 export interface Background {
@@ -17,6 +18,18 @@ export async function prepareDatabase(): Promise<void> {
   const result = await migrateToLatest(handle.db);
   const applied = result.results?.filter((item) => item.status === 'Success').map((item) => item.migrationName) ?? [];
   getLogger().info({ database: handle.describe, applied }, 'database ready');
+  await ensureFirstStaffAccount();
+}
+
+/** A fresh install gets one staff account so a newcomer can sign in; its password is shown once. */
+async function ensureFirstStaffAccount(): Promise<void> {
+  const created = await ensureInitialStaff();
+  if (!created) return;
+  // Printed on the console, never logged: logs are kept and shipped, this password must not be.
+  console.log(
+    `\nCuenta de personal creada: ${created.email}\nContraseña (se muestra una sola vez): ${created.password}\n` +
+      'Cámbiela con: npm run admin -- create --email ' + created.email + " --password '…'\n",
+  );
 }
 
 /** Starts the background work of a server process. */
