@@ -1,18 +1,19 @@
 /**
  * The staff-area guard, at the one choke point every on-demand request passes: every `/admin` page
  * needs a staff session (none → redirect to /admin-login; an e-mail no longer on ADMIN_EMAILS → 403),
- * and so does every `/api/staff/` endpoint (401/403 as JSON). Staff actions check the session
- * themselves (src/actions/staff.ts). Staff responses are never cached.
+ * and so does every `/api/staff/` endpoint and staff action (401/403 as JSON); the actions check the
+ * session again themselves (src/actions/staff.ts). Staff responses are never cached.
  */
 import { defineMiddleware } from 'astro:middleware';
 import { ROUTES } from './consts.ts';
-import { requireStaff } from './server/auth/index.ts';
+import { requireStaff, STAFF_ACTIONS } from './server/auth/index.ts';
 
 export function isStaffPage(pathname: string): boolean {
   return pathname === ROUTES.admin || pathname.startsWith(`${ROUTES.admin}/`);
 }
 
 export function isStaffApi(pathname: string): boolean {
+  if (pathname.startsWith('/_actions/')) return STAFF_ACTIONS.includes(pathname.slice('/_actions/'.length).replace(/\/$/, ''));
   return pathname.startsWith('/api/staff/') && pathname !== '/api/staff/logout';
 }
 

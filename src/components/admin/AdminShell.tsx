@@ -133,9 +133,10 @@ export default function AdminShell({ currentPath, companyName, userEmail, childr
         </main>
       </div>
 
-      <div
+      <nav
         id="menu-admin"
         popover="auto"
+        aria-label="Panel administrativo (móvil)"
         className="admin-drawer m-0 h-dvh max-h-none w-72 max-w-[85vw] flex-col gap-6 bg-brand-900 p-4 backdrop:bg-brand-950/50 open:flex"
       >
         <div className="flex items-center justify-between">
@@ -144,10 +145,8 @@ export default function AdminShell({ currentPath, companyName, userEmail, childr
             Cerrar
           </button>
         </div>
-        <nav aria-label="Panel administrativo (móvil)">
-          <NavList currentPath={currentPath} idPrefix="movil" />
-        </nav>
-      </div>
+        <NavList currentPath={currentPath} idPrefix="movil" />
+      </nav>
     </div>
   );
 }

@@ -173,7 +173,7 @@ function ClientForm({ onCreated }: { onCreated: (client: ClientItem) => void }) 
               <div role={result.kind === 'error' ? 'alert' : 'status'} className={`rounded-button px-3 py-2 text-sm ${result.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}>
                 <p>{result.text}</p>
                 {result.warnings?.map((warning) => (
-                  <p key={warning} className="mt-1 text-sun-600">⚠ {warning}</p>
+                  <p key={warning} className="mt-1 text-amber-800">⚠ {warning}</p>
                 ))}
               </div>
             ) : null}
@@ -209,7 +209,7 @@ export default function ClientsPanel({ clients: initial, search }: ClientsPanelP
               <div className="min-w-0">
                 <div className="flex flex-wrap items-center gap-2">
                   <h2 className="font-semibold text-brand-900">{client.razonSocial}</h2>
-                  <span className="rounded-full bg-sun-100 px-2.5 py-0.5 text-xs font-semibold text-sun-600">{client.estadoProyecto}</span>
+                  <span className="rounded-full bg-sun-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800">{client.estadoProyecto}</span>
                 </div>
                 <p className="mt-1 text-sm text-ink">
                   {client.nombreRepresentante} · <a href={`mailto:${client.email}`} className="text-brand-700 hover:underline">{client.email}</a> · {client.telefono}

@@ -34,7 +34,7 @@ function Card({ title, children, className = '' }: { title: string; children: Re
 }
 
 const STATE_STYLES = {
-  Registrado: 'bg-sun-100 text-sun-600',
+  Registrado: 'bg-sun-100 text-amber-800',
   'En Proceso': 'bg-brand-100 text-brand-700',
   Resuelto: 'bg-accent-100 text-accent-700',
 } as const;

@@ -37,7 +37,7 @@ export interface IncidentsPanelProps {
 }
 
 const BADGE: Record<IncidentState, string> = {
-  Registrado: 'bg-sun-100 text-sun-600 ring-sun-500/30',
+  Registrado: 'bg-sun-100 text-amber-800 ring-sun-500/30',
   'En Proceso': 'bg-brand-100 text-brand-700 ring-brand-500/30',
   Resuelto: 'bg-accent-100 text-accent-700 ring-accent-500/30',
 };

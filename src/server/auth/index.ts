@@ -23,6 +23,12 @@ export const AUTH_BASE_PATH = '/api/auth';
 export const SIGN_IN_WINDOW_SECONDS = 600;
 export const SIGN_IN_MAX_PER_IP = 10;
 
+/**
+ * The staff actions (src/actions/staff.ts). The middleware refuses them without a session before
+ * Astro validates their input, so an anonymous caller learns nothing (401, never 400).
+ */
+export const STAFF_ACTIONS: readonly string[] = ['incidents.setState', 'clients.create', 'clients.sendWelcome'];
+
 const DATE_COLUMNS = new Set(['createdAt', 'updatedAt', 'expiresAt', 'accessTokenExpiresAt', 'refreshTokenExpiresAt']);
 
 /**
