@@ -73,12 +73,12 @@ function LogoutButton({ compact = false }: { compact?: boolean }) {
         type="submit"
         className={
           compact
-            ? 'inline-flex items-center gap-2 rounded-button border border-line px-3 py-2 text-sm font-medium text-brand-900 hover:bg-brand-50'
+            ? 'inline-flex shrink-0 items-center gap-2 rounded-button border border-line px-3 py-2 text-sm font-medium whitespace-nowrap text-brand-900 hover:bg-brand-50'
             : 'flex w-full items-center gap-3 rounded-button px-3 py-2.5 text-sm font-medium text-brand-100 hover:bg-white/10 hover:text-white'
         }
       >
         <LogoutIcon className="size-5 shrink-0" />
-        <span className={compact ? '' : 'nav-label'}>Cerrar sesión</span>
+        <span className={compact ? 'sr-only sm:not-sr-only' : 'nav-label'}>Cerrar sesión</span>
       </button>
     </form>
   );
@@ -110,7 +110,7 @@ export default function AdminShell({ currentPath, companyName, userEmail, childr
 
       <div className="min-w-0 flex-1">
         <header className="sticky top-0 z-30 flex h-header items-center justify-between gap-3 border-b border-line bg-white/95 px-4 backdrop-blur sm:px-6">
-          <div className="flex items-center gap-3">
+          <div className="flex min-w-0 items-center gap-3">
             <button
               type="button"
               popoverTarget="menu-admin"
@@ -119,12 +119,12 @@ export default function AdminShell({ currentPath, companyName, userEmail, childr
             >
               <MenuIcon />
             </button>
-            <span className="text-sm text-muted">
+            <span className="min-w-0 truncate text-sm text-muted">
               <span className="hidden sm:inline">Sesión: </span>
               <strong className="font-medium text-ink">{userEmail}</strong>
             </span>
           </div>
-          <div className="lg:hidden">
+          <div className="shrink-0 lg:hidden">
             <LogoutButton compact />
           </div>
         </header>

@@ -95,7 +95,7 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
                 <li key={page.path} className="flex flex-col gap-1">
                   <div className="flex items-center justify-between gap-3 text-sm">
                     <span className="truncate font-medium text-ink">{page.path}</span>
-                    <span className="shrink-0 text-muted">{number.format(page.views)} visitas</span>
+                    <span className="shrink-0 text-muted">{number.format(page.views)} {page.views === 1 ? 'visita' : 'visitas'}</span>
                   </div>
                   <div className="h-1.5 rounded-full bg-brand-50" aria-hidden="true">
                     <div className="h-1.5 rounded-full bg-accent-500" style={{ width: `${Math.round((page.views / maxViews) * 100)}%` }} />
