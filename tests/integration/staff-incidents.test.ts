@@ -61,6 +61,17 @@ describeEachEngine('staff incident queries', (database) => {
     expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, Resuelto: 1 });
   });
 
+  it('keeps the trigram search in step with updates and deletes', async () => {
+    const { db } = database();
+    const [target] = (await listIncidents(db, { numero: '2002' })).items;
+    await db.updateTable('incidents').set({ nombre: 'Altagracia Báez', nombreNorm: normalizeForSearch('Altagracia Báez') }).where('id', '=', target!.id).execute();
+    expect(numbers((await listIncidents(db, { nombre: 'baez' })).items)).toEqual(['INC-20250102-2002']);
+    expect((await listIncidents(db, { nombre: 'gomez' })).items).toEqual([]);
+    await db.deleteFrom('incidents').where('id', '=', target!.id).execute();
+    expect((await listIncidents(db, { nombre: 'baez' })).items).toEqual([]);
+    expect((await listIncidents(db, { numero: '2002' })).items).toEqual([]);
+  });
+
   it('exports the filtered list as CSV', async () => {
     const csv = await exportIncidentsCsv(database().db, { nombre: 'pérez' });
     expect(csv.startsWith('\uFEFF"Número"')).toBe(true);

@@ -3,7 +3,8 @@
  * database, on the normalised `*_norm` columns the incidents module fills), counts per state, the
  * state change with its history entry, and the CSV export.
  */
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { isPostgres } from '../db/migrations/helpers.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, Incident, IncidentEvent, IncidentState } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
@@ -54,17 +55,26 @@ function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-function contains(column: string, term: string): Expression<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} like ${containsPattern(term)} escape '\\'`;
-}
-
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'incidents', O>, filters: IncidentFilters): SelectQueryBuilder<Database, 'incidents', O> {
+function applyFilters<O>(db: Db, query: SelectQueryBuilder<Database, 'incidents', O>, filters: IncidentFilters): SelectQueryBuilder<Database, 'incidents', O> {
   let result = query;
-  if (filters.numero) {
-    result = result.where(sql<SqlBool>`lower(${sql.ref('incidents.numeroIncidencia')}) like ${containsPattern(normalizeForSearch(filters.numero))} escape '\\'`);
+  const sqlite = !isPostgres(db);
+  // [FTS column, filter value, the expression the plain LIKE compares]
+  const text: [string, string | undefined, string][] = [
+    ['numero_incidencia', filters.numero, 'lower(incidents.numero_incidencia)'],
+    ['nombre_norm', filters.nombre, 'incidents.nombre_norm'],
+    ['rnc_norm', filters.rnc, 'incidents.rnc_norm'],
+  ];
+  for (const [column, raw, expression] of text) {
+    if (!raw) continue;
+    const term = normalizeForSearch(raw);
+    if (!term) continue;
+    if (sqlite && term.length >= 3 && !/[\\%_]/.test(term)) {
+      // The FTS5 trigram table answers `like '%term%'` from its index (3+ characters, no wildcards).
+      result = result.where(sql<SqlBool>`${sql.ref('incidents.id')} in (select rowid from incidents_search where ${sql.raw(column)} like ${`%${term}%`})`);
+    } else {
+      result = result.where(sql<SqlBool>`${sql.raw(expression)} like ${containsPattern(term)} escape '\\'`);
+    }
   }
-  if (filters.nombre) result = result.where(contains('incidents.nombreNorm', normalizeForSearch(filters.nombre)));
-  if (filters.rnc) result = result.where(contains('incidents.rncNorm', normalizeForSearch(filters.rnc)));
   if (filters.estado) result = result.where(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
   return result;
 }
@@ -103,7 +113,7 @@ async function withHistory(db: Db, incidents: Incident[]): Promise<IncidentWithH
 
 /** One page of the filtered list, newest first. */
 export async function listIncidents(db: Db, filters: IncidentFilters, page = 1, pageSize = PAGE_SIZE): Promise<IncidentPage> {
-  const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters)
+  const rows = await applyFilters(db, db.selectFrom('incidents').selectAll(), filters)
     .orderBy('fecha', 'desc')
     .orderBy('id', 'desc')
     .limit(pageSize + 1)
@@ -172,7 +182,7 @@ export async function exportIncidentsCsv(db: Db, filters: IncidentFilters): Prom
   const lines = [header.map(csvCell).join(',')];
   const batch = 1000;
   for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
-    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters)
+    const rows = await applyFilters(db, db.selectFrom('incidents').selectAll(), filters)
       .orderBy('fecha', 'desc')
       .orderBy('id', 'desc')
       .limit(batch)
