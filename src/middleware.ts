@@ -29,8 +29,14 @@ export const onRequest = defineMiddleware(async (context, next) => {
     const headers = { 'Cache-Control': 'no-store' };
     if (page && check.status === 401) return new Response(null, { status: 303, headers: { ...headers, Location: ROUTES.adminLogin } });
     if (page) return new Response(FORBIDDEN_PAGE, { status: 403, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
-    const body = check.status === 401 ? { code: 'unauthenticated', message: 'Inicie sesión para continuar.' } : { code: 'permission-denied', message: 'Este usuario no tiene permisos de administrador.' };
-    return Response.json(body, { status: check.status, headers });
+    const message = check.status === 401 ? 'Inicie sesión para continuar.' : 'Este usuario no tiene permisos de administrador.';
+    if (pathname.startsWith('/_actions/')) {
+      // The shape Astro's action client reads back as an ActionError with this status.
+      const code = check.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
+      return Response.json({ type: 'AstroActionError', code, status: check.status, message }, { status: check.status, headers });
+    }
+    const code = check.status === 401 ? 'unauthenticated' : 'permission-denied';
+    return Response.json({ code, message }, { status: check.status, headers });
   }
   context.locals.staff = check.staff;
   const response = await next();

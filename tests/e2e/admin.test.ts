@@ -206,6 +206,11 @@ describe('guard', () => {
       expect(response.headers.get('location'), path).toBe('/admin-login');
       expect(response.headers.get('cache-control'), path).toBe('no-store');
     }
+    // Spellings of the same routes must not slip past the guard.
+    for (const path of ['/%61dmin', '/admin/%63lientes', '/admin//incidencias']) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(303);
+    }
   });
 
   it('answers 401 on every staff API and every staff action without a session', async () => {
@@ -231,6 +236,11 @@ describe('guard', () => {
         body: JSON.stringify({ id: 1, estado: 'Resuelto' }),
       });
       expect(response.status, name).toBe(401);
+      expect(await response.json(), name).toMatchObject({ type: 'AstroActionError', code: 'UNAUTHORIZED' });
+    }
+    for (const path of ['/_actions/clients%2Ecreate', '/_actions/%63lients.sendWelcome', '/api/%73taff/incidencias.csv']) {
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+      expect(response.status, path).toBe(401);
     }
   });
 });
