@@ -135,6 +135,7 @@ describe('sign-in', () => {
     await expectNoAxeViolations(page);
     await signIn(page, SUPPORT, 'una-clave-equivocada');
     expect(await page.getByRole('alert').textContent()).toBe('Credenciales incorrectas o error al iniciar sesión.');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-login-desktop.png` });
     await signIn(page, 'nadie@verticeconsultores.com.do', PASSWORD);
     expect(await page.getByRole('alert').textContent()).toBe('Credenciales incorrectas o error al iniciar sesión.');
     expect((await context.cookies()).filter((item) => item.name.includes('session_token'))).toEqual([]);
@@ -252,6 +253,7 @@ describe('incidents', () => {
     const { context, page, consoleWatch } = await staffPage('/admin/incidencias');
     expect(await numbers(page)).toEqual(['INC-20250113-4004', 'INC-20250112-3003', 'INC-20250111-2002', 'INC-20250110-1001']);
     await expectNoAxeViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-incidencias-desktop.png`, fullPage: true });
 
     await page.getByLabel('Nombre').fill('PEREZ');
     await page.getByRole('button', { name: 'Filtrar' }).click();
@@ -350,6 +352,7 @@ describe('clients', () => {
     const item = page.locator('li[data-cliente="carmen@losalamos.com.do"]');
     expect(await item.textContent()).toContain('+1 809-555-0142');
     expect(await item.textContent()).toContain('pendiente');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-clientes-desktop.png`, fullPage: true });
 
     const stored = await db.selectFrom('clients').selectAll().where('email', '=', 'carmen@losalamos.com.do').executeTakeFirstOrThrow();
     expect(stored.estadoProyecto).toBe('pendiente');
