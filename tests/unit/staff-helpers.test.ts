@@ -51,3 +51,17 @@ describe('staff helpers', () => {
     expect(await withTimeout(Promise.resolve(7), 20)).toBe(7);
   });
 });
+
+describe('welcome mail content', async () => {
+  const { welcomeMail } = await import('../../src/server/clients/welcome-mail.ts');
+  const company = { name: 'Vértice Consultores', phone: '+1 809-555-0142', email: 'contacto@verticeconsultores.com.do', siteUrl: 'https://verticeconsultores.com.do' };
+  it('greets the representative in Spanish and escapes every value in the HTML', () => {
+    const mail = welcomeMail({ nombreRepresentante: 'Carmen <b>', email: 'c@x.do', razonSocial: '<img src=x onerror=alert(1)>', tipoProyecto: 'Tiendao' }, company);
+    expect(mail.to).toBe('c@x.do');
+    expect(mail.subject).toContain('Bienvenido a Vértice Consultores');
+    expect(mail.text).toContain('Hola, Carmen <b>:');
+    expect(mail.html).not.toContain('<img src=x');
+    expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(mail.html).toContain('Tiendao');
+  });
+});

@@ -5,8 +5,9 @@
  * concurrent requests for the same client (a double click) share one send.
  *
  * NOT CONNECTED YET: `deliverWelcomeMail` is the one place to wire to the mail module's `sendNow`
- * (sent now, not only queued, because the button reports the outcome) after the merge. Until then it
- * fails honestly and the staff see 'Hubo un error al enviar el correo'.
+ * (sent now, not only queued, because the button reports the outcome) after the merge, with the
+ * content of `welcomeMail()` (welcome-mail.ts). Until then it fails honestly and the staff see
+ * 'Hubo un error al enviar el correo'.
  */
 import type { Db } from '../db/index.ts';
 import { getLogger } from '../log.ts';
