@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import { createPgSchema, dropPgSchema, migrateToLatest, openDatabase, type Db } from '../src/server/db/index.ts';
 import type { IncidentState } from '../src/server/db/schema.ts';
 import { listIncidents, type IncidentFilters } from '../src/server/incidents/staff.ts';
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
     for (const size of SIZES) {
       await seed(db, seeded, size);
       seeded = size;
+      // What autovacuum does on a live PostgreSQL: fresh statistics for the planner.
+      if (pgUrl) await sql.raw('analyze').execute(db);
       console.log(`${size.toLocaleString('es-DO')} incidencias`);
       for (const [name, filters] of CASES) {
         await listIncidents(db, filters);
