@@ -7,6 +7,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStaffAuth } from '../../src/server/auth/index.ts';
+import { signInStaff } from '../../src/server/auth/login.ts';
+import { parseConfig } from '../../src/server/config.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
@@ -17,6 +20,7 @@ const SUPPORT = 'soporte@verticeconsultores.com.do';
 const FORMER = 'exempleado@verticeconsultores.com.do';
 const PASSWORD = 'clave-de-soporte-2025';
 const SHOTS = process.env.ADMIN_SCREENSHOTS;
+const AUTH_SECRET = 'prueba-e2e-secreto-de-sesiones-0123456789';
 
 let server: RunningServer;
 let browser: Browser;
@@ -75,7 +79,7 @@ const INCIDENTS = [
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
-    startServer({ env: { ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } }),
+    startServer({ env: { ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET } }),
     launchBrowser(),
   ]);
   adminPassword = /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1] ?? '';
@@ -212,6 +216,22 @@ describe('guard', () => {
       const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
       expect(response.status, path).toBe(303);
     }
+  });
+
+  it('answers 403 to a valid session whose e-mail is not on ADMIN_EMAILS', async () => {
+    // A session for the former employee, made as a server that still listed them would make it.
+    const config = parseConfig({ SITE_URL: server.url, ADMIN_EMAILS: `${ADMIN},${FORMER}`, AUTH_SECRET });
+    const auth = createStaffAuth({ db, engine: 'sqlite', config, secret: AUTH_SECRET });
+    const outcome = await signInStaff({ email: FORMER, password: PASSWORD, ip: '192.0.2.50' }, { auth, config, db });
+    if (outcome.kind !== 'ok') throw new Error(outcome.kind);
+    const cookie = outcome.setCookies.map((line) => line.split(';')[0]).join('; ');
+    const page = await fetch(`${server.url}/admin/clientes`, { headers: { cookie }, redirect: 'manual' });
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain('Este usuario no tiene permisos de administrador.');
+    const csv = await fetch(`${server.url}/api/staff/incidencias.csv`, { headers: { cookie } });
+    expect(csv.status).toBe(403);
+    const action = await fetch(`${server.url}/_actions/clients.create`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+    expect(action.status).toBe(403);
   });
 
   it('answers 401 on every staff API and every staff action without a session', async () => {
