@@ -10,7 +10,7 @@ import { closeDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
 import { secureHandler } from '../src/server/http/security.ts';
 import { getLogger } from '../src/server/log.ts';
-import { prepareDatabase, startBackground } from '../src/server/startup.ts';
+import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
 
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   }
   const log = getLogger();
   await prepareDatabase();
+  await ensureFirstStaffAccount();
   const background = await startBackground();
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';

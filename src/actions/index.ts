@@ -1,7 +1,7 @@
 /**
  * Astro Actions: thin adapters from HTTP to src/server. Public: `incidents.create`, `incidents.track`,
  * `contact.send` (all `accept: 'form'`, so the same actions serve the islands and plain HTML forms).
- * The staff actions (`incidents.setState`, `clients.*`) are added beside these.
+ * Staff (guarded in src/actions/staff.ts): `incidents.setState`, `clients.create`, `clients.sendWelcome`.
  */
 import { ActionError, defineAction } from 'astro:actions';
 import { CONTACT_MESSAGES, contactFormSchema } from '../lib/forms/contact.ts';
@@ -14,6 +14,7 @@ import { createIncident, IncidentNumbersExhaustedError, trackIncident } from '..
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
 import { answerWith, requireHuman, requireWithinRateLimit } from './guards.ts';
+import { staffActions } from './staff.ts';
 
 export const server = {
   incidents: {
@@ -60,6 +61,7 @@ export const server = {
         });
       },
     }),
+    ...staffActions.incidents,
   },
   contact: {
     send: defineAction({
@@ -81,4 +83,5 @@ export const server = {
       },
     }),
   },
+  clients: { ...staffActions.clients },
 };

@@ -4,6 +4,7 @@
  */
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
+import { ensureInitialStaff } from './auth/accounts.ts';
 import { getMailTransport, startMailWorker } from './mail/index.ts';
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
@@ -18,6 +19,20 @@ export async function prepareDatabase(): Promise<void> {
   const result = await migrateToLatest(handle.db);
   const applied = result.results?.filter((item) => item.status === 'Success').map((item) => item.migrationName) ?? [];
   getLogger().info({ database: handle.describe, applied }, 'database ready');
+}
+
+/**
+ * A fresh install gets one staff account so a newcomer can sign in; its password is shown once.
+ * Called by `npm start` only (not by the other scripts that prepare the database).
+ */
+export async function ensureFirstStaffAccount(): Promise<void> {
+  const created = await ensureInitialStaff();
+  if (!created) return;
+  // Printed on the console, never logged: logs are kept and shipped, this password must not be.
+  console.log(
+    `\nCuenta de personal creada: ${created.email}\nContraseña (se muestra una sola vez): ${created.password}\n` +
+      'Cámbiela con: npm run admin -- create --email ' + created.email + " --password '…'\n",
+  );
 }
 
 /**

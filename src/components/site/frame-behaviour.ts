@@ -33,3 +33,6 @@ if (menu && toggle) {
     if ((event.target as Element).closest('a')) menu.hidePopover();
   });
 }
+
+// Cookie-less page-view count for the staff dashboard: only the path is sent, nothing about the visitor.
+navigator.sendBeacon?.('/api/pv', location.pathname);

@@ -77,7 +77,7 @@ export interface MailOutboxTable {
 }
 
 export interface PageViewsTable {
-  /** UTC day, `yyyy-mm-dd`. */
+  /** Calendar day in Santo Domingo, `yyyy-mm-dd` (see src/server/analytics). */
   day: string;
   path: string;
   count: number;

@@ -1,0 +1,117 @@
+/**
+ * `npm run bench:admin`: seeds 1,000, 10,000 and 100,000 incidents and reports the median and p95
+ * server time of the staff incident list (first page, each filter) at each size. Target: p95 under
+ * 50 ms at 100,000 and less than 2x growth from 1,000 to 100,000.
+ *
+ * Uses a fresh temporary SQLite file, or `BENCH_DATABASE_URL=postgres://…` (a schema of its own,
+ * dropped afterwards). Never touches DATABASE_URL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { createPgSchema, dropPgSchema, migrateToLatest, openDatabase, type Db } from '../src/server/db/index.ts';
+import type { IncidentState } from '../src/server/db/schema.ts';
+import { listIncidents, type IncidentFilters } from '../src/server/incidents/staff.ts';
+import { normalizeForSearch } from '../src/server/text.ts';
+
+const SIZES = [1_000, 10_000, 100_000];
+const RUNS = 40;
+const FIRST = ['José', 'María', 'Ana', 'Pedro', 'Luis', 'Carmen', 'Rafael', 'Yolanda', 'Juan', 'Altagracia'];
+const LAST = ['Pérez', 'Gómez', 'Núñez', 'Rodríguez', 'Martínez', 'Santos', 'Reyes', 'Almonte', 'Báez', 'Castillo'];
+const STATES: IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
+
+const CASES: [string, IncidentFilters][] = [
+  ['primera página', {}],
+  ['número', { numero: '0412-5' }],
+  ['nombre', { nombre: 'nunez' }],
+  ['RNC', { rnc: '4021' }],
+  ['estado', { estado: 'En Proceso' }],
+  ['nombre + estado', { nombre: 'carmen', estado: 'Resuelto' }],
+  ['sin resultados', { nombre: 'zzzz' }],
+];
+
+async function seed(db: Db, from: number, to: number): Promise<void> {
+  const start = Date.parse('2024-01-01T00:00:00Z');
+  for (let base = from; base < to; base += 500) {
+    const rows = [];
+    for (let i = base; i < Math.min(base + 500, to); i++) {
+      const nombre = `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / 7) % LAST.length]}`;
+      const rnc = String(100_000_000 + ((i * 7919) % 900_000_000));
+      const fecha = new Date(start + i * 60_000).toISOString();
+      const day = fecha.slice(0, 10).replace(/-/g, '');
+      rows.push({
+        numeroIncidencia: `INC-${day}-${String(i).padStart(6, '0')}`,
+        problema: 'Prueba de rendimiento del listado de incidencias.',
+        nombre,
+        telefono: '809-555-0100',
+        email: '',
+        rnc,
+        estado: STATES[i % 3]!,
+        fecha,
+        nombreNorm: normalizeForSearch(nombre),
+        rncNorm: rnc,
+      });
+    }
+    const ids = await db.insertInto('incidents').values(rows).returning(['id', 'fecha']).execute();
+    await db
+      .insertInto('incidentEvents')
+      .values(ids.map((row) => ({ incidentId: row.id, estado: 'Registrado' as const, fecha: row.fecha, actor: null })))
+      .execute();
+  }
+}
+
+function stats(samples: number[]): { median: number; p95: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)]!, p95: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]! };
+}
+
+async function main(): Promise<void> {
+  const pgUrl = process.env.BENCH_DATABASE_URL;
+  const schema = `bench_${Date.now().toString(36)}`;
+  const dir = pgUrl ? null : mkdtempSync(join(tmpdir(), 'vertice-bench-'));
+  if (pgUrl) await createPgSchema(pgUrl, schema);
+  const { db, describe } = pgUrl ? openDatabase(pgUrl, { schema }) : openDatabase(join(dir!, 'bench.db'));
+  try {
+    await migrateToLatest(db);
+    console.log(`Base de datos: ${describe}\n`);
+    const results = new Map<string, number[]>();
+    let seeded = 0;
+    for (const size of SIZES) {
+      await seed(db, seeded, size);
+      seeded = size;
+      // What autovacuum does on a live PostgreSQL: fresh statistics for the planner.
+      if (pgUrl) await sql.raw('analyze').execute(db);
+      console.log(`${size.toLocaleString('es-DO')} incidencias`);
+      for (const [name, filters] of CASES) {
+        await listIncidents(db, filters);
+        const samples: number[] = [];
+        for (let run = 0; run < RUNS; run++) {
+          const t0 = performance.now();
+          await listIncidents(db, filters);
+          samples.push(performance.now() - t0);
+        }
+        const { median, p95 } = stats(samples);
+        results.set(name, [...(results.get(name) ?? []), p95]);
+        console.log(`  ${name.padEnd(16)} mediana ${median.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms`);
+      }
+      console.log('');
+    }
+    console.log('Crecimiento del p95 de 1.000 a 100.000 (objetivo < 2x, p95 < 50 ms):');
+    for (const [name, p95s] of results) {
+      const growth = p95s.at(-1)! / p95s[0]!;
+      const ok = p95s.at(-1)! < 50 && growth < 2 ? 'cumple' : 'NO cumple';
+      console.log(`  ${name.padEnd(16)} ${growth.toFixed(2)}x  p95 ${p95s.at(-1)!.toFixed(2)} ms  ${ok}`);
+    }
+  } finally {
+    await db.destroy();
+    if (pgUrl) await dropPgSchema(pgUrl, schema);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,230 @@
+import { actions, isActionError, isInputError } from 'astro:actions';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ROUTES } from '../../consts';
+import { callableCode, withTimeout } from './callable';
+import { formatDateTime } from './format';
+
+export interface ClientItem {
+  id: number;
+  razonSocial: string;
+  nombreRepresentante: string;
+  telefono: string;
+  email: string;
+  rnc: string;
+  tipoProyecto: string;
+  estadoProyecto: string;
+  fechaRegistro: string;
+  correoBienvenidaEnviado: boolean;
+}
+
+export interface ClientsPanelProps {
+  clients: ClientItem[];
+  search?: string;
+}
+
+const FIELDS = [
+  { name: 'razonSocial', label: 'Razón social', type: 'text', autoComplete: 'organization' },
+  { name: 'nombreRepresentante', label: 'Nombre del representante', type: 'text', autoComplete: 'name' },
+  { name: 'telefono', label: 'Teléfono', type: 'tel', autoComplete: 'tel' },
+  { name: 'email', label: 'Correo electrónico', type: 'email', autoComplete: 'email' },
+  { name: 'rnc', label: 'RNC o cédula', type: 'text', autoComplete: 'off' },
+  { name: 'tipoProyecto', label: 'Tipo de proyecto', type: 'text', autoComplete: 'off' },
+] as const;
+type FieldName = (typeof FIELDS)[number]['name'];
+
+const PROJECT_TYPES = ['Implementación AdmCloud', 'Restaurant.pe', 'Tiendao', 'Desarrollo de reportes', 'Entrenamiento'];
+
+const inputClass =
+  'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 aria-[invalid=true]:border-red-400';
+
+type WelcomeState = 'idle' | 'sending' | 'sent';
+
+function WelcomeButton({ client }: { client: ClientItem }) {
+  const [state, setState] = useState<WelcomeState>(client.correoBienvenidaEnviado ? 'sent' : 'idle');
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const busy = useRef(false);
+
+  useEffect(() => {
+    if (message?.kind !== 'ok') return;
+    const timer = setTimeout(() => setMessage(null), 3000);
+    return () => clearTimeout(timer);
+  }, [message]);
+
+  async function send() {
+    // A second click while the first is in flight sends nothing (the server also shares one send).
+    if (busy.current || state !== 'idle') return;
+    busy.current = true;
+    setState('sending');
+    setMessage(null);
+    try {
+      const { data, error } = await withTimeout(actions.clients.sendWelcome({ id: client.id }));
+      if (error || !data?.correoBienvenidaEnviado) {
+        const code = isActionError(error) ? callableCode(error.status) : 'internal';
+        setState('idle');
+        setMessage({ kind: 'error', text: `Hubo un error al enviar el correo (${code})` });
+        return;
+      }
+      setState('sent');
+      setMessage({ kind: 'ok', text: `Correo de bienvenida enviado a ${client.email}` });
+    } catch (error) {
+      setState('idle');
+      const code = error instanceof Error && error.name === 'CallTimeoutError' ? 'deadline-exceeded' : 'internal';
+      setMessage({ kind: 'error', text: `Hubo un error al enviar el correo (${code})` });
+    } finally {
+      busy.current = false;
+    }
+  }
+
+  const label = state === 'sending' ? '🕓 Enviando...' : state === 'sent' ? '✅ Enviado' : '📧 Bienvenida';
+  return (
+    <div className="flex flex-col items-start gap-2 sm:items-end">
+      <div className="flex gap-2">
+        <button
+          type="button"
+          onClick={() => void send()}
+          disabled={state !== 'idle'}
+          aria-label={`${label} — ${client.razonSocial}`}
+          className="rounded-button bg-brand-900 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:cursor-default disabled:bg-brand-100 disabled:text-brand-900"
+        >
+          {label}
+        </button>
+        <button type="button" disabled title="Próximamente" className="cursor-not-allowed rounded-button border border-line px-3 py-2 text-sm font-medium text-muted">
+          Reunión
+        </button>
+      </div>
+      <div aria-live="polite" className="empty:hidden">
+        {message ? (
+          <p role={message.kind === 'error' ? 'alert' : 'status'} className={`rounded-button px-3 py-1.5 text-xs ${message.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}>
+            {message.text}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function ClientForm({ onCreated }: { onCreated: (client: ClientItem) => void }) {
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [result, setResult] = useState<{ kind: 'ok' | 'error'; text: string; warnings?: string[] } | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const input = Object.fromEntries(FIELDS.map(({ name }) => [name, String(data.get(name) ?? '')])) as Record<FieldName, string>;
+    setSaving(true);
+    setResult(null);
+    setErrors({});
+    try {
+      const { data: saved, error } = await actions.clients.create(input);
+      if (error || !saved) {
+        if (isInputError(error)) {
+          setErrors(Object.fromEntries(Object.entries(error.fields).map(([key, value]) => [key, value?.[0] ?? 'Valor no válido.'])));
+        }
+        const code = isActionError(error) ? callableCode(error.status) : 'internal';
+        setResult({ kind: 'error', text: `Error al guardar cliente (${code})` });
+        return;
+      }
+      form.reset();
+      onCreated(saved.client);
+      setResult({ kind: 'ok', text: `Cliente «${saved.client.razonSocial}» guardado correctamente.`, warnings: saved.warnings });
+    } catch {
+      setResult({ kind: 'error', text: 'Error al guardar cliente' });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="nuevo-cliente" className="rounded-card border border-line bg-white p-5 shadow-sm sm:p-6">
+      <h2 id="nuevo-cliente" className="text-lg font-semibold text-brand-900">Agregar cliente</h2>
+      <p className="mt-1 text-sm text-muted">Todos los campos son obligatorios. El proyecto empieza en estado «pendiente».</p>
+      <form onSubmit={(event) => void submit(event)} className="mt-5 grid gap-4 sm:grid-cols-2" noValidate={false}>
+        {FIELDS.map((field) => (
+          <div key={field.name} className="flex flex-col gap-1">
+            <label htmlFor={`c-${field.name}`} className="text-sm font-medium text-ink">{field.label}</label>
+            <input
+              id={`c-${field.name}`}
+              name={field.name}
+              type={field.type}
+              required
+              autoComplete={field.autoComplete}
+              list={field.name === 'tipoProyecto' ? 'tipos-proyecto' : undefined}
+              placeholder={field.name === 'telefono' ? '809-555-0142' : undefined}
+              aria-invalid={errors[field.name] ? true : undefined}
+              aria-describedby={errors[field.name] ? `c-${field.name}-error` : undefined}
+              className={inputClass}
+            />
+            {errors[field.name] ? <p id={`c-${field.name}-error`} className="text-xs text-red-700">{errors[field.name]}</p> : null}
+          </div>
+        ))}
+        <datalist id="tipos-proyecto">
+          {PROJECT_TYPES.map((type) => (
+            <option key={type} value={type} />
+          ))}
+        </datalist>
+        <div className="flex flex-col gap-3 sm:col-span-2 sm:flex-row sm:items-center">
+          <button type="submit" disabled={saving} className="rounded-button bg-brand-900 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-60">
+            {saving ? 'Guardando...' : 'Guardar cliente'}
+          </button>
+          <div aria-live="polite" className="empty:hidden">
+            {result ? (
+              <div role={result.kind === 'error' ? 'alert' : 'status'} className={`rounded-button px-3 py-2 text-sm ${result.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}>
+                <p>{result.text}</p>
+                {result.warnings?.map((warning) => (
+                  <p key={warning} className="mt-1 text-amber-800">⚠ {warning}</p>
+                ))}
+              </div>
+            ) : null}
+          </div>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** Clientes: search (in the URL, applied by the server), the list with its welcome-mail buttons, and the add-client form. */
+export default function ClientsPanel({ clients: initial, search }: ClientsPanelProps) {
+  const [clients, setClients] = useState(initial);
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-brand-900">Clientes</h1>
+        <p className="mt-1 text-sm text-muted">Empresas con proyectos en curso, más recientes primero.</p>
+      </div>
+
+      <form method="get" action={ROUTES.adminClients} role="search" aria-label="Buscar clientes" className="flex gap-2">
+        <label htmlFor="buscar-cliente" className="sr-only">Buscar por razón social, correo o RNC</label>
+        <input id="buscar-cliente" name="q" type="search" defaultValue={search} placeholder="Buscar por razón social, correo o RNC" className={inputClass} />
+        <button type="submit" className="rounded-button bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">Buscar</button>
+      </form>
+
+      {clients.length === 0 ? (
+        <p className="rounded-card border border-dashed border-line bg-white p-8 text-center text-muted">No se encontraron resultados.</p>
+      ) : (
+        <ul className="flex flex-col gap-3" aria-label="Lista de clientes">
+          {clients.map((client) => (
+            <li key={client.id} className="flex flex-col gap-4 rounded-card border border-line bg-white p-5 shadow-sm sm:flex-row sm:items-start sm:justify-between" data-cliente={client.email}>
+              <div className="min-w-0">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h2 className="font-semibold text-brand-900">{client.razonSocial}</h2>
+                  <span className="rounded-full bg-sun-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800">{client.estadoProyecto}</span>
+                </div>
+                <p className="mt-1 text-sm text-ink">
+                  {client.nombreRepresentante} · <a href={`mailto:${client.email}`} className="text-brand-700 hover:underline">{client.email}</a> · {client.telefono}
+                </p>
+                <p className="mt-1 text-xs text-muted">
+                  RNC {client.rnc} · {client.tipoProyecto} · registrado el {formatDateTime(client.fechaRegistro)}
+                </p>
+              </div>
+              <WelcomeButton client={client} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <ClientForm onCreated={(client) => setClients((list) => [client, ...list])} />
+    </div>
+  );
+}

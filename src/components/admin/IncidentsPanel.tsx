@@ -1,0 +1,245 @@
+import { actions, isActionError } from 'astro:actions';
+import { useState, type FormEvent } from 'react';
+import { ROUTES } from '../../consts';
+import { callableCode } from './callable';
+import { formatDateTime } from './format';
+import { DownloadIcon } from './icons';
+
+export type IncidentState = 'Registrado' | 'En Proceso' | 'Resuelto';
+export const STATES: IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
+
+export interface HistoryItem {
+  estado: IncidentState;
+  fecha: string;
+  actor: string | null;
+}
+
+export interface IncidentItem {
+  id: number;
+  numeroIncidencia: string;
+  problema: string;
+  nombre: string;
+  telefono: string;
+  email: string;
+  rnc: string;
+  estado: IncidentState;
+  fecha: string;
+  historial: HistoryItem[];
+}
+
+export interface IncidentsPanelProps {
+  items: IncidentItem[];
+  filters: { numero?: string; nombre?: string; rnc?: string; estado?: IncidentState };
+  page: number;
+  prevHref?: string;
+  nextHref?: string;
+  csvHref: string;
+}
+
+const BADGE: Record<IncidentState, string> = {
+  Registrado: 'bg-sun-100 text-amber-800 ring-sun-500/30',
+  'En Proceso': 'bg-brand-100 text-brand-700 ring-brand-500/30',
+  Resuelto: 'bg-accent-100 text-accent-700 ring-accent-500/30',
+};
+
+const inputClass =
+  'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30';
+
+type Feedback = { kind: 'ok' | 'error'; text: string } | null;
+
+function IncidentCard({ initial }: { initial: IncidentItem }) {
+  const [incident, setIncident] = useState(initial);
+  const [notify, setNotify] = useState(true);
+  const [saving, setSaving] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const selectId = `estado-${incident.id}`;
+  const notifyId = `notificar-${incident.id}`;
+  const hasEmail = incident.email.trim() !== '';
+
+  async function changeState(estado: IncidentState) {
+    setSaving(true);
+    setFeedback(null);
+    try {
+      const { data, error } = await actions.incidents.setState({ id: incident.id, estado, notificar: notify && hasEmail });
+      if (error || !data) {
+        const code = isActionError(error) ? callableCode(error.status) : 'internal';
+        setFeedback({ kind: 'error', text: `Error al cambiar el estado (${code})` });
+        return;
+      }
+      setIncident({ ...incident, estado: data.incident.estado, historial: data.incident.historial });
+      const note = data.notified.queued ? ' Se avisará al cliente por correo.' : '';
+      setFeedback({ kind: 'ok', text: `Estado actualizado correctamente.${note}` });
+    } catch {
+      setFeedback({ kind: 'error', text: 'Error al cambiar el estado' });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <article className="rounded-card border border-line bg-white p-5 shadow-sm sm:p-6" aria-labelledby={`inc-${incident.id}`} data-incidencia={incident.numeroIncidencia}>
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id={`inc-${incident.id}`} className="font-mono text-base font-semibold text-brand-900">
+            {incident.numeroIncidencia}
+          </h2>
+          <p className="text-sm text-muted">Registrada el {formatDateTime(incident.fecha)}</p>
+        </div>
+        <span className={`rounded-full px-3 py-1 text-xs font-semibold ring-1 ${BADGE[incident.estado]}`} data-testid="estado-actual">
+          {incident.estado}
+        </span>
+      </header>
+
+      <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
+        {(
+          [
+            ['Nombre', incident.nombre],
+            ['Teléfono', incident.telefono],
+            ['Correo', incident.email],
+            ['RNC', incident.rnc],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="min-w-0">
+            <dt className="text-xs font-medium tracking-wide text-muted uppercase">{label}</dt>
+            <dd className="truncate text-ink">{value || '—'}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="mt-4">
+        <h3 className="text-xs font-medium tracking-wide text-muted uppercase">Problema</h3>
+        <p className="mt-1 text-sm whitespace-pre-wrap text-ink">{incident.problema || '—'}</p>
+      </div>
+
+      <div className="mt-5 flex flex-col gap-4 border-t border-line pt-4 lg:flex-row lg:items-start lg:justify-between">
+        <details className="group text-sm lg:max-w-md">
+          <summary className="cursor-pointer font-medium text-brand-700 hover:underline">Historial ({incident.historial.length})</summary>
+          <ol className="mt-3 flex flex-col gap-2 border-l-2 border-brand-100 pl-4" data-testid="historial">
+            {incident.historial.map((entry, index) => (
+              <li key={`${entry.fecha}-${index}`}>
+                <span className="font-medium text-ink">{entry.estado}</span>
+                <span className="text-muted"> · {formatDateTime(entry.fecha)}</span>
+                <span className="text-muted"> · {entry.actor ?? 'Formulario de soporte'}</span>
+              </li>
+            ))}
+          </ol>
+        </details>
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
+          <div className="flex items-center gap-2">
+            <label htmlFor={selectId} className="text-sm font-medium text-ink">
+              Estado
+            </label>
+            <select
+              id={selectId}
+              value={incident.estado}
+              disabled={saving}
+              onChange={(event) => void changeState(event.target.value as IncidentState)}
+              className="rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 disabled:opacity-60"
+            >
+              {STATES.map((state) => (
+                <option key={state} value={state}>
+                  {state}
+                </option>
+              ))}
+            </select>
+          </div>
+          <label htmlFor={notifyId} className="flex items-center gap-2 text-sm text-ink">
+            <input
+              id={notifyId}
+              type="checkbox"
+              checked={notify && hasEmail}
+              disabled={!hasEmail}
+              onChange={(event) => setNotify(event.target.checked)}
+              className="size-4 accent-brand-700"
+            />
+            Notificar al cliente
+            {!hasEmail ? <span className="text-xs text-muted">(sin correo)</span> : null}
+          </label>
+        </div>
+      </div>
+      <div aria-live="polite" className="empty:hidden">
+        {feedback ? (
+          <p
+            role={feedback.kind === 'error' ? 'alert' : 'status'}
+            className={`mt-3 rounded-button px-3 py-2 text-sm ${feedback.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}
+          >
+            {feedback.text}
+          </p>
+        ) : null}
+      </div>
+    </article>
+  );
+}
+
+/** The incident list with its filters (in the URL, applied by the server) and the state controls. */
+export default function IncidentsPanel({ items, filters, page, prevHref, nextHref, csvHref }: IncidentsPanelProps) {
+  const [loading, setLoading] = useState(false);
+  const onSubmit = (_event: FormEvent<HTMLFormElement>) => setLoading(true);
+  const filtered = Boolean(filters.numero || filters.nombre || filters.rnc || filters.estado);
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-brand-900">Incidencias</h1>
+          <p className="mt-1 text-sm text-muted">Más recientes primero. Los filtros quedan en la dirección de la página para compartir la vista.</p>
+        </div>
+        <a href={csvHref} className="inline-flex items-center gap-2 rounded-button border border-line bg-white px-4 py-2 text-sm font-semibold text-brand-900 shadow-sm hover:bg-brand-50" download>
+          <DownloadIcon className="size-4" />
+          Exportar CSV
+        </a>
+      </div>
+
+      <form method="get" action={ROUTES.adminIncidents} onSubmit={onSubmit} role="search" aria-label="Filtrar incidencias" className="grid gap-4 rounded-card border border-line bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
+        <div className="flex flex-col gap-1">
+          <label htmlFor="f-numero" className="text-xs font-medium text-muted">Número</label>
+          <input id="f-numero" name="numero" defaultValue={filters.numero} placeholder="INC-20250101-1234" className={inputClass} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="f-nombre" className="text-xs font-medium text-muted">Nombre</label>
+          <input id="f-nombre" name="nombre" defaultValue={filters.nombre} className={inputClass} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="f-rnc" className="text-xs font-medium text-muted">RNC</label>
+          <input id="f-rnc" name="rnc" defaultValue={filters.rnc} inputMode="numeric" className={inputClass} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="f-estado" className="text-xs font-medium text-muted">Estado</label>
+          <select id="f-estado" name="estado" defaultValue={filters.estado ?? ''} className={inputClass}>
+            <option value="">Todos</option>
+            {STATES.map((state) => (
+              <option key={state} value={state}>{state}</option>
+            ))}
+          </select>
+        </div>
+        <div className="flex gap-2">
+          <button type="submit" className="flex-1 rounded-button bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">Filtrar</button>
+          {filtered ? (
+            <a href={ROUTES.adminIncidents} className="rounded-button border border-line px-3 py-2 text-sm font-medium text-brand-900 hover:bg-brand-50">Limpiar</a>
+          ) : null}
+        </div>
+      </form>
+
+      <div aria-live="polite" aria-busy={loading}>
+        {loading ? (
+          <p role="status" className="rounded-card border border-dashed border-line bg-white p-8 text-center text-muted">Cargando incidencias...</p>
+        ) : items.length === 0 ? (
+          <p className="rounded-card border border-dashed border-line bg-white p-8 text-center text-muted">No hay coincidencias.</p>
+        ) : (
+          <div className="flex flex-col gap-4">
+            {items.map((incident) => (
+              <IncidentCard key={incident.id} initial={incident} />
+            ))}
+          </div>
+        )}
+      </div>
+
+      {prevHref || nextHref ? (
+        <nav aria-label="Paginación" className="flex items-center justify-between gap-4 text-sm">
+          {prevHref ? <a href={prevHref} className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50">← Anterior</a> : <span />}
+          <span className="text-muted">Página {page}</span>
+          {nextHref ? <a href={nextHref} className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50">Siguiente →</a> : <span />}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+export interface LoginFormProps {
+  /** Message of the last attempt (wrong credentials, not staff, too many attempts). */
+  error?: string;
+  /** E-mail typed in the last attempt, so it need not be typed again. */
+  email?: string;
+  companyName: string;
+}
+
+/** 'Login Administrador': a plain HTML form posted to the page itself (no JavaScript needed). */
+export default function LoginForm({ error, email, companyName }: LoginFormProps) {
+  return (
+    <div className="w-full max-w-md rounded-card bg-white p-8 shadow-xl shadow-brand-950/20 ring-1 ring-line sm:p-10">
+      <div className="mb-8 flex items-center gap-3">
+        <span aria-hidden="true" className="grid size-11 place-items-center rounded-button bg-brand-900 text-lg font-bold text-white">
+          V
+        </span>
+        <div>
+          <p className="text-sm font-medium text-muted">{companyName}</p>
+          <h1 className="text-2xl font-bold tracking-tight text-brand-900">Login Administrador</h1>
+        </div>
+      </div>
+      {error ? (
+        <p role="alert" className="mb-6 rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <form method="post" className="flex flex-col gap-5">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="email" className="text-sm font-medium text-ink">
+            Correo electrónico
+          </label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            required
+            autoComplete="username"
+            defaultValue={email}
+            className="rounded-button border border-line bg-white px-3.5 py-2.5 text-ink shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30"
+          />
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="password" className="text-sm font-medium text-ink">
+            Contraseña
+          </label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            required
+            autoComplete="current-password"
+            className="rounded-button border border-line bg-white px-3.5 py-2.5 text-ink shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30"
+          />
+        </div>
+        <button
+          type="submit"
+          className="mt-2 rounded-button bg-brand-900 px-4 py-3 font-semibold text-white shadow-sm transition-colors hover:bg-brand-800 focus-visible:outline-offset-4"
+        >
+          Iniciar sesión
+        </button>
+      </form>
+      <p className="mt-8 text-center text-sm text-muted">
+        <a href="/" className="font-medium text-brand-700 hover:underline">
+          ← Volver al sitio
+        </a>
+      </p>
+    </div>
+  );
+}

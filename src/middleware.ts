@@ -1,0 +1,45 @@
+/**
+ * The staff-area guard, at the one choke point every on-demand request passes: every `/admin` page
+ * needs a staff session (none → redirect to /admin-login; an e-mail no longer on ADMIN_EMAILS → 403),
+ * and so does every `/api/staff/` endpoint and staff action (401/403 as JSON); the actions check the
+ * session again themselves (src/actions/staff.ts). Staff responses are never cached.
+ */
+import { defineMiddleware } from 'astro:middleware';
+import { ROUTES } from './consts.ts';
+import { requireStaff, STAFF_ACTIONS } from './server/auth/index.ts';
+
+export function isStaffPage(pathname: string): boolean {
+  return pathname === ROUTES.admin || pathname.startsWith(`${ROUTES.admin}/`);
+}
+
+export function isStaffApi(pathname: string): boolean {
+  if (pathname.startsWith('/_actions/')) return STAFF_ACTIONS.includes(pathname.slice('/_actions/'.length).replace(/\/$/, ''));
+  return pathname.startsWith('/api/staff/') && pathname !== '/api/staff/logout';
+}
+
+const FORBIDDEN_PAGE = `<!doctype html><html lang="es-DO"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Acceso denegado</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a"><h1>Acceso denegado</h1><p>Este usuario no tiene permisos de administrador.</p><form method="post" action="/api/staff/logout"><button type="submit">Cerrar sesión</button></form></body></html>`;
+
+export const onRequest = defineMiddleware(async (context, next) => {
+  const { pathname } = context.url;
+  const page = isStaffPage(pathname);
+  if (!page && !isStaffApi(pathname)) return next();
+
+  const check = await requireStaff(context.request.headers);
+  if (!check.ok) {
+    const headers = { 'Cache-Control': 'no-store' };
+    if (page && check.status === 401) return new Response(null, { status: 303, headers: { ...headers, Location: ROUTES.adminLogin } });
+    if (page) return new Response(FORBIDDEN_PAGE, { status: 403, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+    const message = check.status === 401 ? 'Inicie sesión para continuar.' : 'Este usuario no tiene permisos de administrador.';
+    if (pathname.startsWith('/_actions/')) {
+      // The shape Astro's action client reads back as an ActionError with this status.
+      const code = check.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN';
+      return Response.json({ type: 'AstroActionError', code, status: check.status, message }, { status: check.status, headers });
+    }
+    const code = check.status === 401 ? 'unauthenticated' : 'permission-denied';
+    return Response.json({ code, message }, { status: check.status, headers });
+  }
+  context.locals.staff = check.staff;
+  const response = await next();
+  response.headers.set('Cache-Control', 'no-store');
+  return response;
+});

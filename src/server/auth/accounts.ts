@@ -1,0 +1,73 @@
+/**
+ * Staff accounts: created or reset from the command line (`npm run admin`), and the first one made
+ * on start when none exists. Public sign-up is off, so this is the only way in.
+ */
+import { randomBytes } from 'node:crypto';
+import { getConfig, type Config } from '../config.ts';
+import { hashPassword } from './password.ts';
+import { getAuth, isStaffEmail, type StaffAuth } from './index.ts';
+
+export const MIN_PASSWORD_LENGTH = 12;
+
+export class StaffAccountError extends Error {
+  override name = 'StaffAccountError';
+}
+
+export interface StaffAccount {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: string;
+}
+
+/** Creates the account, or resets its password (ending every session it has). */
+export async function createOrResetStaff(
+  input: { email: string; password: string; name?: string },
+  auth: StaffAuth = getAuth(),
+  config: Config = getConfig(),
+): Promise<'created' | 'reset'> {
+  const email = input.email.trim().toLowerCase();
+  if (!isStaffEmail(email, config)) {
+    throw new StaffAccountError(`${email} no está en ADMIN_EMAILS (${config.ADMIN_EMAILS.join(', ')}).`);
+  }
+  if (input.password.length < MIN_PASSWORD_LENGTH) {
+    throw new StaffAccountError(`La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`);
+  }
+  const context = await auth.$context;
+  const adapter = context.internalAdapter;
+  const hash = await hashPassword(input.password);
+  const existing = await adapter.findUserByEmail(email, { includeAccounts: true });
+  if (existing) {
+    const credential = existing.accounts.find((account) => account.providerId === 'credential');
+    if (credential) await adapter.updatePassword(existing.user.id, hash);
+    else await adapter.linkAccount({ userId: existing.user.id, providerId: 'credential', accountId: existing.user.id, password: hash });
+    if (input.name !== undefined) await adapter.updateUser(existing.user.id, { name: input.name });
+    // A reset must lock out whoever knew the old password.
+    await adapter.deleteUserSessions(existing.user.id);
+    return 'reset';
+  }
+  const user = await adapter.createUser({ email, name: input.name ?? '', emailVerified: true }, { method: 'admin' });
+  await adapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
+  return 'created';
+}
+
+export async function listStaff(auth: StaffAuth = getAuth()): Promise<StaffAccount[]> {
+  const users = await (await auth.$context).internalAdapter.listUsers(undefined, undefined, { field: 'email', direction: 'asc' });
+  return users.map((user) => ({ id: user.id, email: user.email, name: user.name, createdAt: new Date(user.createdAt).toISOString() }));
+}
+
+/**
+ * When no account exists, creates one for the first ADMIN_EMAILS address with a random password
+ * and returns it (the caller prints it once); null when accounts exist.
+ */
+export async function ensureInitialStaff(
+  auth: StaffAuth = getAuth(),
+  config: Config = getConfig(),
+): Promise<{ email: string; password: string } | null> {
+  const count = await (await auth.$context).internalAdapter.countTotalUsers();
+  if (count > 0) return null;
+  const email = config.ADMIN_EMAILS[0]!;
+  const password = randomBytes(18).toString('base64url');
+  await createOrResetStaff({ email, password }, auth, config);
+  return { email, password };
+}

@@ -1,0 +1,179 @@
+/**
+ * Staff sign-in: Better Auth (e-mail + password) on our own database connection.
+ *
+ * Four changes to its defaults, each covered by a test:
+ * 1. the client IP comes from a header only our code sets (`CLIENT_IP_HEADER`, filled from the socket
+ *    address or, under TRUST_PROXY, from the proxy's X-Forwarded-For entry) instead of whatever
+ *    X-Forwarded-For a visitor sends;
+ * 2. the rate limiter is on in every environment and stored in the database (shared by processes);
+ * 3. passwords are hashed with argon2id at OWASP's parameters (password.ts);
+ * 4. public sign-up is off and a password reset revokes every session.
+ */
+import { betterAuth } from 'better-auth';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { getConfig, type Config } from '../config.ts';
+import { getDbHandle, type Db, type DbEngine } from '../db/index.ts';
+import { getLogger } from '../log.ts';
+import { hashPassword, verifyPassword } from './password.ts';
+import { getAuthSecret } from './secret.ts';
+
+/** The one header Better Auth reads the client IP from; any value a visitor sends is replaced. */
+export const CLIENT_IP_HEADER = 'x-vertice-client-ip';
+export const AUTH_BASE_PATH = '/api/auth';
+export const SIGN_IN_WINDOW_SECONDS = 600;
+export const SIGN_IN_MAX_PER_IP = 10;
+
+/**
+ * The staff actions (src/actions/staff.ts). The middleware refuses them without a session before
+ * Astro validates their input, so an anonymous caller learns nothing (401, never 400).
+ */
+export const STAFF_ACTIONS: readonly string[] = ['incidents.setState', 'clients.create', 'clients.sendWelcome'];
+
+const DATE_COLUMNS = new Set(['createdAt', 'updatedAt', 'expiresAt', 'accessTokenExpiresAt', 'refreshTokenExpiresAt']);
+
+/**
+ * Our PostgreSQL pool parses timestamptz into ISO strings (what the rest of the site wants); Better
+ * Auth compares its dates as Date objects, so its view of the connection revives them.
+ */
+class ReviveAuthDates implements KyselyPlugin {
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    for (const row of args.result.rows) {
+      for (const key of Object.keys(row)) {
+        const value = row[key];
+        if (typeof value === 'string' && DATE_COLUMNS.has(key)) row[key] = new Date(value);
+      }
+    }
+    return args.result;
+  }
+}
+
+export interface AuthDeps {
+  db: Db;
+  engine: DbEngine;
+  config: Config;
+  secret: string;
+}
+
+export function createStaffAuth({ db, engine, config, secret }: AuthDeps) {
+  const authDb = engine === 'postgres' ? db.withoutPlugins().withPlugin(new ReviveAuthDates()) : db.withoutPlugins();
+  const log = getLogger();
+  return betterAuth({
+    appName: config.COMPANY_NAME,
+    baseURL: config.SITE_URL,
+    basePath: AUTH_BASE_PATH,
+    secret,
+    trustedOrigins: [new URL(config.SITE_URL).origin],
+    database: { db: authDb, type: engine },
+    telemetry: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: 12,
+      maxPasswordLength: 256,
+      revokeSessionsOnPasswordReset: true,
+      password: {
+        hash: hashPassword,
+        verify: ({ hash, password }) => verifyPassword(hash, password),
+      },
+    },
+    session: {
+      expiresIn: 60 * 60 * 12,
+      updateAge: 60 * 60,
+    },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      window: 60,
+      max: 100,
+      customRules: {
+        '/sign-in/email': { window: SIGN_IN_WINDOW_SECONDS, max: SIGN_IN_MAX_PER_IP },
+      },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: config.SITE_URL.startsWith('https:'),
+      cookiePrefix: 'vertice',
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+    },
+    logger: {
+      level: 'error',
+      log: (level, message) => {
+        if (level === 'error') log.error({ source: 'better-auth' }, message);
+        else log.warn({ source: 'better-auth' }, message);
+      },
+    },
+  });
+}
+
+export type StaffAuth = ReturnType<typeof createStaffAuth>;
+
+const AUTH_KEY = Symbol.for('vertice.auth');
+type AuthHolder = { [AUTH_KEY]?: StaffAuth };
+
+/** The process's Better Auth instance, on the shared connection. */
+export function getAuth(): StaffAuth {
+  const holder = globalThis as AuthHolder;
+  if (!holder[AUTH_KEY]) {
+    const handle = getDbHandle();
+    holder[AUTH_KEY] = createStaffAuth({ db: handle.db, engine: handle.engine, config: getConfig(), secret: getAuthSecret() });
+  }
+  return holder[AUTH_KEY];
+}
+
+/** True when the e-mail is on ADMIN_EMAILS (compared case-insensitively). */
+export function isStaffEmail(email: string, config: Config = getConfig()): boolean {
+  return config.ADMIN_EMAILS.includes(email.trim().toLowerCase());
+}
+
+/**
+ * The client IP to rate-limit by: the socket address, or — only when TRUST_PROXY says a proxy in
+ * front sets it — the last X-Forwarded-For entry (the one our proxy appended; entries to its left
+ * come from the visitor and can be forged).
+ */
+export function resolveClientIp(headers: Headers, socketAddress: string | undefined, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = headers.get('x-forwarded-for');
+    const last = forwarded?.split(',').map((part) => part.trim()).filter(Boolean).at(-1);
+    if (last) return last;
+  }
+  return socketAddress ?? 'unknown';
+}
+
+/** A copy of the request headers carrying our trusted client IP (and no visitor-supplied one). */
+export function withClientIp(headers: Headers, ip: string): Headers {
+  const copy = new Headers(headers);
+  copy.set(CLIENT_IP_HEADER, ip);
+  return copy;
+}
+
+export interface StaffMember {
+  id: string;
+  email: string;
+  name: string;
+  sessionToken: string;
+}
+
+export type StaffCheck = { ok: true; staff: StaffMember } | { ok: false; status: 401 | 403 };
+
+/**
+ * The guard of every staff page, action and API: 401 without a valid session, 403 when the
+ * session's e-mail is no longer on ADMIN_EMAILS.
+ */
+export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth(), config: Config = getConfig()): Promise<StaffCheck> {
+  let result;
+  try {
+    result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
+  } catch (error) {
+    getLogger().warn({ err: error }, 'session check failed');
+    return { ok: false, status: 401 };
+  }
+  if (!result) return { ok: false, status: 401 };
+  if (!isStaffEmail(result.user.email, config)) return { ok: false, status: 403 };
+  return {
+    ok: true,
+    staff: { id: result.user.id, email: result.user.email, name: result.user.name, sessionToken: result.session.token },
+  };
+}

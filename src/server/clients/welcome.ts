@@ -1,0 +1,59 @@
+/**
+ * The welcome e-mail to a client (the spec's callable 'enviarCorreoBienvenida').
+ *
+ * The flag `correoBienvenidaEnviado` is set only after the mail was handed to the mail server, and
+ * concurrent requests for the same client (a double click) share one send.
+ *
+ * The mail is sent now through the configured transport, not queued: the button reports the outcome.
+ */
+import { getConfig } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { getLogger } from '../log.ts';
+import { sendNow } from '../mail/index.ts';
+import { getClient, markWelcomeSent, type ClientView } from './index.ts';
+import { welcomeMail } from './welcome-mail.ts';
+
+export interface WelcomeMailData {
+  nombreRepresentante: string;
+  email: string;
+  razonSocial: string;
+  tipoProyecto: string;
+}
+
+export class ClientNotFoundError extends Error {
+  override name = 'ClientNotFoundError';
+}
+
+export type DeliverWelcome = (data: WelcomeMailData) => Promise<void>;
+
+/** Sends the welcome mail now; throws (MailDeliveryError) when the mail server did not accept it. */
+export const deliverWelcomeMail: DeliverWelcome = async (data) => {
+  const config = getConfig();
+  await sendNow(
+    welcomeMail(data, { name: config.COMPANY_NAME, phone: config.COMPANY_PHONE, email: config.COMPANY_EMAIL, siteUrl: config.SITE_URL }),
+  );
+};
+
+const inFlight = new Map<number, Promise<ClientView>>();
+
+/** Sends the welcome mail to a client once; resolves with the client marked as sent. */
+export function sendWelcome(db: Db, clientId: number, deliver: DeliverWelcome = deliverWelcomeMail): Promise<ClientView> {
+  const running = inFlight.get(clientId);
+  if (running) return running;
+  const work = (async () => {
+    const client = await getClient(db, clientId);
+    if (!client) throw new ClientNotFoundError(`No existe el cliente ${clientId}`);
+    if (client.correoBienvenidaEnviado) return client;
+    await deliver({
+      nombreRepresentante: client.nombreRepresentante,
+      email: client.email,
+      razonSocial: client.razonSocial,
+      tipoProyecto: client.tipoProyecto,
+    });
+    await markWelcomeSent(db, clientId);
+    getLogger().info({ event: 'welcome.sent', clientId }, 'welcome mail sent');
+    return { ...client, correoBienvenidaEnviado: true };
+  })().finally(() => inFlight.delete(clientId));
+  inFlight.set(clientId, work);
+  return work;
+}

@@ -1,0 +1,204 @@
+/**
+ * What the staff area asks of incidents: the filtered, paginated list (filtering and paging in the
+ * database, on the normalised `*_norm` columns the incidents module fills), counts per state, the
+ * state change with its history entry, and the CSV export.
+ */
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { isPostgres } from '../db/migrations/helpers.ts';
+import type { Db } from '../db/index.ts';
+import type { Database, Incident, IncidentEvent, IncidentState } from '../db/schema.ts';
+import { normalizeForSearch } from '../text.ts';
+
+export const INCIDENT_STATES: readonly IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
+export const PAGE_SIZE = 20;
+const MAX_FILTER_LENGTH = 100;
+
+export function isIncidentState(value: unknown): value is IncidentState {
+  return typeof value === 'string' && (INCIDENT_STATES as readonly string[]).includes(value);
+}
+
+export interface IncidentFilters {
+  numero?: string;
+  nombre?: string;
+  rnc?: string;
+  estado?: IncidentState;
+}
+
+/** Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&pagina=`); junk is dropped. */
+export function parseIncidentQuery(params: URLSearchParams): { filters: IncidentFilters; page: number } {
+  const text = (name: string) => {
+    const value = params.get(name)?.trim().slice(0, MAX_FILTER_LENGTH);
+    return value ? value : undefined;
+  };
+  const estado = params.get('estado');
+  const page = Number.parseInt(params.get('pagina') ?? '1', 10);
+  return {
+    filters: { numero: text('numero'), nombre: text('nombre'), rnc: text('rnc'), estado: isIncidentState(estado) ? estado : undefined },
+    page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
+  };
+}
+
+/** The query string for these filters (and page), for links that keep the current view. */
+export function incidentQueryString(filters: IncidentFilters, page = 1): string {
+  const params = new URLSearchParams();
+  for (const key of ['numero', 'nombre', 'rnc', 'estado'] as const) {
+    const value = filters[key];
+    if (value) params.set(key, value);
+  }
+  if (page > 1) params.set('pagina', String(page));
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+/** `%term%` with LIKE's wildcards escaped, so "50%" or "a_b" match literally. */
+function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+function applyFilters<O>(db: Db, query: SelectQueryBuilder<Database, 'incidents', O>, filters: IncidentFilters): SelectQueryBuilder<Database, 'incidents', O> {
+  let result = query;
+  const sqlite = !isPostgres(db);
+  // [FTS column, filter value, the expression the plain LIKE compares]
+  const text: [string, string | undefined, string][] = [
+    ['numero_incidencia', filters.numero, 'lower(incidents.numero_incidencia)'],
+    ['nombre_norm', filters.nombre, 'incidents.nombre_norm'],
+    ['rnc_norm', filters.rnc, 'incidents.rnc_norm'],
+  ];
+  for (const [column, raw, expression] of text) {
+    if (!raw) continue;
+    const term = normalizeForSearch(raw);
+    if (!term) continue;
+    if (sqlite && term.length >= 3 && !/[\\%_]/.test(term)) {
+      // The FTS5 trigram table answers `like '%term%'` from its index (3+ characters, no wildcards).
+      result = result.where(sql<SqlBool>`${sql.ref('incidents.id')} in (select rowid from incidents_search where ${sql.raw(column)} like ${`%${term}%`})`);
+    } else {
+      result = result.where(sql<SqlBool>`${sql.raw(expression)} like ${containsPattern(term)} escape '\\'`);
+    }
+  }
+  if (filters.estado) result = result.where(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
+  return result;
+}
+
+export type HistoryEntry = Pick<IncidentEvent, 'estado' | 'fecha' | 'actor'>;
+export type IncidentWithHistory = Omit<Incident, 'nombreNorm' | 'rncNorm'> & { historial: HistoryEntry[] };
+
+export interface IncidentPage {
+  items: IncidentWithHistory[];
+  page: number;
+  pageSize: number;
+  hasNext: boolean;
+}
+
+async function withHistory(db: Db, incidents: Incident[]): Promise<IncidentWithHistory[]> {
+  if (!incidents.length) return [];
+  const events = await db
+    .selectFrom('incidentEvents')
+    .select(['incidentId', 'estado', 'fecha', 'actor'])
+    .where(
+      'incidentId',
+      'in',
+      incidents.map((incident) => incident.id),
+    )
+    .orderBy('fecha')
+    .orderBy('id')
+    .execute();
+  const byIncident = new Map<number, HistoryEntry[]>();
+  for (const event of events) {
+    const list = byIncident.get(event.incidentId) ?? [];
+    list.push({ estado: event.estado, fecha: event.fecha, actor: event.actor });
+    byIncident.set(event.incidentId, list);
+  }
+  return incidents.map(({ nombreNorm: _n, rncNorm: _r, ...incident }) => ({ ...incident, historial: byIncident.get(incident.id) ?? [] }));
+}
+
+/** One page of the filtered list, newest first. */
+export async function listIncidents(db: Db, filters: IncidentFilters, page = 1, pageSize = PAGE_SIZE): Promise<IncidentPage> {
+  const rows = await applyFilters(db, db.selectFrom('incidents').selectAll(), filters)
+    .orderBy('fecha', 'desc')
+    .orderBy('id', 'desc')
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize)
+    .execute();
+  return { items: await withHistory(db, rows.slice(0, pageSize)), page, pageSize, hasNext: rows.length > pageSize };
+}
+
+export async function countIncidentsByState(db: Db): Promise<Record<IncidentState, number>> {
+  const rows = await db.selectFrom('incidents').select(['estado', (eb) => eb.fn.countAll<number>().as('total')]).groupBy('estado').execute();
+  const counts = { Registrado: 0, 'En Proceso': 0, Resuelto: 0 } as Record<IncidentState, number>;
+  for (const row of rows) if (isIncidentState(row.estado)) counts[row.estado] = Number(row.total);
+  return counts;
+}
+
+export class IncidentNotFoundError extends Error {
+  override name = 'IncidentNotFoundError';
+}
+
+/**
+ * Sets the state and appends the history entry (state, server time, who) in one transaction.
+ * Any state may follow any other, as the spec says; setting the same state again is recorded too.
+ */
+export async function setIncidentState(
+  db: Db,
+  input: { id: number; estado: IncidentState; actor: string },
+  now: Date = new Date(),
+): Promise<IncidentWithHistory> {
+  const fecha = now.toISOString();
+  const incident = await db.transaction().execute(async (trx) => {
+    const updated = await trx.updateTable('incidents').set({ estado: input.estado }).where('id', '=', input.id).returningAll().executeTakeFirst();
+    if (!updated) throw new IncidentNotFoundError(`No existe la incidencia ${input.id}`);
+    await trx.insertInto('incidentEvents').values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor }).execute();
+    return updated;
+  });
+  const [result] = await withHistory(db, [incident]);
+  return result!;
+}
+
+/** Dates as the staff read them: Santo Domingo time, `dd/mm/aaaa hh:mm`. */
+export function formatLocal(iso: string): string {
+  const parts = new Intl.DateTimeFormat('es-DO', {
+    timeZone: 'America/Santo_Domingo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
+  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`;
+}
+
+/** A CSV cell: quoted, and a leading = + - @ (or tab/CR) neutralised so Excel never runs it as a formula. */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+export const CSV_MAX_ROWS = 100_000;
+
+/** The filtered list as CSV (UTF-8 with BOM so Excel shows accents; CRLF line ends). */
+export async function exportIncidentsCsv(db: Db, filters: IncidentFilters): Promise<string> {
+  const header = ['Número', 'Fecha', 'Estado', 'Nombre', 'Teléfono', 'Correo', 'RNC', 'Problema', 'Historial'];
+  const lines = [header.map(csvCell).join(',')];
+  const batch = 1000;
+  for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
+    const rows = await applyFilters(db, db.selectFrom('incidents').selectAll(), filters)
+      .orderBy('fecha', 'desc')
+      .orderBy('id', 'desc')
+      .limit(batch)
+      .offset(offset)
+      .execute();
+    for (const incident of await withHistory(db, rows)) {
+      const history = incident.historial
+        .map((entry) => `${formatLocal(entry.fecha)} ${entry.estado}${entry.actor ? ` (${entry.actor})` : ''}`)
+        .join(' | ');
+      lines.push(
+        [incident.numeroIncidencia, formatLocal(incident.fecha), incident.estado, incident.nombre, incident.telefono, incident.email, incident.rnc, incident.problema, history]
+          .map(csvCell)
+          .join(','),
+      );
+    }
+    if (rows.length < batch) break;
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

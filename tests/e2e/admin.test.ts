@@ -1,0 +1,469 @@
+/**
+ * The staff area against the production build: sign-in and its failures, the server-side guard on
+ * every staff route, incident filters and state changes, clients, CSV export, dashboard data.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStaffAuth } from '../../src/server/auth/index.ts';
+import { signInStaff } from '../../src/server/auth/login.ts';
+import { parseConfig } from '../../src/server/config.ts';
+import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { normalizeForSearch } from '../../src/server/text.ts';
+import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
+import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
+
+const ADMIN = 'admin@verticeconsultores.com.do';
+const SUPPORT = 'soporte@verticeconsultores.com.do';
+const FORMER = 'exempleado@verticeconsultores.com.do';
+const PASSWORD = 'clave-de-soporte-2025';
+const SHOTS = process.env.ADMIN_SCREENSHOTS;
+const AUTH_SECRET = 'prueba-e2e-secreto-de-sesiones-0123456789';
+
+let server: RunningServer;
+let browser: Browser;
+let db: Db;
+let smtp: SmtpPeer;
+let adminPassword = '';
+let ipCounter = 0;
+
+/** Each context its own client IP (the server trusts X-Forwarded-For here), so rate limits do not mix. */
+async function newContext(options = DESKTOP): Promise<BrowserContext> {
+  ipCounter += 1;
+  return browser.newContext({ ...options, extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` } });
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${server.url}/admin-login`);
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña').fill(password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await page.waitForLoadState('load');
+}
+
+async function staffPage(path: string, options = DESKTOP) {
+  const context = await newContext(options);
+  const page = await context.newPage();
+  const consoleWatch = watchConsole(page);
+  await signIn(page, SUPPORT, PASSWORD);
+  expect(new URL(page.url()).pathname).toBe('/admin');
+  if (path !== '/admin') await page.goto(`${server.url}${path}`);
+  await hydrated(page);
+  return { context, page, consoleWatch };
+}
+
+/** Islands hydrate when idle; interacting before that would test nothing. */
+async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
+
+async function cookieOf(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
+}
+
+function runAdmin(args: string[], adminEmails = `${ADMIN},${SUPPORT}`): string {
+  return execFileSync(process.execPath, ['scripts/admin.ts', ...args], {
+    cwd: ROOT,
+    env: { ...server.env, ADMIN_EMAILS: adminEmails, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+}
+
+const INCIDENTS = [
+  { numero: 'INC-20250110-1001', nombre: 'José Pérez', rnc: '101850043', estado: 'Registrado', fecha: '2025-01-10T14:00:00.000Z', email: 'jose@example.com', problema: 'No imprime la factura con NCF.' },
+  { numero: 'INC-20250111-2002', nombre: 'María Gómez', rnc: '131246757', estado: 'En Proceso', fecha: '2025-01-11T14:00:00.000Z', email: '', problema: 'El reporte 606 sale vacío.' },
+  { numero: 'INC-20250112-3003', nombre: 'Jose Alberto Núñez', rnc: '40212345678', estado: 'Resuelto', fecha: '2025-01-12T14:00:00.000Z', email: 'jan@example.com', problema: 'Cambio de contraseña.' },
+  { numero: 'INC-20250113-4004', nombre: 'Ana Pérez', rnc: '101-85004-3', estado: 'Registrado', fecha: '2025-01-13T14:00:00.000Z', email: 'ana@example.com', problema: '=HYPERLINK("http://x","clic")' },
+] as const;
+
+beforeAll(async () => {
+  smtp = await startSmtpPeer();
+  [server, browser] = await Promise.all([
+    startServer({ env: { ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET, SMTP_URL: smtp.url } }),
+    launchBrowser(),
+  ]);
+  adminPassword = /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1] ?? '';
+  runAdmin(['create', '--email', SUPPORT, '--password', PASSWORD, '--name', 'Equipo de Soporte']);
+  runAdmin(['create', '--email', FORMER, '--password', PASSWORD], `${ADMIN},${SUPPORT},${FORMER}`);
+  db = openDatabase(server.env.DATABASE_URL!).db;
+  for (const item of INCIDENTS) {
+    const row = await db
+      .insertInto('incidents')
+      .values({
+        numeroIncidencia: item.numero,
+        problema: item.problema,
+        nombre: item.nombre,
+        telefono: '809-555-0100',
+        email: item.email,
+        rnc: item.rnc,
+        estado: item.estado,
+        fecha: item.fecha,
+        nombreNorm: normalizeForSearch(item.nombre),
+        rncNorm: normalizeForSearch(item.rnc),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('incidentEvents').values({ incidentId: row.id, estado: 'Registrado', fecha: item.fecha, actor: null }).execute();
+  }
+});
+
+afterAll(async () => {
+  await db?.destroy();
+  await browser?.close();
+  await server?.stop();
+  await smtp?.stop();
+});
+
+describe('sign-in', () => {
+  it('creates the first staff account on start, with its password printed once, and signs in with it', async () => {
+    expect(adminPassword.length).toBeGreaterThanOrEqual(20);
+    expect(runAdmin(['list'])).toContain(ADMIN);
+    const context = await newContext();
+    const page = await context.newPage();
+    const consoleWatch = watchConsole(page);
+    await signIn(page, ADMIN, adminPassword);
+    expect(new URL(page.url()).pathname).toBe('/admin');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(`Bienvenido, ${ADMIN}`);
+    const cookie = (await context.cookies()).find((item) => item.name.includes('session_token'));
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe('Lax');
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('answers a wrong password and an unknown e-mail with the same message, and keeps no session', async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    const consoleWatch = watchConsole(page);
+    await page.goto(`${server.url}/admin-login`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Login Administrador');
+    await expectNoAxeViolations(page);
+    await signIn(page, SUPPORT, 'una-clave-equivocada');
+    expect(await page.getByRole('alert').textContent()).toBe('Credenciales incorrectas o error al iniciar sesión.');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-login-desktop.png` });
+    await signIn(page, 'nadie@verticeconsultores.com.do', PASSWORD);
+    expect(await page.getByRole('alert').textContent()).toBe('Credenciales incorrectas o error al iniciar sesión.');
+    expect((await context.cookies()).filter((item) => item.name.includes('session_token'))).toEqual([]);
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('refuses a valid account that is not on ADMIN_EMAILS and keeps no session', async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    await signIn(page, FORMER, PASSWORD);
+    expect(new URL(page.url()).pathname).toBe('/admin-login');
+    expect(await page.getByRole('alert').textContent()).toBe('Este usuario no tiene permisos de administrador.');
+    expect((await context.cookies()).filter((item) => item.name.includes('session_token'))).toEqual([]);
+    const sessions = await db.withoutPlugins().selectFrom('session' as any).innerJoin('user as u' as any, 'u.id' as any, 'session.userId' as any).select('u.email' as any).execute();
+    expect(sessions.map((row: any) => row.email)).not.toContain(FORMER);
+    await context.close();
+  });
+
+  it('rate-limits repeated attempts from one IP with a Spanish message', async () => {
+    const ip = '203.0.113.77';
+    const attempt = (email: string, from = ip) =>
+      fetch(`${server.url}/admin-login`, {
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from },
+        body: new URLSearchParams({ email, password: 'clave-incorrecta-123' }),
+      });
+    for (let index = 0; index < 10; index++) expect((await attempt(`otro${index}@example.com`)).status).toBe(200);
+    const limited = await attempt(SUPPORT);
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).toContain('Demasiados intentos de inicio de sesión');
+    // Another IP is not affected.
+    expect((await attempt('otro@example.com', '203.0.113.78')).status).toBe(200);
+  });
+
+  it('signs out on the server and goes to /admin-login', async () => {
+    const { context, page, consoleWatch } = await staffPage('/admin');
+    const cookie = await cookieOf(context);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).first().click();
+    await page.waitForURL(`${server.url}/admin-login`);
+    const replay = await fetch(`${server.url}/admin`, { headers: { cookie }, redirect: 'manual' });
+    expect(replay.status).toBe(303);
+    expect(replay.headers.get('location')).toBe('/admin-login');
+    consoleWatch.assertNone();
+    await context.close();
+  });
+});
+
+describe('guard', () => {
+  function files(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : [path];
+    });
+  }
+  const toRoute = (file: string) =>
+    `/${relative(join(ROOT, 'src/pages'), file)}`
+      .replace(/\.(astro|ts)$/, '')
+      .replace(/\/index$/, '')
+      .replace(/\[\.\.\.[^\]]+\]/g, 'x')
+      .replace(/\[[^\]]+\]/g, '1');
+
+  it('redirects every /admin page to /admin-login without a session', async () => {
+    const pages = files(join(ROOT, 'src/pages/admin')).map(toRoute);
+    expect(pages).toEqual(expect.arrayContaining(['/admin', '/admin/incidencias', '/admin/clientes']));
+    for (const path of pages) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(303);
+      expect(response.headers.get('location'), path).toBe('/admin-login');
+      expect(response.headers.get('cache-control'), path).toBe('no-store');
+    }
+    // Spellings of the same routes must not slip past the guard.
+    for (const path of ['/%61dmin', '/admin/%63lientes', '/admin//incidencias']) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(303);
+    }
+  });
+
+  it('answers 403 to a valid session whose e-mail is not on ADMIN_EMAILS', async () => {
+    // A session for the former employee, made as a server that still listed them would make it.
+    const config = parseConfig({ SITE_URL: server.url, ADMIN_EMAILS: `${ADMIN},${FORMER}`, AUTH_SECRET });
+    const auth = createStaffAuth({ db, engine: 'sqlite', config, secret: AUTH_SECRET });
+    const outcome = await signInStaff({ email: FORMER, password: PASSWORD, ip: '192.0.2.50' }, { auth, config, db });
+    if (outcome.kind !== 'ok') throw new Error(outcome.kind);
+    const cookie = outcome.setCookies.map((line) => line.split(';')[0]).join('; ');
+    const page = await fetch(`${server.url}/admin/clientes`, { headers: { cookie }, redirect: 'manual' });
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain('Este usuario no tiene permisos de administrador.');
+    const csv = await fetch(`${server.url}/api/staff/incidencias.csv`, { headers: { cookie } });
+    expect(csv.status).toBe(403);
+    const action = await fetch(`${server.url}/_actions/clients.create`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+    expect(action.status).toBe(403);
+  });
+
+  it('answers 401 on every staff API and every staff action without a session', async () => {
+    const apis = files(join(ROOT, 'src/pages/api/staff')).map(toRoute).filter((path) => path !== '/api/staff/logout');
+    expect(apis.length).toBeGreaterThan(0);
+    for (const path of apis) {
+      for (const method of ['GET', 'POST']) {
+        const response = await fetch(`${server.url}${path}`, { method, headers: { origin: server.url } });
+        expect(response.status, `${method} ${path}`).toBe(401);
+      }
+    }
+    // The staff actions, read from their definition so a new one cannot be left out.
+    const source = readFileSync(join(ROOT, 'src/actions/staff.ts'), 'utf8');
+    const block = /export const staffActions = \{([\s\S]*?)\n\};/.exec(source)?.[1] ?? '';
+    const names = [...block.matchAll(/(\w+): \{([^}]*)\}/g)].flatMap(([, group, members]) =>
+      members!.split(',').map((member) => `${group}.${member.split(':')[0]!.trim()}`),
+    );
+    expect(names).toEqual(['incidents.setState', 'clients.create', 'clients.sendWelcome']);
+    for (const name of names) {
+      const response = await fetch(`${server.url}/_actions/${name}`, {
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 1, estado: 'Resuelto' }),
+      });
+      expect(response.status, name).toBe(401);
+      expect(await response.json(), name).toMatchObject({ type: 'AstroActionError', code: 'UNAUTHORIZED' });
+    }
+    for (const path of ['/_actions/clients%2Ecreate', '/_actions/%63lients.sendWelcome', '/api/%73taff/incidencias.csv']) {
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+      expect(response.status, path).toBe(401);
+    }
+  });
+});
+
+describe('incidents', () => {
+  const numbers = (page: Page) => page.locator('article[data-incidencia]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-incidencia')));
+
+  it('lists newest first and filters by number, name, RNC and state (also combined), with the filters in the URL', async () => {
+    const { context, page, consoleWatch } = await staffPage('/admin/incidencias');
+    expect(await numbers(page)).toEqual(['INC-20250113-4004', 'INC-20250112-3003', 'INC-20250111-2002', 'INC-20250110-1001']);
+    await expectNoAxeViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-incidencias-desktop.png`, fullPage: true });
+
+    await page.getByLabel('Nombre').fill('PEREZ');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForURL(/nombre=PEREZ/);
+    expect(await numbers(page)).toEqual(['INC-20250113-4004', 'INC-20250110-1001']);
+    await page.reload();
+    expect(await page.getByLabel('Nombre').inputValue()).toBe('PEREZ');
+    expect(await numbers(page)).toEqual(['INC-20250113-4004', 'INC-20250110-1001']);
+
+    await page.goto(`${server.url}/admin/incidencias?numero=inc-20250111`);
+    expect(await numbers(page)).toEqual(['INC-20250111-2002']);
+    await page.goto(`${server.url}/admin/incidencias?rnc=402123`);
+    expect(await numbers(page)).toEqual(['INC-20250112-3003']);
+    await page.goto(`${server.url}/admin/incidencias?estado=Registrado`);
+    expect(await numbers(page)).toEqual(['INC-20250113-4004', 'INC-20250110-1001']);
+    await page.goto(`${server.url}/admin/incidencias?nombre=jose&estado=Resuelto`);
+    expect(await numbers(page)).toEqual(['INC-20250112-3003']);
+
+    await page.getByLabel('Nombre').fill('zzz');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForURL(/nombre=zzz/);
+    expect(await page.getByText('No hay coincidencias.').isVisible()).toBe(true);
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('changes the state, appending a history entry with the server time and the actor', async () => {
+    const { context, page, consoleWatch } = await staffPage('/admin/incidencias?numero=1001');
+    const card = page.locator('article[data-incidencia="INC-20250110-1001"]');
+    await card.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
+    await expect.poll(() => card.getByRole('status').textContent()).toContain('Estado actualizado correctamente');
+    expect(await card.getByTestId('estado-actual').textContent()).toBe('En Proceso');
+    await card.getByText('Historial (2)').click();
+    expect(await card.getByTestId('historial').textContent()).toContain(SUPPORT);
+
+    const events = await db
+      .selectFrom('incidentEvents')
+      .innerJoin('incidents', 'incidents.id', 'incidentEvents.incidentId')
+      .select(['incidentEvents.estado', 'incidentEvents.actor', 'incidentEvents.fecha'])
+      .where('incidents.numeroIncidencia', '=', 'INC-20250110-1001')
+      .orderBy('incidentEvents.id')
+      .execute();
+    expect(events.map((event) => [event.estado, event.actor])).toEqual([['Registrado', null], ['En Proceso', SUPPORT]]);
+    expect(Date.now() - Date.parse(events[1]!.fecha)).toBeLessThan(60_000);
+    await page.reload();
+    expect(await page.locator('article[data-incidencia="INC-20250110-1001"]').getByTestId('estado-actual').textContent()).toBe('En Proceso');
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('exports the filtered list as CSV with BOM, the problem, the history, and formulas neutralised', async () => {
+    const { context } = await staffPage('/admin');
+    const response = await fetch(`${server.url}/api/staff/incidencias.csv?nombre=p%C3%A9rez`, { headers: { cookie: await cookieOf(context) } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/csv');
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(bytes.slice(3)).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('"Número","Fecha","Estado","Nombre","Teléfono","Correo","RNC","Problema","Historial"');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('"INC-20250113-4004"');
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"",""clic"")"`);
+    expect(lines[2]).toContain('"No imprime la factura con NCF."');
+    expect(lines[2]).toMatch(/Registrado \| \d\d\/\d\d\/\d{4} \d\d:\d\d En Proceso \(soporte@verticeconsultores\.com\.do\)/);
+    await context.close();
+  });
+});
+
+describe('clients', () => {
+  it('requires the six fields, saves a client as pendiente with a normalised phone, and warns on a bad RNC', async () => {
+    const { context, page, consoleWatch } = await staffPage('/admin/clientes');
+    expect(await page.getByText('No se encontraron resultados.').isVisible()).toBe(true);
+    await expectNoAxeViolations(page);
+    // The browser refuses an incomplete form; the server refuses it too.
+    await page.getByRole('button', { name: 'Guardar cliente' }).click();
+    expect(await page.locator('form input:invalid').count()).toBe(6);
+    const incomplete = await fetch(`${server.url}/_actions/clients.create`, {
+      method: 'POST',
+      headers: { origin: server.url, 'content-type': 'application/json', cookie: await cookieOf(context) },
+      body: JSON.stringify({ razonSocial: 'Sin Datos SRL', nombreRepresentante: '', telefono: '', email: 'no-es-correo', rnc: '', tipoProyecto: '' }),
+    });
+    expect(incomplete.status).toBe(400);
+
+    const fields: Record<string, string> = {
+      'Razón social': 'Farmacia Los Álamos SRL',
+      'Nombre del representante': 'Carmen Rodríguez',
+      Teléfono: '(809) 555-0142',
+      'Correo electrónico': 'carmen@losalamos.com.do',
+      'RNC o cédula': '101850042',
+      'Tipo de proyecto': 'Implementación AdmCloud',
+    };
+    for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+    await page.getByRole('button', { name: 'Guardar cliente' }).click();
+    const status = page.getByRole('status').filter({ hasText: 'guardado correctamente' });
+    await expect.poll(() => status.textContent()).toContain('dígito verificador');
+    const item = page.locator('li[data-cliente="carmen@losalamos.com.do"]');
+    expect(await item.textContent()).toContain('+1 809-555-0142');
+    expect(await item.textContent()).toContain('pendiente');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-clientes-desktop.png`, fullPage: true });
+
+    const stored = await db.selectFrom('clients').selectAll().where('email', '=', 'carmen@losalamos.com.do').executeTakeFirstOrThrow();
+    expect(stored.estadoProyecto).toBe('pendiente');
+    expect(Boolean(stored.correoBienvenidaEnviado)).toBe(false);
+    expect(Date.now() - Date.parse(stored.fechaRegistro)).toBeLessThan(60_000);
+
+    await page.goto(`${server.url}/admin/clientes?q=alamos`);
+    expect(await page.locator('li[data-cliente]').count()).toBe(1);
+    await page.goto(`${server.url}/admin/clientes?q=101850042`);
+    expect(await page.locator('li[data-cliente]').count()).toBe(1);
+    await page.goto(`${server.url}/admin/clientes?q=nada-parecido`);
+    expect(await page.getByText('No se encontraron resultados.').isVisible()).toBe(true);
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('sends the welcome mail once through the real SMTP peer, and reports a failure when the mail server is down', async () => {
+    const { context, page, consoleWatch } = await staffPage('/admin/clientes');
+    const item = page.locator('li[data-cliente="carmen@losalamos.com.do"]');
+    expect(await item.getByRole('button', { name: 'Reunión' }).isDisabled()).toBe(true);
+    const button = item.getByRole('button', { name: /Bienvenida|Enviando|Enviado/ });
+    const stored = () =>
+      db.selectFrom('clients').select('correoBienvenidaEnviado').where('email', '=', 'carmen@losalamos.com.do').executeTakeFirstOrThrow();
+
+    // Mail server down: the action answers an error (the browser logs that 500), nothing is marked.
+    await smtp.stop();
+    consoleWatch.problems.length = 0;
+    await button.click();
+    await expect.poll(() => item.getByRole('alert').textContent(), { timeout: 15_000 }).toContain('Hubo un error al enviar el correo');
+    expect(await button.textContent()).toBe('📧 Bienvenida');
+    expect(await button.isEnabled()).toBe(true);
+    expect(Boolean((await stored()).correoBienvenidaEnviado)).toBe(false);
+
+    // Mail server back: a double click sends one mail; the button goes Enviando → Enviado (disabled).
+    smtp = await startSmtpPeer({ port: smtp.port });
+    await button.dblclick();
+    await expect.poll(() => button.textContent(), { timeout: 15_000 }).toBe('✅ Enviado');
+    expect(await button.isDisabled()).toBe(true);
+    const success = item.getByRole('status');
+    expect(await success.textContent()).toMatch(/enviad/i);
+    const mail = await smtp.waitFor((message) => message.subject?.includes('Farmacia Los Álamos SRL') ?? false);
+    expect(mail.to && 'text' in mail.to ? mail.to.text : '').toContain('carmen@losalamos.com.do');
+    expect(mail.text).toContain('Carmen Rodríguez');
+    expect(smtp.messages.filter((message) => message.subject?.includes('Farmacia Los Álamos SRL'))).toHaveLength(1);
+    expect(Boolean((await stored()).correoBienvenidaEnviado)).toBe(true);
+    // The success message goes away after 3 seconds.
+    await expect.poll(() => success.count(), { timeout: 10_000 }).toBe(0);
+    await context.close();
+  });
+});
+
+describe('dashboard and layout', () => {
+  it('counts page views from the cookie-less beacon and shows incident counts', async () => {
+    for (const path of ['/blog', '/blog', '/productos', '/admin', 'javascript:alert(1)']) {
+      const response = await fetch(`${server.url}/api/pv`, { method: 'POST', headers: { origin: server.url, 'content-type': 'text/plain' }, body: path });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('set-cookie')).toBeNull();
+    }
+    const { context, page, consoleWatch } = await staffPage('/admin');
+    expect(await page.getByTestId('visitas-hoy').textContent()).toBe('3');
+    expect(await page.getByRole('region', { name: 'Páginas más vistas' }).textContent()).toMatch(/\/blog.*2 visitas.*\/productos.*1 visita/);
+    expect(await page.getByTestId('incidencias-Registrado').textContent()).toBe('1');
+    expect(await page.getByTestId('incidencias-En Proceso').textContent()).toBe('2');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Bienvenido, Equipo de Soporte');
+    await expectNoAxeViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-dashboard-desktop.png`, fullPage: true });
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('opens the sidebar menu on a phone', async () => {
+    const { context, page, consoleWatch } = await staffPage('/admin/incidencias', PHONE);
+    await page.getByRole('button', { name: 'Abrir menú' }).click();
+    const menu = page.getByRole('navigation', { name: 'Panel administrativo (móvil)' });
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    await expectNoAxeViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-menu-phone.png` });
+    await menu.getByRole('link', { name: 'Clientes' }).click();
+    await page.waitForURL(`${server.url}/admin/clientes`);
+    // Nothing wider than the phone (a long e-mail in the top bar once pushed the page sideways).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (SHOTS) {
+      await page.screenshot({ path: `${SHOTS}-clientes-phone.png`, fullPage: true });
+      await page.goto(`${server.url}/admin/incidencias`);
+      await page.screenshot({ path: `${SHOTS}-incidencias-phone.png`, fullPage: true });
+    }
+    consoleWatch.assertNone();
+    await context.close();
+  });
+});

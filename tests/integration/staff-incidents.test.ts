@@ -1,0 +1,83 @@
+import { expect, it } from 'vitest';
+import type { IncidentState } from '../../src/server/db/schema.ts';
+import {
+  countIncidentsByState,
+  exportIncidentsCsv,
+  IncidentNotFoundError,
+  listIncidents,
+  setIncidentState,
+} from '../../src/server/incidents/staff.ts';
+import { normalizeForSearch } from '../../src/server/text.ts';
+import { describeEachEngine } from '../support/db.ts';
+
+const ROWS: [string, string, string, IncidentState, string][] = [
+  ['INC-20250101-1001', 'José Pérez', '101850043', 'Registrado', '2025-01-01T10:00:00.000Z'],
+  ['INC-20250102-2002', 'MARÍA GÓMEZ', '131-24675-7', 'En Proceso', '2025-01-02T10:00:00.000Z'],
+  ['INC-20250103-3003', 'Ana Pérez 50%_off', '40212345678', 'Resuelto', '2025-01-03T10:00:00.000Z'],
+  ['INC-20250104-4004', 'Pedro Núñez', '101850043', 'Registrado', '2025-01-04T10:00:00.000Z'],
+];
+
+describeEachEngine('staff incident queries', (database) => {
+  const numbers = (items: { numeroIncidencia: string }[]) => items.map((item) => item.numeroIncidencia);
+
+  it('lists newest first with each filter, combined filters and pages, in the database', async () => {
+    const { db } = database();
+    for (const [numero, nombre, rnc, estado, fecha] of ROWS) {
+      const { id } = await db
+        .insertInto('incidents')
+        .values({ numeroIncidencia: numero, problema: `Problema de ${nombre}`, nombre, telefono: '', email: '', rnc, estado, fecha, nombreNorm: normalizeForSearch(nombre), rncNorm: normalizeForSearch(rnc) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('incidentEvents').values({ incidentId: id, estado: 'Registrado', fecha, actor: null }).execute();
+    }
+    expect(numbers((await listIncidents(db, {})).items)).toEqual(['INC-20250104-4004', 'INC-20250103-3003', 'INC-20250102-2002', 'INC-20250101-1001']);
+    expect(numbers((await listIncidents(db, { nombre: 'perez' })).items)).toEqual(['INC-20250103-3003', 'INC-20250101-1001']);
+    expect(numbers((await listIncidents(db, { nombre: 'maría gómez' })).items)).toEqual(['INC-20250102-2002']);
+    expect(numbers((await listIncidents(db, { numero: 'inc-20250102' })).items)).toEqual(['INC-20250102-2002']);
+    expect(numbers((await listIncidents(db, { rnc: '24675' })).items)).toEqual(['INC-20250102-2002']);
+    expect(numbers((await listIncidents(db, { estado: 'Registrado' })).items)).toEqual(['INC-20250104-4004', 'INC-20250101-1001']);
+    expect(numbers((await listIncidents(db, { rnc: '101850043', estado: 'Registrado', nombre: 'nunez' })).items)).toEqual(['INC-20250104-4004']);
+    // LIKE wildcards are literal.
+    expect(numbers((await listIncidents(db, { nombre: '50%_' })).items)).toEqual(['INC-20250103-3003']);
+    expect(numbers((await listIncidents(db, { nombre: '%' })).items)).toEqual(['INC-20250103-3003']);
+    expect((await listIncidents(db, { nombre: "'; drop table incidents; --" })).items).toEqual([]);
+    const first = await listIncidents(db, {}, 1, 3);
+    const second = await listIncidents(db, {}, 2, 3);
+    expect([first.hasNext, second.hasNext]).toEqual([true, false]);
+    expect(numbers(second.items)).toEqual(['INC-20250101-1001']);
+    expect(first.items[0]!.historial).toEqual([{ estado: 'Registrado', fecha: '2025-01-04T10:00:00.000Z', actor: null }]);
+  });
+
+  it('sets the state with a history entry (server time, actor) and counts per state', async () => {
+    const { db } = database();
+    const [target] = (await listIncidents(db, { numero: '1001' })).items;
+    const now = new Date('2025-02-01T12:00:00.000Z');
+    const updated = await setIncidentState(db, { id: target!.id, estado: 'Resuelto', actor: 'soporte@verticeconsultores.com.do' }, now);
+    expect(updated.estado).toBe('Resuelto');
+    expect(updated.historial.at(-1)).toEqual({ estado: 'Resuelto', fecha: now.toISOString(), actor: 'soporte@verticeconsultores.com.do' });
+    await setIncidentState(db, { id: target!.id, estado: 'Registrado', actor: 'admin@verticeconsultores.com.do' });
+    expect((await listIncidents(db, { numero: '1001' })).items[0]!.historial.map((entry) => entry.estado)).toEqual(['Registrado', 'Resuelto', 'Registrado']);
+    await expect(setIncidentState(db, { id: 999_999, estado: 'Resuelto', actor: 'x' })).rejects.toThrow(IncidentNotFoundError);
+    expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, Resuelto: 1 });
+  });
+
+  it('keeps the trigram search in step with updates and deletes', async () => {
+    const { db } = database();
+    const [target] = (await listIncidents(db, { numero: '2002' })).items;
+    await db.updateTable('incidents').set({ nombre: 'Altagracia Báez', nombreNorm: normalizeForSearch('Altagracia Báez') }).where('id', '=', target!.id).execute();
+    expect(numbers((await listIncidents(db, { nombre: 'baez' })).items)).toEqual(['INC-20250102-2002']);
+    expect((await listIncidents(db, { nombre: 'gomez' })).items).toEqual([]);
+    await db.deleteFrom('incidents').where('id', '=', target!.id).execute();
+    expect((await listIncidents(db, { nombre: 'baez' })).items).toEqual([]);
+    expect((await listIncidents(db, { numero: '2002' })).items).toEqual([]);
+  });
+
+  it('exports the filtered list as CSV', async () => {
+    const csv = await exportIncidentsCsv(database().db, { nombre: 'pérez' });
+    expect(csv.startsWith('\uFEFF"Número"')).toBe(true);
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain('"Problema de José Pérez"');
+    expect(lines[2]).toContain('(soporte@verticeconsultores.com.do)');
+  });
+});

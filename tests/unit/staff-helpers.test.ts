@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { callableCode, withTimeout } from '../../src/components/admin/callable.ts';
+import { localDay, normalizeViewPath } from '../../src/server/analytics/index.ts';
+import { normalizeDominicanPhone, taxIdWarning } from '../../src/server/clients/index.ts';
+import { csvCell, incidentQueryString, parseIncidentQuery } from '../../src/server/incidents/staff.ts';
+
+describe('staff helpers', () => {
+  it('neutralises formula cells and quotes every CSV cell', () => {
+    expect(csvCell('=1+1')).toBe(`"'=1+1"`);
+    for (const lead of ['+', '-', '@', '\t', '\r']) expect(csvCell(`${lead}x`)).toBe(`"'${lead}x"`);
+    expect(csvCell('dice "hola", adiós')).toBe('"dice ""hola"", adiós"');
+  });
+
+  it('normalises Dominican phones and keeps anything else as typed', () => {
+    expect(normalizeDominicanPhone('8095550142')).toBe('+1 809-555-0142');
+    expect(normalizeDominicanPhone('(829) 555 0142')).toBe('+1 829-555-0142');
+    expect(normalizeDominicanPhone('+1 849.555.0142')).toBe('+1 849-555-0142');
+    expect(normalizeDominicanPhone('1-809-555-0142')).toBe('+1 809-555-0142');
+    expect(normalizeDominicanPhone('305 555 0142')).toBe('305 555 0142');
+    expect(normalizeDominicanPhone('ext. 809 5550142')).toBe('ext. 809 5550142');
+  });
+
+  it('warns (never refuses) on RNC and cédula check digits', () => {
+    expect(taxIdWarning('1-01-85004-3')).toBeNull();
+    expect(taxIdWarning('101850042')).toMatch(/RNC/);
+    expect(taxIdWarning('001-1391820-5')).toBeNull();
+    expect(taxIdWarning('00113918204')).toMatch(/cédula/);
+    expect(taxIdWarning('123')).toMatch(/9 dígitos/);
+  });
+
+  it('counts only our public paths', () => {
+    expect(normalizeViewPath('/blog/mejor-erp-2025?utm=x#top')).toBe('/blog/mejor-erp-2025');
+    expect(normalizeViewPath('/productos/')).toBe('/productos');
+    expect(normalizeViewPath('/')).toBe('/');
+    for (const bad of ['/admin', '/admin/clientes', '/admin-login', '/api/pv', 'https://x.com/', '/<script>', `/${'a'.repeat(200)}`]) {
+      expect(normalizeViewPath(bad)).toBeNull();
+    }
+    expect(localDay(new Date('2025-01-02T03:00:00Z'))).toBe('2025-01-01');
+  });
+
+  it('reads and writes the incident filters of the URL', () => {
+    const { filters, page } = parseIncidentQuery(new URLSearchParams('nombre=%20P%C3%A9rez%20&estado=Cerrado&pagina=-3'));
+    expect(filters).toEqual({ numero: undefined, nombre: 'Pérez', rnc: undefined, estado: undefined });
+    expect(page).toBe(1);
+    expect(incidentQueryString({ nombre: 'Pérez', estado: 'En Proceso' }, 2)).toBe('?nombre=P%C3%A9rez&estado=En+Proceso&pagina=2');
+  });
+
+  it('maps statuses to the callable error codes and gives up after the time-out', async () => {
+    expect([400, 401, 403, 404, 500, 0, 418].map(callableCode)).toEqual(['invalid-argument', 'unauthenticated', 'permission-denied', 'not-found', 'internal', 'internal', 'unknown']);
+    await expect(withTimeout(new Promise(() => {}), 20)).rejects.toMatchObject({ name: 'CallTimeoutError' });
+    expect(await withTimeout(Promise.resolve(7), 20)).toBe(7);
+  });
+});
+
+describe('welcome mail content', async () => {
+  const { welcomeMail } = await import('../../src/server/clients/welcome-mail.ts');
+  const company = { name: 'Vértice Consultores', phone: '+1 809-555-0142', email: 'contacto@verticeconsultores.com.do', siteUrl: 'https://verticeconsultores.com.do' };
+  it('greets the representative in Spanish and escapes every value in the HTML', () => {
+    const mail = welcomeMail({ nombreRepresentante: 'Carmen <b>', email: 'c@x.do', razonSocial: '<img src=x onerror=alert(1)>', tipoProyecto: 'Tiendao' }, company);
+    expect(mail.to).toBe('c@x.do');
+    expect(mail.subject).toContain('Bienvenido a Vértice Consultores');
+    expect(mail.text).toContain('Hola, Carmen <b>:');
+    expect(mail.html).not.toContain('<img src=x');
+    expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(mail.html).toContain('Tiendao');
+  });
+});
