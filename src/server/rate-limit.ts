@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './db/index.ts';
+import { resolveClientIp } from './http/client-ip.ts';
 
 export const RATE_WINDOW_MS = 10 * 60 * 1000;
 
@@ -54,9 +55,5 @@ export async function hitRateLimit(
  * a proxy sets it (`TRUST_PROXY`); otherwise anyone could dodge the limit by forging the header.
  */
 export function clientIp(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return socketAddress || 'desconocido';
+  return resolveClientIp(request.headers, socketAddress, trustProxy);
 }

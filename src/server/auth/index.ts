@@ -128,19 +128,7 @@ export function isStaffEmail(email: string, config: Config = getConfig()): boole
   return config.ADMIN_EMAILS.includes(email.trim().toLowerCase());
 }
 
-/**
- * The client IP to rate-limit by: the socket address, or — only when TRUST_PROXY says a proxy in
- * front sets it — the last X-Forwarded-For entry (the one our proxy appended; entries to its left
- * come from the visitor and can be forged).
- */
-export function resolveClientIp(headers: Headers, socketAddress: string | undefined, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = headers.get('x-forwarded-for');
-    const last = forwarded?.split(',').map((part) => part.trim()).filter(Boolean).at(-1);
-    if (last) return last;
-  }
-  return socketAddress ?? 'unknown';
-}
+export { resolveClientIp } from '../http/client-ip.ts';
 
 /** A copy of the request headers carrying our trusted client IP (and no visitor-supplied one). */
 export function withClientIp(headers: Headers, ip: string): Headers {
