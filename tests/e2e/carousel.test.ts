@@ -173,11 +173,13 @@ describe('Restaurant.pe carousel', () => {
     expect(await o.selected()).toBe(0);
     await poll(() => visibleSlideLabel(carousel)).toBe('1 de 10');
 
+    // Each drag starts once the previous one has settled (a drag during the glide is a different gesture).
     await mouseDrag(page, carousel, -700);
     await poll(o.selected).toBe(1);
     await poll(() => visibleSlideLabel(carousel)).toBe('2 de 10');
     await mouseDrag(page, carousel, 700);
     await poll(o.selected).toBe(0);
+    await poll(() => visibleSlideLabel(carousel)).toBe('1 de 10');
     await mouseDrag(page, carousel, 700);
     await poll(o.selected).toBe(9);
     o.assertNoConsoleErrors();
