@@ -79,7 +79,7 @@ describe('toCsv', () => {
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
     expect(csv).toContain('"dice ""hola"", ¿sí?"');
-    expect(csv).toContain("'+1 809,'@SUM(A1)");
+    expect(csv).toContain(`"'+1 809","'@SUM(A1)"`);
   });
 });
 

@@ -2,6 +2,7 @@
  * The welcome e-mail's content (Spanish, text + HTML). Pure: the mail module sends it. Every value
  * is escaped in the HTML, so a client named `<img src=x onerror=…>` arrives as text.
  */
+import { escapeHtml } from '../mail/templates.ts';
 import type { WelcomeMailData } from './welcome.ts';
 
 export interface MailContent {
@@ -11,9 +12,7 @@ export interface MailContent {
   html: string;
 }
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
-}
+export { escapeHtml };
 
 export interface CompanyDetails {
   name: string;

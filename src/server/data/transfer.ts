@@ -10,6 +10,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database, IncidentState } from '../db/schema.ts';
+import { toCsv } from '../csv.ts';
 import { normalizeForSearch } from '../text.ts';
 
 export const INCIDENT_STATES: readonly IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
@@ -93,15 +94,7 @@ export async function exportData(db: Db): Promise<ExportData> {
   };
 }
 
-/** CSV text (UTF-8 with BOM for Excel), with cells that a spreadsheet would run as formulas neutralised. */
-export function toCsv(header: string[], rows: Array<Array<string | number | boolean | null>>): string {
-  const cell = (value: string | number | boolean | null) => {
-    let text = value === null ? '' : String(value);
-    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-    return /[",\n\r;]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return `\uFEFF${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
-}
+export { toCsv } from '../csv.ts';
 
 /** The three CSV files of an export. */
 export function exportCsv(data: ExportData): Record<'incidents' | 'clients' | 'contact_messages', string> {

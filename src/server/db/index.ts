@@ -53,11 +53,24 @@ export function sqlitePath(url: string): string {
   return resolve(url);
 }
 
+/**
+ * The PostgreSQL schema each connection works in, when it is not the default. Kysely's migrator must
+ * be told: it looks for its own tables across every schema, so beside another schema's migration
+ * tables (parallel test runs) it would think its own already exist.
+ */
+const schemaOf = new WeakMap<Kysely<any>, string>();
+
+/** `-c search_path=NAME` in a postgres:// URL's `options` parameter, if any. */
+function searchPathOf(url: URL): string | undefined {
+  return /search_path=([a-z_][a-z0-9_]*)/i.exec(url.searchParams.get('options') ?? '')?.[1];
+}
+
 /** Opens a new connection (pool on PostgreSQL). Most code wants {@link getDb} instead. */
 export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
   const plugins = [new CamelCasePlugin()];
   if (isPostgresUrl(url)) {
     const parsed = new URL(url);
+    options = { ...options, schema: options.schema ?? searchPathOf(parsed) };
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
@@ -71,8 +84,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
     pool.on('error', () => {});
     const schema = options.schema;
     const dialect = new PostgresDialect({ pool });
+    const db = new Kysely<Database>({ dialect, plugins });
+    if (schema) schemaOf.set(db, schema);
     return {
-      db: new Kysely<Database>({ dialect, plugins }),
+      db,
       engine: 'postgres',
       describe: `postgres://${parsed.host}${parsed.pathname}${schema ? ` (schema ${schema})` : ''}`,
     };
@@ -111,9 +126,11 @@ export async function dropPgSchema(url: string, schema: string): Promise<void> {
 
 /** Applies every pending migration; throws with the failing migration's name on error. */
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const schema = schemaOf.get(db);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const result = await migrator.migrateToLatest();
   if (result.error) {

@@ -3,6 +3,7 @@
  * database, on the normalised `*_norm` columns the incidents module fills), counts per state, the
  * state change with its history entry, and the CSV export.
  */
+import { csvCell } from '../csv.ts';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres } from '../db/migrations/helpers.ts';
 import type { Db } from '../db/index.ts';
@@ -168,11 +169,7 @@ export function formatLocal(iso: string): string {
   return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`;
 }
 
-/** A CSV cell: quoted, and a leading = + - @ (or tab/CR) neutralised so Excel never runs it as a formula. */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
+export { csvCell };
 
 export const CSV_MAX_ROWS = 100_000;
 
