@@ -27,6 +27,8 @@ export default defineConfig({
           globalSetup: ['tests/support/e2e-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A shared 2-core machine running Chromium can take more than expect.poll's default 1 s.
+          expect: { poll: { timeout: 10_000 } },
           // Each file starts its own server and browser; two at a time fit a 2-core machine.
           maxWorkers: 2,
           fileParallelism: true,

@@ -22,6 +22,12 @@ const interaction: ClientDirective = (load, _options, el) => {
       origin?.closest<HTMLElement>('button, a, input, select, textarea, label, summary, [role="button"]') ??
       (origin instanceof HTMLElement ? origin : null);
     if (!target) return;
+    // A button that the platform already handles (Invoker Commands: it opens its <dialog> natively)
+    // keeps its native action; hydration just continues in the background.
+    if (target.hasAttribute('commandfor')) {
+      void wake();
+      return;
+    }
     // Keep the native action (a form submit, a link) from running without its handler.
     event.preventDefault();
     event.stopPropagation();

@@ -51,6 +51,15 @@ export function watchConsole(page: Page) {
 
 /** Runs axe on the page and fails with a readable list of violations. */
 export async function expectNoAxeViolations(page: Page, exclude: string[] = []): Promise<void> {
+  // Contrast is measured on what is painted: let entrance animations (toast, reveal) finish first.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
   for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();

@@ -1,5 +1,5 @@
 import { actions, isInputError, type ActionError } from 'astro:actions';
-import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { validateForm, type FieldErrors } from '../../lib/forms/common';
 import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../lib/forms/incident';
 import { SUPPORT_PAGES } from '../../lib/forms/routes';
@@ -40,6 +40,12 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
     const started = startedRef.current;
     if (started && !started.value) started.value = String(Date.now());
   };
+
+  // The first click opens the dialog natively, before this island hydrates (hydration starts on that
+  // same pointer event): start the time-to-submit clock when we find it already open.
+  useEffect(() => {
+    if (dialogRef.current?.open) markOpened();
+  }, []);
 
   const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
