@@ -310,6 +310,10 @@ describe('incidents', () => {
     await card.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
     await expect.poll(() => card.getByRole('status').textContent()).toContain('Estado actualizado correctamente');
     expect(await card.getByTestId('estado-actual').textContent()).toBe('En Proceso');
+    // 'Notificar al cliente' is on by default: the visitor hears of the change through the outbox.
+    const notice = await smtp.waitFor((message) => message.subject === 'Incidencia INC-20250110-1001: En Proceso');
+    expect(notice.to && 'text' in notice.to ? notice.to.text : '').toContain('jose@example.com');
+    expect(notice.text).toContain('En Proceso');
     await card.getByText('Historial (2)').click();
     expect(await card.getByTestId('historial').textContent()).toContain(SUPPORT);
 
