@@ -1,3 +1,4 @@
+import { whatsappLink } from '../../lib/whatsapp';
 import { ExternalIcon } from '../ui/Button';
 import { Section } from '../ui/Section';
 
@@ -8,7 +9,7 @@ export interface ContactChannelsProps {
 
 /** Other ways to reach us, below the contact section of /contacto. */
 export default function ContactChannels({ whatsappNumber, bookingUrl }: ContactChannelsProps) {
-  const whatsappUrl = `https://wa.me/${whatsappNumber}?text=${encodeURIComponent('Hola, me gustaría recibir información sobre sus servicios.')}`;
+  const whatsappUrl = whatsappLink(whatsappNumber, 'Hola, me gustaría recibir información sobre sus servicios.');
   return (
     <Section id="otros-canales" eyebrow="Otras vías" title="Elige cómo prefieres hablar con nosotros" tone="surface">
       <ul className="grid gap-6 md:grid-cols-3">

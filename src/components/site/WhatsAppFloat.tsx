@@ -1,3 +1,4 @@
+import { whatsappLink } from '../../lib/whatsapp';
 export interface WhatsAppFloatProps {
   /** Digits with country code, as `wa.me` expects. */
   number: string;
@@ -8,7 +9,7 @@ export default function WhatsAppFloat({ number }: WhatsAppFloatProps) {
   return (
     <aside aria-label="Chat por WhatsApp">
       <a
-        href={`https://wa.me/${number}`}
+        href={whatsappLink(number)}
         target="_blank"
         rel="noopener noreferrer"
         aria-label="Escríbenos por WhatsApp (se abre en una pestaña nueva)"

@@ -1,3 +1,4 @@
+import { whatsappLink } from '../../lib/whatsapp';
 import { SUPPORT_PAGES } from '../../lib/forms/routes';
 
 export interface SupportAsideProps {
@@ -16,7 +17,7 @@ export default function SupportAside({ phone, email, whatsappNumber }: SupportAs
           <div>
             <dt className="text-muted">WhatsApp</dt>
             <dd>
-              <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={`https://wa.me/${whatsappNumber}`} target="_blank" rel="noopener noreferrer">
+              <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={whatsappLink(whatsappNumber)} target="_blank" rel="noopener noreferrer">
                 +{whatsappNumber}
                 <span className="sr-only"> (se abre en una pestaña nueva)</span>
               </a>

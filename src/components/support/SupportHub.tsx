@@ -1,3 +1,4 @@
+import { whatsappLink } from '../../lib/whatsapp';
 import { SUPPORT_PAGES } from '../../lib/forms/routes';
 
 export interface SupportHubProps {
@@ -41,7 +42,7 @@ export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
         <Icon path="M4 20l1.3-3.9A8 8 0 1 1 8 18.8L4 20Z" />
         <h2 className="mt-4 text-lg font-bold text-brand-900">Hablar con un técnico</h2>
         <p className="mt-2 flex-1 text-sm text-muted">Para urgencias escríbenos por WhatsApp o llámanos al {phone}.</p>
-        <a href={`https://wa.me/${whatsappNumber}`} target="_blank" rel="noopener noreferrer" className="mt-5 font-semibold text-brand-700 group-hover:underline">
+        <a href={whatsappLink(whatsappNumber)} target="_blank" rel="noopener noreferrer" className="mt-5 font-semibold text-brand-700 group-hover:underline">
           Escribir por WhatsApp →<span className="sr-only"> (se abre en una pestaña nueva)</span>
         </a>
       </article>

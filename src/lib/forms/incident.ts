@@ -2,6 +2,7 @@
  * The support form 'Solicita ayuda' (spec §2, §5): every field optional, an empty submission is
  * valid. Only lengths are limited, and control characters are stripped.
  */
+import { whatsappLink } from '../whatsapp';
 import * as z from 'zod/mini';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, antiAbuseFields, textField } from './common.ts';
 
@@ -27,5 +28,5 @@ export const INCIDENT_MESSAGES = {
 /** The prefilled WhatsApp text after an incident was registered. */
 export function whatsappIncidentUrl(whatsappNumber: string, numeroIncidencia: string): string {
   const text = `Hola, acabo de registrar la incidencia ${numeroIncidencia} en su sitio web y quisiera darle seguimiento.`;
-  return `https://wa.me/${whatsappNumber}?text=${encodeURIComponent(text)}`;
+  return whatsappLink(whatsappNumber, text);
 }

@@ -2,6 +2,7 @@
  * The welcome e-mail's content (Spanish, text + HTML). Pure: the mail module sends it. Every value
  * is escaped in the HTML, so a client named `<img src=x onerror=…>` arrives as text.
  */
+import type { Config } from '../config.ts';
 import { escapeHtml } from '../mail/templates.ts';
 import type { WelcomeMailData } from './welcome.ts';
 
@@ -13,6 +14,11 @@ export interface MailContent {
 }
 
 export { escapeHtml };
+
+/** The company block of the staff mails, from the settings. */
+export function companyDetails(config: Config): CompanyDetails {
+  return { name: config.COMPANY_NAME, phone: config.COMPANY_PHONE, email: config.COMPANY_EMAIL, siteUrl: config.SITE_URL };
+}
 
 export interface CompanyDetails {
   name: string;

@@ -11,7 +11,7 @@ import type { Db } from '../db/index.ts';
 import { getLogger } from '../log.ts';
 import { sendNow } from '../mail/index.ts';
 import { getClient, markWelcomeSent, type ClientView } from './index.ts';
-import { welcomeMail } from './welcome-mail.ts';
+import { companyDetails, welcomeMail } from './welcome-mail.ts';
 
 export interface WelcomeMailData {
   nombreRepresentante: string;
@@ -28,10 +28,7 @@ export type DeliverWelcome = (data: WelcomeMailData) => Promise<void>;
 
 /** Sends the welcome mail now; throws (MailDeliveryError) when the mail server did not accept it. */
 export const deliverWelcomeMail: DeliverWelcome = async (data) => {
-  const config = getConfig();
-  await sendNow(
-    welcomeMail(data, { name: config.COMPANY_NAME, phone: config.COMPANY_PHONE, email: config.COMPANY_EMAIL, siteUrl: config.SITE_URL }),
-  );
+  await sendNow(welcomeMail(data, companyDetails(getConfig())));
 };
 
 const inFlight = new Map<number, Promise<ClientView>>();

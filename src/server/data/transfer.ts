@@ -11,9 +11,9 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database, IncidentState } from '../db/schema.ts';
 import { toCsv } from '../csv.ts';
+import { INCIDENT_STATES } from '../incidents/index.ts';
 import { normalizeForSearch } from '../text.ts';
 
-export const INCIDENT_STATES: readonly IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
 const INCIDENT_NUMBER = /^INC-\d{8}-\d{4}$/;
 
 export interface ExportedIncident {

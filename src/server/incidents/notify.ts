@@ -4,7 +4,7 @@
  * Queued through the outbox, not sent now: the state change must not wait for, or fail with, the mail
  * server.
  */
-import { escapeHtml, type CompanyDetails, type MailContent } from '../clients/welcome-mail.ts';
+import { companyDetails, escapeHtml, type CompanyDetails, type MailContent } from '../clients/welcome-mail.ts';
 import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
@@ -47,9 +47,7 @@ export function stateChangeMail(incident: IncidentWithHistory, company: CompanyD
 
 export async function notifyStateChange(incident: IncidentWithHistory): Promise<NotifyResult> {
   if (!incident.email.trim()) return { queued: false, reason: 'no-email' };
-  const config = getConfig();
-  const company = { name: config.COMPANY_NAME, phone: config.COMPANY_PHONE, email: config.COMPANY_EMAIL, siteUrl: config.SITE_URL };
-  await enqueueMail(getDb(), { kind: 'incident.state', ...stateChangeMail(incident, company) });
+  await enqueueMail(getDb(), { kind: 'incident.state', ...stateChangeMail(incident, companyDetails(getConfig())) });
   wakeMailWorkers();
   return { queued: true };
 }

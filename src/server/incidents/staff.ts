@@ -10,7 +10,9 @@ import type { Db } from '../db/index.ts';
 import type { Database, Incident, IncidentEvent, IncidentState } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
 
-export const INCIDENT_STATES: readonly IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
+import { INCIDENT_STATES } from './index.ts';
+
+export { INCIDENT_STATES };
 export const PAGE_SIZE = 20;
 const MAX_FILTER_LENGTH = 100;
 
