@@ -1,7 +1,9 @@
 /**
- * Scroll-reveal: each `[data-reveal]` element animates in once (800 ms) when it first enters the
- * viewport. Content stays visible without JavaScript and under prefers-reduced-motion: only this script
- * hides elements, and only those it is about to observe (styles in src/styles/home.css).
+ * Scroll-reveal: each `[data-reveal]` element below the fold animates in once (800 ms) when it first
+ * enters the viewport. Content stays visible without JavaScript and under prefers-reduced-motion: only
+ * this script hides elements, and only those the observer first reports off screen, so nothing the
+ * visitor already sees blinks out, and the first paint waits for no style change of ours
+ * (styles in src/styles/home.css).
  *
  * Pages inline this file verbatim (a `?raw` import rendered inline) so no script file is downloaded:
  * it is written as plain JavaScript that also type-checks as TypeScript (no type annotations).
@@ -9,19 +11,24 @@
 {
   const elements = document.querySelectorAll('[data-reveal]');
   if (elements.length > 0 && 'IntersectionObserver' in window && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    const seen = new WeakSet();
     const observer = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
-          if (!entry.isIntersecting) continue;
-          entry.target.classList.replace('reveal-pending', 'reveal-run');
-          observer.unobserve(entry.target);
+          const element = entry.target;
+          const first = !seen.has(element);
+          seen.add(element);
+          if (entry.isIntersecting) {
+            // On screen at its first report: already seen as it is, so it stays; later, it animates in.
+            if (!first) element.classList.replace('reveal-pending', 'reveal-run');
+            observer.unobserve(element);
+          } else if (first) {
+            element.classList.add('reveal-pending');
+          }
         }
       },
       { rootMargin: '0px 0px -8% 0px' },
     );
-    for (const element of elements) {
-      element.classList.add('reveal-pending');
-      observer.observe(element);
-    }
+    for (const element of elements) observer.observe(element);
   }
 }

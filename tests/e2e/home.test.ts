@@ -6,7 +6,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config.ts';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
+import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole, inView, renderedTexts } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 // Public pages are prerendered with the build's settings: the tests' build uses the defaults.
@@ -119,7 +119,7 @@ describe.each([
     await withPage(device, async (page) => {
       await page.goto(server.url);
       const products = page.locator('section#productos');
-      expect(await products.getByRole('heading', { level: 2 }).innerText()).toBe('Nuestros Productos');
+      expect(await (await inView(products.getByRole('heading', { level: 2 }))).innerText()).toBe('Nuestros Productos');
       const moreLinks = products.getByRole('link', { name: /^Saber Más/ });
       expect(await moreLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([
         '/producto/admcloud',
@@ -129,12 +129,12 @@ describe.each([
       expect(await products.locator('article img').count()).toBe(3);
 
       const services = page.locator('section#servicios');
-      expect(await services.locator('h3').allInnerTexts()).toEqual(['Implementación Admcloud', 'Desarrollos', 'Entrenamientos']);
-      expect(await page.locator('section#sobre-nosotros').innerText()).toMatch(/2023[\s\S]*15\+/);
-      expect(await page.locator('section#clientes').getByRole('heading', { level: 2 }).innerText()).toBe('Empresas que impulsan su futuro con nosotros');
+      expect(await renderedTexts(services.locator('h3'))).toEqual(['Implementación Admcloud', 'Desarrollos', 'Entrenamientos']);
+      expect(await (await inView(page.locator('section#sobre-nosotros'))).innerText()).toMatch(/2023[\s\S]*15\+/);
+      expect(await (await inView(page.locator('section#clientes').getByRole('heading', { level: 2 }))).innerText()).toBe('Empresas que impulsan su futuro con nosotros');
       expect(await page.locator('section#clientes li img').count()).toBe(18);
       const contact = page.locator('section#contacto');
-      expect(await contact.innerText()).toContain(config.COMPANY_EMAIL);
+      expect(await (await inView(contact)).innerText()).toContain(config.COMPANY_EMAIL);
       // The contact form (name, e-mail, message) lives in the contact section.
       for (const label of ['Nombre', 'Correo electrónico', 'Mensaje']) expect(await contact.getByLabel(label, { exact: true }).count()).toBe(1);
       expect(await contact.getByRole('button', { name: 'Enviar mensaje' }).count()).toBe(1);

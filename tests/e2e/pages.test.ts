@@ -6,7 +6,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config.ts';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
+import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole, renderedTexts, inView } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 // Public pages are prerendered with the build's settings: the tests' build uses the defaults.
@@ -48,7 +48,7 @@ async function open(page: Page, path: string): Promise<void> {
   expect(await page.getAttribute('html', 'lang')).toMatch(/^es\b/);
 }
 
-const headings = (page: Page, level: number) => page.getByRole('heading', { level }).allInnerTexts();
+const headings = (page: Page, level: number) => renderedTexts(page.getByRole('heading', { level }));
 
 /** Scrolls through the whole page so that lazy images load and every reveal runs. */
 async function scrollThrough(page: Page): Promise<void> {
@@ -129,13 +129,13 @@ describe('info pages', () => {
       await open(page, '/sobrenosotros');
       expect(await headings(page, 1)).toEqual(['Sobre Nosotros']);
       expect(await headings(page, 2)).toEqual(expect.arrayContaining(['Nuestra Visión', 'Nuestros Servicios', 'Nuestra Empresa']));
-      expect(await page.locator('section#vision li h3').allInnerTexts()).toEqual([
+      expect(await renderedTexts(page.locator('section#vision li h3'))).toEqual([
         'Compromiso con la excelencia',
         'Integridad',
         'Enfoque en el cliente',
         'Innovación',
       ]);
-      expect(await page.locator('section#empresa').innerText()).toMatch(/2023[\s\S]*15 años/);
+      expect(await (await inView(page.locator('section#empresa'))).innerText()).toMatch(/2023[\s\S]*15 años/);
 
       const video = page.locator('video[data-about-video]');
       for (const attribute of ['muted', 'loop', 'playsinline']) expect(await video.getAttribute(attribute)).toBe('');
@@ -180,8 +180,10 @@ describe('info pages', () => {
     await withPage(DESKTOP, async (page) => {
       await open(page, '/clientes');
       const lastTestimonial = page.locator('section#testimonios li').last();
-      expect(await lastTestimonial.getAttribute('class')).toContain('reveal-pending');
+      // Hidden once the observer reports it off screen; what the first screen shows is never hidden.
+      await poll(() => lastTestimonial.getAttribute('class')).toContain('reveal-pending');
       expect(await lastTestimonial.evaluate((element) => getComputedStyle(element).opacity)).toBe('0');
+      expect(await page.locator('#clientes [data-reveal]').first().getAttribute('class')).not.toContain('reveal-pending');
       await lastTestimonial.scrollIntoViewIfNeeded();
       await poll(() => lastTestimonial.getAttribute('class')).toContain('reveal-run');
       const animation = await lastTestimonial.evaluate((element) => getComputedStyle(element).animationDuration);

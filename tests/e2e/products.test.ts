@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConfig } from '../../src/server/config.ts';
 import { quoteTiendao, tiendaoWhatsappMessage } from '../../src/lib/tiendao-pricing.ts';
-import { DESKTOP, expectNoAxeViolations, launchBrowser, PHONE, watchConsole } from '../support/browser.ts';
+import { DESKTOP, expectNoAxeViolations, launchBrowser, PHONE, watchConsole, inView } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 // The product pages are prerendered: links and ids are those of the build's environment, which is
@@ -194,7 +194,7 @@ describe.each([
     ].map((heading) => h2.indexOf(heading));
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(await page.getByRole('img', { name: 'Logotipo de Tiendao' }).isVisible()).toBe(true);
+    expect(await (await inView(page.getByRole('img', { name: 'Logotipo de Tiendao' }))).isVisible()).toBe(true);
     for (const text of ['Sin registro y sin instalar nada', 'Aviso por correo cuando sale el pedido', 'Administra tus pedidos', 'Ve e imprime las compras', 'Crea ofertas y promociones']) {
       expect(await page.getByText(text, { exact: true }).count()).toBeGreaterThan(0);
     }
@@ -211,7 +211,7 @@ describe.each([
       'Ofertas y promociones',
       'Ver e imprimir compras de clientes',
     ]);
-    expect(await page.getByText('Desliza para ver más funcionalidades').isVisible()).toBe(true);
+    expect(await (await inView(page.getByText('Desliza para ver más funcionalidades'))).isVisible()).toBe(true);
     expect(await page.locator('#calculadora').count()).toBe(1);
     for (const text of ['Configuración técnica en un servidor en la nube', 'Hosting y base de datos', 'Soporte técnico de 1 hora al mes', '+$25/año', '$50/hora', 'Cotización a solicitud']) {
       expect(await page.getByText(text, { exact: true }).count()).toBe(1);

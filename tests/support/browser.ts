@@ -2,7 +2,7 @@
  * The system Chromium driven by playwright-core (no downloaded browser builds).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -67,4 +67,30 @@ export async function expectNoAxeViolations(page: Page, exclude: string[] = []):
     (violation) => `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 5).join(' | ')}`,
   );
   expect(summary).toEqual([]);
+}
+
+/**
+ * Brings an element into the viewport and returns it. Sections below the first one of a page use
+ * `content-visibility: auto`: until a visitor scrolls near them they are not laid out, so their
+ * `innerText` is empty and they are not "visible" to Playwright, exactly as for the visitor.
+ */
+export async function inView<T extends Locator>(locator: T): Promise<T> {
+  await scrollAndRender(locator.first());
+  return locator;
+}
+
+/** Scrolls an element into view and waits two frames: the browser renders skipped content at the next frame. */
+async function scrollAndRender(element: Locator): Promise<void> {
+  await element.scrollIntoViewIfNeeded();
+  await element.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/** The rendered text of each element matched, each scrolled into view first. */
+export async function renderedTexts(locator: Locator): Promise<string[]> {
+  const texts: string[] = [];
+  for (const element of await locator.all()) {
+    await scrollAndRender(element);
+    texts.push(await element.innerText());
+  }
+  return texts;
 }

@@ -36,7 +36,6 @@ export default function ClientLogoWall({ clients, headingLevel = 2, tone = 'whit
               width={client.logo.width}
               height={client.logo.height}
               alt={client.name}
-              title={`${client.name} · ${client.industry}`}
               loading="lazy"
               decoding="async"
               className="h-auto w-full max-w-44"
