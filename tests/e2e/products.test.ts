@@ -136,8 +136,8 @@ describe.each([
     }
     expect(await page.getByText('Desliza o usa las flechas para ver más').isVisible()).toBe(true);
 
-    // Everything loaded so far is "before interaction": the carousel may hydrate, within budget.
-    expect(v.scriptBytes()).toBeLessThan(80 * 1024);
+    // Everything loaded so far is "before interaction": the carousel's script (Embla's core, no React) included.
+    expect(v.scriptBytes()).toBeLessThan(15 * 1024);
     await expectNoAxeViolations(page, FRAME);
     await expectVideoFacade(v, VIDEO_RESTAURANTPE, 'Restaurant.pe en acción');
     v.console.assertNone();
@@ -218,7 +218,7 @@ describe.each([
     }
     await expectExternalLinks(page, 'Solicitar una demostración', DEMO_URL, 1);
 
-    expect(v.scriptBytes()).toBeLessThan(80 * 1024);
+    expect(v.scriptBytes()).toBeLessThan(15 * 1024);
     expect(v.foreign).toEqual([]);
     await expectNoAxeViolations(page, FRAME);
     v.console.assertNone();
