@@ -5,12 +5,13 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import interactionDirective from './src/client/interaction-integration.ts';
+import { compactScript } from './src/lib/inline-script.ts';
 import { getConfig } from './src/server/config.ts';
 
 const config = getConfig();
 
 /**
- * Pages inline the tiny scripts of src/scripts/ verbatim (`?raw` + `<script is:inline>`) so no script
+ * Pages inline the tiny scripts of src/scripts/ (`?raw`, compacted, + `<script is:inline>`) so no script
  * file is downloaded before the first interaction. Astro cannot hash what it does not process, so the
  * CSP allows exactly those files' contents by hash.
  */
@@ -18,7 +19,7 @@ function inlineScriptHashes(): `sha256-${string}`[] {
   const dir = new URL('./src/scripts/', import.meta.url);
   return readdirSync(dir)
     .filter((file) => file.endsWith('.ts'))
-    .map((file) => `sha256-${createHash('sha256').update(readFileSync(new URL(file, dir))).digest('base64')}` as const);
+    .map((file) => `sha256-${createHash('sha256').update(compactScript(readFileSync(new URL(file, dir), 'utf8'))).digest('base64')}` as const);
 }
 
 // https://docs.astro.build/en/reference/configuration-reference/
