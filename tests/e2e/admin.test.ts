@@ -3,8 +3,6 @@
  * every staff route, incident filters and state changes, clients, CSV export, dashboard data.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
@@ -13,6 +11,7 @@ import { parseConfig } from '../../src/server/config.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
+import { routesUnder, staffActionNames } from '../support/routes.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
 
@@ -193,21 +192,8 @@ describe('sign-in', () => {
 });
 
 describe('guard', () => {
-  function files(dir: string): string[] {
-    return readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? files(path) : [path];
-    });
-  }
-  const toRoute = (file: string) =>
-    `/${relative(join(ROOT, 'src/pages'), file)}`
-      .replace(/\.(astro|ts)$/, '')
-      .replace(/\/index$/, '')
-      .replace(/\[\.\.\.[^\]]+\]/g, 'x')
-      .replace(/\[[^\]]+\]/g, '1');
-
   it('redirects every /admin page to /admin-login without a session', async () => {
-    const pages = files(join(ROOT, 'src/pages/admin')).map(toRoute);
+    const pages = routesUnder('admin');
     expect(pages).toEqual(expect.arrayContaining(['/admin', '/admin/incidencias', '/admin/clientes']));
     for (const path of pages) {
       const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
@@ -239,7 +225,7 @@ describe('guard', () => {
   });
 
   it('answers 401 on every staff API and every staff action without a session', async () => {
-    const apis = files(join(ROOT, 'src/pages/api/staff')).map(toRoute).filter((path) => path !== '/api/staff/logout');
+    const apis = routesUnder('api/staff').filter((path) => path !== '/api/staff/logout');
     expect(apis.length).toBeGreaterThan(0);
     for (const path of apis) {
       for (const method of ['GET', 'POST']) {
@@ -248,11 +234,7 @@ describe('guard', () => {
       }
     }
     // The staff actions, read from their definition so a new one cannot be left out.
-    const source = readFileSync(join(ROOT, 'src/actions/staff.ts'), 'utf8');
-    const block = /export const staffActions = \{([\s\S]*?)\n\};/.exec(source)?.[1] ?? '';
-    const names = [...block.matchAll(/(\w+): \{([^}]*)\}/g)].flatMap(([, group, members]) =>
-      members!.split(',').map((member) => `${group}.${member.split(':')[0]!.trim()}`),
-    );
+    const names = staffActionNames();
     expect(names).toEqual(['incidents.setState', 'clients.create', 'clients.sendWelcome']);
     for (const name of names) {
       const response = await fetch(`${server.url}/_actions/${name}`, {
