@@ -431,6 +431,11 @@ describe('script injection', () => {
     const notice = await smtp.waitFor((mail) => mail.subject === `Incidencia ${victim}: En Proceso`);
     expect(notice.html || '').toContain(ESCAPED[PAYLOADS[2]]);
     await expectMailInert(notice.html || '', [PAYLOADS[2]], 'cambio de estado');
+    // An "e-mail" that is a payload gets no notice queued (it could only fail at the mail server).
+    const { mails } = await counts();
+    const junk = await postJson(server.url, '/_actions/incidents.setState', { id: await incidentId(numbers[0]!), estado: 'Resuelto' }, { headers: { cookie } });
+    expect(junk.status, junk.body).toBe(200);
+    expect((await counts()).mails).toBe(mails);
   });
 
   it('shows literally and never runs on the staff pages, with the payload in the filters too', async () => {
