@@ -2,7 +2,6 @@
  * The staff area against the production build: sign-in and its failures, the server-side guard on
  * every staff route, incident filters and state changes, clients, CSV export, dashboard data.
  */
-import { execFileSync } from 'node:child_process';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
@@ -12,7 +11,7 @@ import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
 import { routesUnder, staffActionNames } from '../support/routes.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { firstStaffPassword, runAdminScript, startServer, type RunningServer } from '../support/server.ts';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -63,13 +62,7 @@ async function cookieOf(context: BrowserContext): Promise<string> {
   return (await context.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
 }
 
-function runAdmin(args: string[], adminEmails = `${ADMIN},${SUPPORT}`): string {
-  return execFileSync(process.execPath, ['scripts/admin.ts', ...args], {
-    cwd: ROOT,
-    env: { ...server.env, ADMIN_EMAILS: adminEmails, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-}
+const runAdmin = (args: string[], adminEmails = `${ADMIN},${SUPPORT}`) => runAdminScript(server, args, adminEmails);
 
 const INCIDENTS = [
   { numero: 'INC-20250110-1001', nombre: 'José Pérez', rnc: '101850043', estado: 'Registrado', fecha: '2025-01-10T14:00:00.000Z', email: 'jose@example.com', problema: 'No imprime la factura con NCF.' },
@@ -84,7 +77,7 @@ beforeAll(async () => {
     startServer({ env: { ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET, SMTP_URL: smtp.url } }),
     launchBrowser(),
   ]);
-  adminPassword = /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1] ?? '';
+  adminPassword = firstStaffPassword(server);
   runAdmin(['create', '--email', SUPPORT, '--password', PASSWORD, '--name', 'Equipo de Soporte']);
   runAdmin(['create', '--email', FORMER, '--password', PASSWORD], `${ADMIN},${SUPPORT},${FORMER}`);
   db = openDatabase(server.env.DATABASE_URL!).db;

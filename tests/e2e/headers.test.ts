@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseHeaders, isPrivatePath } from '../../src/server/http/security.ts';
 import { routesUnder, staffActionNames } from '../support/routes.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { firstStaffPassword, startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
 
@@ -67,7 +67,7 @@ describe('response headers at the choke point', () => {
 
   it('are on every route: each page and endpoint (the staff ones signed in), every asset they load, every action answer', async () => {
     // A staff session, so the staff pages answer themselves rather than the redirect.
-    const password = /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1] ?? '';
+    const password = firstStaffPassword(server);
     const login = await fetch(`${server.url}/admin-login`, {
       method: 'POST',
       redirect: 'manual',

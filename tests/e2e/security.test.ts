@@ -8,7 +8,6 @@
  * Requests leave from their own loopback addresses (tests/support/http.ts) so limits do not mix.
  * (What admin.test.ts, headers.test.ts and contact.test.ts already check is not repeated here.)
  */
-import { execFileSync } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +19,7 @@ import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, launchBrowser } from '../support/browser.ts';
 import { postForm, postJson, send, type RawResponse } from '../support/http.ts';
 import { routesUnder, staffActionNames } from '../support/routes.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { firstStaffPassword, runAdminScript, startServer, type RunningServer } from '../support/server.ts';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -75,13 +74,6 @@ function sessionToken(cookies: string): string {
   return decodeURIComponent(value).split('.')[0]!;
 }
 
-function runAdmin(args: string[], adminEmails: string): string {
-  return execFileSync(process.execPath, ['scripts/admin.ts', ...args], {
-    cwd: ROOT,
-    env: { ...server.env, ADMIN_EMAILS: adminEmails, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-}
 
 async function counts() {
   const count = async (table: 'incidents' | 'incidentEvents' | 'clients' | 'contactMessages' | 'mailOutbox') =>
@@ -127,9 +119,9 @@ beforeAll(async () => {
     startServer({ env: { ADMIN_EMAILS: `${ADMIN},${STAFF}`, SMTP_URL: smtp.url, STAFF_INBOX, AUTH_SECRET, TRUST_PROXY: undefined, FORM_RATE_LIMIT: undefined } }),
     launchBrowser(),
   ]);
-  adminPassword = /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1] ?? '';
-  runAdmin(['create', '--email', STAFF, '--password', PASSWORD], `${ADMIN},${STAFF}`);
-  runAdmin(['create', '--email', OUTSIDER, '--password', PASSWORD], `${ADMIN},${STAFF},${OUTSIDER}`);
+  adminPassword = firstStaffPassword(server);
+  runAdminScript(server, ['create', '--email', STAFF, '--password', PASSWORD], `${ADMIN},${STAFF}`);
+  runAdminScript(server, ['create', '--email', OUTSIDER, '--password', PASSWORD], `${ADMIN},${STAFF},${OUTSIDER}`);
   db = openDatabase(server.env.DATABASE_URL!).db;
 });
 
