@@ -7,6 +7,7 @@ import { defineConfig } from 'astro/config';
 import interactionDirective from './src/client/interaction-integration.ts';
 import { compactScript } from './src/lib/inline-script.ts';
 import { getConfig } from './src/server/config.ts';
+import { ACTION_BODY_BYTES, MAX_BODY_BYTES } from './src/server/http/security.ts';
 
 const config = getConfig();
 
@@ -30,14 +31,15 @@ export default defineConfig({
   output: 'static',
   adapter: node({
     mode: 'standalone',
-    // The adapter accepts 1 GiB by default; nothing we receive is anywhere near 100 KB.
-    bodySizeLimit: 100 * 1024,
+    // The adapter accepts 1 GiB by default; nothing we receive is anywhere near 100 KB. Bodies that
+    // announce their length are refused earlier, per route (src/server/http/security.ts).
+    bodySizeLimit: MAX_BODY_BYTES,
     staticHeaders: true,
   }),
   integrations: [react(), interactionDirective()],
   security: {
     checkOrigin: true,
-    actionBodySizeLimit: 64 * 1024,
+    actionBodySizeLimit: ACTION_BODY_BYTES,
     csp: {
       directives: ["default-src 'self'", "img-src 'self' data:", "font-src 'self'", "connect-src 'self'", "frame-src https://www.youtube-nocookie.com", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"],
       scriptDirective: { hashes: inlineScriptHashes() },
@@ -50,6 +52,8 @@ export default defineConfig({
   // Shiki highlights with inline styles, which the CSP forbids; our Markdown has no code blocks.
   markdown: { syntaxHighlight: false },
   prefetch: false,
+  // Astro's own lines (e.g. a route that threw) go through the server's JSON logger.
+  logger: { entrypoint: './src/server/astro-logger.mjs' },
   devToolbar: { enabled: false },
   server: { host: config.HOST, port: config.PORT },
   vite: {

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, getConfig } from '../src/server/config.ts';
 import { closeDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
+import { loggedRequests } from '../src/server/http/request-log.ts';
 import { secureHandler } from '../src/server/http/security.ts';
 import { getLogger } from '../src/server/log.ts';
 import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
   const { handler } = (await import(pathToFileURL(entry).href)) as {
     handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   };
-  const server = http.createServer(secureHandler(compressed(handler), config));
+  const server = http.createServer(loggedRequests(secureHandler(compressed(handler), config), log));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;
 

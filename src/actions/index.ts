@@ -32,7 +32,7 @@ export const server = {
               { problema: input.problema, nombre: input.nombre, telefono: input.telefono, email: input.email, rnc: input.rnc },
               { brand: mailBrand(config), staffInbox: config.STAFF_INBOX },
             );
-            getLogger().info({ numeroIncidencia }, 'incident created');
+            getLogger().info({ event: 'incident.created', numeroIncidencia }, 'incident created');
             return { numeroIncidencia, estado, fecha };
           } catch (error) {
             if (error instanceof IncidentNumbersExhaustedError) {
@@ -77,7 +77,7 @@ export const server = {
             { name: input.name, email: input.email, message: input.message },
             { brand: mailBrand(config), staffInbox: config.STAFF_INBOX },
           );
-          getLogger().info({ contactMessageId: saved.id }, 'contact message stored');
+          getLogger().info({ event: 'contact.stored', contactMessageId: saved.id }, 'contact message stored');
           return { ok: true as const };
         });
       },

@@ -2,9 +2,6 @@
  * The staff area against the production build: sign-in and its failures, the server-side guard on
  * every staff route, incident filters and state changes, clients, CSV export, dashboard data.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
@@ -13,7 +10,8 @@ import { parseConfig } from '../../src/server/config.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { routesUnder, staffActionNames } from '../support/routes.ts';
+import { firstStaffPassword, runAdminScript, startServer, type RunningServer } from '../support/server.ts';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -64,13 +62,7 @@ async function cookieOf(context: BrowserContext): Promise<string> {
   return (await context.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
 }
 
-function runAdmin(args: string[], adminEmails = `${ADMIN},${SUPPORT}`): string {
-  return execFileSync(process.execPath, ['scripts/admin.ts', ...args], {
-    cwd: ROOT,
-    env: { ...server.env, ADMIN_EMAILS: adminEmails, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-}
+const runAdmin = (args: string[], adminEmails = `${ADMIN},${SUPPORT}`) => runAdminScript(server, args, adminEmails);
 
 const INCIDENTS = [
   { numero: 'INC-20250110-1001', nombre: 'José Pérez', rnc: '101850043', estado: 'Registrado', fecha: '2025-01-10T14:00:00.000Z', email: 'jose@example.com', problema: 'No imprime la factura con NCF.' },
@@ -85,7 +77,7 @@ beforeAll(async () => {
     startServer({ env: { ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET, SMTP_URL: smtp.url } }),
     launchBrowser(),
   ]);
-  adminPassword = /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1] ?? '';
+  adminPassword = firstStaffPassword(server);
   runAdmin(['create', '--email', SUPPORT, '--password', PASSWORD, '--name', 'Equipo de Soporte']);
   runAdmin(['create', '--email', FORMER, '--password', PASSWORD], `${ADMIN},${SUPPORT},${FORMER}`);
   db = openDatabase(server.env.DATABASE_URL!).db;
@@ -193,21 +185,8 @@ describe('sign-in', () => {
 });
 
 describe('guard', () => {
-  function files(dir: string): string[] {
-    return readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? files(path) : [path];
-    });
-  }
-  const toRoute = (file: string) =>
-    `/${relative(join(ROOT, 'src/pages'), file)}`
-      .replace(/\.(astro|ts)$/, '')
-      .replace(/\/index$/, '')
-      .replace(/\[\.\.\.[^\]]+\]/g, 'x')
-      .replace(/\[[^\]]+\]/g, '1');
-
   it('redirects every /admin page to /admin-login without a session', async () => {
-    const pages = files(join(ROOT, 'src/pages/admin')).map(toRoute);
+    const pages = routesUnder('admin');
     expect(pages).toEqual(expect.arrayContaining(['/admin', '/admin/incidencias', '/admin/clientes']));
     for (const path of pages) {
       const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
@@ -239,7 +218,7 @@ describe('guard', () => {
   });
 
   it('answers 401 on every staff API and every staff action without a session', async () => {
-    const apis = files(join(ROOT, 'src/pages/api/staff')).map(toRoute).filter((path) => path !== '/api/staff/logout');
+    const apis = routesUnder('api/staff').filter((path) => path !== '/api/staff/logout');
     expect(apis.length).toBeGreaterThan(0);
     for (const path of apis) {
       for (const method of ['GET', 'POST']) {
@@ -248,11 +227,7 @@ describe('guard', () => {
       }
     }
     // The staff actions, read from their definition so a new one cannot be left out.
-    const source = readFileSync(join(ROOT, 'src/actions/staff.ts'), 'utf8');
-    const block = /export const staffActions = \{([\s\S]*?)\n\};/.exec(source)?.[1] ?? '';
-    const names = [...block.matchAll(/(\w+): \{([^}]*)\}/g)].flatMap(([, group, members]) =>
-      members!.split(',').map((member) => `${group}.${member.split(':')[0]!.trim()}`),
-    );
+    const names = staffActionNames();
     expect(names).toEqual(['incidents.setState', 'clients.create', 'clients.sendWelcome']);
     for (const name of names) {
       const response = await fetch(`${server.url}/_actions/${name}`, {

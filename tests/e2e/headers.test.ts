@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseHeaders } from '../../src/server/http/security.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { baseHeaders, isPrivatePath } from '../../src/server/http/security.ts';
+import { routesUnder, staffActionNames } from '../support/routes.ts';
+import { firstStaffPassword, startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
 
@@ -62,6 +63,61 @@ describe('response headers at the choke point', () => {
     const response = await fetch(`${server.url}/no-existe`);
     expect(response.status).toBe(404);
     expectBaseHeaders(response);
+  });
+
+  it('are on every route: each page and endpoint (the staff ones signed in), every asset they load, every action answer', async () => {
+    // A staff session, so the staff pages answer themselves rather than the redirect.
+    const password = firstStaffPassword(server);
+    const login = await fetch(`${server.url}/admin-login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'admin@verticeconsultores.com.do', password }),
+    });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+
+    // Every route file without parameters, plus every URL of the sitemap (the blog articles).
+    const routes = new Set(routesUnder('.').filter((path) => !/\/(1|x)(\.|\/|$)/.test(path)));
+    const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    for (const [, loc] of sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)) routes.add(new URL(loc!).pathname);
+    expect(routes.size).toBeGreaterThan(25);
+    const assets = new Set<string>();
+    for (const path of routes) {
+      const response = await fetch(`${server.url}${path}`, { headers: { cookie }, redirect: 'manual' });
+      // Pages answer themselves (signed in, /admin-login sends on to /admin); error pages and APIs vary.
+      if (!/^\/(404|500|api\/)/.test(path)) expect(response.status, path).toBe(path === '/admin-login' ? 303 : 200);
+      expectBaseHeaders(response);
+      if (isPrivatePath(path)) expect(response.headers.get('cache-control'), path).toBe('no-store');
+      const body = (response.headers.get('content-type') ?? '').includes('html') ? await response.text() : '';
+      for (const [, url] of body.matchAll(/(?:src|href|srcset|poster)="([^"]+)"/g)) {
+        for (const candidate of url!.split(',').map((part) => part.trim().split(/\s+/)[0]!)) {
+          if (candidate.startsWith('/') && !candidate.startsWith('//') && !routes.has(candidate)) assets.add(candidate.replace(/&amp;/g, '&'));
+        }
+      }
+    }
+    const fonts = new Set<string>();
+    for (const asset of assets) {
+      const response = await fetch(`${server.url}${asset}`, { headers: { cookie } });
+      expect(response.status, asset).toBe(200);
+      expectBaseHeaders(response);
+      if (asset.endsWith('.css')) for (const [, url] of (await response.text()).matchAll(/url\((\/_astro\/[^)]+)\)/g)) fonts.add(url!);
+    }
+    expect([...assets].filter((asset) => asset.startsWith('/_astro/')).length).toBeGreaterThan(10);
+    for (const font of fonts) expectBaseHeaders(await fetch(`${server.url}${font}`));
+
+    // Every action, public and staff, whatever it answers to an empty call, and the refusals of the choke point.
+    for (const name of ['incidents.create', 'incidents.track', 'contact.send', ...staffActionNames()]) {
+      const response = await fetch(`${server.url}/_actions/${name}`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+      expectBaseHeaders(response);
+      expect(response.headers.get('cache-control'), name).toBe('no-store');
+    }
+    const crossSite = await fetch(`${server.url}/_actions/contact.send`, { method: 'POST', headers: { origin: 'https://otro.example' }, body: new URLSearchParams({ name: 'a' }) });
+    expect(crossSite.status).toBe(403);
+    expectBaseHeaders(crossSite);
+    const tooBig = await fetch(`${server.url}/api/pv`, { method: 'POST', headers: { origin: server.url }, body: 'x'.repeat(5000) });
+    expect(tooBig.status).toBe(413);
+    expectBaseHeaders(tooBig);
   });
 
   it('refuse TRACE', async () => {

@@ -2,7 +2,7 @@
  * Starts the production build exactly as `npm start` does (`node scripts/start.ts`), on a free port,
  * with a fresh temporary SQLite database unless the caller passes its own DATABASE_URL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -109,4 +109,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await exited;
     },
   };
+}
+
+/** The first staff account's password, printed once by the server that created the account. */
+export function firstStaffPassword(server: RunningServer): string {
+  return /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1] ?? '';
+}
+
+/** `npm run admin -- ARGS` against this server's database, with this ADMIN_EMAILS; returns what it printed. */
+export function runAdminScript(server: RunningServer, args: string[], adminEmails: string): string {
+  return execFileSync(process.execPath, ['scripts/admin.ts', ...args], {
+    cwd: ROOT,
+    env: { ...server.env, ADMIN_EMAILS: adminEmails, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
 }

@@ -19,6 +19,11 @@ import { getAuthSecret } from './secret.ts';
 
 /** The one header Better Auth reads the client IP from; any value a visitor sends is replaced. */
 export const CLIENT_IP_HEADER = 'x-vertice-client-ip';
+/**
+ * Better Auth's base path. Its endpoints are called in-process only (sign-in from /admin-login,
+ * sign-out from /api/staff/logout): no route serves them over HTTP, so nobody can sign in past the
+ * per-account limit and the ADMIN_EMAILS check, or reach its account-changing endpoints.
+ */
 export const AUTH_BASE_PATH = '/api/auth';
 export const SIGN_IN_WINDOW_SECONDS = 600;
 export const SIGN_IN_MAX_PER_IP = 10;

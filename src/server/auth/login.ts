@@ -73,9 +73,10 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
   const { auth, config, db } = deps;
   const log = getLogger();
   const email = input.email.trim().toLowerCase();
+  // Sign-ins are logged with the e-mail and the IP, never the password or the session token.
   if (!email || !input.password) return { kind: 'invalid' };
   if (await isAccountLocked(db, email)) {
-    log.warn({ event: 'signin.locked', ip: input.ip }, 'sign-in refused: account temporarily locked');
+    log.warn({ event: 'signin.locked', email, ip: input.ip }, 'sign-in refused: account temporarily locked');
     return { kind: 'rate-limited' };
   }
   const origin = new URL(config.SITE_URL).origin;
@@ -89,23 +90,23 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
     }),
   );
   if (response.status === 429) {
-    log.warn({ event: 'signin.rate-limited', ip: input.ip }, 'sign-in rate-limited');
+    log.warn({ event: 'signin.rate-limited', email, ip: input.ip }, 'sign-in rate-limited');
     return { kind: 'rate-limited' };
   }
   if (!response.ok) {
     await recordAccountFailure(db, email);
-    log.info({ event: 'signin.failed', ip: input.ip, status: response.status }, 'sign-in failed');
+    log.info({ event: 'signin.failed', email, ip: input.ip, status: response.status }, 'sign-in failed');
     return { kind: 'invalid' };
   }
   const body = (await response.json()) as { token?: string; user?: { email?: string } };
   if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
     // A valid account that is not (or no longer) staff: end the session it was just given.
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
-    log.warn({ event: 'signin.forbidden', ip: input.ip }, 'sign-in refused: not on ADMIN_EMAILS');
+    log.warn({ event: 'signin.forbidden', email, ip: input.ip }, 'sign-in refused: not on ADMIN_EMAILS');
     return { kind: 'forbidden' };
   }
   await clearAccountFailures(db, email);
-  log.info({ event: 'signin.ok', ip: input.ip }, 'staff signed in');
+  log.info({ event: 'signin.ok', email, ip: input.ip }, 'staff signed in');
   return { kind: 'ok', email: body.user.email, setCookies: response.headers.getSetCookie() };
 }
 

@@ -28,7 +28,7 @@ export type DeliverWelcome = (data: WelcomeMailData) => Promise<void>;
 
 /** Sends the welcome mail now; throws (MailDeliveryError) when the mail server did not accept it. */
 export const deliverWelcomeMail: DeliverWelcome = async (data) => {
-  await sendNow(welcomeMail(data, companyDetails(getConfig())));
+  await sendNow(welcomeMail(data, companyDetails(getConfig())), 'client.welcome');
 };
 
 const inFlight = new Map<number, Promise<ClientView>>();

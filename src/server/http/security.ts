@@ -1,7 +1,9 @@
 /**
- * The one choke point for response headers: `scripts/start.ts` wraps the Astro handler with
- * {@link secureHandler}, so every response gets them, prerendered pages and static assets included
- * (Astro's own middleware only sees on-demand routes).
+ * The one choke point for response headers and request rules: `scripts/start.ts` wraps the Astro
+ * handler with {@link secureHandler}, so every response gets them, prerendered pages and static
+ * assets included (Astro's own middleware only sees on-demand routes). It also refuses, before any
+ * route runs, what no legitimate browser of ours sends: a body larger than the route takes, and a
+ * write from another site.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
@@ -47,10 +49,91 @@ export function baseHeaders(config: Pick<Config, 'SITE_URL'>): Record<string, st
 }
 
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Largest body of any request (the adapter's own limit, astro.config.ts). */
+export const MAX_BODY_BYTES = 100 * 1024;
+/** Largest body of an action (astro.config.ts `security.actionBodySizeLimit`). */
+export const ACTION_BODY_BYTES = 64 * 1024;
+/** The sign-in form: an e-mail and a password of at most 256 characters. */
+const SIGN_IN_BODY_BYTES = 4 * 1024;
+/** The page-view beacon: a path. */
+const BEACON_BODY_BYTES = 1024;
+
+/** The largest body a request to this path may carry. */
+export function bodyLimit(pathname: string, search: string): number {
+  if (pathname === '/api/pv') return BEACON_BODY_BYTES;
+  if (pathname === '/admin-login') return SIGN_IN_BODY_BYTES;
+  if (pathname.startsWith('/_actions/') || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
+  return MAX_BODY_BYTES;
+}
+
+/** True when a browser says the request comes from a page of another site. */
+function isCrossOrigin(origin: string | undefined, host: string | undefined, siteOrigin: string): boolean {
+  if (origin === undefined) return false;
+  return origin !== siteOrigin && origin !== `http://${host}` && origin !== `https://${host}`;
+}
+
+/** What a refused request may still send, read and dropped so the client can read the answer. */
+const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Answers a refused request: JSON in the shape Astro's action client reads back as an error for
+ * actions, Spanish text otherwise. The rest of the body is read and dropped (up to
+ * {@link DRAIN_MAX_BYTES}, then the connection is cut): closing at once would reset the connection
+ * under a client still sending, which then never sees the answer.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: 403 | 413, pathname: string): void {
+  const message = status === 413 ? 'La solicitud es demasiado grande.' : 'Solicitud rechazada: no proviene de este sitio.';
+  const code = status === 413 ? 'CONTENT_TOO_LARGE' : 'FORBIDDEN';
+  const json = pathname.startsWith('/_actions/');
+  res.writeHead(status, {
+    'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  res.end(json ? JSON.stringify({ type: 'AstroActionError', code, status, message }) : message);
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_MAX_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
+/**
+ * A body sent without a length (chunked) is read here, up to the route's limit, and handed to Astro
+ * as `req.body` (which its Node adapter reads instead of the stream). Past the limit it is a 413,
+ * the same answer a body announcing its length gets; the adapter's own limit would fail the route
+ * with a 500 instead.
+ */
+function bufferBody(req: IncomingMessage, res: ServerResponse, limit: number, pathname: string, next: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let refused = false;
+  req.on('data', (chunk: Buffer) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > limit) {
+      refused = true;
+      refuse(req, res, 413, pathname);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.once('end', () => {
+    if (refused) return;
+    (req as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks);
+    next();
+  });
+  req.once('error', () => {
+    if (!res.headersSent) res.destroy();
+  });
+}
 
 /** Wraps the Astro request handler with the site-wide headers and method rules. */
 export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>): Handler {
   const headers = Object.entries(baseHeaders(config));
+  const siteOrigin = new URL(config.SITE_URL).origin;
   return (req, res) => {
     for (const [name, value] of headers) res.setHeader(name, value);
     if (REFUSED_METHODS.has(req.method ?? '')) {
@@ -58,8 +141,18 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
       res.end('Método no permitido');
       return;
     }
-    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+    const search = queryAt === -1 ? '' : url.slice(queryAt);
     if (isPrivatePath(pathname)) res.setHeader('Cache-Control', 'no-store');
+    if (!SAFE_METHODS.has(req.method ?? 'GET')) {
+      // Astro's checkOrigin covers form encodings only; this covers every write, JSON included.
+      if (isCrossOrigin(req.headers.origin, req.headers.host, siteOrigin)) return refuse(req, res, 403, pathname);
+      const limit = bodyLimit(pathname, search);
+      if (Number(req.headers['content-length'] ?? 0) > limit) return refuse(req, res, 413, pathname);
+      if (req.headers['transfer-encoding'] !== undefined) return bufferBody(req, res, limit, pathname, () => handler(req, res));
+    }
     handler(req, res);
   };
 }

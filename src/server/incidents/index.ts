@@ -58,6 +58,11 @@ export function incidentNumber(day: string, suffix: number): string {
 
 const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The e-mail field is free text (spec §5): mail goes only to what looks like an address. */
+export function isEmailLike(value: string): boolean {
+  return EMAIL_LIKE.test(value.trim());
+}
+
 /**
  * Creates an incident: a unique number (the database's unique constraint decides; a collision is
  * retried with another random part), state 'Registrado', the server's time, one history entry and
@@ -119,7 +124,7 @@ export async function createIncident(db: Db, fields: IncidentFields, options: Cr
       .execute();
 
     const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
-    const visitorEmail = EMAIL_LIKE.test(fields.email) ? fields.email : null;
+    const visitorEmail = isEmailLike(fields.email) ? fields.email : null;
     if (visitorEmail) {
       await enqueueMail(trx, { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData) }, now);
     }

@@ -8,6 +8,7 @@ import { companyDetails, escapeHtml, type CompanyDetails, type MailContent } fro
 import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { isEmailLike } from './index.ts';
 import type { IncidentWithHistory } from './staff.ts';
 
 export type NotifyResult = { queued: true } | { queued: false; reason: 'no-email' };
@@ -46,7 +47,8 @@ export function stateChangeMail(incident: IncidentWithHistory, company: CompanyD
 }
 
 export async function notifyStateChange(incident: IncidentWithHistory): Promise<NotifyResult> {
-  if (!incident.email.trim()) return { queued: false, reason: 'no-email' };
+  // A free-text e-mail that is no address would only fail at the mail server, for good.
+  if (!isEmailLike(incident.email)) return { queued: false, reason: 'no-email' };
   await enqueueMail(getDb(), { kind: 'incident.state', ...stateChangeMail(incident, companyDetails(getConfig())) });
   wakeMailWorkers();
   return { queued: true };

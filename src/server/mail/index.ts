@@ -50,11 +50,19 @@ export function getMailTransport(): MailTransport {
   return holder[TRANSPORT_KEY];
 }
 
-/** Sends one mail now through the configured transport; throws `MailDeliveryError` on failure. */
-export async function sendNow(mail: MailMessage): Promise<void> {
+/**
+ * Sends one mail now through the configured transport; throws `MailDeliveryError` on failure. Logged
+ * by kind, never by subject (it carries names typed by visitors and staff).
+ */
+export async function sendNow(mail: MailMessage, kind: string): Promise<void> {
   const transport = getMailTransport();
-  await transport.send(mail);
-  getLogger().info({ transport: transport.kind, subject: mail.subject }, 'mail sent');
+  try {
+    await transport.send(mail);
+  } catch (error) {
+    getLogger().error({ kind, transport: transport.kind, error: error instanceof Error ? error.message : String(error) }, 'mail failed');
+    throw error;
+  }
+  getLogger().info({ kind, transport: transport.kind }, 'mail sent');
 }
 
 /** Company details every template shows, from the settings. */
