@@ -8,6 +8,8 @@ import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres } from '../db/migrations/helpers.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, Incident, IncidentEvent, IncidentState } from '../db/schema.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { incidentStateMail, type MailBrand } from '../mail/templates.ts';
 import { normalizeForSearch } from '../text.ts';
 
 import { INCIDENT_STATES } from './index.ts';
@@ -136,24 +138,40 @@ export class IncidentNotFoundError extends Error {
   override name = 'IncidentNotFoundError';
 }
 
+export type NotifyResult = { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' };
+
 /**
  * Sets the state and appends the history entry (state, server time, who) in one transaction.
  * Any state may follow any other, as the spec says; setting the same state again is recorded too.
+ *
+ * With `notify` (the mail brand; 'Notificar al cliente' checked) and an incident e-mail, the Spanish
+ * notice is written to the mail outbox in that same transaction: the history entry and its notice
+ * are stored together or not at all. The mail is sent by the outbox worker, never inside the request.
  */
 export async function setIncidentState(
   db: Db,
-  input: { id: number; estado: IncidentState; actor: string },
+  input: { id: number; estado: IncidentState; actor: string; notify?: MailBrand | null },
   now: Date = new Date(),
-): Promise<IncidentWithHistory> {
+): Promise<{ incident: IncidentWithHistory; notified: NotifyResult }> {
   const fecha = now.toISOString();
-  const incident = await db.transaction().execute(async (trx) => {
+  const { incident, notified } = await db.transaction().execute(async (trx) => {
     const updated = await trx.updateTable('incidents').set({ estado: input.estado }).where('id', '=', input.id).returningAll().executeTakeFirst();
     if (!updated) throw new IncidentNotFoundError(`No existe la incidencia ${input.id}`);
     await trx.insertInto('incidentEvents').values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor }).execute();
-    return updated;
+    let result: NotifyResult = { queued: false, reason: 'not-requested' };
+    if (input.notify) {
+      if (updated.email.trim()) {
+        await enqueueMail(trx, { kind: 'incident.state', ...incidentStateMail(input.notify, updated, fecha) }, now);
+        result = { queued: true };
+      } else {
+        result = { queued: false, reason: 'no-email' };
+      }
+    }
+    return { incident: updated, notified: result };
   });
+  if (notified.queued) wakeMailWorkers();
   const [result] = await withHistory(db, [incident]);
-  return result!;
+  return { incident: result!, notified };
 }
 
 /** Dates as the staff read them: Santo Domingo time, `dd/mm/aaaa hh:mm`. */
