@@ -5,6 +5,8 @@ import {
   exportIncidentsCsv,
   IncidentNotFoundError,
   listIncidents,
+  PAGE_SIZE,
+  RECENT_WINDOW,
   setIncidentState,
 } from '../../src/server/incidents/staff.ts';
 import type { MailBrand } from '../../src/server/mail/templates.ts';
@@ -120,5 +122,63 @@ describeEachEngine('staff incident queries', (database) => {
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain('"Problema de José Pérez"');
     expect(lines[2]).toContain('(soporte@verticeconsultores.com.do)');
+  });
+});
+
+describeEachEngine('staff incident list beyond the recent window', (database) => {
+  // 1,300 incidents, two per minute (equal dates across the window's edge): a common name (1 in 3),
+  // a name only on the 300 oldest (more than the index probe, none among the newest), a rare one.
+  const rows = Array.from({ length: RECENT_WINDOW + 300 }, (_, i) => {
+    const nombre = i < 300 ? `Medio Antiguo ${i}` : i % 97 === 0 ? 'Raúl Raro' : i % 3 === 0 ? 'Común Núñez' : `Otro ${i}`;
+    return {
+      numeroIncidencia: `INC-20250101-${String(100_000 + i)}`,
+      problema: '',
+      nombre,
+      telefono: '',
+      email: '',
+      rnc: String(100_000_000 + i * 7),
+      estado: (['Registrado', 'En Proceso', 'Resuelto'] as const)[i % 3]!,
+      fecha: new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 2) * 60_000).toISOString(),
+      nombreNorm: normalizeForSearch(nombre),
+      rncNorm: String(100_000_000 + i * 7),
+    };
+  });
+
+  /** What the list must show: the same filters in plain JavaScript, newest first. */
+  function reference(filters: { nombre?: string; rnc?: string; numero?: string; estado?: IncidentState }, ids: Map<string, number>) {
+    const has = (value: string, term?: string) => !term || normalizeForSearch(value).includes(normalizeForSearch(term));
+    return rows
+      .filter((row) => has(row.nombre, filters.nombre) && has(row.rnc, filters.rnc) && has(row.numeroIncidencia, filters.numero) && (!filters.estado || row.estado === filters.estado))
+      .sort((a, b) => b.fecha.localeCompare(a.fecha) || ids.get(b.numeroIncidencia)! - ids.get(a.numeroIncidencia)!)
+      .map((row) => row.numeroIncidencia);
+  }
+
+  it('gives the same pages as a plain filter and sort, whichever way it finds them', async () => {
+    const { db } = database();
+    for (let start = 0; start < rows.length; start += 200) await db.insertInto('incidents').values(rows.slice(start, start + 200)).execute();
+    const ids = new Map((await db.selectFrom('incidents').select(['id', 'numeroIncidencia']).execute()).map((row) => [row.numeroIncidencia, row.id]));
+    const cases = [
+      { nombre: 'comun nunez' }, // common: the newest rows fill the page
+      { nombre: 'medio antiguo' }, // 300 matches, all older than the window
+      { nombre: 'MEDIO', estado: 'Resuelto' as const },
+      { nombre: 'raro' }, // 14 matches: the index probe has them all
+      { nombre: 'ra' }, // two letters: no trigram, scanned
+      { rnc: '1000000' },
+      { numero: '-1012' },
+      { nombre: 'nadie' },
+    ];
+    for (const filters of cases) {
+      const expected = reference(filters, ids);
+      const pages = Math.max(1, Math.ceil(expected.length / PAGE_SIZE));
+      for (const page of new Set([1, 2, pages])) {
+        const result = await listIncidents(db, filters, page);
+        expect({ filters, page, items: result.items.map((item) => item.numeroIncidencia), hasNext: result.hasNext }).toEqual({
+          filters,
+          page,
+          items: expected.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+          hasNext: expected.length > page * PAGE_SIZE,
+        });
+      }
+    }
   });
 });
