@@ -165,6 +165,8 @@ describeEachEngine('staff incident list beyond the recent window', (database) =>
       { nombre: 'ra' }, // two letters: no trigram, scanned
       { rnc: '1000000' },
       { numero: '-1012' },
+      { numero: 'INC-20250101-100005' }, // a whole number, older than the window
+      { numero: '01-1000' },
       { nombre: 'nadie' },
     ];
     for (const filters of cases) {

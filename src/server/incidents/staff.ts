@@ -76,11 +76,26 @@ function textFilters(filters: IncidentFilters): TextFilter[] {
   return result;
 }
 
-/** `column like '%term%'` on a table alias; the number is compared in lower case (it is ASCII). */
-function likeCondition(table: string, { column, term }: TextFilter) {
+/**
+ * `column like '%term%'` on a table alias; the number is compared in lower case (it is ASCII).
+ * `opaque` hides the column from PostgreSQL's planner (`(column || '')`), so that it filters rows
+ * it reads in date order instead of fetching every match of a common term from the trigram index.
+ */
+function likeCondition(table: string, { column, term }: TextFilter, opaque = false) {
   const ref = sql.ref(`${table}.${column}`);
-  const expression = column === 'numero_incidencia' ? sql`lower(${ref})` : ref;
-  return sql<SqlBool>`${expression} like ${containsPattern(term)} escape '\\'`;
+  const value = column === 'numero_incidencia' ? sql`lower(${ref})` : ref;
+  return sql<SqlBool>`${opaque ? sql`(${value} || '')` : value} like ${containsPattern(term)} escape '\\'`;
+}
+
+/**
+ * PostgreSQL's trigram lookup of a text filter. Every number starts `inc-yyyymmdd-`, whose trigrams
+ * every row shares (reading their lists took 25 ms at 100,000 incidents), so a number is looked up
+ * by its last part (`-1001`, 3+ characters) and the whole term is checked on the rows found.
+ */
+function trigramConditions(filter: TextFilter) {
+  const last = filter.term.split('-').at(-1) ?? '';
+  if (filter.column !== 'numero_incidencia' || last === filter.term || last.length < 3) return [likeCondition('incidents', filter)];
+  return [likeCondition('incidents', { ...filter, term: last }), likeCondition('incidents', filter, true)];
 }
 
 function applyFilters<O>(query: SelectQueryBuilder<Database, 'incidents', O>, filters: IncidentFilters): SelectQueryBuilder<Database, 'incidents', O> {
@@ -137,7 +152,11 @@ async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: 
     .limit(1)
     .offset(RECENT_WINDOW - 1)
     .executeTakeFirst();
-  const recent = ids(await ordered(edge ? filtered().where('incidents.fecha', '>=', edge.fecha) : filtered()).execute());
+  let inWindow = db.selectFrom('incidents').select('incidents.id');
+  for (const filter of text) inWindow = inWindow.where(likeCondition('incidents', filter, !sqlite));
+  if (filters.estado) inWindow = inWindow.where('incidents.estado', '=', filters.estado);
+  if (edge) inWindow = inWindow.where('incidents.fecha', '>=', edge.fecha);
+  const recent = ids(await ordered(inWindow).execute());
   // A full page, or the window held every incident: that is the answer.
   if (recent.length === limit || !edge) return recent;
 
@@ -147,7 +166,14 @@ async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: 
     // the date index hoping to meet them early (here they are all older than the window).
     return ids(
       await db
-        .with((cte) => cte('matches').materialized(), () => applyFilters(db.selectFrom('incidents').select(['incidents.id', 'incidents.fecha']), filters))
+        .with(
+          (cte) => cte('matches').materialized(),
+          () => {
+            let query = db.selectFrom('incidents').select(['incidents.id', 'incidents.fecha']);
+            for (const condition of text.flatMap(trigramConditions)) query = query.where(condition);
+            return filters.estado ? query.where('incidents.estado', '=', filters.estado) : query;
+          },
+        )
         .selectFrom('matches')
         .select('matches.id')
         .orderBy('matches.fecha', 'desc')
