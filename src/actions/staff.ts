@@ -51,6 +51,8 @@ export const setState = defineAction({
 });
 
 export const createClientAction = defineAction({
+  // A form action too: without JavaScript the form posts to /admin/clientes?_action=clients.create.
+  accept: 'form',
   input: clientInputSchema,
   handler: async (input, context) => {
     await staffOnly(context);
