@@ -10,7 +10,7 @@ import { clientInputSchema, createClient } from '../server/clients/index.ts';
 import { ClientNotFoundError, sendWelcome as sendWelcomeMail } from '../server/clients/welcome.ts';
 import { getDb } from '../server/db/index.ts';
 import { getLogger } from '../server/log.ts';
-import { notifyStateChange } from '../server/incidents/notify.ts';
+import { mailBrand } from '../server/mail/index.ts';
 import { INCIDENT_STATES, IncidentNotFoundError, setIncidentState } from '../server/incidents/staff.ts';
 
 async function staffOnly(context: ActionAPIContext): Promise<StaffMember> {
@@ -35,9 +35,13 @@ export const setState = defineAction({
   handler: async (input, context) => {
     const staff = await staffOnly(context);
     try {
-      const incident = await setIncidentState(getDb(), { id: input.id, estado: input.estado as (typeof INCIDENT_STATES)[number], actor: staff.email });
-      getLogger().info({ event: 'incident.state', incidentId: incident.id, estado: incident.estado, actor: staff.email }, 'incident state changed');
-      const notified = input.notificar ? await notifyStateChange(incident) : { queued: false as const, reason: 'not-requested' as const };
+      const { incident, notified } = await setIncidentState(getDb(), {
+        id: input.id,
+        estado: input.estado as (typeof INCIDENT_STATES)[number],
+        actor: staff.email,
+        notify: input.notificar ? mailBrand() : null,
+      });
+      getLogger().info({ event: 'incident.state', incidentId: incident.id, estado: incident.estado, actor: staff.email, notified: notified.queued }, 'incident state changed');
       return { incident, notified };
     } catch (error) {
       if (error instanceof IncidentNotFoundError) throw new ActionError({ code: 'NOT_FOUND', message: 'La incidencia no existe.' });
@@ -47,6 +51,8 @@ export const setState = defineAction({
 });
 
 export const createClientAction = defineAction({
+  // A form action too: without JavaScript the form posts to /admin/clientes?_action=clients.create.
+  accept: 'form',
   input: clientInputSchema,
   handler: async (input, context) => {
     await staffOnly(context);

@@ -335,10 +335,11 @@ describe('clients', () => {
     expect(await page.locator('form input:invalid').count()).toBe(6);
     const incomplete = await fetch(`${server.url}/_actions/clients.create`, {
       method: 'POST',
-      headers: { origin: server.url, 'content-type': 'application/json', cookie: await cookieOf(context) },
-      body: JSON.stringify({ razonSocial: 'Sin Datos SRL', nombreRepresentante: '', telefono: '', email: 'no-es-correo', rnc: '', tipoProyecto: '' }),
+      headers: { origin: server.url, cookie: await cookieOf(context) },
+      body: new URLSearchParams({ razonSocial: 'Sin Datos SRL', nombreRepresentante: '', telefono: '', email: 'no-es-correo', rnc: '', tipoProyecto: '' }),
     });
     expect(incomplete.status).toBe(400);
+    expect((await incomplete.json()).fields).toMatchObject({ nombreRepresentante: ['Este campo es obligatorio.'], tipoProyecto: ['Este campo es obligatorio.'], email: ['Correo electrónico no válido.'] });
 
     const fields: Record<string, string> = {
       'Razón social': 'Farmacia Los Álamos SRL',
@@ -403,6 +404,58 @@ describe('clients', () => {
     expect(Boolean((await stored()).correoBienvenidaEnviado)).toBe(true);
     // The success message goes away after 3 seconds.
     await expect.poll(() => success.count(), { timeout: 10_000 }).toBe(0);
+    await context.close();
+  });
+});
+
+describe('clients without JavaScript', () => {
+  it('adds a client by a plain form post: Spanish messages per field and the typed values kept, then saved and listed', async () => {
+    // Signed in with JavaScript (the sign-in form is an island), then the same session with it off.
+    const signedIn = await newContext();
+    const signInPage = await signedIn.newPage();
+    await signIn(signInPage, SUPPORT, PASSWORD);
+    const storageState = await signedIn.storageState();
+    await signedIn.close();
+    ipCounter += 1;
+    const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false, storageState, extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/clientes`);
+    // The island stays server-rendered: nothing hydrates it.
+    expect(await page.locator('astro-island[ssr]').count()).toBeGreaterThan(0);
+
+    const evil = '<img src=x onerror=alert(1)>';
+    const typed: Record<string, string> = {
+      'Razón social': evil,
+      'Nombre del representante': 'Ana Núñez',
+      // What the browser lets through but the server refuses: blanks, an address without a domain.
+      Teléfono: '   ',
+      'Correo electrónico': 'ana@colmado',
+      'RNC o cédula': '101850043',
+      'Tipo de proyecto': 'Tiendao',
+    };
+    for (const [label, value] of Object.entries(typed)) await page.getByLabel(label, { exact: true }).fill(value);
+    await Promise.all([page.waitForURL(/_action=clients\.create/), page.getByRole('button', { name: 'Guardar cliente' }).click()]);
+
+    expect(await page.getByRole('alert').textContent()).toBe('Error al guardar cliente (invalid-argument). Revise los campos marcados.');
+    expect(await page.locator('#c-telefono-error').textContent()).toBe('Este campo es obligatorio.');
+    expect(await page.locator('#c-email-error').textContent()).toBe('Correo electrónico no válido.');
+    expect(await page.getByLabel('Correo electrónico', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('[id$="-error"]').count()).toBe(2);
+    for (const [label, value] of Object.entries(typed)) expect(await page.getByLabel(label, { exact: true }).inputValue(), label).toBe(value);
+    expect(await db.selectFrom('clients').select('id').where('rnc', '=', '101850043').execute()).toEqual([]);
+
+    await page.getByLabel('Teléfono', { exact: true }).fill('809 555 0199');
+    await page.getByLabel('Correo electrónico', { exact: true }).fill('Ana@Colmado.com.do');
+    await Promise.all([page.waitForURL(/_action=clients\.create/), page.getByRole('button', { name: 'Guardar cliente' }).click()]);
+    expect(await page.getByRole('status').filter({ hasText: 'guardado correctamente' }).textContent()).toBe(`Cliente «${evil}» guardado correctamente.`);
+    for (const label of Object.keys(typed)) expect(await page.getByLabel(label, { exact: true }).inputValue(), label).toBe('');
+    // The name arrives as text: no image element was made of it.
+    const item = page.locator('li[data-cliente="ana@colmado.com.do"]');
+    expect(await item.getByRole('heading').textContent()).toBe(evil);
+    expect(await item.locator('img').count()).toBe(0);
+    expect(await item.textContent()).toContain('+1 809-555-0199');
+    const stored = await db.selectFrom('clients').selectAll().where('email', '=', 'ana@colmado.com.do').executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ razonSocial: evil, estadoProyecto: 'pendiente', tipoProyecto: 'Tiendao' });
     await context.close();
   });
 });

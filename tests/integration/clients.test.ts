@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
-import { createClient, listClients } from '../../src/server/clients/index.ts';
+import { describe, expect, it } from 'vitest';
+import { clientInputSchema, createClient, listClients } from '../../src/server/clients/index.ts';
 import { ClientNotFoundError, sendWelcome, type WelcomeMailData } from '../../src/server/clients/welcome.ts';
 import { describeEachEngine } from '../support/db.ts';
 
@@ -42,5 +42,20 @@ describeEachEngine('clients', (database) => {
     expect(sent).toHaveLength(1);
     expect((await listClients(db, 'alamos'))[0]!.correoBienvenidaEnviado).toBe(true);
     await expect(sendWelcome(db, 999_999, deliver)).rejects.toThrow(ClientNotFoundError);
+  });
+});
+
+describe('add-client form rules', () => {
+  it('answers every missing, blank or malformed field in Spanish, as a form post arrives (empty fields as null)', () => {
+    const result = clientInputSchema.safeParse({ razonSocial: null, nombreRepresentante: '   ', telefono: undefined, email: 'ana@colmado', rnc: '1'.repeat(41), tipoProyecto: 'Tiendao' });
+    expect(result.success).toBe(false);
+    const messages = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]));
+    expect(messages).toEqual({
+      razonSocial: 'Este campo es obligatorio.',
+      nombreRepresentante: 'Este campo es obligatorio.',
+      telefono: 'Este campo es obligatorio.',
+      email: 'Correo electrónico no válido.',
+      rnc: 'Máximo 40 caracteres.',
+    });
   });
 });

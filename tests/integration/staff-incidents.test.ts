@@ -5,8 +5,11 @@ import {
   exportIncidentsCsv,
   IncidentNotFoundError,
   listIncidents,
+  PAGE_SIZE,
+  RECENT_WINDOW,
   setIncidentState,
 } from '../../src/server/incidents/staff.ts';
+import type { MailBrand } from '../../src/server/mail/templates.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import { describeEachEngine } from '../support/db.ts';
 
@@ -16,6 +19,8 @@ const ROWS: [string, string, string, IncidentState, string][] = [
   ['INC-20250103-3003', 'Ana Pérez 50%_off', '40212345678', 'Resuelto', '2025-01-03T10:00:00.000Z'],
   ['INC-20250104-4004', 'Pedro Núñez', '101850043', 'Registrado', '2025-01-04T10:00:00.000Z'],
 ];
+
+const brand: MailBrand = { companyName: 'Vértice Consultores', siteUrl: 'https://vertice.example', phone: '+1 809-555-0142', email: 'contacto@vertice.example', whatsappNumber: '18095550142' };
 
 describeEachEngine('staff incident queries', (database) => {
   const numbers = (items: { numeroIncidencia: string }[]) => items.map((item) => item.numeroIncidencia);
@@ -52,13 +57,51 @@ describeEachEngine('staff incident queries', (database) => {
     const { db } = database();
     const [target] = (await listIncidents(db, { numero: '1001' })).items;
     const now = new Date('2025-02-01T12:00:00.000Z');
-    const updated = await setIncidentState(db, { id: target!.id, estado: 'Resuelto', actor: 'soporte@verticeconsultores.com.do' }, now);
+    const { incident: updated, notified } = await setIncidentState(db, { id: target!.id, estado: 'Resuelto', actor: 'soporte@verticeconsultores.com.do' }, now);
+    expect(notified).toEqual({ queued: false, reason: 'not-requested' });
     expect(updated.estado).toBe('Resuelto');
     expect(updated.historial.at(-1)).toEqual({ estado: 'Resuelto', fecha: now.toISOString(), actor: 'soporte@verticeconsultores.com.do' });
     await setIncidentState(db, { id: target!.id, estado: 'Registrado', actor: 'admin@verticeconsultores.com.do' });
     expect((await listIncidents(db, { numero: '1001' })).items[0]!.historial.map((entry) => entry.estado)).toEqual(['Registrado', 'Resuelto', 'Registrado']);
     await expect(setIncidentState(db, { id: 999_999, estado: 'Resuelto', actor: 'x' })).rejects.toThrow(IncidentNotFoundError);
     expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, Resuelto: 1 });
+  });
+
+  it('queues the Spanish notice in the transaction of the history entry: both or neither', async () => {
+    const { db } = database();
+    const fecha = '2025-01-05T10:00:00.000Z';
+    const { id } = await db
+      .insertInto('incidents')
+      .values({ numeroIncidencia: 'INC-20250105-5005', problema: 'No imprime', nombre: '<img src=x onerror=alert(1)>', telefono: '', email: 'visita@cliente.example', rnc: '', estado: 'Registrado', fecha, nombreNorm: '', rncNorm: '' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('incidentEvents').values({ incidentId: id, estado: 'Registrado', fecha, actor: null }).execute();
+    const outbox = () => db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.state').where('toAddress', '=', 'visita@cliente.example').execute();
+    const history = async () => (await db.selectFrom('incidentEvents').select('estado').where('incidentId', '=', id).orderBy('id').execute()).map((row) => row.estado);
+
+    // The notice cannot be composed (a broken site URL): the state, the history entry and the mail all roll back.
+    await expect(setIncidentState(db, { id, estado: 'En Proceso', actor: 'soporte@verticeconsultores.com.do', notify: { ...brand, siteUrl: 'no es una url' } })).rejects.toThrow();
+    expect(await history()).toEqual(['Registrado']);
+    expect((await db.selectFrom('incidents').select('estado').where('id', '=', id).executeTakeFirstOrThrow()).estado).toBe('Registrado');
+    expect(await outbox()).toEqual([]);
+
+    const now = new Date('2025-02-02T15:30:00.000Z');
+    const { notified } = await setIncidentState(db, { id, estado: 'En Proceso', actor: 'soporte@verticeconsultores.com.do', notify: brand }, now);
+    expect(notified).toEqual({ queued: true });
+    expect(await history()).toEqual(['Registrado', 'En Proceso']);
+    const [mail] = await outbox();
+    expect(mail).toMatchObject({ status: 'pending', subject: 'Incidencia INC-20250105-5005: En Proceso', createdAt: now.toISOString() });
+    expect(mail!.textBody).toContain('cambió a «En Proceso»');
+    expect(mail!.textBody).toContain('Hola, <img src=x onerror=alert(1)>:');
+    expect(mail!.htmlBody).not.toContain('<img');
+    expect(mail!.htmlBody).toContain('Hola, &lt;img src=x onerror=alert(1)&gt;:');
+    expect(mail!.htmlBody).toContain('https://vertice.example/soporte/seguimiento');
+
+    // Without an e-mail there is nobody to tell: the change is stored, no mail.
+    await db.updateTable('incidents').set({ email: '' }).where('id', '=', id).execute();
+    expect((await setIncidentState(db, { id, estado: 'Resuelto', actor: 'soporte@verticeconsultores.com.do', notify: brand })).notified).toEqual({ queued: false, reason: 'no-email' });
+    expect(await outbox()).toHaveLength(1);
+    await db.deleteFrom('incidents').where('id', '=', id).execute();
   });
 
   it('keeps the trigram search in step with updates and deletes', async () => {
@@ -79,5 +122,65 @@ describeEachEngine('staff incident queries', (database) => {
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain('"Problema de José Pérez"');
     expect(lines[2]).toContain('(soporte@verticeconsultores.com.do)');
+  });
+});
+
+describeEachEngine('staff incident list beyond the recent window', (database) => {
+  // 1,300 incidents, two per minute (equal dates across the window's edge): a common name (1 in 3),
+  // a name only on the 300 oldest (more than the index probe, none among the newest), a rare one.
+  const rows = Array.from({ length: RECENT_WINDOW + 300 }, (_, i) => {
+    const nombre = i < 300 ? `Medio Antiguo ${i}` : i % 97 === 0 ? 'Raúl Raro' : i % 3 === 0 ? 'Común Núñez' : `Otro ${i}`;
+    return {
+      numeroIncidencia: `INC-20250101-${String(100_000 + i)}`,
+      problema: '',
+      nombre,
+      telefono: '',
+      email: '',
+      rnc: String(100_000_000 + i * 7),
+      estado: (['Registrado', 'En Proceso', 'Resuelto'] as const)[i % 3]!,
+      fecha: new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 2) * 60_000).toISOString(),
+      nombreNorm: normalizeForSearch(nombre),
+      rncNorm: String(100_000_000 + i * 7),
+    };
+  });
+
+  /** What the list must show: the same filters in plain JavaScript, newest first. */
+  function reference(filters: { nombre?: string; rnc?: string; numero?: string; estado?: IncidentState }, ids: Map<string, number>) {
+    const has = (value: string, term?: string) => !term || normalizeForSearch(value).includes(normalizeForSearch(term));
+    return rows
+      .filter((row) => has(row.nombre, filters.nombre) && has(row.rnc, filters.rnc) && has(row.numeroIncidencia, filters.numero) && (!filters.estado || row.estado === filters.estado))
+      .sort((a, b) => b.fecha.localeCompare(a.fecha) || ids.get(b.numeroIncidencia)! - ids.get(a.numeroIncidencia)!)
+      .map((row) => row.numeroIncidencia);
+  }
+
+  it('gives the same pages as a plain filter and sort, whichever way it finds them', async () => {
+    const { db } = database();
+    for (let start = 0; start < rows.length; start += 200) await db.insertInto('incidents').values(rows.slice(start, start + 200)).execute();
+    const ids = new Map((await db.selectFrom('incidents').select(['id', 'numeroIncidencia']).execute()).map((row) => [row.numeroIncidencia, row.id]));
+    const cases = [
+      { nombre: 'comun nunez' }, // common: the newest rows fill the page
+      { nombre: 'medio antiguo' }, // 300 matches, all older than the window
+      { nombre: 'MEDIO', estado: 'Resuelto' as const },
+      { nombre: 'raro' }, // 14 matches: the index probe has them all
+      { nombre: 'ra' }, // two letters: no trigram, scanned
+      { rnc: '1000000' },
+      { numero: '-1012' },
+      { numero: 'INC-20250101-100005' }, // a whole number, older than the window
+      { numero: '01-1000' },
+      { nombre: 'nadie' },
+    ];
+    for (const filters of cases) {
+      const expected = reference(filters, ids);
+      const pages = Math.max(1, Math.ceil(expected.length / PAGE_SIZE));
+      for (const page of new Set([1, 2, pages])) {
+        const result = await listIncidents(db, filters, page);
+        expect({ filters, page, items: result.items.map((item) => item.numeroIncidencia), hasNext: result.hasNext }).toEqual({
+          filters,
+          page,
+          items: expected.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+          hasNext: expected.length > page * PAGE_SIZE,
+        });
+      }
+    }
   });
 });

@@ -53,15 +53,21 @@ describe('staff helpers', () => {
 });
 
 describe('welcome mail content', async () => {
-  const { welcomeMail } = await import('../../src/server/clients/welcome-mail.ts');
-  const company = { name: 'Vértice Consultores', phone: '+1 809-555-0142', email: 'contacto@verticeconsultores.com.do', siteUrl: 'https://verticeconsultores.com.do' };
-  it('greets the representative in Spanish and escapes every value in the HTML', () => {
-    const mail = welcomeMail({ nombreRepresentante: 'Carmen <b>', email: 'c@x.do', razonSocial: '<img src=x onerror=alert(1)>', tipoProyecto: 'Tiendao' }, company);
+  const { welcomeMail } = await import('../../src/server/mail/templates.ts');
+  const brand = { companyName: 'Vértice Consultores', phone: '+1 809-555-0142', email: 'contacto@verticeconsultores.com.do', siteUrl: 'https://verticeconsultores.com.do', whatsappNumber: '18095550142' };
+  it('greets the representative in Spanish through the common template and escapes every value in the HTML', () => {
+    const mail = welcomeMail(brand, { nombreRepresentante: 'Carmen <b>', email: 'c@x.do', razonSocial: '<img src=x onerror=alert(1)>', tipoProyecto: 'Tiendao "Plus" & más' });
     expect(mail.to).toBe('c@x.do');
-    expect(mail.subject).toContain('Bienvenido a Vértice Consultores');
+    expect(mail.subject).toBe('Bienvenido a Vértice Consultores, <img src=x onerror=alert(1)>');
     expect(mail.text).toContain('Hola, Carmen <b>:');
-    expect(mail.html).not.toContain('<img src=x');
+    expect(mail.text).toContain('Proyecto: Tiendao "Plus" & más');
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).not.toContain('<b>');
     expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(mail.html).toContain('Tiendao');
+    expect(mail.html).toContain('Tiendao &quot;Plus&quot; &amp; más');
+    // The common frame of every mail (renderMail): brand header and the company footer.
+    expect(mail.html).toContain('<html lang="es">');
+    expect(mail.html).toContain('mailto:contacto@verticeconsultores.com.do');
+    expect(mail.html).toContain('Próximos pasos');
   });
 });

@@ -17,10 +17,23 @@ export interface ClientItem {
   correoBienvenidaEnviado: boolean;
 }
 
+/** The outcome of the add-client form when it was posted without JavaScript (rendered by the page). */
+export interface ClientFormOutcome {
+  values?: Partial<Record<FieldName, string>>;
+  errors?: Partial<Record<string, string[] | undefined>>;
+  result?: ClientFormResult;
+}
+
+type ClientFormResult = { kind: 'ok' | 'error'; text: string; warnings?: string[] };
+
 export interface ClientsPanelProps {
   clients: ClientItem[];
   search?: string;
+  form?: ClientFormOutcome;
 }
+
+/** Where the form posts when JavaScript is off: this page runs the action and shows the outcome. */
+const CREATE_ACTION = `${ROUTES.adminClients}?_action=clients.create#nuevo-cliente`;
 
 const FIELDS = [
   { name: 'razonSocial', label: 'Razón social', type: 'text', autoComplete: 'organization' },
@@ -30,7 +43,7 @@ const FIELDS = [
   { name: 'rnc', label: 'RNC o cédula', type: 'text', autoComplete: 'off' },
   { name: 'tipoProyecto', label: 'Tipo de proyecto', type: 'text', autoComplete: 'off' },
 ] as const;
-type FieldName = (typeof FIELDS)[number]['name'];
+export type FieldName = (typeof FIELDS)[number]['name'];
 
 const PROJECT_TYPES = ['Implementación AdmCloud', 'Restaurant.pe', 'Tiendao', 'Desarrollo de reportes', 'Entrenamiento'];
 
@@ -103,32 +116,38 @@ function WelcomeButton({ client }: { client: ClientItem }) {
   );
 }
 
-function ClientForm({ onCreated }: { onCreated: (client: ClientItem) => void }) {
+/** Spanish texts of the form's outcome, shared by the island and the page that renders a no-JavaScript post. */
+export const CLIENT_FORM_TEXT = {
+  saved: (razonSocial: string) => `Cliente «${razonSocial}» guardado correctamente.`,
+  failed: (code: string, fields = false) => `Error al guardar cliente (${code})${fields ? '. Revise los campos marcados.' : ''}`,
+};
+
+function firstErrors(fields: ClientFormOutcome['errors']): Partial<Record<FieldName, string>> {
+  return Object.fromEntries(Object.entries(fields ?? {}).map(([key, value]) => [key, value?.[0] ?? 'Valor no válido.']));
+}
+
+function ClientForm({ onCreated, initial }: { onCreated: (client: ClientItem) => void; initial?: ClientFormOutcome }) {
   const [saving, setSaving] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [result, setResult] = useState<{ kind: 'ok' | 'error'; text: string; warnings?: string[] } | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>(() => firstErrors(initial?.errors));
+  const [result, setResult] = useState<ClientFormResult | null>(initial?.result ?? null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
-    const data = new FormData(form);
-    const input = Object.fromEntries(FIELDS.map(({ name }) => [name, String(data.get(name) ?? '')])) as Record<FieldName, string>;
     setSaving(true);
     setResult(null);
     setErrors({});
     try {
-      const { data: saved, error } = await actions.clients.create(input);
+      const { data: saved, error } = await actions.clients.create(new FormData(form));
       if (error || !saved) {
-        if (isInputError(error)) {
-          setErrors(Object.fromEntries(Object.entries(error.fields).map(([key, value]) => [key, value?.[0] ?? 'Valor no válido.'])));
-        }
+        if (isInputError(error)) setErrors(firstErrors(error.fields));
         const code = isActionError(error) ? callableCode(error.status) : 'internal';
-        setResult({ kind: 'error', text: `Error al guardar cliente (${code})` });
+        setResult({ kind: 'error', text: CLIENT_FORM_TEXT.failed(code, isInputError(error)) });
         return;
       }
       form.reset();
       onCreated(saved.client);
-      setResult({ kind: 'ok', text: `Cliente «${saved.client.razonSocial}» guardado correctamente.`, warnings: saved.warnings });
+      setResult({ kind: 'ok', text: CLIENT_FORM_TEXT.saved(saved.client.razonSocial), warnings: saved.warnings });
     } catch {
       setResult({ kind: 'error', text: 'Error al guardar cliente' });
     } finally {
@@ -140,7 +159,7 @@ function ClientForm({ onCreated }: { onCreated: (client: ClientItem) => void }) 
     <section aria-labelledby="nuevo-cliente" className="rounded-card border border-line bg-white p-5 shadow-sm sm:p-6">
       <h2 id="nuevo-cliente" className="text-lg font-semibold text-brand-900">Agregar cliente</h2>
       <p className="mt-1 text-sm text-muted">Todos los campos son obligatorios. El proyecto empieza en estado «pendiente».</p>
-      <form onSubmit={(event) => void submit(event)} className="mt-5 grid gap-4 sm:grid-cols-2" noValidate={false}>
+      <form method="post" action={CREATE_ACTION} onSubmit={(event) => void submit(event)} className="mt-5 grid gap-4 sm:grid-cols-2">
         {FIELDS.map((field) => (
           <div key={field.name} className="flex flex-col gap-1">
             <label htmlFor={`c-${field.name}`} className="text-sm font-medium text-ink">{field.label}</label>
@@ -152,6 +171,7 @@ function ClientForm({ onCreated }: { onCreated: (client: ClientItem) => void }) 
               autoComplete={field.autoComplete}
               list={field.name === 'tipoProyecto' ? 'tipos-proyecto' : undefined}
               placeholder={field.name === 'telefono' ? '809-555-0142' : undefined}
+              defaultValue={initial?.values?.[field.name] ?? ''}
               aria-invalid={errors[field.name] ? true : undefined}
               aria-describedby={errors[field.name] ? `c-${field.name}-error` : undefined}
               className={inputClass}
@@ -185,7 +205,7 @@ function ClientForm({ onCreated }: { onCreated: (client: ClientItem) => void }) 
 }
 
 /** Clientes: search (in the URL, applied by the server), the list with its welcome-mail buttons, and the add-client form. */
-export default function ClientsPanel({ clients: initial, search }: ClientsPanelProps) {
+export default function ClientsPanel({ clients: initial, search, form }: ClientsPanelProps) {
   const [clients, setClients] = useState(initial);
   return (
     <div className="flex flex-col gap-6">
@@ -224,7 +244,7 @@ export default function ClientsPanel({ clients: initial, search }: ClientsPanelP
         </ul>
       )}
 
-      <ClientForm onCreated={(client) => setClients((list) => [client, ...list])} />
+      <ClientForm initial={form} onCreated={(client) => setClients((list) => [client, ...list])} />
     </div>
   );
 }

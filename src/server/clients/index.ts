@@ -9,14 +9,24 @@ import type { Db } from '../db/index.ts';
 import type { Client } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
 
-const required = (max: number) => z.string().trim().min(1, 'Este campo es obligatorio.').max(max, `Máximo ${max} caracteres.`);
+// A form sends an empty field as nothing at all (Astro reads it as null): the same Spanish message.
+const required = (max: number) =>
+  z
+    .string({ error: 'Este campo es obligatorio.' })
+    .trim()
+    .min(1, 'Este campo es obligatorio.')
+    .max(max, `Máximo ${max} caracteres.`);
 
-/** The six required fields of the add-client form (spec §5), checked again on the server. */
+/**
+ * The six required fields of the add-client form (spec §5), checked again on the server, with a
+ * Spanish message per field: the island shows them beside each field, and so does the page when the
+ * form was posted without JavaScript.
+ */
 export const clientInputSchema = z.object({
   razonSocial: required(200),
   nombreRepresentante: required(150),
   telefono: required(40),
-  email: z.string().trim().max(254).pipe(z.email('Correo electrónico no válido.')),
+  email: required(254).pipe(z.email('Correo electrónico no válido.')),
   rnc: required(40),
   tipoProyecto: required(120),
 });

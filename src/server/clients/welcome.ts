@@ -9,16 +9,10 @@
 import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { getLogger } from '../log.ts';
-import { sendNow } from '../mail/index.ts';
+import { mailBrand, sendNow, welcomeMail, type WelcomeMailData } from '../mail/index.ts';
 import { getClient, markWelcomeSent, type ClientView } from './index.ts';
-import { companyDetails, welcomeMail } from './welcome-mail.ts';
 
-export interface WelcomeMailData {
-  nombreRepresentante: string;
-  email: string;
-  razonSocial: string;
-  tipoProyecto: string;
-}
+export type { WelcomeMailData };
 
 export class ClientNotFoundError extends Error {
   override name = 'ClientNotFoundError';
@@ -28,7 +22,7 @@ export type DeliverWelcome = (data: WelcomeMailData) => Promise<void>;
 
 /** Sends the welcome mail now; throws (MailDeliveryError) when the mail server did not accept it. */
 export const deliverWelcomeMail: DeliverWelcome = async (data) => {
-  await sendNow(welcomeMail(data, companyDetails(getConfig())), 'client.welcome');
+  await sendNow(welcomeMail(mailBrand(getConfig()), data), 'client.welcome');
 };
 
 const inFlight = new Map<number, Promise<ClientView>>();

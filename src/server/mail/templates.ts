@@ -205,3 +205,62 @@ export function formatAddress(name: string, address: string): string {
   const safeName = name.replace(/["\\\r\n<>]/g, '').trim();
   return safeName ? `"${safeName}" <${address}>` : address;
 }
+
+/** What the welcome mail says about the new client (the spec's `enviarCorreoBienvenida` data). */
+export interface WelcomeMailData {
+  nombreRepresentante: string;
+  email: string;
+  razonSocial: string;
+  tipoProyecto: string;
+}
+
+/** To a new client's representative, sent by staff from Clientes ('📧 Bienvenida'). */
+export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessage {
+  return renderMail(brand, data.email, {
+    subject: `Bienvenido a ${brand.companyName}, ${data.razonSocial}`,
+    preheader: `Gracias por confiar en ${brand.companyName}: estos son los próximos pasos de su proyecto.`,
+    heading: `¡Bienvenido, ${data.razonSocial}!`,
+    intro: [
+      `Hola, ${data.nombreRepresentante}:`,
+      `Gracias por confiar en ${brand.companyName}. Es un gusto darle la bienvenida a ${data.razonSocial} como cliente; ya estamos preparando el arranque de su proyecto.`,
+    ],
+    rows: [
+      ['Empresa', data.razonSocial],
+      ['Proyecto', data.tipoProyecto],
+      ['Representante', data.nombreRepresentante],
+    ],
+    quote: {
+      label: 'Próximos pasos',
+      text: [
+        '1. Le contactaremos en los próximos días para acordar la reunión de arranque del proyecto.',
+        '2. En esa reunión definimos juntos el alcance, el calendario y las personas clave de su equipo.',
+        '3. Durante la implementación tendrá un consultor asignado y soporte en español, aquí en República Dominicana.',
+      ].join('\n'),
+    },
+    outro: [`¿Preguntas? Responda a este correo, escríbanos a ${brand.email} o llámenos al ${brand.phone}.`, `Un cordial saludo,\nEl equipo de ${brand.companyName}`],
+  });
+}
+
+const STATE_EXPLANATION: Record<string, string> = {
+  Registrado: 'Su incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
+  'En Proceso': 'Un consultor ya está trabajando en su incidencia. Si necesitamos más datos, le contactaremos.',
+  Resuelto: 'Damos su incidencia por resuelta. Si el problema persiste, responda a este correo y la reabrimos.',
+};
+
+/** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
+export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'email' | 'estado'>, changedAt: string): MailMessage {
+  const nombre = incident.nombre.trim();
+  return renderMail(brand, incident.email, {
+    subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
+    preheader: `Su incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
+    heading: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
+    intro: [nombre ? `Hola, ${nombre}:` : 'Hola:', `El estado de su incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`, STATE_EXPLANATION[incident.estado] ?? ''].filter(Boolean),
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Estado', incident.estado],
+      ['Actualizada', formatDominicanTime(changedAt)],
+    ],
+    action: { label: 'Consultar el estado', href: absoluteUrl(brand, '/soporte/seguimiento') },
+    outro: [`¿Dudas? Responda a este correo o llámenos al ${brand.phone}.`, `El equipo de soporte de ${brand.companyName}`],
+  });
+}

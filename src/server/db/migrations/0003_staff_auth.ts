@@ -36,7 +36,7 @@ const COMMON = [
  * triggers (whoever writes the rows). PostgreSQL: pg_trgm GIN indexes, which `like '%…%'` uses by
  * itself; when the extension cannot be created the filters still work, by scanning.
  */
-const SQLITE_SEARCH = [
+export const SQLITE_SEARCH = [
   `create virtual table incidents_search using fts5(numero_incidencia, nombre_norm, rnc_norm, content='incidents', content_rowid='id', tokenize='trigram')`,
   `create trigger incidents_search_ai after insert on incidents begin
      insert into incidents_search(rowid, numero_incidencia, nombre_norm, rnc_norm) values (new.id, new.numero_incidencia, new.nombre_norm, new.rnc_norm);
