@@ -108,7 +108,8 @@ async function incidentId(numero: string): Promise<number> {
 }
 
 async function createClient(cookie: string, fields: Record<string, string>): Promise<number> {
-  const response = await postJson(server.url, '/_actions/clients.create', fields, { headers: { cookie } });
+  // The add-client action takes forms (it also serves the page's form without JavaScript).
+  const response = await postForm(server.url, '/_actions/clients.create', fields, { headers: { cookie } });
   expect(response.status, response.body).toBe(200);
   return (await db.selectFrom('clients').select('id').where('email', '=', fields.email!.toLowerCase()).executeTakeFirstOrThrow()).id;
 }
@@ -155,9 +156,12 @@ describe('staff routes with a session that is not (or no longer) good enough', (
       'clients.create': { razonSocial: 'Intruso SRL', nombreRepresentante: 'Intruso', telefono: '8095550000', email: 'intruso@example.com', rnc: '101850043', tipoProyecto: 'Nada' },
       'clients.sendWelcome': { id: targets.client },
     };
+    const formActions = new Set(['clients.create']);
     for (const name of actions) {
       expect(inputs[name], `an input for ${name}`).toBeDefined();
-      const response = await postJson(server.url, `/_actions/${name}`, inputs[name], { headers: { cookie } });
+      const response = formActions.has(name)
+        ? await postForm(server.url, `/_actions/${name}`, inputs[name] as Record<string, string>, { headers: { cookie } })
+        : await postJson(server.url, `/_actions/${name}`, inputs[name], { headers: { cookie } });
       answers[`POST /_actions/${name}`] = { status: response.status, body: response.body };
     }
     return answers;
@@ -413,7 +417,7 @@ describe('script injection', () => {
       expect(mail.html || '').toContain(ESCAPED[payload]);
       await expectMailInert(mail.html || '', [payload], `bienvenida ${payload}`);
     }
-    const refused = await postJson(server.url, '/_actions/clients.create', { razonSocial: 'A', nombreRepresentante: 'B', telefono: '1', email: PAYLOADS[0], rnc: '1', tipoProyecto: 'C' }, { headers: { cookie } });
+    const refused = await postForm(server.url, '/_actions/clients.create', { razonSocial: 'A', nombreRepresentante: 'B', telefono: '1', email: PAYLOADS[0]!, rnc: '1', tipoProyecto: 'C' }, { headers: { cookie } });
     expect(refused.status).toBe(400);
   });
 
