@@ -9,10 +9,13 @@ import { ConfigError, getConfig } from '../src/server/config.ts';
 import { closeDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
 import { secureHandler } from '../src/server/http/security.ts';
+import { loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
 import { getLogger } from '../src/server/log.ts';
 import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
+const clientDir = fileURLToPath(new URL('../dist/client/', import.meta.url));
+const headersFile = fileURLToPath(new URL('../dist/_headers.json', import.meta.url));
 
 async function main(): Promise<void> {
   let config;
@@ -38,7 +41,10 @@ async function main(): Promise<void> {
   const { handler } = (await import(pathToFileURL(entry).href)) as {
     handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   };
-  const server = http.createServer(secureHandler(compressed(handler), config));
+  // Built files from memory, precompressed; everything else through the adapter, compressed on the fly.
+  const files = await loadStaticFiles(clientDir, headersFile);
+  log.info({ files: files.size }, 'static files cached');
+  const server = http.createServer(secureHandler(staticFilesHandler(files, compressed(handler)), config));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;
 
