@@ -81,6 +81,22 @@ async function bareServer(body: Buffer, contentType: string): Promise<{ url: str
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** Signs in with the staff account the server created on its first start (password printed once). */
+async function signInFirstStaff(server: RunningServer): Promise<string> {
+  const email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1];
+  const password = /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1];
+  if (!email || !password) throw new Error('El servidor no creó la cuenta de personal inicial.');
+  const response = await fetch(`${server.url}/admin-login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password }),
+  });
+  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  if (response.status !== 303 || !cookie) throw new Error(`No se pudo iniciar sesión (${response.status}).`);
+  return cookie;
+}
+
 async function main(): Promise<void> {
   if (!args.includes('--no-build')) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: ROOT, stdio: 'ignore' });
@@ -92,11 +108,28 @@ async function main(): Promise<void> {
   const bare = await bareServer(bytes, reference.headers.get('content-type') ?? 'text/html');
   const results: Measurement[] = [];
   try {
+    const cookie = await signInFirstStaff(server);
+    const incident = new URLSearchParams({
+      problema: 'No imprime la factura con NCF desde la caja 2.',
+      nombre: 'Cliente de carga',
+      telefono: '809-555-0100',
+      email: 'carga@cliente.example',
+      rnc: '101850043',
+    }).toString();
     const scenarios: Scenario[] = [
       { name: `bare node:http, same ${bytes.length} bytes`, url: bare.url },
       { name: `static page ${staticPath}`, url: `${server.url}${staticPath}` },
       { name: 'home page /', url: `${server.url}/` },
       { name: 'health check /healthz (database round trip)', url: `${server.url}/healthz` },
+      {
+        name: 'incident creation POST /_actions/incidents.create',
+        url: `${server.url}/_actions/incidents.create`,
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: incident,
+      },
+      // After the creation run, so the list has thousands of incidents to page through.
+      { name: 'staff incident list /admin/incidencias (signed in)', url: `${server.url}/admin/incidencias`, headers: { cookie } },
     ];
     for (const scenario of scenarios) {
       process.stderr.write(`  ${scenario.name}…\n`);
