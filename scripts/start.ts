@@ -16,6 +16,7 @@ import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../sr
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
 const clientDir = fileURLToPath(new URL('../dist/client/', import.meta.url));
 const headersFile = fileURLToPath(new URL('../dist/_headers.json', import.meta.url));
+const precompressedDir = fileURLToPath(new URL('../dist/precompressed/', import.meta.url));
 
 async function main(): Promise<void> {
   let config;
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   };
   // Built files from memory, precompressed; everything else through the adapter, compressed on the fly.
-  const files = await loadStaticFiles(clientDir, headersFile);
+  const files = await loadStaticFiles(clientDir, headersFile, precompressedDir);
   log.info({ files: files.size }, 'static files cached');
   const server = http.createServer(secureHandler(staticFilesHandler(files, compressed(handler)), config));
   server.keepAliveTimeout = 5000;

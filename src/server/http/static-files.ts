@@ -6,10 +6,12 @@
  * does not hold (on-demand routes, the 404 page, redirects of trailing slashes, media that needs byte
  * ranges) goes on to the adapter unchanged.
  *
- * The cache reflects the build at start time: a deploy restarts the process, which reloads it.
+ * The build writes the compressed copies (brotli at quality 11 is slow: seconds of CPU for the whole
+ * site), named by content, into `dist/precompressed/`; a file without a matching copy is compressed at
+ * start. The cache reflects the build at start time: a deploy restarts the process, which reloads it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -90,11 +92,59 @@ function routeOf(path: string): string {
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
+/** A file's content tag: names its precompressed copies and makes its ETag. */
+const contentTag = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
+
+/** Brotli at its best quality (slow: done once, by the build when it can) and gzip, kept only when smaller. */
+async function compressBoth(identity: Buffer): Promise<{ br?: Buffer; gzip?: Buffer }> {
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+    gzipAsync(identity, { level: 9 }),
+  ]);
+  return { br: br.length < identity.length ? br : undefined, gzip: gz.length < identity.length ? gz : undefined };
+}
+
+function isCompressible(file: string, size: number): boolean {
+  const contentType = CONTENT_TYPES[extname(file).toLowerCase()];
+  return Boolean(contentType && COMPRESSIBLE.test(contentType) && size >= COMPRESS_THRESHOLD);
+}
+
+/**
+ * Run by the build (astro.config.ts): writes the brotli and gzip copies of every compressible file of
+ * `clientDir` into `outDir`, named by content, so that starting the server only reads them. Returns
+ * how many files were compressed.
+ */
+export async function precompressBuild(clientDir: string, outDir: string): Promise<number> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const files = walk(clientDir).filter((file) => isCompressible(file, statSync(file).size));
+  await Promise.all(
+    files.map(async (file) => {
+      const identity = readFileSync(file);
+      const tag = contentTag(identity);
+      const { br, gzip: gz } = await compressBoth(identity);
+      if (br) writeFileSync(join(outDir, `${tag}.br`), br);
+      if (gz) writeFileSync(join(outDir, `${tag}.gz`), gz);
+    }),
+  );
+  return files.length;
+}
+
+function readIfExists(path: string): Buffer | undefined {
+  return existsSync(path) ? readFileSync(path) : undefined;
+}
+
 /**
  * Reads and precompresses every servable file of `clientDir`. `headersFile` is the adapter's
  * `_headers.json` (page CSPs of prerendered routes), when the build wrote one.
  */
-export async function loadStaticFiles(clientDir: string, headersFile?: string): Promise<Map<string, CachedFile>> {
+export async function loadStaticFiles(clientDir: string, headersFile?: string, precompressedDir?: string): Promise<Map<string, CachedFile>> {
   const pageHeaders = new Map<string, Array<[string, string]>>();
   if (headersFile && existsSync(headersFile)) {
     for (const entry of JSON.parse(readFileSync(headersFile, 'utf8')) as HeadersEntry[]) {
@@ -109,26 +159,21 @@ export async function loadStaticFiles(clientDir: string, headersFile?: string): 
       const rel = relative(clientDir, file);
       const paths = urlPathsOf(rel);
       const identity = readFileSync(file);
+      const tag = contentTag(identity);
       const compressible = COMPRESSIBLE.test(contentType);
       const bodies: CachedFile['bodies'] = { identity };
-      if (compressible && identity.length >= COMPRESS_THRESHOLD) {
-        const [br, gz] = await Promise.all([
-          brotli(identity, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-              [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-            },
-          }),
-          gzipAsync(identity, { level: 9 }),
-        ]);
-        // Keep an encoding only when it actually saves bytes.
-        if (br.length < identity.length) bodies.br = br;
-        if (gz.length < identity.length) bodies.gzip = gz;
+      if (isCompressible(file, identity.length)) {
+        // The build's copies when they match this content (named by it), else compress now.
+        const built = precompressedDir
+          ? { br: readIfExists(join(precompressedDir, `${tag}.br`)), gzip: readIfExists(join(precompressedDir, `${tag}.gz`)) }
+          : {};
+        const { br, gzip: gz } = built.br || built.gzip ? built : await compressBoth(identity);
+        if (br) bodies.br = br;
+        if (gz) bodies.gzip = gz;
       }
       const cached: CachedFile = {
         contentType,
-        etag: `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+        etag: `W/"${tag}"`,
         lastModified: statSync(file).mtime.toUTCString(),
         cacheControl: paths[0]!.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE,
         pageHeaders: contentType.startsWith('text/html') ? (pageHeaders.get(routeOf(paths[0]!)) ?? []) : [],
