@@ -39,6 +39,9 @@ async function main(): Promise<void> {
   const background = await startBackground();
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  // React picks its build from NODE_ENV when the entry loads it: unset, it would render with its
+  // development build (several times slower). The setting defaults to production; make it the real one.
+  process.env.NODE_ENV = config.NODE_ENV;
   const { handler } = (await import(pathToFileURL(entry).href)) as {
     handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   };
