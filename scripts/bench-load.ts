@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
+import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -128,22 +128,6 @@ async function bareServer(body: Buffer, contentType: string): Promise<{ url: str
       await once(child, 'exit');
     },
   };
-}
-
-/** Signs in with the staff account the server created on its first start (password printed once). */
-async function signInFirstStaff(server: RunningServer): Promise<string> {
-  const email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1];
-  const password = /se muestra una sola vez\): (\S+)/.exec(server.output())?.[1];
-  if (!email || !password) throw new Error('El servidor no creó la cuenta de personal inicial.');
-  const response = await fetch(`${server.url}/admin-login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password }),
-  });
-  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
-  if (response.status !== 303 || !cookie) throw new Error(`No se pudo iniciar sesión (${response.status}).`);
-  return cookie;
 }
 
 async function main(): Promise<void> {

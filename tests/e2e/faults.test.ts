@@ -6,10 +6,11 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src/server/auth/index.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { expectIncidentsWhole, submitIncident, type ActionAnswer } from '../support/actions.ts';
 import { privatePostgresProblem, startPrivatePostgres, type PrivatePostgres } from '../support/postgres.ts';
-import { freePort, startServer } from '../support/server.ts';
+import { freePort, signInFirstStaff, startServer } from '../support/server.ts';
 import { startSmtpPeer } from '../support/smtp.ts';
 
 const FAILURE_MESSAGE = 'Hubo un error al registrar';
@@ -159,7 +160,11 @@ describe.skipIf(privatePostgresProblem !== null)('PostgreSQL stops under load an
       }
     });
     const health = async () => (await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(15_000) })).status;
+    const staffHome = () => fetch(`${server.url}/admin`, { redirect: 'manual', headers: { cookie } });
+    let cookie = '';
     try {
+      cookie = await signInFirstStaff(server);
+      expect((await staffHome()).status).toBe(200);
       await expect.poll(() => answers.filter((answer) => answer.status === 200).length, { timeout: 15_000 }).toBeGreaterThan(10);
 
       pg.stop('immediate');
@@ -167,11 +172,24 @@ describe.skipIf(privatePostgresProblem !== null)('PostgreSQL stops under load an
       const duringOutage = await submitIncident(server.url, 'pg-outage');
       expect(duringOutage.status).toBe(500);
       expect(duringOutage.message).toBe(FAILURE_MESSAGE);
+      // A signed-in staff member is told the service is unavailable, not sent back to sign in.
+      const staffDuringOutage = await staffHome();
+      expect(staffDuringOutage.status).toBe(503);
+      expect(await staffDuringOutage.text()).toContain(SERVICE_UNAVAILABLE_MESSAGE);
+      const action = await fetch(`${server.url}/_actions/incidents.setState`, {
+        method: 'POST',
+        headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 1, estado: 'Resuelto' }),
+      });
+      expect(action.status).toBe(503);
+      expect(((await action.json()) as { message: string }).message).toBe(SERVICE_UNAVAILABLE_MESSAGE);
       const failuresBefore = answers.filter((answer) => answer.status === 500).length;
       await sleep(1000);
 
       pg.start();
       await expect.poll(health, { timeout: 30_000, interval: 250 }).toBe(200);
+      // The session outlived the outage.
+      expect((await staffHome()).status).toBe(200);
       const acknowledgedAt = answers.filter((answer) => answer.status === 200).length;
       await expect.poll(() => answers.filter((answer) => answer.status === 200).length, { timeout: 15_000 }).toBeGreaterThan(acknowledgedAt + 10);
       running = false;
