@@ -139,6 +139,40 @@ describe('SIGTERM while a mail is being sent', () => {
   });
 });
 
+describe('SIGTERM while the mail server has stopped answering', () => {
+  it('stops waiting for the stalled send, hands the mail back, exits 0 within 10 s; the next start sends it', async () => {
+    // The peer takes the message and then does not answer for longer than any shutdown may last.
+    const stalled = await startSmtpPeer({ ackDelayMs: 60_000 });
+    const server = await startServer({ env: { SMTP_URL: stalled.url, LOG_LEVEL: 'info' }, cleanup: false });
+    const dataDir = server.dataDir;
+    try {
+      expect((await submitIncident(server.url, 'stalled')).status).toBe(200);
+      await expect.poll(() => stalled.messages.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+      const started = Date.now();
+      expect(await server.stop()).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(server.output()).toContain('released for a retry');
+      await withDb(server.env.DATABASE_URL!, async (db) => {
+        const rows = await db.selectFrom('mailOutbox').select(['status', 'lockedUntil']).execute();
+        expect(rows).toHaveLength(2);
+        expect(rows.every((row) => row.status === 'pending' && row.lockedUntil === null)).toBe(true);
+      });
+
+      const healthy = await startSmtpPeer();
+      const restarted = await startServer({ dataDir, env: { SMTP_URL: healthy.url, LOG_LEVEL: 'warn' } });
+      try {
+        await expect.poll(() => healthy.messages.length, { timeout: 20_000 }).toBe(2);
+      } finally {
+        await restarted.stop();
+        await healthy.stop();
+      }
+    } finally {
+      await stalled.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(privatePostgresProblem !== null)('PostgreSQL stops under load and comes back (private server)', () => {
   let pg: PrivatePostgres;
   beforeAll(async () => {

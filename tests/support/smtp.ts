@@ -34,7 +34,7 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
         .then((mail) => {
           messages.push(mail);
           for (const wake of waiters) wake();
-          if (options.ackDelayMs) setTimeout(() => callback(), options.ackDelayMs);
+          if (options.ackDelayMs) setTimeout(() => callback(), options.ackDelayMs).unref();
           else callback();
         })
         .catch((error: Error) => callback(error));
