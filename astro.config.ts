@@ -4,10 +4,13 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
+import type { AstroIntegration } from 'astro';
+import { fileURLToPath } from 'node:url';
 import interactionDirective from './src/client/interaction-integration.ts';
 import { compactScript } from './src/lib/inline-script.ts';
 import { getConfig } from './src/server/config.ts';
 import { ACTION_BODY_BYTES, MAX_BODY_BYTES } from './src/server/http/security.ts';
+import { precompressBuild } from './src/server/http/static-files.ts';
 
 const config = getConfig();
 
@@ -23,6 +26,20 @@ function inlineScriptHashes(): `sha256-${string}`[] {
     .map((file) => `sha256-${createHash('sha256').update(compactScript(readFileSync(new URL(file, dir), 'utf8'))).digest('base64')}` as const);
 }
 
+/** Brotli (quality 11) and gzip copies of the built files, so the server only reads them at start (src/server/http/static-files.ts). */
+function precompress(): AstroIntegration {
+  return {
+    name: 'vertice:precompress',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const clientDir = fileURLToPath(dir);
+        const count = await precompressBuild(clientDir, fileURLToPath(new URL('../precompressed/', dir)));
+        logger.info(`${count} archivos comprimidos (brotli y gzip)`);
+      },
+    },
+  };
+}
+
 // https://docs.astro.build/en/reference/configuration-reference/
 export default defineConfig({
   site: config.SITE_URL,
@@ -36,7 +53,7 @@ export default defineConfig({
     bodySizeLimit: MAX_BODY_BYTES,
     staticHeaders: true,
   }),
-  integrations: [react(), interactionDirective()],
+  integrations: [react(), interactionDirective(), precompress()],
   security: {
     checkOrigin: true,
     actionBodySizeLimit: ACTION_BODY_BYTES,

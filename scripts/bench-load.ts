@@ -6,12 +6,11 @@
  * Options: --no-build, --duration SECONDS (default 10), --connections N (default 10).
  * A benchmark, not a test.
  */
-import { execFileSync } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
+import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -43,14 +42,21 @@ export interface Measurement {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-/** Runs one scenario and reports req/s and exact latency percentiles of every response. */
-export async function measure(scenario: Scenario): Promise<Measurement> {
+interface Run {
+  requests: number;
+  seconds: number;
+  latencies: number[];
+  errors: number;
+  unexpected: number;
+}
+
+async function run(scenario: Scenario, seconds: number): Promise<Run> {
   const latencies: number[] = [];
   let unexpected = 0;
   const expected = new Set(scenario.expect ?? [200]);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: scenario.url, method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body, connections, duration },
+      { url: scenario.url, method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body, connections, duration: seconds },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
@@ -58,27 +64,70 @@ export async function measure(scenario: Scenario): Promise<Measurement> {
       if (!expected.has(statusCode)) unexpected += 1;
     });
   });
-  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, seconds: result.duration, latencies, errors: result.errors + result.timeouts, unexpected };
+}
+
+function summarize(name: string, runs: Run[]): Measurement {
+  const latencies = runs.flatMap((item) => item.latencies).sort((a, b) => a - b);
+  const seconds = runs.reduce((sum, item) => sum + item.seconds, 0);
   return {
-    name: scenario.name,
-    requestsPerSecond: result.requests.average,
+    name,
+    requestsPerSecond: latencies.length / seconds,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
-    errors: result.errors + result.timeouts,
-    unexpected,
+    errors: runs.reduce((sum, item) => sum + item.errors, 0),
+    unexpected: runs.reduce((sum, item) => sum + item.unexpected, 0),
   };
 }
 
-/** A bare node:http server that answers every request with the given bytes and headers. */
+/** Runs one scenario and reports req/s and exact latency percentiles of every response. */
+export async function measure(scenario: Scenario): Promise<Measurement> {
+  return summarize(scenario.name, [await run(scenario, duration)]);
+}
+
+/**
+ * Measures two scenarios in alternating slices of the same total time, so that a burst of load from
+ * elsewhere on a shared machine falls on both alike: the ratio of their throughputs is what is compared.
+ */
+export async function measurePair(first: Scenario, second: Scenario, slices = 4): Promise<[Measurement, Measurement]> {
+  const runs: [Run[], Run[]] = [[], []];
+  const seconds = Math.max(1, Math.round(duration / slices));
+  for (let slice = 0; slice < slices; slice += 1) {
+    // Alternate which goes first, so neither always follows the other.
+    const order = slice % 2 ? [1, 0] : [0, 1];
+    for (const index of order) runs[index as 0 | 1].push(await run(index ? second : first, seconds));
+  }
+  return [summarize(first.name, runs[0]), summarize(second.name, runs[1])];
+}
+
+/**
+ * A bare node:http server that answers every request with the given bytes, in a process of its own
+ * like the site's server (inside this process it would share its thread with autocannon and lose).
+ */
 async function bareServer(body: Buffer, contentType: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
-    res.end(body);
+  const source = `
+    const http = require('node:http');
+    const body = Buffer.from(process.env.BODY, 'base64');
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': process.env.CONTENT_TYPE, 'content-length': body.length });
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+    process.on('SIGTERM', () => server.close(() => process.exit(0)));`;
+  const child = spawn(process.execPath, ['-e', source], {
+    env: { BODY: body.toString('base64'), CONTENT_TYPE: contentType },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  const port = Number(chunk.toString().trim());
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async close() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -92,13 +141,33 @@ async function main(): Promise<void> {
   const bare = await bareServer(bytes, reference.headers.get('content-type') ?? 'text/html');
   const results: Measurement[] = [];
   try {
+    const cookie = await signInFirstStaff(server);
+    const incident = new URLSearchParams({
+      problema: 'No imprime la factura con NCF desde la caja 2.',
+      nombre: 'Cliente de carga',
+      telefono: '809-555-0100',
+      email: 'carga@cliente.example',
+      rnc: '101850043',
+    }).toString();
     const scenarios: Scenario[] = [
       { name: `bare node:http, same ${bytes.length} bytes`, url: bare.url },
       { name: `static page ${staticPath}`, url: `${server.url}${staticPath}` },
       { name: 'home page /', url: `${server.url}/` },
       { name: 'health check /healthz (database round trip)', url: `${server.url}/healthz` },
+      {
+        name: 'incident creation POST /_actions/incidents.create',
+        url: `${server.url}/_actions/incidents.create`,
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: incident,
+      },
+      // After the creation run, so the list has thousands of incidents to page through.
+      { name: 'staff incident list /admin/incidencias (signed in)', url: `${server.url}/admin/incidencias`, headers: { cookie } },
     ];
-    for (const scenario of scenarios) {
+    const [bareScenario, staticScenario, ...others] = scenarios as [Scenario, Scenario, ...Scenario[]];
+    process.stderr.write(`  ${bareScenario.name} and ${staticScenario.name}, alternating…\n`);
+    results.push(...(await measurePair(bareScenario, staticScenario)));
+    for (const scenario of others) {
       process.stderr.write(`  ${scenario.name}…\n`);
       results.push(await measure(scenario));
     }
@@ -107,7 +176,7 @@ async function main(): Promise<void> {
     await server.stop();
   }
   const bareRps = results[0]?.requestsPerSecond ?? NaN;
-  console.log(`\nautocannon, ${connections} connections, ${duration} s per scenario, loopback\n`);
+  console.log(`\nautocannon, ${connections} connections, ${duration} s per scenario (the first two in alternating slices), loopback\n`);
   console.log('| scenario | req/s | p50 ms | p95 ms | p99 ms | errors | unexpected status |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of results) {

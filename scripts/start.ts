@@ -10,10 +10,14 @@ import { closeDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
 import { loggedRequests } from '../src/server/http/request-log.ts';
 import { secureHandler } from '../src/server/http/security.ts';
+import { loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
 import { getLogger } from '../src/server/log.ts';
 import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
+const clientDir = fileURLToPath(new URL('../dist/client/', import.meta.url));
+const headersFile = fileURLToPath(new URL('../dist/_headers.json', import.meta.url));
+const precompressedDir = fileURLToPath(new URL('../dist/precompressed/', import.meta.url));
 
 async function main(): Promise<void> {
   let config;
@@ -36,10 +40,16 @@ async function main(): Promise<void> {
   const background = await startBackground();
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  // React picks its build from NODE_ENV when the entry loads it: unset, it would render with its
+  // development build (several times slower). The setting defaults to production; make it the real one.
+  process.env.NODE_ENV = config.NODE_ENV;
   const { handler } = (await import(pathToFileURL(entry).href)) as {
     handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   };
-  const server = http.createServer(loggedRequests(secureHandler(compressed(handler), config), log));
+  // Built files from memory, precompressed; everything else through the adapter, compressed on the fly.
+  const files = await loadStaticFiles(clientDir, headersFile, precompressedDir);
+  log.info({ files: files.size }, 'static files cached');
+  const server = http.createServer(loggedRequests(secureHandler(staticFilesHandler(files, compressed(handler)), config), log));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;
 

@@ -5,7 +5,7 @@
  */
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
-import { requireStaff, type StaffMember } from '../server/auth/index.ts';
+import { requireStaff, SERVICE_UNAVAILABLE_MESSAGE, type StaffMember } from '../server/auth/index.ts';
 import { clientInputSchema, createClient } from '../server/clients/index.ts';
 import { ClientNotFoundError, sendWelcome as sendWelcomeMail } from '../server/clients/welcome.ts';
 import { getDb } from '../server/db/index.ts';
@@ -16,6 +16,7 @@ import { INCIDENT_STATES, IncidentNotFoundError, setIncidentState } from '../ser
 async function staffOnly(context: ActionAPIContext): Promise<StaffMember> {
   const check = await requireStaff(context.request.headers);
   if (check.ok) return check.staff;
+  if (check.status === 503) throw new ActionError({ code: 'SERVICE_UNAVAILABLE', message: SERVICE_UNAVAILABLE_MESSAGE });
   throw check.status === 401
     ? new ActionError({ code: 'UNAUTHORIZED', message: 'Inicie sesión para continuar.' })
     : new ActionError({ code: 'FORBIDDEN', message: 'Este usuario no tiene permisos de administrador.' });

@@ -1,7 +1,11 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseHeaders, isPrivatePath } from '../../src/server/http/security.ts';
 import { routesUnder, staffActionNames } from '../support/routes.ts';
-import { firstStaffPassword, startServer, type RunningServer } from '../support/server.ts';
+import { firstStaffPassword, ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
 
@@ -163,5 +167,105 @@ describe('compression', () => {
       req.end();
     });
     expect(encoding).toBe('br');
+  });
+});
+
+describe('built files from memory (src/server/http/static-files.ts)', () => {
+  const disk = (path: string) => readFileSync(join(ROOT, 'dist/client', path));
+  const pageCsp = (route: string) =>
+    (JSON.parse(readFileSync(join(ROOT, 'dist/_headers.json'), 'utf8')) as Array<{ pathname: string; headers: Array<{ key: string; value: string }> }>)
+      .find((entry) => entry.pathname === route)
+      ?.headers.find((header) => header.key === 'Content-Security-Policy')?.value;
+
+  /** Raw request (fetch would decode the body and hide Content-Encoding). */
+  function raw(path: string, headers: Record<string, string> = {}, method = 'GET') {
+    return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('sends the bytes of dist/client in brotli, gzip or plain, as Accept-Encoding asks', async () => {
+    const original = disk('servicios/index.html');
+    const br = await raw('/servicios', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).equals(original)).toBe(true);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(original.length / 3);
+
+    const gz = await raw('/servicios', { 'accept-encoding': 'gzip, br;q=0' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(original)).toBe(true);
+
+    const plain = await raw('/servicios', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(original)).toBe(true);
+    for (const response of [br, gz, plain]) expect(response.headers.vary).toBe('Accept-Encoding');
+  });
+
+  it('keeps the headers the adapter sent: page CSP, security headers, type, caching', async () => {
+    const page = await fetch(`${server.url}/servicios`);
+    expectBaseHeaders(page);
+    expect(page.headers.get('content-security-policy')).toBe(pageCsp('/servicios'));
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('cache-control')).toBe('public, max-age=0');
+    expect(page.headers.get('last-modified')).toBe(statSync(join(ROOT, 'dist/client/servicios/index.html')).mtime.toUTCString());
+    expect((await fetch(`${server.url}/`)).headers.get('content-security-policy')).toBe(pageCsp('/'));
+
+    const script = readdirSync(join(ROOT, 'dist/client/_astro')).find((name) => name.endsWith('.js'));
+    expect(script).toBeTruthy();
+    const asset = await fetch(`${server.url}/_astro/${script}`);
+    expectBaseHeaders(asset);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+
+    const icon = await raw('/favicon.svg', { 'accept-encoding': 'br' });
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.body.equals(disk('favicon.svg'))).toBe(true); // too small to be worth compressing
+    const robots = await fetch(`${server.url}/robots.txt`);
+    expect(robots.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await robots.text()).toBe(disk('robots.txt').toString('utf8'));
+  });
+
+  it('answers 304 to a matching If-None-Match or If-Modified-Since, with the validators and no body', async () => {
+    const first = await raw('/servicios', { 'accept-encoding': 'br' });
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await raw('/servicios', { 'accept-encoding': 'br', 'if-none-match': `W/"otra", ${etag}` });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe('public, max-age=0');
+    expect(again.headers['x-content-type-options']).toBe('nosniff');
+    // The same representation-independent tag whatever the encoding.
+    expect((await raw('/servicios', { 'accept-encoding': 'gzip', 'if-none-match': etag })).status).toBe(304);
+    expect((await raw('/servicios', { 'if-none-match': 'W/"otra"' })).status).toBe(200);
+    expect((await raw('/servicios', { 'if-modified-since': first.headers['last-modified']! })).status).toBe(304);
+    expect((await raw('/servicios', { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' })).status).toBe(200);
+  });
+
+  it('answers HEAD with the GET headers and no body', async () => {
+    const get = await raw('/', { 'accept-encoding': 'gzip' });
+    const head = await raw('/', { 'accept-encoding': 'gzip' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    for (const name of ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'content-security-policy', 'vary']) {
+      expect(head.headers[name], name).toBe(get.headers[name]);
+    }
+  });
+
+  it('leaves what it does not hold to the adapter: trailing slashes, unknown paths, POST, on-demand routes', async () => {
+    const slash = await fetch(`${server.url}/servicios/`, { redirect: 'manual' });
+    expect(slash.status).toBe(301);
+    expect(slash.headers.get('location')).toBe('/servicios');
+    expect((await fetch(`${server.url}/servicios/no-existe`)).status).toBe(404);
+    expect((await fetch(`${server.url}/healthz`)).headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${server.url}/servicios?ref=x`)).status).toBe(200);
   });
 });

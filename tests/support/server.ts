@@ -124,3 +124,19 @@ export function runAdminScript(server: RunningServer, args: string[], adminEmail
     encoding: 'utf8',
   });
 }
+
+/** Signs in with the staff account the server created on its first start (password printed once). */
+export async function signInFirstStaff(server: RunningServer): Promise<string> {
+  const email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1];
+  const password = firstStaffPassword(server);
+  if (!email || !password) throw new Error('El servidor no creó la cuenta de personal inicial.');
+  const response = await fetch(`${server.url}/admin-login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password }),
+  });
+  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  if (response.status !== 303 || !cookie) throw new Error(`No se pudo iniciar sesión (${response.status}).`);
+  return cookie;
+}

@@ -16,7 +16,13 @@ export interface SmtpPeer {
   stop(): Promise<void>;
 }
 
-export async function startSmtpPeer(options: { port?: number } = {}): Promise<SmtpPeer> {
+export interface SmtpPeerOptions {
+  port?: number;
+  /** Hold each message this long after receiving it before acknowledging it (a slow mail server). */
+  ackDelayMs?: number;
+}
+
+export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<SmtpPeer> {
   const messages: ParsedMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
@@ -28,7 +34,8 @@ export async function startSmtpPeer(options: { port?: number } = {}): Promise<Sm
         .then((mail) => {
           messages.push(mail);
           for (const wake of waiters) wake();
-          callback();
+          if (options.ackDelayMs) setTimeout(() => callback(), options.ackDelayMs).unref();
+          else callback();
         })
         .catch((error: Error) => callback(error));
     },

@@ -46,9 +46,16 @@ export async function createOrResetStaff(
     await adapter.deleteUserSessions(existing.user.id);
     return 'reset';
   }
-  const user = await adapter.createUser({ email, name: input.name ?? '', emailVerified: true }, { method: 'admin' });
-  await adapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
+  await createAccount(adapter, email, input.name ?? '', hash);
   return 'created';
+}
+
+type InternalAdapter = Awaited<StaffAuth['$context']>['internalAdapter'];
+
+/** A new user with its password; throws when the e-mail is taken (the column is unique). */
+async function createAccount(adapter: InternalAdapter, email: string, name: string, hash: string): Promise<void> {
+  const user = await adapter.createUser({ email, name, emailVerified: true }, { method: 'admin' });
+  await adapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
 }
 
 export async function listStaff(auth: StaffAuth = getAuth()): Promise<StaffAccount[]> {
@@ -64,10 +71,18 @@ export async function ensureInitialStaff(
   auth: StaffAuth = getAuth(),
   config: Config = getConfig(),
 ): Promise<{ email: string; password: string } | null> {
-  const count = await (await auth.$context).internalAdapter.countTotalUsers();
-  if (count > 0) return null;
+  const adapter = (await auth.$context).internalAdapter;
+  if ((await adapter.countTotalUsers()) > 0) return null;
   const email = config.ADMIN_EMAILS[0]!;
   const password = randomBytes(18).toString('base64url');
-  await createOrResetStaff({ email, password }, auth, config);
+  try {
+    // Create only, never reset: several processes starting at once all see no account, and a reset
+    // by the second would void the password the first one printed.
+    await createAccount(adapter, email, '', await hashPassword(password));
+  } catch (error) {
+    // The unique e-mail refused us: another process created the account first and printed its password.
+    if (await adapter.findUserByEmail(email)) return null;
+    throw error;
+  }
   return { email, password };
 }

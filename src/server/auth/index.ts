@@ -12,7 +12,7 @@
 import { betterAuth } from 'better-auth';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { getConfig, type Config } from '../config.ts';
-import { getDbHandle, type Db, type DbEngine } from '../db/index.ts';
+import { getDbHandle, ping, type Db, type DbEngine } from '../db/index.ts';
 import { getLogger } from '../log.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { getAuthSecret } from './secret.ts';
@@ -149,11 +149,14 @@ export interface StaffMember {
   sessionToken: string;
 }
 
-export type StaffCheck = { ok: true; staff: StaffMember } | { ok: false; status: 401 | 403 };
+/** What staff are told while the database does not answer (pages, actions and APIs alike). */
+export const SERVICE_UNAVAILABLE_MESSAGE = 'El servicio no está disponible en este momento. Inténtelo de nuevo en unos minutos.';
+
+export type StaffCheck = { ok: true; staff: StaffMember } | { ok: false; status: 401 | 403 | 503 };
 
 /**
  * The guard of every staff page, action and API: 401 without a valid session, 403 when the
- * session's e-mail is no longer on ADMIN_EMAILS.
+ * session's e-mail is no longer on ADMIN_EMAILS, 503 when the database does not answer.
  */
 export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth(), config: Config = getConfig()): Promise<StaffCheck> {
   let result;
@@ -161,7 +164,9 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
     result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
   } catch (error) {
     getLogger().warn({ err: error }, 'session check failed');
-    return { ok: false, status: 401 };
+    // A database that does not answer is an outage, not a missing session: staff are told to wait,
+    // not sent to sign in again (which could not work either).
+    return { ok: false, status: (await ping(getDbHandle().db)) ? 401 : 503 };
   }
   if (!result) return { ok: false, status: 401 };
   if (!isStaffEmail(result.user.email, config)) return { ok: false, status: 403 };

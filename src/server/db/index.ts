@@ -79,9 +79,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
       types: pgTypes(),
       options: options.schema ? `-c search_path=${options.schema}` : undefined,
     });
-    // A dropped idle connection (e.g. the server restarting) must not crash the process; the pool
-    // replaces it and the next query reconnects.
+    // A dropped connection (e.g. the server restarting) must not crash the process. The pool handles
+    // idle ones; a connection checked out at that moment (between two statements of a transaction)
+    // emits 'error' on its client, and an unhandled 'error' event would end the process. Its pending
+    // statement fails on its own, the pool discards the dead client on release, and the next query
+    // reconnects.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const schema = options.schema;
     const dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect, plugins });

@@ -20,6 +20,7 @@ export const RETRY_BASE_MS = 60_000;
 export const RETRY_MAX_MS = 60 * 60_000;
 export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 const DEFAULT_LEASE_MS = 5 * 60_000;
+const STOP_GRACE_MS = 7000;
 
 /** Writes a mail row inside the caller's transaction; it is sent once that transaction commits. */
 export async function enqueueMail(trx: Transaction<Database> | Db, mail: QueuedMail, now: Date = new Date()): Promise<number> {
@@ -110,6 +111,8 @@ export interface MailWorkerOptions {
   now?: () => Date;
   /** False: no polling loop, rounds run only through `runOnce()` (tests drive them step by step). */
   poll?: boolean;
+  /** How long `stop()` waits for the send in progress (default 7 s, within the 10 s shutdown). */
+  stopGraceMs?: number;
 }
 
 export interface MailWorker {
@@ -118,7 +121,10 @@ export interface MailWorker {
   runOnce(): Promise<number>;
   /** Ends the sleep early (a mail was just queued). */
   wake(): void;
-  /** Stops after the current send; claimed rows not yet sent are released for others. */
+  /**
+   * Stops after the current send; claimed rows not yet sent are released for others. A send that
+   * outlasts the grace period (a mail server that stopped answering) is released too, and not waited for.
+   */
   stop(): Promise<void>;
 }
 
@@ -149,6 +155,8 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const now = options.now ?? (() => new Date());
 
   let running = true;
+  /** Rows this worker has claimed and not yet sent or given back. */
+  let unfinished = new Set<number>();
   let wakeRequested = false;
   let interruptSleep: (() => void) | null = null;
 
@@ -171,11 +179,13 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
 
   const runOnce = async (): Promise<number> => {
     const rows = await claimDueMail(db, now(), batchSize, options.leaseMs);
+    unfinished = new Set(rows.map((row) => row.id));
     let attempted = 0;
     for (const row of rows) {
       if (!running && attempted > 0) {
         // Shutting down: hand the rest back instead of holding them until the lease expires.
         await db.updateTable('mailOutbox').set({ lockedUntil: null }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+        unfinished.delete(row.id);
         continue;
       }
       attempted += 1;
@@ -188,6 +198,8 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         const message = error instanceof Error ? error.message : String(error);
         if (outcome === 'failed') log?.error({ mailId: row.id, kind: row.kind, attempt: row.attempts, error: message }, 'mail failed for good');
         else log?.warn({ mailId: row.id, kind: row.kind, attempt: row.attempts, error: message }, 'mail send failed; will retry');
+      } finally {
+        unfinished.delete(row.id);
       }
     }
     return attempted;
@@ -217,7 +229,17 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       running = false;
       wakers().delete(wake);
       interruptSleep?.();
-      await loop;
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'grace-over'>((resolve) => (timer = setTimeout(() => resolve('grace-over'), options.stopGraceMs ?? STOP_GRACE_MS)));
+      const outcome = await Promise.race([loop, graceOver]);
+      clearTimeout(timer);
+      const stuck = [...unfinished];
+      if (outcome === 'grace-over' && stuck.length > 0) {
+        // Hand the rows back so that the next start, or another process, sends them: if the stalled
+        // server did take the message after all, it is delivered twice, the at-least-once window above.
+        log?.warn({ mailIds: stuck }, 'mail send still running at shutdown; released for a retry');
+        await db.updateTable('mailOutbox').set({ lockedUntil: null }).where('id', 'in', stuck).where('status', '=', 'pending').execute();
+      }
     },
   };
 }

@@ -1,0 +1,261 @@
+/**
+ * The production build's static files (`dist/client/`), read once at start into memory and
+ * precompressed (brotli at its best quality, and gzip), then answered without touching the disk, the
+ * router or the on-the-fly compressor. It sits at the choke point in front of the Astro handler
+ * (scripts/start.ts): {@link secureHandler} has already set the security headers; a path this cache
+ * does not hold (on-demand routes, the 404 page, redirects of trailing slashes, media that needs byte
+ * ranges) goes on to the adapter unchanged.
+ *
+ * The build writes the compressed copies (brotli at quality 11 is slow: seconds of CPU for the whole
+ * site), named by content, into `dist/precompressed/`; a file without a matching copy is compressed at
+ * start. The cache reflects the build at start time: a deploy restarts the process, which reloads it.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Types we serve from memory; anything else (video, which players fetch by byte range) goes to the adapter. */
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+};
+
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json)|image\/svg\+xml)/;
+/** Below this size a compressed body saves less than its headers cost (the on-the-fly compressor's threshold too). */
+const COMPRESS_THRESHOLD = 1024;
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'public, max-age=0';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+export interface CachedFile {
+  contentType: string;
+  etag: string;
+  lastModified: string;
+  cacheControl: string;
+  /** Headers of the page itself (its hash-based CSP), from the build's `_headers.json`. */
+  pageHeaders: Array<[string, string]>;
+  bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
+  compressible: boolean;
+}
+
+interface HeadersEntry {
+  pathname: string;
+  headers: Array<{ key: string; value: string }>;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.name.startsWith('.')) return [];
+    return entry.isDirectory() ? walk(path) : [path];
+  });
+}
+
+/** The URL paths a built file answers: `/a/index.html` also answers `/a` (trailingSlash 'never'), `/index.html` also `/`. */
+export function urlPathsOf(relativePath: string): string[] {
+  const path = `/${relativePath.split(sep).join('/')}`;
+  if (path === '/index.html') return [path, '/'];
+  if (path.endsWith('/index.html')) return [path, path.slice(0, -'/index.html'.length)];
+  return [path];
+}
+
+/** The route whose `_headers.json` entry applies to a built HTML file: `/a/index.html` → `/a`, `/404.html` → `/404`. */
+function routeOf(path: string): string {
+  if (path === '/index.html') return '/';
+  if (path.endsWith('/index.html')) return path.slice(0, -'/index.html'.length);
+  return path.replace(/\.html$/, '');
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** A file's content tag: names its precompressed copies and makes its ETag. */
+const contentTag = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
+
+/** Brotli at its best quality (slow: done once, by the build when it can) and gzip, kept only when smaller. */
+async function compressBoth(identity: Buffer): Promise<{ br?: Buffer; gzip?: Buffer }> {
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+    gzipAsync(identity, { level: 9 }),
+  ]);
+  return { br: br.length < identity.length ? br : undefined, gzip: gz.length < identity.length ? gz : undefined };
+}
+
+function isCompressible(file: string, size: number): boolean {
+  const contentType = CONTENT_TYPES[extname(file).toLowerCase()];
+  return Boolean(contentType && COMPRESSIBLE.test(contentType) && size >= COMPRESS_THRESHOLD);
+}
+
+/**
+ * Run by the build (astro.config.ts): writes the brotli and gzip copies of every compressible file of
+ * `clientDir` into `outDir`, named by content, so that starting the server only reads them. Returns
+ * how many files were compressed.
+ */
+export async function precompressBuild(clientDir: string, outDir: string): Promise<number> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const files = walk(clientDir).filter((file) => isCompressible(file, statSync(file).size));
+  await Promise.all(
+    files.map(async (file) => {
+      const identity = readFileSync(file);
+      const tag = contentTag(identity);
+      const { br, gzip: gz } = await compressBoth(identity);
+      if (br) writeFileSync(join(outDir, `${tag}.br`), br);
+      if (gz) writeFileSync(join(outDir, `${tag}.gz`), gz);
+    }),
+  );
+  return files.length;
+}
+
+function readIfExists(path: string): Buffer | undefined {
+  return existsSync(path) ? readFileSync(path) : undefined;
+}
+
+/**
+ * Reads and precompresses every servable file of `clientDir`. `headersFile` is the adapter's
+ * `_headers.json` (page CSPs of prerendered routes), when the build wrote one.
+ */
+export async function loadStaticFiles(clientDir: string, headersFile?: string, precompressedDir?: string): Promise<Map<string, CachedFile>> {
+  const pageHeaders = new Map<string, Array<[string, string]>>();
+  if (headersFile && existsSync(headersFile)) {
+    for (const entry of JSON.parse(readFileSync(headersFile, 'utf8')) as HeadersEntry[]) {
+      pageHeaders.set(entry.pathname, entry.headers.map(({ key, value }) => [key, value]));
+    }
+  }
+  const files = new Map<string, CachedFile>();
+  await Promise.all(
+    walk(clientDir).map(async (file) => {
+      const contentType = CONTENT_TYPES[extname(file).toLowerCase()];
+      if (!contentType) return;
+      const rel = relative(clientDir, file);
+      const paths = urlPathsOf(rel);
+      const identity = readFileSync(file);
+      const tag = contentTag(identity);
+      const compressible = COMPRESSIBLE.test(contentType);
+      const bodies: CachedFile['bodies'] = { identity };
+      if (isCompressible(file, identity.length)) {
+        // The build's copies when they match this content (named by it), else compress now.
+        const built = precompressedDir
+          ? { br: readIfExists(join(precompressedDir, `${tag}.br`)), gzip: readIfExists(join(precompressedDir, `${tag}.gz`)) }
+          : {};
+        const { br, gzip: gz } = built.br || built.gzip ? built : await compressBoth(identity);
+        if (br) bodies.br = br;
+        if (gz) bodies.gzip = gz;
+      }
+      const cached: CachedFile = {
+        contentType,
+        etag: `W/"${tag}"`,
+        lastModified: statSync(file).mtime.toUTCString(),
+        cacheControl: paths[0]!.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE,
+        pageHeaders: contentType.startsWith('text/html') ? (pageHeaders.get(routeOf(paths[0]!)) ?? []) : [],
+        bodies,
+        compressible,
+      };
+      for (const path of paths) files.set(path, cached);
+    }),
+  );
+  return files;
+}
+
+/**
+ * The encoding to send for an `Accept-Encoding` header among those available: brotli, then gzip,
+ * then the plain bytes; an encoding with `q=0` is refused.
+ */
+export function chooseEncoding(acceptEncoding: string | undefined, available: ReadonlySet<Encoding>): Encoding {
+  if (!acceptEncoding) return 'identity';
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((param) => /^\s*q=([0-9.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const quality = (name: string) => accepted.get(name) ?? accepted.get('*') ?? 0;
+  for (const encoding of ['br', 'gzip'] as const) {
+    if (available.has(encoding) && quality(encoding) > 0) return encoding;
+  }
+  return 'identity';
+}
+
+/** True when `If-None-Match` names this ETag (weak comparison, as RFC 9110 asks for GET and HEAD). */
+export function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === wanted);
+}
+
+function notModifiedSince(ifModifiedSince: string, lastModified: string): boolean {
+  const since = Date.parse(ifModifiedSince);
+  return Number.isFinite(since) && Date.parse(lastModified) <= since;
+}
+
+/**
+ * Answers GET and HEAD for the cached files; everything else goes to `next` (the Astro handler).
+ * Expects the site-wide security headers to be set already (see {@link secureHandler}).
+ */
+export function staticFilesHandler(files: Map<string, CachedFile>, next: Handler): Handler {
+  const available = new Map<CachedFile, ReadonlySet<Encoding>>();
+  for (const file of files.values()) available.set(file, new Set(Object.keys(file.bodies) as Encoding[]));
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') return next(req, res);
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const file = files.get(query >= 0 ? url.slice(0, query) : url);
+    if (!file) return next(req, res);
+
+    for (const [name, value] of file.pageHeaders) res.setHeader(name, value);
+    res.setHeader('Cache-Control', file.cacheControl);
+    res.setHeader('Last-Modified', file.lastModified);
+    res.setHeader('ETag', file.etag);
+    res.setHeader('Content-Type', file.contentType);
+    if (file.compressible) res.setHeader('Vary', 'Accept-Encoding');
+
+    const ifNoneMatch = req.headers['if-none-match'];
+    const ifModifiedSince = req.headers['if-modified-since'];
+    const fresh = ifNoneMatch ? etagMatches(ifNoneMatch, file.etag) : ifModifiedSince ? notModifiedSince(ifModifiedSince, file.lastModified) : false;
+    if (fresh) {
+      res.removeHeader('Content-Type');
+      res.writeHead(304);
+      res.end();
+      return;
+    }
+    const encoding = chooseEncoding(req.headers['accept-encoding'], available.get(file)!);
+    const body = file.bodies[encoding]!;
+    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Content-Length', body.length);
+    res.writeHead(200);
+    if (method === 'HEAD') res.end();
+    else res.end(body);
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Several machines behind a load balancer: two server processes on two ports, one PostgreSQL
+ * database (a schema of this run's own), the same AUTH_SECRET. Whatever one process knows, the other
+ * must know too: sessions, rate limits, the mail outbox and page-view counts live in the database.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgSchema, dropPgSchema, openDatabase, type Db } from '../../src/server/db/index.ts';
+import { postAction, submitIncident } from '../support/actions.ts';
+import { postgresAvailable, TEST_DATABASE_URL } from '../support/db.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
+
+const ADMIN = 'admin@verticeconsultores.com.do';
+
+describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL database', () => {
+  const schema = `t2_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  let a: RunningServer;
+  let b: RunningServer;
+  let smtp: SmtpPeer;
+  let db: Db;
+  let password = '';
+
+  beforeAll(async () => {
+    await createPgSchema(TEST_DATABASE_URL, schema);
+    const url = new URL(TEST_DATABASE_URL);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    smtp = await startSmtpPeer();
+    const env = {
+      DATABASE_URL: url.href,
+      AUTH_SECRET: 'secreto-compartido-por-los-dos-procesos-0123456789',
+      ADMIN_EMAILS: ADMIN,
+      TRUST_PROXY: 'true',
+      SMTP_URL: smtp.url,
+      FORM_RATE_LIMIT: '5',
+      LOG_LEVEL: 'info',
+      // Both answer for the same public address, as behind a load balancer.
+      SITE_URL: 'http://127.0.0.1:8080',
+    };
+    // Started together, as a deploy would: migrations and the first staff account must not collide.
+    [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    const printed = [a, b].flatMap((server) => [...server.output().matchAll(/se muestra una sola vez\): (\S+)/g)].map((match) => match[1]!));
+    expect(printed).toHaveLength(1);
+    password = printed[0]!;
+    db = openDatabase(url.href).db;
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    const codes = await Promise.all([a?.stop(), b?.stop()]);
+    await smtp?.stop();
+    await dropPgSchema(TEST_DATABASE_URL, schema);
+    expect(codes).toEqual([0, 0]);
+  });
+
+  function signIn(server: RunningServer, email: string, secret: string, ip: string): Promise<Response> {
+    return fetch(`${server.url}/admin-login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: server.url, 'x-forwarded-for': ip, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email, password: secret }),
+    });
+  }
+
+  const dashboard = (server: RunningServer, cookie: string) => fetch(`${server.url}/admin`, { redirect: 'manual', headers: { cookie } });
+
+  it('shares sessions: signed in on A works on B; signed out on A is refused on B', async () => {
+    const response = await signIn(a, ADMIN, password, '198.51.100.10');
+    expect(response.status).toBe(303);
+    const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    expect(cookie).toMatch(/session_token=/);
+
+    expect((await dashboard(b, cookie)).status).toBe(200);
+    expect((await dashboard(a, cookie)).status).toBe(200);
+
+    const out = await fetch(`${a.url}/api/staff/logout`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: a.url } });
+    expect(out.status).toBe(303);
+    const refused = await dashboard(b, cookie);
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/admin-login');
+  });
+
+  it('counts the sign-in limit per IP across both processes', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 11; attempt += 1) {
+      const server = attempt % 2 ? b : a;
+      statuses.push((await signIn(server, `intruso${attempt}@example.com`, 'clave-equivocada-123', '198.51.100.20')).status);
+    }
+    // 10 sign-ins per IP per 10 minutes in all: the 11th is refused, whichever process gets it.
+    expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect((await signIn(a, ADMIN, password, '198.51.100.20')).status).toBe(429);
+    expect((await signIn(b, ADMIN, password, '198.51.100.21')).status).toBe(303);
+  });
+
+  it('counts the public form limit per IP across both processes', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      const server = attempt % 2 ? b : a;
+      const answer = await postAction(server.url, 'contact.send', { name: `Persona ${attempt}`, email: `p${attempt}@cliente.example`, message: `Mensaje ${attempt}` }, { 'x-forwarded-for': '198.51.100.30' });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('sends every queued mail exactly once while both workers run', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => submitIncident(index % 2 ? b.url : a.url, `two-${index}`, { 'x-forwarded-for': `203.0.113.${index + 1}` })),
+    );
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    const total = async () => Number((await db.selectFrom('mailOutbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const queued = await total();
+    expect(queued).toBe(12 * 2 + 5); // two mails per incident, five contact notices from the test above
+    await expect.poll(() => smtp.messages.length, { timeout: 30_000 }).toBe(queued);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // room for a duplicate to show up
+    expect(smtp.messages).toHaveLength(queued);
+    const keys = smtp.messages.map((mail) => `${mail.to && 'text' in mail.to ? mail.to.text : ''}|${mail.subject}`);
+    expect(new Set(keys).size).toBe(queued);
+    const rows = await db.selectFrom('mailOutbox').select(['status', 'attempts']).execute();
+    expect(rows.every((row) => row.status === 'sent' && row.attempts === 1)).toBe(true);
+    // Both processes sent mail, and their logs add up to one send per row.
+    const sentBy = (server: RunningServer) => server.output().split('\n').filter((line) => line.includes('"msg":"mail sent"')).length;
+    expect(sentBy(a)).toBeGreaterThan(0);
+    expect(sentBy(b)).toBeGreaterThan(0);
+    expect(sentBy(a) + sentBy(b)).toBe(queued);
+  });
+
+  it('adds up page views from both processes on either dashboard', async () => {
+    for (const [server, path] of [[a, '/blog'], [a, '/blog'], [b, '/productos'], [b, '/blog'], [a, '/servicios']] as const) {
+      const response = await fetch(`${server.url}/api/pv`, { method: 'POST', headers: { origin: server.url, 'content-type': 'text/plain' }, body: path });
+      expect(response.status).toBe(204);
+    }
+    const response = await signIn(b, ADMIN, password, '198.51.100.40');
+    const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    for (const server of [a, b]) {
+      const html = await (await dashboard(server, cookie)).text();
+      expect(/data-testid="visitas-hoy"[^>]*>\s*(?:<!--[^>]*-->)?\s*(\d+)/.exec(html)?.[1], server.url).toBe('5');
+    }
+  });
+});

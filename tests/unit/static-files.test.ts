@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { chooseEncoding, etagMatches, loadStaticFiles, precompressBuild, urlPathsOf, type Encoding } from '../../src/server/http/static-files.ts';
+
+const all = new Set<Encoding>(['br', 'gzip', 'identity']);
+
+describe('chooseEncoding', () => {
+  it('prefers brotli, then gzip, then the plain bytes, and honours q=0', () => {
+    expect(chooseEncoding('gzip, deflate, br', all)).toBe('br');
+    expect(chooseEncoding('gzip', all)).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0.5', all)).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0', all)).toBe('identity');
+    expect(chooseEncoding('*', all)).toBe('br');
+    expect(chooseEncoding('*;q=0, identity', all)).toBe('identity');
+    expect(chooseEncoding(undefined, all)).toBe('identity');
+    expect(chooseEncoding('deflate', all)).toBe('identity');
+  });
+
+  it('offers only what the file has', () => {
+    expect(chooseEncoding('br, gzip', new Set<Encoding>(['gzip', 'identity']))).toBe('gzip');
+    expect(chooseEncoding('br, gzip', new Set<Encoding>(['identity']))).toBe('identity');
+  });
+});
+
+describe('etagMatches', () => {
+  it('compares weakly across a list, and * matches', () => {
+    expect(etagMatches('W/"abc"', 'W/"abc"')).toBe(true);
+    expect(etagMatches('"abc"', 'W/"abc"')).toBe(true);
+    expect(etagMatches('W/"x", W/"abc"', 'W/"abc"')).toBe(true);
+    expect(etagMatches('*', 'W/"abc"')).toBe(true);
+    expect(etagMatches('W/"abcd"', 'W/"abc"')).toBe(false);
+  });
+});
+
+describe('urlPathsOf', () => {
+  it('maps index files to their clean URL (trailingSlash never)', () => {
+    expect(urlPathsOf('index.html')).toEqual(['/index.html', '/']);
+    expect(urlPathsOf('servicios/index.html')).toEqual(['/servicios/index.html', '/servicios']);
+    expect(urlPathsOf('_astro/a.css')).toEqual(['/_astro/a.css']);
+  });
+});
+
+describe('loadStaticFiles', () => {
+  it('uses the build’s compressed copies when they match the content, and compresses at start otherwise', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vertice-static-'));
+    try {
+      const client = join(root, 'client');
+      mkdirSync(join(client, 'servicios'), { recursive: true });
+      const html = Buffer.from(`<!doctype html><p>${'Servicios de consultoría. '.repeat(200)}</p>`);
+      writeFileSync(join(client, 'servicios/index.html'), html);
+      writeFileSync(join(client, 'tiny.txt'), 'hola');
+
+      const atStart = await loadStaticFiles(client);
+      const page = atStart.get('/servicios')!;
+      expect(brotliDecompressSync(page.bodies.br!).equals(html)).toBe(true);
+      expect(gunzipSync(page.bodies.gzip!).equals(html)).toBe(true);
+      expect(atStart.get('/tiny.txt')!.bodies).toEqual({ identity: Buffer.from('hola') });
+
+      const copies = join(root, 'precompressed');
+      expect(await precompressBuild(client, copies)).toBe(1);
+      const fromBuild = await loadStaticFiles(client, undefined, copies);
+      expect(fromBuild.get('/servicios')!.bodies.br!.equals(page.bodies.br!)).toBe(true);
+      // A changed file no longer matches its old copies (they are named by content): compressed afresh.
+      const changed = Buffer.concat([html, Buffer.from('<p>nuevo</p>')]);
+      writeFileSync(join(client, 'servicios/index.html'), changed);
+      const afterChange = await loadStaticFiles(client, undefined, copies);
+      expect(brotliDecompressSync(afterChange.get('/servicios')!.bodies.br!).equals(changed)).toBe(true);
+      expect(afterChange.get('/servicios')!.etag).not.toBe(page.etag);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
