@@ -701,7 +701,7 @@ describe('the 500 page', () => {
     const file = new DatabaseSync(server.env.DATABASE_URL!);
     file.exec('alter table incidents rename to incidents_fuera');
     try {
-      for (const path of ['/admin/incidencias?nombre=perez', '/admin', '/api/staff/incidencias.csv']) {
+      for (const path of ['/admin/incidencias', '/admin', '/api/staff/incidencias.csv']) {
         const response = await send(`${server.url}${path}`, { headers: { cookie } });
         expect(response.status, path).toBe(500);
         expect(response.headers['content-type'], path).toMatch(/^text\/html/);

@@ -24,9 +24,10 @@ export function normalizeViewPath(raw: string): string | null {
   return path;
 }
 
-export async function recordPageView(db: Db, rawPath: string, now: Date = new Date()): Promise<boolean> {
+/** Counts one view of `rawPath` when it is one of ours (and, given `known`, one of those paths). */
+export async function recordPageView(db: Db, rawPath: string, now: Date = new Date(), known?: ReadonlySet<string>): Promise<boolean> {
   const path = normalizeViewPath(rawPath);
-  if (!path) return false;
+  if (!path || (known && !known.has(path))) return false;
   await db
     .insertInto('pageViews')
     .values({ day: localDay(now), path, count: 1 })
