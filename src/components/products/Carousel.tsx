@@ -22,11 +22,14 @@ export interface CarouselProps {
   slideClassName?: string;
   /** Visible hint that the slides can be swiped. */
   hint?: string;
+  /** URL of the carousel's script (`carousel-behaviour.ts` bundled alone), fetched when it nears the viewport. */
+  script: string;
 }
 
 /**
- * Carousel markup, rendered on the server and never hydrated: `carousel-behaviour.ts` wires Embla's
- * plain-JavaScript core to it when it nears the viewport (about 9 KB gzip instead of React's 70 KB).
+ * Carousel markup, rendered on the server and never hydrated: `carousel-behaviour.ts` (fetched by the
+ * inline `src/scripts/carousel-loader.ts` when the carousel nears the viewport) wires Embla's
+ * plain-JavaScript core to it (about 9 KB gzip instead of React's 70 KB).
  * Wraparound, arrows, touch and mouse swipe (10 px threshold), autoplay that stops when the visitor
  * takes control or the page is hidden, keyboard arrows, and screen-reader announcements only for the
  * visitor's own moves. The first slide is in place before the script runs, so nothing moves.
@@ -39,6 +42,7 @@ export default function Carousel({
   gap = 0,
   slideClassName = 'basis-full',
   hint = 'Desliza o usa las flechas para ver más',
+  script,
 }: CarouselProps) {
   const id = useId();
   const total = slides.length;
@@ -54,6 +58,7 @@ export default function Carousel({
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
       tabIndex={0}
       data-carousel=""
+      data-carousel-script={script}
       data-autoplay-ms={autoplayMs}
       data-selected={0}
       className="group/carousel relative rounded-card focus-visible:outline-offset-4"

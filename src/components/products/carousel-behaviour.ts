@@ -1,7 +1,8 @@
 /**
  * Brings the server-rendered carousels (`Carousel.tsx`) to life with Embla's plain-JavaScript core and
- * its autoplay plugin; no React in the browser. Each carousel is wired when it first nears the
- * viewport.
+ * its autoplay plugin; no React in the browser. Bundled alone (`?worker&url` in the
+ * product pages) and loaded by the inline `src/scripts/carousel-loader.ts` when a carousel nears the
+ * viewport; each carousel is wired when it first comes near.
  */
 import EmblaCarousel, { type EmblaCarouselType } from 'embla-carousel';
 import Autoplay from 'embla-carousel-autoplay';
