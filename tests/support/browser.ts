@@ -66,7 +66,7 @@ export async function expectNoAxeViolations(page: Page, exclude: string[] = []):
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
   for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();
-  await renderAll.evaluate((element) => element.remove());
+  await renderAll.evaluate((element) => (element as Element).remove());
   const summary = results.violations.map(
     (violation) => `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 5).join(' | ')}`,
   );
