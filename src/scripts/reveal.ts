@@ -11,18 +11,16 @@
 {
   const elements = document.querySelectorAll('[data-reveal]');
   if (elements.length > 0 && 'IntersectionObserver' in window && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
-    const seen = new WeakSet();
     const observer = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
           const element = entry.target;
-          const first = !seen.has(element);
-          seen.add(element);
           if (entry.isIntersecting) {
-            // On screen at its first report: already seen as it is, so it stays; later, it animates in.
-            if (!first) element.classList.replace('reveal-pending', 'reveal-run');
+            // Hidden at its first report (off screen then): it animates in now. On screen at its first
+            // report: nothing to replace, it stays as the visitor already sees it.
+            element.classList.replace('reveal-pending', 'reveal-run');
             observer.unobserve(element);
-          } else if (first) {
+          } else {
             element.classList.add('reveal-pending');
           }
         }
