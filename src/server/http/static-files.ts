@@ -82,13 +82,6 @@ export function urlPathsOf(relativePath: string): string[] {
   return [path];
 }
 
-/** The route whose `_headers.json` entry applies to a built HTML file: `/a/index.html` → `/a`, `/404.html` → `/404`. */
-function routeOf(path: string): string {
-  if (path === '/index.html') return '/';
-  if (path.endsWith('/index.html')) return path.slice(0, -'/index.html'.length);
-  return path.replace(/\.html$/, '');
-}
-
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
@@ -176,7 +169,8 @@ export async function loadStaticFiles(clientDir: string, headersFile?: string, p
         etag: `W/"${tag}"`,
         lastModified: statSync(file).mtime.toUTCString(),
         cacheControl: paths[0]!.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE,
-        pageHeaders: contentType.startsWith('text/html') ? (pageHeaders.get(routeOf(paths[0]!)) ?? []) : [],
+        // The route of its `_headers.json` entry: the last path it answers, less `.html` (`/404.html` → `/404`).
+        pageHeaders: contentType.startsWith('text/html') ? (pageHeaders.get(paths.at(-1)!.replace(/\.html$/, '')) ?? []) : [],
         bodies,
         compressible,
       };
