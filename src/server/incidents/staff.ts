@@ -98,9 +98,10 @@ function trigramConditions(filter: TextFilter) {
   return [likeCondition('incidents', { ...filter, term: last }), likeCondition('incidents', filter, true)];
 }
 
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'incidents', O>, filters: IncidentFilters): SelectQueryBuilder<Database, 'incidents', O> {
+/** The filters as conditions on `incidents`; `opaque` as in {@link likeCondition}. */
+function applyFilters<O>(query: SelectQueryBuilder<Database, 'incidents', O>, filters: IncidentFilters, opaque = false): SelectQueryBuilder<Database, 'incidents', O> {
   let result = query;
-  for (const filter of textFilters(filters)) result = result.where(likeCondition('incidents', filter));
+  for (const filter of textFilters(filters)) result = result.where(likeCondition('incidents', filter, opaque));
   if (filters.estado) result = result.where(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
   return result;
 }
@@ -152,9 +153,7 @@ async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: 
     .limit(1)
     .offset(RECENT_WINDOW - 1)
     .executeTakeFirst();
-  let inWindow = db.selectFrom('incidents').select('incidents.id');
-  for (const filter of text) inWindow = inWindow.where(likeCondition('incidents', filter, !sqlite));
-  if (filters.estado) inWindow = inWindow.where('incidents.estado', '=', filters.estado);
+  let inWindow = applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, !sqlite);
   if (edge) inWindow = inWindow.where('incidents.fecha', '>=', edge.fecha);
   const recent = ids(await ordered(inWindow).execute());
   // A full page, or the window held every incident: that is the answer.
