@@ -15,7 +15,7 @@ import { precompressBuild } from './src/server/http/static-files.ts';
 const config = getConfig();
 
 /**
- * Pages inline the tiny scripts of src/scripts/ (`?raw`, compacted, + `<script is:inline>`) so no script
+ * Pages inline the tiny scripts of src/scripts/ (src/lib/page-scripts.ts: `?raw`, compacted) so no script
  * file is downloaded before the first interaction. Astro cannot hash what it does not process, so the
  * CSP allows exactly those files' contents by hash.
  */

@@ -4,7 +4,8 @@
  * leading indentation and blank lines. Line breaks stay, so automatic semicolon insertion reads the
  * code exactly as written. The scripts are our own and contain no comment-like text in strings.
  *
- * astro.config.ts hashes the same output for the Content-Security-Policy.
+ * src/lib/page-scripts.ts applies it to every page script; astro.config.ts hashes the same output for
+ * the Content-Security-Policy.
  */
 export function compactScript(source: string): string {
   return source
