@@ -79,24 +79,32 @@ const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * Answers a refused request: JSON in the shape Astro's action client reads back as an error for
- * actions, Spanish text otherwise. The rest of the body is read and dropped (up to
- * {@link DRAIN_MAX_BYTES}, then the connection is cut): closing at once would reset the connection
- * under a client still sending, which then never sees the answer.
+ * actions, Spanish text otherwise. The answer is sent at once, but the exchange ends only once the
+ * rest of the body has been read and dropped (up to {@link DRAIN_MAX_BYTES}, then the connection is
+ * cut): ending it earlier lets Node close a `Connection: close` connection under a client that is
+ * still sending, whose next write then fails (EPIPE) before it reads the answer.
  */
 function refuse(req: IncomingMessage, res: ServerResponse, status: 403 | 413, pathname: string): void {
   const message = status === 413 ? 'La solicitud es demasiado grande.' : 'Solicitud rechazada: no proviene de este sitio.';
   const code = status === 413 ? 'CONTENT_TOO_LARGE' : 'FORBIDDEN';
   const json = pathname.startsWith('/_actions/');
+  const payload = Buffer.from(json ? JSON.stringify({ type: 'AstroActionError', code, status, message }) : message);
   res.writeHead(status, {
     'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+    'Content-Length': payload.length,
     'Cache-Control': 'no-store',
   });
-  res.end(json ? JSON.stringify({ type: 'AstroActionError', code, status, message }) : message);
+  res.write(payload);
+  if (req.readableEnded) {
+    res.end();
+    return;
+  }
   let drained = 0;
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;
     if (drained > DRAIN_MAX_BYTES) req.socket.destroy();
   });
+  req.once('end', () => res.end());
   req.resume();
 }
 
