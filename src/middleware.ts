@@ -5,7 +5,7 @@
  * session again themselves (src/actions/staff.ts). Staff responses are never cached.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { ROUTES } from './consts.ts';
+import { ROUTES } from './routes.ts';
 import { requireStaff, SERVICE_UNAVAILABLE_MESSAGE, STAFF_ACTIONS } from './server/auth/index.ts';
 
 export function isStaffPage(pathname: string): boolean {

@@ -3,7 +3,7 @@
  * per-client rate limit (counted in the database, so it holds across server processes).
  */
 import { ActionError, type ActionAPIContext } from 'astro:actions';
-import { HONEYPOT_FIELD, MIN_SUBMIT_MS, STARTED_FIELD } from '../lib/forms/common.ts';
+import { HONEYPOT_FIELD, MIN_SUBMIT_MS, STARTED_FIELD } from '../domain/forms/common.ts';
 import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
 import { getLogger } from '../server/log.ts';

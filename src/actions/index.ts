@@ -4,9 +4,9 @@
  * Staff (guarded in src/actions/staff.ts): `incidents.setState`, `clients.create`, `clients.sendWelcome`.
  */
 import { ActionError, defineAction } from 'astro:actions';
-import { CONTACT_MESSAGES, contactFormSchema } from '../lib/forms/contact.ts';
-import { INCIDENT_MESSAGES, incidentFormSchema } from '../lib/forms/incident.ts';
-import { TRACKING_NOT_FOUND, trackingFormSchema } from '../lib/forms/tracking.ts';
+import { CONTACT_MESSAGES, contactFormSchema } from '../domain/forms/contact.ts';
+import { INCIDENT_MESSAGES, incidentFormSchema } from '../domain/forms/incident.ts';
+import { TRACKING_NOT_FOUND, trackingFormSchema } from '../domain/forms/tracking.ts';
 import { getConfig } from '../server/config.ts';
 import { saveContactMessage } from '../server/contact/index.ts';
 import { getDb } from '../server/db/index.ts';

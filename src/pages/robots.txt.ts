@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { ROUTES } from '../consts.ts';
+import { ROUTES } from '../routes.ts';
 import { getConfig } from '../server/config.ts';
 
 export const prerender = true;

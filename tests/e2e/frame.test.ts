@@ -4,7 +4,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_LINK, NAV_ITEMS } from '../../src/consts.ts';
+import { ADMIN_LINK, NAV_ITEMS } from '../../src/routes.ts';
 import { ANNOUNCEMENTS } from '../../src/content/announcements.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole, inView } from '../support/browser.ts';
 import { silenceWhatsNew } from '../support/whatsnew.ts';

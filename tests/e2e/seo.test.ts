@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAV_ITEMS, ROUTES } from '../../src/consts.ts';
+import { NAV_ITEMS, ROUTES } from '../../src/routes.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 // Prerendered pages carry the SITE_URL of the build: serve with that same one so every page agrees.

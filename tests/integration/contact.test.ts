@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { cleanText } from '../../src/lib/forms/common.ts';
-import { contactFormSchema } from '../../src/lib/forms/contact.ts';
-import { incidentFormSchema } from '../../src/lib/forms/incident.ts';
-import { trackingFormSchema } from '../../src/lib/forms/tracking.ts';
+import { cleanText } from '../../src/domain/forms/common.ts';
+import { contactFormSchema } from '../../src/domain/forms/contact.ts';
+import { incidentFormSchema } from '../../src/domain/forms/incident.ts';
+import { trackingFormSchema } from '../../src/domain/forms/tracking.ts';
 import { saveContactMessage } from '../../src/server/contact/index.ts';
 import { describeEachEngine } from '../support/db.ts';
 

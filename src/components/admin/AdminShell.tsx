@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 import { CollapseIcon, GearIcon, HomeIcon, LogoutIcon, MenuIcon, TicketIcon, UsersIcon } from './icons';
 
 export interface AdminShellProps {

@@ -1,6 +1,6 @@
 import { actions, isActionError, isInputError } from 'astro:actions';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 import { callableCode, withTimeout } from './callable';
 import { formatDateTime } from './format';
 

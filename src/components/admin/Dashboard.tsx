@@ -1,4 +1,4 @@
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 import { ExternalIcon } from './icons';
 
 export interface NewsItem {

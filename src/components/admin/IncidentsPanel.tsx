@@ -1,6 +1,6 @@
 import { actions, isActionError } from 'astro:actions';
 import { useState, type FormEvent } from 'react';
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 import { callableCode } from './callable';
 import { formatDateTime } from './format';
 import { DownloadIcon } from './icons';

@@ -1,8 +1,8 @@
 import { actions, isInputError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, validateForm, type FieldErrors } from '../../lib/forms/common';
-import { CONTACT_MESSAGES, contactFormSchema, type ContactFormValues } from '../../lib/forms/contact';
-import { FORM_ACTIONS } from '../../lib/forms/routes';
+import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, validateForm, type FieldErrors } from '../../domain/forms/common';
+import { CONTACT_MESSAGES, contactFormSchema, type ContactFormValues } from '../../domain/forms/contact';
+import { FORM_ACTIONS } from '../../routes';
 import { AntiAbuseFields, primaryButtonClass, Spinner, TextArea, TextField } from '../support/FormField';
 
 export type ContactStatus = 'idle' | 'success' | 'error';

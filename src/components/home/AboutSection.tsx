@@ -1,4 +1,4 @@
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 import { ArrowIcon, ButtonLink } from '../ui/Button';
 
 export interface CompanyFact {

@@ -1,4 +1,4 @@
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 import { ButtonLink } from '../ui/Button';
 import type { ImageSource } from '../ui/image';
 

@@ -1,4 +1,4 @@
-import { NAV_ITEMS, ROUTES } from '../../consts';
+import { NAV_ITEMS, ROUTES } from '../../routes';
 import { MailIcon, PhoneIcon, PinIcon, SocialIcon } from './icons';
 import Logo from './Logo';
 

@@ -1,4 +1,4 @@
-import { ADMIN_LINK, NAV_ITEMS, ROUTES } from '../../consts';
+import { ADMIN_LINK, NAV_ITEMS, ROUTES } from '../../routes';
 import { isActive } from './nav';
 import { GearIcon, MenuIcon } from './icons';
 import Logo from './Logo';

@@ -1,4 +1,4 @@
-import { NAV_ITEMS } from '../../consts';
+import { NAV_ITEMS } from '../../routes';
 import { isActive } from './nav';
 
 export const MOBILE_MENU_ID = 'menu-movil';

@@ -1,4 +1,4 @@
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 
 const SUGGESTIONS = [
   { href: ROUTES.products, title: 'Productos', text: 'AdmCloud, Restaurant.pe y Tiendao' },

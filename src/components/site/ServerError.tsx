@@ -1,4 +1,4 @@
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 
 /**
  * Body of the site's 500 page: an apology and the ways forward, in Spanish. Never the error itself:

@@ -1,4 +1,4 @@
-import { ROUTES } from '../../consts';
+import { ROUTES } from '../../routes';
 
 /** True when `href` is the current page or a section containing it (`/blog` for `/blog/x`). */
 export function isActive(href: string, currentPath: string): boolean {

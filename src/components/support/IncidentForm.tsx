@@ -1,7 +1,8 @@
 import type { SubmitEvent, ReactNode, Ref } from 'react';
-import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, type FieldErrors } from '../../lib/forms/common';
-import type { IncidentFormValues } from '../../lib/forms/incident';
-import { FORM_ACTIONS, REMOTE_TOOLS } from '../../lib/forms/routes';
+import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, type FieldErrors } from '../../domain/forms/common';
+import type { IncidentFormValues } from '../../domain/forms/incident';
+import { REMOTE_TOOLS } from '../../content/catalog/remote-tools';
+import { FORM_ACTIONS } from '../../routes';
 import { AntiAbuseFields, primaryButtonClass, Spinner, TextArea, TextField } from './FormField';
 
 export interface IncidentFormProps {

@@ -1,4 +1,4 @@
-import { INCIDENT_MESSAGES } from '../../lib/forms/incident';
+import { INCIDENT_MESSAGES } from '../../domain/forms/incident';
 
 export interface IncidentRegisteredProps {
   numeroIncidencia: string;

@@ -1,5 +1,5 @@
 import { whatsappLink } from '../../lib/whatsapp';
-import { SUPPORT_PAGES } from '../../lib/forms/routes';
+import { ROUTES } from '../../routes';
 
 export interface SupportAsideProps {
   phone: string;
@@ -45,7 +45,7 @@ export default function SupportAside({ phone, email, whatsappNumber }: SupportAs
         <h2 className="text-base font-bold text-brand-900">Horario de soporte</h2>
         <p className="mt-2 text-sm text-muted">Lunes a viernes de 8:00 a. m. a 6:00 p. m. y sábados de 9:00 a. m. a 1:00 p. m.</p>
         <p className="mt-3 text-sm">
-          <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={SUPPORT_PAGES.tracking}>
+          <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={ROUTES.supportTracking}>
             Consultar una incidencia →
           </a>
         </p>

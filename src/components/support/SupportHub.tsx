@@ -1,5 +1,5 @@
 import { whatsappLink } from '../../lib/whatsapp';
-import { SUPPORT_PAGES } from '../../lib/forms/routes';
+import { ROUTES } from '../../routes';
 
 export interface SupportHubProps {
   whatsappNumber: string;
@@ -26,7 +26,7 @@ export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
         <Icon path="M12 8v5m0 3h.01M10.3 3.9 2.6 17.2A2 2 0 0 0 4.3 20h15.4a2 2 0 0 0 1.7-2.8L13.7 3.9a2 2 0 0 0-3.4 0Z" />
         <h2 className="mt-4 text-lg font-bold text-brand-900">Abrir una incidencia</h2>
         <p className="mt-2 flex-1 text-sm text-muted">¿Algo no funciona en tu sistema? Regístralo y recibe un número para darle seguimiento.</p>
-        <a href={SUPPORT_PAGES.newIncident} className="mt-5 font-semibold text-brand-700 group-hover:underline">
+        <a href={ROUTES.supportNew} className="mt-5 font-semibold text-brand-700 group-hover:underline">
           Abrir incidencia →
         </a>
       </article>
@@ -34,7 +34,7 @@ export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
         <Icon path="M9 5h10M9 12h10M9 19h10M4.5 5h.01M4.5 12h.01M4.5 19h.01" />
         <h2 className="mt-4 text-lg font-bold text-brand-900">Consultar el estado</h2>
         <p className="mt-2 flex-1 text-sm text-muted">Con tu número de incidencia y tu correo ves en qué estado está y su historial.</p>
-        <a href={SUPPORT_PAGES.tracking} className="mt-5 font-semibold text-brand-700 group-hover:underline">
+        <a href={ROUTES.supportTracking} className="mt-5 font-semibold text-brand-700 group-hover:underline">
           Ver seguimiento →
         </a>
       </article>

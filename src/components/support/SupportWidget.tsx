@@ -1,8 +1,8 @@
 import { actions, isInputError, type ActionError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { validateForm, type FieldErrors } from '../../lib/forms/common';
-import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../lib/forms/incident';
-import { SUPPORT_PAGES } from '../../lib/forms/routes';
+import { validateForm, type FieldErrors } from '../../domain/forms/common';
+import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../domain/forms/incident';
+import { ROUTES } from '../../routes';
 import IncidentForm from './IncidentForm';
 
 export interface SupportWidgetProps {
@@ -169,7 +169,7 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
                 >
                   Continuar por WhatsApp<span className="sr-only"> (se abre en una pestaña nueva)</span>
                 </a>
-                <a href={SUPPORT_PAGES.tracking} className="inline-flex min-h-10 items-center rounded-button border border-line px-4 py-2 text-sm font-semibold text-brand-900 hover:bg-surface">
+                <a href={ROUTES.supportTracking} className="inline-flex min-h-10 items-center rounded-button border border-line px-4 py-2 text-sm font-semibold text-brand-900 hover:bg-surface">
                   Ver seguimiento
                 </a>
               </div>

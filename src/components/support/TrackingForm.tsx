@@ -1,5 +1,5 @@
-import { firstError, SHORT_TEXT_MAX, type FieldErrors } from '../../lib/forms/common';
-import { FORM_ACTIONS } from '../../lib/forms/routes';
+import { firstError, SHORT_TEXT_MAX, type FieldErrors } from '../../domain/forms/common';
+import { FORM_ACTIONS } from '../../routes';
 import { AntiAbuseFields, primaryButtonClass, TextField } from './FormField';
 
 export interface TrackingFormProps {

@@ -2,7 +2,7 @@
  * The three products (spec §3, "Product card"). Plain data with no asset imports, so unit tests and
  * any island can import it; the artwork lives in `product-images.ts`, keyed by `id`.
  */
-import { ROUTES } from '../../consts.ts';
+import { ROUTES } from '../../routes.ts';
 
 export type ProductId = 'admcloud' | 'restaurantpe' | 'tiendao';
 

@@ -2,7 +2,7 @@
  * The recommendation mapping of spec §3: the business focus chosen in step 1 of the dialog and the
  * product it leads to. `img` is the product id, the key of its artwork in `product-images.ts`.
  */
-import { ROUTES } from '../../consts.ts';
+import { ROUTES } from '../../routes.ts';
 import type { ProductId } from './products.ts';
 
 export const BUSINESS_FOCUSES = ['Contabilidad y Finanzas', 'Restaurantes', 'Venta digital de productos'] as const;

@@ -1,7 +1,7 @@
 /** 'Cerrar sesión': ends the session on the server, then back to the login page. */
 import type { APIRoute } from 'astro';
 import { signOutStaff } from '../../../server/auth/login.ts';
-import { ROUTES } from '../../../consts.ts';
+import { ROUTES } from '../../../routes.ts';
 
 export const prerender = false;
 

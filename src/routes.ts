@@ -14,10 +14,22 @@ export const ROUTES = {
   admin: '/admin',
   adminIncidents: '/admin/incidencias',
   adminClients: '/admin/clientes',
+  supportHub: '/soporte',
+  supportNew: '/soporte/nueva',
   supportTracking: '/soporte/seguimiento',
   productAdmcloud: '/producto/admcloud',
   productRestaurantpe: '/producto/restaurantpe',
   productTiendao: '/producto/tiendao',
+} as const;
+
+/**
+ * Where the public forms post when JavaScript is off: on-demand pages that run the action (Astro's
+ * `?_action=` form handling) and show the result, or the errors with the values kept.
+ */
+export const FORM_ACTIONS = {
+  incidentCreate: `${ROUTES.supportNew}?_action=incidents.create`,
+  incidentTrack: `${ROUTES.supportTracking}?_action=incidents.track`,
+  contactSend: `${ROUTES.supportHub}?_action=contact.send#contacto`,
 } as const;
 
 export interface NavItem {
