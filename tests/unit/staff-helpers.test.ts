@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { callableCode, withTimeout } from '../../src/components/admin/callable.ts';
 import { localDay, normalizeViewPath } from '../../src/server/analytics/index.ts';
 import { normalizeDominicanPhone, taxIdWarning } from '../../src/server/clients/index.ts';
-import { csvCell, incidentQueryString, parseIncidentQuery } from '../../src/server/incidents/staff.ts';
+import { csvCell } from '../../src/server/csv.ts';
+import { incidentQueryString, parseIncidentQuery } from '../../src/server/incidents/staff.ts';
 
 describe('staff helpers', () => {
   it('neutralises formula cells and quotes every CSV cell', () => {
