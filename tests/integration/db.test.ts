@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, ping, sqlitePath } from '../../src/server/db/index.ts';
+import { migrateToLatest, openDatabase, ping, sqlitePath, type Db } from '../../src/server/db/index.ts';
 import { describeEachEngine } from '../support/db.ts';
-import { buildIncident, insertClient } from '../support/factories.ts';
+import { buildClient, buildIncident, insertClient } from '../support/factories.ts';
 
 describeEachEngine('database layer', (database) => {
   it('answers select 1', async () => {
@@ -56,6 +56,37 @@ describeEachEngine('database layer', (database) => {
       .where('incidentId', '=', incident.id)
       .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
+  });
+});
+
+describe('search columns', () => {
+  it('must be derived by the row writers: an insert that forgets them does not compile', () => {
+    // Type-checked (npm run check), never run: the @ts-expect-error fails the check if the schema
+    // ever lets the search columns default again.
+    const forgetful = (db: Db) =>
+      db
+        .insertInto('incidents')
+        // @ts-expect-error nombreNorm and rncNorm are missing
+        .values({
+          numeroIncidencia: 'INC-20250101-1000',
+          problema: '',
+          nombre: 'Ana',
+          telefono: '',
+          email: '',
+          rnc: '',
+          estado: 'Registrado',
+          fecha: '',
+        });
+    expect(forgetful).toBeTypeOf('function');
+    expect(buildIncident({ nombre: 'Ana  Núñez', rnc: ' 1-01 ' })).toMatchObject({
+      nombreNorm: 'ana nunez',
+      rncNorm: '1-01',
+    });
+    expect(buildClient({ razonSocial: 'Café Montaña', email: 'Ana@Cafe.DO', rnc: '1 01' })).toMatchObject({
+      razonSocialNorm: 'cafe montana',
+      emailNorm: 'ana@cafe.do',
+      rncNorm: '1 01',
+    });
   });
 });
 

@@ -16,14 +16,18 @@ const required = (max: number) =>
 /**
  * The six required fields, checked again on the server, with a Spanish message per field: the island
  * shows them beside each field, and so does the page when the form was posted without JavaScript.
+ * Every call is marked pure: the island needs only the field list below, and so carries no zod.
  */
-export const clientInputSchema = z.object({
-  razonSocial: required(200),
-  nombreRepresentante: required(150),
-  telefono: required(40),
-  email: z.pipe(required(254), z.email('Correo electrónico no válido.')),
-  rnc: required(40),
-  tipoProyecto: required(120),
+export const clientInputSchema = /* @__PURE__ */ z.object({
+  razonSocial: /* @__PURE__ */ required(200),
+  nombreRepresentante: /* @__PURE__ */ required(150),
+  telefono: /* @__PURE__ */ required(40),
+  email: /* @__PURE__ */ z.pipe(
+    /* @__PURE__ */ required(254),
+    /* @__PURE__ */ z.email('Correo electrónico no válido.'),
+  ),
+  rnc: /* @__PURE__ */ required(40),
+  tipoProyecto: /* @__PURE__ */ required(120),
 });
 export type ClientInput = z.output<typeof clientInputSchema>;
 
