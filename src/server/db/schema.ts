@@ -4,18 +4,12 @@
  * strings in both engines (PostgreSQL `timestamptz` values are parsed back to ISO strings).
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { IncidentState } from '../../domain/incidents.ts';
+import type { ClientRecord } from '../../domain/forms/client.ts';
+import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
 
-export interface IncidentsTable {
+/** The columns of the domain's incident record (src/domain/incidents.ts), plus the search columns. */
+export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'> {
   id: Generated<number>;
-  numeroIncidencia: string;
-  problema: string;
-  nombre: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  estado: IncidentState;
-  fecha: string;
   /**
    * `normalizeForSearch` copies of `nombre` and `rnc` for the staff filters. Required, so that an insert
    * that forgets them does not compile: `incidentRow` (./rows.ts) derives them for every insert.
@@ -24,25 +18,21 @@ export interface IncidentsTable {
   rncNorm: string;
 }
 
-export interface IncidentEventsTable {
+/** One history entry per row (its `actor` is null for the creation entry). */
+export interface IncidentEventsTable extends HistoryEntry {
   id: Generated<number>;
   incidentId: number;
-  estado: IncidentState;
-  fecha: string;
-  /** E-mail of the staff member who made the change; null for the creation entry. */
-  actor: string | null;
 }
 
-export interface ClientsTable {
+/** The columns of the domain's client record (src/domain/forms/client.ts), plus the search columns. */
+export interface ClientsTable extends Omit<
+  ClientRecord,
+  'id' | 'estadoProyecto' | 'correoBienvenidaEnviado'
+> {
   id: Generated<number>;
-  razonSocial: string;
-  nombreRepresentante: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  tipoProyecto: string;
+  /** 'pendiente' unless given. */
   estadoProyecto: Generated<string>;
-  fechaRegistro: string;
+  /** false unless given; SQLite hands it back as 0/1 (the clients module converts). */
   correoBienvenidaEnviado: Generated<boolean>;
   /** `normalizeForSearch` copies for the client search; derived by `clientRow` (./rows.ts). */
   razonSocialNorm: string;
