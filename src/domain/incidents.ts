@@ -1,8 +1,8 @@
 /**
  * Incidents as every part of the site speaks of them: the states, the number format and the record
  * the staff area, the mails and the export share. Plain TypeScript with no server import, so that
- * islands and scripts can use it too. Adding a state is one edit of {@link INCIDENT_STATES} (and its
- * tone) plus a migration, if stored rows need it.
+ * islands and scripts can use it too. Adding a state is one edit here (the list, its tone and its
+ * meaning; the compiler asks for the last two) plus a migration, if stored rows need it.
  */
 
 /** The states in the order the staff choose them; the first is where every incident starts. */
@@ -11,12 +11,21 @@ export type IncidentState = (typeof INCIDENT_STATES)[number];
 
 export const INITIAL_STATE: IncidentState = INCIDENT_STATES[0];
 
-/** How far along a state is, for its colour in the staff area (which maps tones to styles). */
+/** How far along a state is, for its colour (the staff panels and the public follow-up map tones to styles). */
 export type IncidentTone = 'new' | 'active' | 'done';
 export const INCIDENT_STATE_TONE: Record<IncidentState, IncidentTone> = {
   Registrado: 'new',
   'En Proceso': 'active',
   Resuelto: 'done',
+};
+
+/** What each state means, told to the visitor in the state-change mail. */
+export const INCIDENT_STATE_MEANING: Record<IncidentState, string> = {
+  Registrado: 'Su incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
+  'En Proceso':
+    'Un consultor ya está trabajando en su incidencia. Si necesitamos más datos, le contactaremos.',
+  Resuelto:
+    'Damos su incidencia por resuelta. Si el problema persiste, responda a este correo y la reabrimos.',
 };
 
 export function isIncidentState(value: unknown): value is IncidentState {

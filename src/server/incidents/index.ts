@@ -16,6 +16,7 @@ import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/rows.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
+import { loadHistories } from './history.ts';
 
 /** Random part of the number: 1000 to 9999 (spec §9), so 9,000 numbers per UTC day. */
 const SUFFIX_MIN = 1000;
@@ -144,13 +145,9 @@ export async function trackIncident(
     .where('numeroIncidencia', '=', numeroIncidencia.trim().toUpperCase())
     .executeTakeFirst();
   if (!incident || incident.email.trim().toLowerCase() !== wanted) return null;
-  const historial = await db
-    .selectFrom('incidentEvents')
-    .select(['estado', 'fecha'])
-    .where('incidentId', '=', incident.id)
-    .orderBy('fecha')
-    .orderBy('id')
-    .execute();
+  const histories = await loadHistories(db, [incident.id]);
+  // The visitor sees when and what, not which staff member made the change.
+  const historial = (histories.get(incident.id) ?? []).map(({ estado, fecha }) => ({ estado, fecha }));
   return {
     numeroIncidencia: incident.numeroIncidencia,
     problema: incident.problema,

@@ -4,7 +4,7 @@
  * the plain text carries the same content.
  */
 import { TIME_ZONE } from '../../domain/dates.ts';
-import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
+import { INCIDENT_STATE_MEANING, type IncidentRecord } from '../../domain/incidents.ts';
 import type { MailMessage } from './types.ts';
 
 export interface MailBrand {
@@ -238,12 +238,6 @@ export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessag
   });
 }
 
-const STATE_EXPLANATION: Record<IncidentState, string> = {
-  Registrado: 'Su incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
-  'En Proceso': 'Un consultor ya está trabajando en su incidencia. Si necesitamos más datos, le contactaremos.',
-  Resuelto: 'Damos su incidencia por resuelta. Si el problema persiste, responda a este correo y la reabrimos.',
-};
-
 /** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
 export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'email' | 'estado'>, changedAt: string): MailMessage {
   const nombre = incident.nombre.trim();
@@ -251,7 +245,7 @@ export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailD
     subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
     preheader: `Su incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
     heading: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
-    intro: [nombre ? `Hola, ${nombre}:` : 'Hola:', `El estado de su incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`, STATE_EXPLANATION[incident.estado]].filter(Boolean),
+    intro: [nombre ? `Hola, ${nombre}:` : 'Hola:', `El estado de su incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`, INCIDENT_STATE_MEANING[incident.estado]].filter(Boolean),
     rows: [
       ['Número', incident.numeroIncidencia],
       ['Estado', incident.estado],
