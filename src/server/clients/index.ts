@@ -1,6 +1,7 @@
 /**
- * Clients of the consultancy, as the staff manage them: list with search, creation (server-side
- * validation, normalised phone, non-blocking RNC/cédula check) and the welcome-mail flag.
+ * Clients of the consultancy, as the staff manage them: list with search, creation (normalised
+ * phone, non-blocking RNC/cédula check; the action checks the form with src/domain/forms/client.ts)
+ * and the welcome-mail flag.
  */
 import { sql, type SqlBool } from 'kysely';
 import { stdnum } from 'stdnum';

@@ -21,7 +21,7 @@ export async function loadHistories(db: Db, ids?: readonly number[]): Promise<Ma
 }
 
 /** The stored row as the record the rest of the site sees: without its search columns, with a history. */
-export function toIncidentRecord(
+function toIncidentRecord(
   { nombreNorm: _n, rncNorm: _r, ...incident }: Incident,
   historial: HistoryEntry[],
 ): IncidentRecord {

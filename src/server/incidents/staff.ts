@@ -1,6 +1,6 @@
 /**
  * What the staff area asks of incidents: the filtered, paginated list (filtering and paging in the
- * database, on the normalised `*_norm` columns the incidents module fills), counts per state, the
+ * database, on the normalised `*_norm` columns that db/rows.ts derives), counts per state, the
  * state change with its history entry, and the CSV export.
  */
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
