@@ -26,8 +26,20 @@ export default defineConfig(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
-      // Components never reach into the server: data flows route -> view, form -> action -> server.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/*', '**/server/**'], message: 'Los componentes no importan src/server: reciben datos por props o llaman acciones.' }] }],
+      // Components never run server code: data flows route -> view, form -> action -> server. They may
+      // name the server's types (`import type`), which vanish from the bundle; shared values live in src/domain.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/*', '**/server/**'],
+              allowTypeImports: true,
+              message: 'Los componentes no importan src/server: reciben datos por props o llaman acciones.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -6,12 +6,14 @@
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
 import { requireStaff, SERVICE_UNAVAILABLE_MESSAGE, type StaffMember } from '../server/auth/index.ts';
-import { clientInputSchema, createClient } from '../server/clients/index.ts';
+import { clientInputSchema } from '../domain/forms/client.ts';
+import { INCIDENT_STATES } from '../domain/incidents.ts';
+import { createClient } from '../server/clients/index.ts';
 import { ClientNotFoundError, sendWelcome as sendWelcomeMail } from '../server/clients/welcome.ts';
 import { getDb } from '../server/db/index.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
-import { INCIDENT_STATES, IncidentNotFoundError, setIncidentState } from '../server/incidents/staff.ts';
+import { IncidentNotFoundError, setIncidentState } from '../server/incidents/staff.ts';
 
 async function staffOnly(context: ActionAPIContext): Promise<StaffMember> {
   const check = await requireStaff(context.request.headers);
@@ -30,7 +32,7 @@ function internal(error: unknown, what: string): never {
 export const setState = defineAction({
   input: z.object({
     id: z.coerce.number().int().positive(),
-    estado: z.enum(INCIDENT_STATES as [string, ...string[]]),
+    estado: z.enum(INCIDENT_STATES),
     notificar: z.coerce.boolean().default(true),
   }),
   handler: async (input, context) => {

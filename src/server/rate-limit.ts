@@ -8,12 +8,6 @@ import { resolveClientIp } from './http/client-ip.ts';
 
 export const RATE_WINDOW_MS = 10 * 60 * 1000;
 
-interface RateLimitsTable {
-  key: string;
-  slot: number;
-  hits: number;
-}
-
 export interface RateLimitResult {
   allowed: boolean;
   hits: number;
@@ -35,8 +29,7 @@ export async function hitRateLimit(
   const window = Math.floor(now.getTime() / windowMs);
   const retryAfterSeconds = Math.ceil(((window + 1) * windowMs - now.getTime()) / 1000);
   if (limit <= 0) return { allowed: true, hits: 0, retryAfterSeconds };
-  const tables = db.$extendTables<{ rateLimits: RateLimitsTable }>();
-  const row = await tables
+  const row = await db
     .insertInto('rateLimits')
     .values({ key, slot: window, hits: 1 })
     .onConflict((oc) => oc.columns(['key', 'slot']).doUpdateSet({ hits: sql<number>`rate_limits.hits + 1` }))
@@ -44,7 +37,10 @@ export async function hitRateLimit(
     .executeTakeFirstOrThrow();
   // Housekeeping now and then: windows older than the previous one are no longer read.
   if (Math.random() < 0.02) {
-    await tables.deleteFrom('rateLimits').where('slot', '<', window - 1).execute();
+    await db
+      .deleteFrom('rateLimits')
+      .where('slot', '<', window - 1)
+      .execute();
   }
   const hits = Number(row.hits);
   return { allowed: hits <= limit, hits, retryAfterSeconds };

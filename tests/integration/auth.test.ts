@@ -1,8 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { parseConfig } from '../../src/server/config.ts';
-import { createStaffAuth, requireStaff, resolveClientIp, SIGN_IN_MAX_PER_IP, withClientIp, type StaffAuth } from '../../src/server/auth/index.ts';
-import { createOrResetStaff, ensureInitialStaff, listStaff, StaffAccountError } from '../../src/server/auth/accounts.ts';
+import {
+  createStaffAuth,
+  requireStaff,
+  resolveClientIp,
+  SIGN_IN_MAX_PER_IP,
+  withClientIp,
+  type StaffAuth,
+} from '../../src/server/auth/index.ts';
+import {
+  createOrResetStaff,
+  ensureInitialStaff,
+  listStaff,
+  StaffAccountError,
+} from '../../src/server/auth/accounts.ts';
 import { ACCOUNT_MAX_FAILURES, signInStaff, signOutStaff } from '../../src/server/auth/login.ts';
 import { hashPassword, verifyPassword } from '../../src/server/auth/password.ts';
 import { describeEachEngine } from '../support/db.ts';
@@ -42,30 +54,55 @@ describeEachEngine('staff auth', (database) => {
   const config = parseConfig({ SITE_URL: 'http://127.0.0.1:4321', AUTH_SECRET: 'x'.repeat(40) });
   const deps = () => ({ auth, config, db: database().db });
 
-  it('creates staff accounts only for ADMIN_EMAILS with 12+ character passwords, argon2id-hashed', async () => {
+  beforeEach(() => {
     const { db, engine } = database();
     auth = createStaffAuth({ db, engine, config, secret: config.AUTH_SECRET! });
-    await expect(createOrResetStaff({ email: 'intruso@example.com', password: PASSWORD }, auth, config)).rejects.toThrow(StaffAccountError);
+  });
+
+  /** The two staff accounts the sign-in tests use (each test has a database of its own). */
+  async function seedStaff(): Promise<void> {
+    await createOrResetStaff({ email: STAFF, password: PASSWORD, name: 'Ana Pérez' }, auth, config);
+    await createOrResetStaff({ email: OTHER_STAFF, password: PASSWORD }, auth, config);
+  }
+
+  it('creates staff accounts only for ADMIN_EMAILS with 12+ character passwords, argon2id-hashed', async () => {
+    const { db } = database();
+    await expect(
+      createOrResetStaff({ email: 'intruso@example.com', password: PASSWORD }, auth, config),
+    ).rejects.toThrow(StaffAccountError);
     await expect(createOrResetStaff({ email: STAFF, password: 'corta' }, auth, config)).rejects.toThrow(/12/);
     const first = await ensureInitialStaff(auth, config);
     expect(first?.email).toBe(STAFF);
     expect(await ensureInitialStaff(auth, config)).toBeNull();
-    expect(await createOrResetStaff({ email: STAFF, password: PASSWORD, name: 'Ana Pérez' }, auth, config)).toBe('reset');
-    expect(await createOrResetStaff({ email: OTHER_STAFF, password: PASSWORD }, auth, config)).toBe('created');
+    expect(
+      await createOrResetStaff({ email: STAFF, password: PASSWORD, name: 'Ana Pérez' }, auth, config),
+    ).toBe('reset');
+    expect(await createOrResetStaff({ email: OTHER_STAFF, password: PASSWORD }, auth, config)).toBe(
+      'created',
+    );
     expect((await listStaff(auth)).map((account) => account.email)).toEqual([STAFF, OTHER_STAFF]);
-    const rows = await sql<{ password: string }>`select "password" from "account"`.execute(db.withoutPlugins());
+    const rows = await sql<{ password: string }>`select "password" from "account"`.execute(
+      db.withoutPlugins(),
+    );
     for (const row of rows.rows) expect(row.password).toMatch(/^\$argon2id\$/);
   });
 
   it('signs in, guards with requireStaff, and signs out on the server', async () => {
-    const outcome = await signInStaff({ email: STAFF.toUpperCase(), password: PASSWORD, ip: '10.1.0.1' }, deps());
+    await seedStaff();
+    const outcome = await signInStaff(
+      { email: STAFF.toUpperCase(), password: PASSWORD, ip: '10.1.0.1' },
+      deps(),
+    );
     expect(outcome.kind).toBe('ok');
     if (outcome.kind !== 'ok') return;
     const cookie = outcome.setCookies.find((line) => line.includes('session_token'))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).not.toMatch(/Secure/i);
-    const headers = new Headers({ cookie: cookieHeader(outcome.setCookies), origin: 'http://127.0.0.1:4321' });
+    const headers = new Headers({
+      cookie: cookieHeader(outcome.setCookies),
+      origin: 'http://127.0.0.1:4321',
+    });
     const check = await requireStaff(headers, auth, config);
     expect(check.ok && check.staff.email).toBe(STAFF);
     expect(check.ok && check.staff.name).toBe('Ana Pérez');
@@ -78,12 +115,26 @@ describeEachEngine('staff auth', (database) => {
   });
 
   it('answers a wrong password and an unknown e-mail alike, and refuses sign-up', async () => {
-    expect((await signInStaff({ email: STAFF, password: 'otra-clave-incorrecta', ip: '10.2.0.1' }, deps())).kind).toBe('invalid');
-    expect((await signInStaff({ email: 'nadie@verticeconsultores.com.do', password: PASSWORD, ip: '10.2.0.2' }, deps())).kind).toBe('invalid');
+    await seedStaff();
+    expect(
+      (await signInStaff({ email: STAFF, password: 'otra-clave-incorrecta', ip: '10.2.0.1' }, deps())).kind,
+    ).toBe('invalid');
+    expect(
+      (
+        await signInStaff(
+          { email: 'nadie@verticeconsultores.com.do', password: PASSWORD, ip: '10.2.0.2' },
+          deps(),
+        )
+      ).kind,
+    ).toBe('invalid');
     const signUp = await auth.handler(
       new Request('http://127.0.0.1:4321/api/auth/sign-up/email', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:4321', 'x-vertice-client-ip': '10.2.0.3' },
+        headers: {
+          'content-type': 'application/json',
+          origin: 'http://127.0.0.1:4321',
+          'x-vertice-client-ip': '10.2.0.3',
+        },
         body: JSON.stringify({ email: 'nuevo@example.com', password: PASSWORD, name: 'x' }),
       }),
     );
@@ -91,16 +142,32 @@ describeEachEngine('staff auth', (database) => {
   });
 
   it('refuses a valid non-staff account and keeps no session for it', async () => {
-    const wide = parseConfig({ ADMIN_EMAILS: `${STAFF},exempleado@verticeconsultores.com.do`, AUTH_SECRET: 'x'.repeat(40) });
-    await createOrResetStaff({ email: 'exempleado@verticeconsultores.com.do', password: PASSWORD }, auth, wide);
-    const before = await sql<{ n: number }>`select count(*) as n from "session"`.execute(database().db.withoutPlugins());
-    const outcome = await signInStaff({ email: 'exempleado@verticeconsultores.com.do', password: PASSWORD, ip: '10.3.0.1' }, deps());
+    await seedStaff();
+    const wide = parseConfig({
+      ADMIN_EMAILS: `${STAFF},exempleado@verticeconsultores.com.do`,
+      AUTH_SECRET: 'x'.repeat(40),
+    });
+    await createOrResetStaff(
+      { email: 'exempleado@verticeconsultores.com.do', password: PASSWORD },
+      auth,
+      wide,
+    );
+    const before = await sql<{ n: number }>`select count(*) as n from "session"`.execute(
+      database().db.withoutPlugins(),
+    );
+    const outcome = await signInStaff(
+      { email: 'exempleado@verticeconsultores.com.do', password: PASSWORD, ip: '10.3.0.1' },
+      deps(),
+    );
     expect(outcome.kind).toBe('forbidden');
-    const after = await sql<{ n: number }>`select count(*) as n from "session"`.execute(database().db.withoutPlugins());
+    const after = await sql<{ n: number }>`select count(*) as n from "session"`.execute(
+      database().db.withoutPlugins(),
+    );
     expect(Number(after.rows[0]!.n)).toBe(Number(before.rows[0]!.n));
   });
 
   it('rate-limits sign-in per IP in the database, whatever X-Forwarded-For says', async () => {
+    await seedStaff();
     // Straight at Better Auth: a forged X-Forwarded-For per request must not give a fresh bucket.
     let last = 0;
     for (let attempt = 0; attempt <= SIGN_IN_MAX_PER_IP; attempt++) {
@@ -122,25 +189,40 @@ describeEachEngine('staff auth', (database) => {
     const ip = '10.4.0.1';
     for (let attempt = 0; attempt < SIGN_IN_MAX_PER_IP; attempt++) {
       // Different e-mails so the per-account limit is not what trips.
-      const outcome = await signInStaff({ email: `x${attempt}@example.com`, password: 'mala-clave-123', ip }, deps());
+      const outcome = await signInStaff(
+        { email: `x${attempt}@example.com`, password: 'mala-clave-123', ip },
+        deps(),
+      );
       expect(outcome.kind).toBe('invalid');
     }
     expect((await signInStaff({ email: STAFF, password: PASSWORD, ip }, deps())).kind).toBe('rate-limited');
     expect((await signInStaff({ email: STAFF, password: PASSWORD, ip: '10.4.0.2' }, deps())).kind).toBe('ok');
-    const stored = await sql<{ key: string }>`select "key" from "rateLimit"`.execute(database().db.withoutPlugins());
+    const stored = await sql<{ key: string }>`select "key" from "rateLimit"`.execute(
+      database().db.withoutPlugins(),
+    );
     expect(stored.rows.some((row) => row.key.includes(ip))).toBe(true);
   });
 
   it('locks an account after repeated failures from many IPs', async () => {
+    await seedStaff();
     for (let attempt = 0; attempt < ACCOUNT_MAX_FAILURES; attempt++) {
-      const outcome = await signInStaff({ email: OTHER_STAFF, password: 'mala-clave-123', ip: `10.5.0.${attempt + 1}` }, deps());
+      const outcome = await signInStaff(
+        { email: OTHER_STAFF, password: 'mala-clave-123', ip: `10.5.0.${attempt + 1}` },
+        deps(),
+      );
       expect(outcome.kind).toBe('invalid');
     }
-    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '10.5.1.1' }, deps())).kind).toBe('rate-limited');
-    expect((await signInStaff({ email: 'desconocido@example.com', password: PASSWORD, ip: '10.5.1.2' }, deps())).kind).toBe('invalid');
+    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '10.5.1.1' }, deps())).kind).toBe(
+      'rate-limited',
+    );
+    expect(
+      (await signInStaff({ email: 'desconocido@example.com', password: PASSWORD, ip: '10.5.1.2' }, deps()))
+        .kind,
+    ).toBe('invalid');
   });
 
   it('revokes sessions when a password is reset', async () => {
+    await seedStaff();
     const outcome = await signInStaff({ email: STAFF, password: PASSWORD, ip: '10.6.0.1' }, deps());
     if (outcome.kind !== 'ok') throw new Error(outcome.kind);
     const headers = new Headers({ cookie: cookieHeader(outcome.setCookies) });

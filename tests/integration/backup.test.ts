@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupFileName, backupSqlite, postgresBackupCommands } from '../../src/server/db/backup.ts';
 import { openDatabase } from '../../src/server/db/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { buildContactMessage, insertContactMessage } from '../support/factories.ts';
 
 describe('SQLite backup', () => {
   let database: TestDatabase;
@@ -24,17 +25,34 @@ describe('SQLite backup', () => {
     const now = new Date().toISOString();
     await database.db
       .insertInto('contactMessages')
-      .values(Array.from({ length: 25 }, (_, i) => ({ name: `Visitante ${i}`, email: `v${i}@example.com`, message: 'Hola', createdAt: now })))
+      .values(
+        Array.from({ length: 25 }, (_, i) =>
+          buildContactMessage({
+            name: `Visitante ${i}`,
+            email: `v${i}@example.com`,
+            message: 'Hola',
+            createdAt: now,
+          }),
+        ),
+      )
       .execute();
     const target = await backupSqlite(database.db, join(dir, 'copia.db'));
     // The original keeps working after the copy.
-    await database.db.insertInto('contactMessages').values({ name: 'Después', email: 'd@example.com', message: 'x', createdAt: now }).execute();
+    await insertContactMessage(database.db, {
+      name: 'Después',
+      email: 'd@example.com',
+      message: 'x',
+      createdAt: now,
+    });
 
     const copy = openDatabase(target);
     try {
       const rows = await copy.db.selectFrom('contactMessages').select(['name']).execute();
       expect(rows).toHaveLength(25);
-      const migrations = await copy.db.selectFrom('kysely_migration' as never).selectAll().execute();
+      const migrations = await copy.db
+        .selectFrom('kysely_migration' as never)
+        .selectAll()
+        .execute();
       expect(migrations.length).toBeGreaterThan(0);
     } finally {
       await copy.db.destroy();

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, ping, sqlitePath } from '../../src/server/db/index.ts';
+import { migrateToLatest, openDatabase, ping, sqlitePath, type Db } from '../../src/server/db/index.ts';
 import { describeEachEngine } from '../support/db.ts';
+import { buildClient, buildIncident, insertClient } from '../support/factories.ts';
 
 describeEachEngine('database layer', (database) => {
   it('answers select 1', async () => {
@@ -16,20 +17,13 @@ describeEachEngine('database layer', (database) => {
   it('round-trips times as ISO strings and booleans as booleans', async () => {
     const { db, engine } = database();
     const fecha = '2026-03-04T05:06:07.089Z';
-    const inserted = await db
-      .insertInto('clients')
-      .values({
-        razonSocial: 'Colmado La Esquina SRL',
-        nombreRepresentante: 'Ana Pérez',
-        telefono: '+1 809 555 0100',
-        email: 'ana@example.com',
-        rnc: '101010101',
-        tipoProyecto: 'Implementación AdmCloud',
-        fechaRegistro: fecha,
-      })
-      .returning(['id'])
+    // No estadoProyecto nor correoBienvenidaEnviado: the database's defaults apply.
+    const inserted = await insertClient(db, { telefono: '+1 809 555 0100', fechaRegistro: fecha });
+    const row = await db
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', inserted.id)
       .executeTakeFirstOrThrow();
-    const row = await db.selectFrom('clients').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
     expect(row.fechaRegistro).toBe(fecha);
     expect(row.estadoProyecto).toBe('pendiente');
     // SQLite stores booleans as 0/1 (the data layer converts where it reads them); PostgreSQL as booleans.
@@ -38,25 +32,61 @@ describeEachEngine('database layer', (database) => {
 
   it('enforces the unique incident number and cascades history on delete', async () => {
     const { db } = database();
-    const values = {
-      numeroIncidencia: 'INC-20260304-1234',
-      problema: '',
-      nombre: '',
-      telefono: '',
-      email: '',
-      rnc: '',
-      estado: 'Registrado' as const,
-      fecha: new Date().toISOString(),
-    };
-    const incident = await db.insertInto('incidents').values(values).returning('id').executeTakeFirstOrThrow();
+    const values = buildIncident({ numeroIncidencia: 'INC-20260304-1234', fecha: new Date().toISOString() });
+    const incident = await db
+      .insertInto('incidents')
+      .values(values)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await expect(db.insertInto('incidents').values(values).execute()).rejects.toThrow(/unique|duplicate/i);
-    await db.insertInto('incidentEvents').values({ incidentId: incident.id, estado: 'Registrado', fecha: values.fecha, actor: null }).execute();
+    await db
+      .insertInto('incidentEvents')
+      .values({ incidentId: incident.id, estado: 'Registrado', fecha: values.fecha, actor: null })
+      .execute();
     await expect(
-      db.insertInto('incidentEvents').values({ incidentId: incident.id + 1000, estado: 'Registrado', fecha: values.fecha, actor: null }).execute(),
+      db
+        .insertInto('incidentEvents')
+        .values({ incidentId: incident.id + 1000, estado: 'Registrado', fecha: values.fecha, actor: null })
+        .execute(),
     ).rejects.toThrow(/foreign key/i);
     await db.deleteFrom('incidents').where('id', '=', incident.id).execute();
-    const left = await db.selectFrom('incidentEvents').select(sql<number>`count(*)`.as('n')).where('incidentId', '=', incident.id).executeTakeFirstOrThrow();
+    const left = await db
+      .selectFrom('incidentEvents')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('incidentId', '=', incident.id)
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
+  });
+});
+
+describe('search columns', () => {
+  it('must be derived by the row writers: an insert that forgets them does not compile', () => {
+    // Type-checked (npm run check), never run: the @ts-expect-error fails the check if the schema
+    // ever lets the search columns default again.
+    const forgetful = (db: Db) =>
+      db
+        .insertInto('incidents')
+        // @ts-expect-error nombreNorm and rncNorm are missing
+        .values({
+          numeroIncidencia: 'INC-20250101-1000',
+          problema: '',
+          nombre: 'Ana',
+          telefono: '',
+          email: '',
+          rnc: '',
+          estado: 'Registrado',
+          fecha: '',
+        });
+    expect(forgetful).toBeTypeOf('function');
+    expect(buildIncident({ nombre: 'Ana  Núñez', rnc: ' 1-01 ' })).toMatchObject({
+      nombreNorm: 'ana nunez',
+      rncNorm: '1-01',
+    });
+    expect(buildClient({ razonSocial: 'Café Montaña', email: 'Ana@Cafe.DO', rnc: '1 01' })).toMatchObject({
+      razonSocialNorm: 'cafe montana',
+      emailNorm: 'ana@cafe.do',
+      rncNorm: '1 01',
+    });
   });
 });
 

@@ -1,9 +1,15 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createIncident, IncidentNumbersExhaustedError, trackIncident, utcDay } from '../../src/server/incidents/index.ts';
+import { utcDay } from '../../src/domain/incidents.ts';
+import {
+  createIncident,
+  IncidentNumbersExhaustedError,
+  trackIncident,
+} from '../../src/server/incidents/index.ts';
 import type { MailBrand } from '../../src/server/mail/templates.ts';
 import { hitRateLimit } from '../../src/server/rate-limit.ts';
 import { describeEachEngine } from '../support/db.ts';
+import { buildIncident } from '../support/factories.ts';
 
 const brand: MailBrand = {
   companyName: 'Vértice Consultores',
@@ -20,14 +26,31 @@ describeEachEngine('incidents', (database) => {
     const { db } = database();
     // 23:30 in Santo Domingo is already the next day in UTC: the number uses the UTC date.
     const now = new Date('2025-03-04T03:30:00.000Z');
-    const created = await createIncident(db, { ...empty, nombre: 'José Pérez', rnc: '1-01-12345-6' }, { ...options, now });
+    const created = await createIncident(
+      db,
+      { ...empty, nombre: 'José Pérez', rnc: '1-01-12345-6' },
+      { ...options, now },
+    );
     expect(created.numeroIncidencia).toMatch(/^INC-20250304-[1-9]\d{3}$/);
     expect(created.estado).toBe('Registrado');
     expect(created.fecha).toBe(now.toISOString());
 
-    const row = await db.selectFrom('incidents').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ estado: 'Registrado', fecha: now.toISOString(), nombreNorm: 'jose perez', rncNorm: '1-01-12345-6' });
-    const events = await db.selectFrom('incidentEvents').selectAll().where('incidentId', '=', created.id).execute();
+    const row = await db
+      .selectFrom('incidents')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      estado: 'Registrado',
+      fecha: now.toISOString(),
+      nombreNorm: 'jose perez',
+      rncNorm: '1-01-12345-6',
+    });
+    const events = await db
+      .selectFrom('incidentEvents')
+      .selectAll()
+      .where('incidentId', '=', created.id)
+      .execute();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ estado: 'Registrado', fecha: now.toISOString(), actor: null });
   });
@@ -36,12 +59,18 @@ describeEachEngine('incidents', (database) => {
     const { db } = database();
     const now = new Date('2025-05-05T12:00:00.000Z');
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, index) => createIncident(db, { ...empty, problema: `Caso ${index}` }, { ...options, now })),
+      Array.from({ length: 200 }, (_, index) =>
+        createIncident(db, { ...empty, problema: `Caso ${index}` }, { ...options, now }),
+      ),
     );
     const numbers = new Set(results.map((item) => item.numeroIncidencia));
     expect(numbers.size).toBe(200);
     for (const number of numbers) expect(number).toMatch(/^INC-20250505-\d{4}$/);
-    const count = await db.selectFrom('incidents').select((eb) => eb.fn.countAll<number>().as('n')).where('numeroIncidencia', 'like', 'INC-20250505-%').executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom('incidents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('numeroIncidencia', 'like', 'INC-20250505-%')
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(200);
     const events = await db
       .selectFrom('incidentEvents')
@@ -54,8 +83,17 @@ describeEachEngine('incidents', (database) => {
 
   it('writes the visitor confirmation and the staff notice in the same transaction as the incident', async () => {
     const { db } = database();
-    const created = await createIncident(db, { ...empty, nombre: 'Ana', email: 'ana@cliente.example', problema: 'No imprime' }, options);
-    const mails = await db.selectFrom('mailOutbox').selectAll().where('subject', 'like', `%${created.numeroIncidencia}%`).orderBy('id').execute();
+    const created = await createIncident(
+      db,
+      { ...empty, nombre: 'Ana', email: 'ana@cliente.example', problema: 'No imprime' },
+      options,
+    );
+    const mails = await db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .where('subject', 'like', `%${created.numeroIncidencia}%`)
+      .orderBy('id')
+      .execute();
     expect(mails.map((mail) => [mail.kind, mail.toAddress, mail.status])).toEqual([
       ['incident.confirmation', 'ana@cliente.example', 'pending'],
       ['incident.staff-notice', 'soporte@vertice.example', 'pending'],
@@ -64,18 +102,28 @@ describeEachEngine('incidents', (database) => {
 
     // Without a usable e-mail only the staff is notified.
     const anonymous = await createIncident(db, { ...empty, email: 'no es un correo' }, options);
-    const kinds = await db.selectFrom('mailOutbox').select('kind').where('subject', 'like', `%${anonymous.numeroIncidencia}%`).execute();
+    const kinds = await db
+      .selectFrom('mailOutbox')
+      .select('kind')
+      .where('subject', 'like', `%${anonymous.numeroIncidencia}%`)
+      .execute();
     expect(kinds.map((item) => item.kind)).toEqual(['incident.staff-notice']);
 
     // When the outbox cannot be written, the incident is not stored either.
-    const before = await db.selectFrom('incidents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom('incidents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     await sql`alter table mail_outbox rename to mail_outbox_away`.execute(db);
     try {
       await expect(createIncident(db, { ...empty, email: 'b@cliente.example' }, options)).rejects.toThrow();
     } finally {
       await sql`alter table mail_outbox_away rename to mail_outbox`.execute(db);
     }
-    const after = await db.selectFrom('incidents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom('incidents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -86,28 +134,48 @@ describeEachEngine('incidents', (database) => {
     const rows = [];
     for (let suffix = 1000; suffix <= 9999; suffix += 1) {
       if (suffix === 4321) continue;
-      rows.push({ numeroIncidencia: `INC-${day}-${suffix}`, problema: '', nombre: '', telefono: '', email: '', rnc: '', estado: 'Registrado' as const, fecha: now.toISOString() });
+      rows.push(buildIncident({ numeroIncidencia: `INC-${day}-${suffix}`, fecha: now.toISOString() }));
     }
     for (let start = 0; start < rows.length; start += 500) {
-      await db.insertInto('incidents').values(rows.slice(start, start + 500)).execute();
+      await db
+        .insertInto('incidents')
+        .values(rows.slice(start, start + 500))
+        .execute();
     }
     const last = await createIncident(db, empty, { ...options, now });
     expect(last.numeroIncidencia).toBe(`INC-${day}-4321`);
-    await expect(createIncident(db, empty, { ...options, now })).rejects.toBeInstanceOf(IncidentNumbersExhaustedError);
+    await expect(createIncident(db, empty, { ...options, now })).rejects.toBeInstanceOf(
+      IncidentNumbersExhaustedError,
+    );
     await expect(createIncident(db, empty, { ...options, now })).rejects.toThrow(/agotaron/);
-    const count = await db.selectFrom('incidents').select((eb) => eb.fn.countAll<number>().as('n')).where('numeroIncidencia', 'like', `INC-${day}-%`).executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom('incidents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('numeroIncidencia', 'like', `INC-${day}-%`)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(9000);
   });
 
   it('follows an incident only with its number and the e-mail it was opened with', async () => {
     const { db } = database();
-    const created = await createIncident(db, { ...empty, email: 'Luis@Empresa.example', problema: 'El sistema no abre' }, options);
+    const created = await createIncident(
+      db,
+      { ...empty, email: 'Luis@Empresa.example', problema: 'El sistema no abre' },
+      options,
+    );
     const later = new Date(Date.parse(created.fecha) + 60_000).toISOString();
-    await db.insertInto('incidentEvents').values({ incidentId: created.id, estado: 'En Proceso', fecha: later, actor: 'admin@vertice.example' }).execute();
+    await db
+      .insertInto('incidentEvents')
+      .values({ incidentId: created.id, estado: 'En Proceso', fecha: later, actor: 'admin@vertice.example' })
+      .execute();
     await db.updateTable('incidents').set({ estado: 'En Proceso' }).where('id', '=', created.id).execute();
 
     const found = await trackIncident(db, created.numeroIncidencia.toLowerCase(), ' luis@empresa.example ');
-    expect(found).toMatchObject({ numeroIncidencia: created.numeroIncidencia, estado: 'En Proceso', problema: 'El sistema no abre' });
+    expect(found).toMatchObject({
+      numeroIncidencia: created.numeroIncidencia,
+      estado: 'En Proceso',
+      problema: 'El sistema no abre',
+    });
     expect(found?.historial.map((entry) => entry.estado)).toEqual(['Registrado', 'En Proceso']);
     expect(await trackIncident(db, created.numeroIncidencia, 'otra@empresa.example')).toBeNull();
     expect(await trackIncident(db, 'INC-19990101-1000', 'luis@empresa.example')).toBeNull();
@@ -118,7 +186,9 @@ describeEachEngine('incidents', (database) => {
   it('rate-limits per key in the database, atomically, per 10-minute window', async () => {
     const { db } = database();
     const now = new Date('2025-01-01T10:01:00.000Z');
-    const hits = await Promise.all(Array.from({ length: 20 }, () => hitRateLimit(db, 'contact.send:203.0.113.7', 5, now)));
+    const hits = await Promise.all(
+      Array.from({ length: 20 }, () => hitRateLimit(db, 'contact.send:203.0.113.7', 5, now)),
+    );
     expect(hits.filter((hit) => hit.allowed)).toHaveLength(5);
     expect((await hitRateLimit(db, 'contact.send:203.0.113.8', 5, now)).allowed).toBe(true);
     expect((await hitRateLimit(db, 'incidents.create:203.0.113.7', 5, now)).allowed).toBe(true);

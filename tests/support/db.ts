@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterEach, beforeEach, describe } from 'vitest';
 import {
   createPgSchema,
   dropPgSchema,
@@ -18,8 +18,7 @@ import {
   type DbEngine,
 } from '../../src/server/db/index.ts';
 
-export const TEST_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function probePostgres(): Promise<string | null> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
@@ -38,7 +37,9 @@ const pgProblem = await probePostgres();
 if (pgProblem) {
   const message = `PostgreSQL no responde en ${TEST_DATABASE_URL} (${pgProblem}).`;
   if (process.env.CI) throw new Error(`${message} En CI las pruebas de PostgreSQL son obligatorias.`);
-  console.warn(`\n${'!'.repeat(78)}\n!! ${message}\n!! SE OMITEN las pruebas de integración con PostgreSQL.\n${'!'.repeat(78)}\n`);
+  console.warn(
+    `\n${'!'.repeat(78)}\n!! ${message}\n!! SE OMITEN las pruebas de integración con PostgreSQL.\n${'!'.repeat(78)}\n`,
+  );
 }
 
 export const postgresAvailable = pgProblem === null;
@@ -86,18 +87,20 @@ export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase
 }
 
 /**
- * Declares the same suite once per engine. `body` receives a getter for that engine's database,
- * created before the suite's tests and removed after them.
+ * Declares the same suite once per engine. `body` receives a getter for that engine's database: a
+ * new one for every test, removed after it, so that no test depends on what another left behind and
+ * each can run alone (`vitest run -t '…'`). A test seeds what it needs (see factories.ts).
  */
 export function describeEachEngine(name: string, body: (database: () => TestDatabase) => void): void {
   for (const engine of ['sqlite', 'postgres'] as const) {
     describe.skipIf(engine === 'postgres' && !postgresAvailable)(`${name} [${engine}]`, () => {
       let current: TestDatabase | undefined;
-      beforeAll(async () => {
+      beforeEach(async () => {
         current = await createTestDatabase(engine);
       });
-      afterAll(async () => {
+      afterEach(async () => {
         await current?.cleanup();
+        current = undefined;
       });
       body(() => {
         if (!current) throw new Error('La base de datos de prueba no está lista');

@@ -1,25 +1,13 @@
 import { actions, isActionError, isInputError } from 'astro:actions';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { formatStaffDateTime } from '../../domain/dates';
+import { CLIENT_FIELDS, type ClientFieldName, type ClientRecord } from '../../domain/forms/client';
 import { ROUTES } from '../../routes';
 import { callableCode, withTimeout } from './callable';
-import { formatDateTime } from './format';
-
-export interface ClientItem {
-  id: number;
-  razonSocial: string;
-  nombreRepresentante: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  tipoProyecto: string;
-  estadoProyecto: string;
-  fechaRegistro: string;
-  correoBienvenidaEnviado: boolean;
-}
 
 /** The outcome of the add-client form when it was posted without JavaScript (rendered by the page). */
 export interface ClientFormOutcome {
-  values?: Partial<Record<FieldName, string>>;
+  values?: Partial<Record<ClientFieldName, string>>;
   errors?: Partial<Record<string, string[] | undefined>>;
   result?: ClientFormResult;
 }
@@ -27,23 +15,13 @@ export interface ClientFormOutcome {
 type ClientFormResult = { kind: 'ok' | 'error'; text: string; warnings?: string[] };
 
 export interface ClientsPanelProps {
-  clients: ClientItem[];
+  clients: ClientRecord[];
   search?: string;
   form?: ClientFormOutcome;
 }
 
 /** Where the form posts when JavaScript is off: this page runs the action and shows the outcome. */
 const CREATE_ACTION = `${ROUTES.adminClients}?_action=clients.create#nuevo-cliente`;
-
-const FIELDS = [
-  { name: 'razonSocial', label: 'Razón social', type: 'text', autoComplete: 'organization' },
-  { name: 'nombreRepresentante', label: 'Nombre del representante', type: 'text', autoComplete: 'name' },
-  { name: 'telefono', label: 'Teléfono', type: 'tel', autoComplete: 'tel' },
-  { name: 'email', label: 'Correo electrónico', type: 'email', autoComplete: 'email' },
-  { name: 'rnc', label: 'RNC o cédula', type: 'text', autoComplete: 'off' },
-  { name: 'tipoProyecto', label: 'Tipo de proyecto', type: 'text', autoComplete: 'off' },
-] as const;
-export type FieldName = (typeof FIELDS)[number]['name'];
 
 const PROJECT_TYPES = ['Implementación AdmCloud', 'Restaurant.pe', 'Tiendao', 'Desarrollo de reportes', 'Entrenamiento'];
 
@@ -52,7 +30,7 @@ const inputClass =
 
 type WelcomeState = 'idle' | 'sending' | 'sent';
 
-function WelcomeButton({ client }: { client: ClientItem }) {
+function WelcomeButton({ client }: { client: ClientRecord }) {
   const [state, setState] = useState<WelcomeState>(client.correoBienvenidaEnviado ? 'sent' : 'idle');
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const busy = useRef(false);
@@ -122,13 +100,13 @@ export const CLIENT_FORM_TEXT = {
   failed: (code: string, fields = false) => `Error al guardar cliente (${code})${fields ? '. Revise los campos marcados.' : ''}`,
 };
 
-function firstErrors(fields: ClientFormOutcome['errors']): Partial<Record<FieldName, string>> {
+function firstErrors(fields: ClientFormOutcome['errors']): Partial<Record<ClientFieldName, string>> {
   return Object.fromEntries(Object.entries(fields ?? {}).map(([key, value]) => [key, value?.[0] ?? 'Valor no válido.']));
 }
 
-function ClientForm({ onCreated, initial }: { onCreated: (client: ClientItem) => void; initial?: ClientFormOutcome }) {
+function ClientForm({ onCreated, initial }: { onCreated: (client: ClientRecord) => void; initial?: ClientFormOutcome }) {
   const [saving, setSaving] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>(() => firstErrors(initial?.errors));
+  const [errors, setErrors] = useState<Partial<Record<ClientFieldName, string>>>(() => firstErrors(initial?.errors));
   const [result, setResult] = useState<ClientFormResult | null>(initial?.result ?? null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -160,7 +138,7 @@ function ClientForm({ onCreated, initial }: { onCreated: (client: ClientItem) =>
       <h2 id="nuevo-cliente" className="text-lg font-semibold text-brand-900">Agregar cliente</h2>
       <p className="mt-1 text-sm text-muted">Todos los campos son obligatorios. El proyecto empieza en estado «pendiente».</p>
       <form method="post" action={CREATE_ACTION} onSubmit={(event) => void submit(event)} className="mt-5 grid gap-4 sm:grid-cols-2">
-        {FIELDS.map((field) => (
+        {CLIENT_FIELDS.map((field) => (
           <div key={field.name} className="flex flex-col gap-1">
             <label htmlFor={`c-${field.name}`} className="text-sm font-medium text-ink">{field.label}</label>
             <input
@@ -235,7 +213,7 @@ export default function ClientsPanel({ clients: initial, search, form }: Clients
                   {client.nombreRepresentante} · <a href={`mailto:${client.email}`} className="text-brand-700 hover:underline">{client.email}</a> · {client.telefono}
                 </p>
                 <p className="mt-1 text-xs text-muted">
-                  RNC {client.rnc} · {client.tipoProyecto} · registrado el {formatDateTime(client.fechaRegistro)}
+                  RNC {client.rnc} · {client.tipoProyecto} · registrado el {formatStaffDateTime(client.fechaRegistro)}
                 </p>
               </div>
               <WelcomeButton client={client} />

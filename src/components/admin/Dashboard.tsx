@@ -1,3 +1,4 @@
+import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentState, type IncidentTone } from '../../domain/incidents';
 import { ROUTES } from '../../routes';
 import { ExternalIcon } from './icons';
 
@@ -16,7 +17,7 @@ export interface DashboardProps {
   topPages: { path: string; views: number }[];
   /** The latest announcements (the site's "what's new" list), newest first. */
   news: NewsItem[];
-  incidentCounts: { Registrado: number; 'En Proceso': number; Resuelto: number };
+  incidentCounts: Record<IncidentState, number>;
 }
 
 const number = new Intl.NumberFormat('es-DO');
@@ -33,11 +34,11 @@ function Card({ title, children, className = '' }: { title: string; children: Re
   );
 }
 
-const STATE_STYLES = {
-  Registrado: 'bg-sun-100 text-amber-800',
-  'En Proceso': 'bg-brand-100 text-brand-700',
-  Resuelto: 'bg-accent-100 text-accent-700',
-} as const;
+const TONE_STYLES: Record<IncidentTone, string> = {
+  new: 'bg-sun-100 text-amber-800',
+  active: 'bg-brand-100 text-brand-700',
+  done: 'bg-accent-100 text-accent-700',
+};
 
 /** The staff home: welcome, analytics link and four cards filled with real data. */
 export default function Dashboard({ displayName, analyticsUrl, visitsToday, topPages, news, incidentCounts }: DashboardProps) {
@@ -72,13 +73,13 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
 
         <Card title="Incidencias" className="xl:col-span-1">
           <ul className="flex flex-col gap-2">
-            {(Object.keys(STATE_STYLES) as (keyof typeof STATE_STYLES)[]).map((state) => (
+            {INCIDENT_STATES.map((state) => (
               <li key={state}>
                 <a
                   href={`${ROUTES.adminIncidents}?estado=${encodeURIComponent(state)}`}
                   className="flex items-center justify-between rounded-button px-2 py-1.5 hover:bg-surface"
                 >
-                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATE_STYLES[state]}`}>{state}</span>
+                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${TONE_STYLES[INCIDENT_STATE_TONE[state]]}`}>{state}</span>
                   <span className="text-lg font-semibold text-ink" data-testid={`incidencias-${state}`}>
                     {number.format(incidentCounts[state])}
                   </span>

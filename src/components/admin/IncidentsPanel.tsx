@@ -1,45 +1,25 @@
 import { actions, isActionError } from 'astro:actions';
 import { useState, type FormEvent } from 'react';
+import { formatStaffDateTime } from '../../domain/dates';
+import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentRecord, type IncidentState, type IncidentTone } from '../../domain/incidents';
 import { ROUTES } from '../../routes';
+import type { IncidentFilters } from '../../server/incidents/staff';
 import { callableCode } from './callable';
-import { formatDateTime } from './format';
 import { DownloadIcon } from './icons';
 
-export type IncidentState = 'Registrado' | 'En Proceso' | 'Resuelto';
-export const STATES: IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
-
-export interface HistoryItem {
-  estado: IncidentState;
-  fecha: string;
-  actor: string | null;
-}
-
-export interface IncidentItem {
-  id: number;
-  numeroIncidencia: string;
-  problema: string;
-  nombre: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  estado: IncidentState;
-  fecha: string;
-  historial: HistoryItem[];
-}
-
 export interface IncidentsPanelProps {
-  items: IncidentItem[];
-  filters: { numero?: string; nombre?: string; rnc?: string; estado?: IncidentState };
+  items: IncidentRecord[];
+  filters: IncidentFilters;
   page: number;
   prevHref?: string;
   nextHref?: string;
   csvHref: string;
 }
 
-const BADGE: Record<IncidentState, string> = {
-  Registrado: 'bg-sun-100 text-amber-800 ring-sun-500/30',
-  'En Proceso': 'bg-brand-100 text-brand-700 ring-brand-500/30',
-  Resuelto: 'bg-accent-100 text-accent-700 ring-accent-500/30',
+const BADGE: Record<IncidentTone, string> = {
+  new: 'bg-sun-100 text-amber-800 ring-sun-500/30',
+  active: 'bg-brand-100 text-brand-700 ring-brand-500/30',
+  done: 'bg-accent-100 text-accent-700 ring-accent-500/30',
 };
 
 const inputClass =
@@ -47,7 +27,7 @@ const inputClass =
 
 type Feedback = { kind: 'ok' | 'error'; text: string } | null;
 
-function IncidentCard({ initial }: { initial: IncidentItem }) {
+function IncidentCard({ initial }: { initial: IncidentRecord }) {
   const [incident, setIncident] = useState(initial);
   const [notify, setNotify] = useState(true);
   const [saving, setSaving] = useState(false);
@@ -83,9 +63,9 @@ function IncidentCard({ initial }: { initial: IncidentItem }) {
           <h2 id={`inc-${incident.id}`} className="font-mono text-base font-semibold text-brand-900">
             {incident.numeroIncidencia}
           </h2>
-          <p className="text-sm text-muted">Registrada el {formatDateTime(incident.fecha)}</p>
+          <p className="text-sm text-muted">Registrada el {formatStaffDateTime(incident.fecha)}</p>
         </div>
-        <span className={`rounded-full px-3 py-1 text-xs font-semibold ring-1 ${BADGE[incident.estado]}`} data-testid="estado-actual">
+        <span className={`rounded-full px-3 py-1 text-xs font-semibold ring-1 ${BADGE[INCIDENT_STATE_TONE[incident.estado]]}`} data-testid="estado-actual">
           {incident.estado}
         </span>
       </header>
@@ -117,7 +97,7 @@ function IncidentCard({ initial }: { initial: IncidentItem }) {
             {incident.historial.map((entry, index) => (
               <li key={`${entry.fecha}-${index}`}>
                 <span className="font-medium text-ink">{entry.estado}</span>
-                <span className="text-muted"> · {formatDateTime(entry.fecha)}</span>
+                <span className="text-muted"> · {formatStaffDateTime(entry.fecha)}</span>
                 <span className="text-muted"> · {entry.actor ?? 'Formulario de soporte'}</span>
               </li>
             ))}
@@ -135,7 +115,7 @@ function IncidentCard({ initial }: { initial: IncidentItem }) {
               onChange={(event) => void changeState(event.target.value as IncidentState)}
               className="rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 disabled:opacity-60"
             >
-              {STATES.map((state) => (
+              {INCIDENT_STATES.map((state) => (
                 <option key={state} value={state}>
                   {state}
                 </option>
@@ -206,7 +186,7 @@ export default function IncidentsPanel({ items, filters, page, prevHref, nextHre
           <label htmlFor="f-estado" className="text-xs font-medium text-muted">Estado</label>
           <select id="f-estado" name="estado" defaultValue={filters.estado ?? ''} className={inputClass}>
             <option value="">Todos</option>
-            {STATES.map((state) => (
+            {INCIDENT_STATES.map((state) => (
               <option key={state} value={state}>{state}</option>
             ))}
           </select>

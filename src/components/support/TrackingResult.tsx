@@ -1,3 +1,5 @@
+import { INCIDENT_STATE_TONE, isIncidentState, type IncidentTone } from '../../domain/incidents';
+
 export interface TrackingResultProps {
   numeroIncidencia: string;
   problema: string;
@@ -7,10 +9,10 @@ export interface TrackingResultProps {
   historial: Array<{ estado: string; fecha: string }>;
 }
 
-const STATE_STYLES: Record<string, string> = {
-  Registrado: 'bg-brand-100 text-brand-800',
-  'En Proceso': 'bg-sun-100 text-[#8a4b06]',
-  Resuelto: 'bg-accent-100 text-accent-700',
+const TONE_STYLES: Record<IncidentTone, string> = {
+  new: 'bg-brand-100 text-brand-800',
+  active: 'bg-sun-100 text-[#8a4b06]',
+  done: 'bg-accent-100 text-accent-700',
 };
 
 /** The state of one incident and its history, newest last. Every value is rendered as text. */
@@ -23,7 +25,7 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
         </h2>
         <p className="text-sm text-muted">
           Estado actual:{' '}
-          <span className={`ml-1 inline-flex rounded-full px-3 py-1 text-sm font-semibold ${STATE_STYLES[estado] ?? 'bg-surface text-ink'}`}>{estado}</span>
+          <span className={`ml-1 inline-flex rounded-full px-3 py-1 text-sm font-semibold ${isIncidentState(estado) ? TONE_STYLES[INCIDENT_STATE_TONE[estado]] : 'bg-surface text-ink'}`}>{estado}</span>
         </p>
       </div>
       <p className="mt-2 text-sm text-muted">Registrada el {fecha}</p>

@@ -63,13 +63,6 @@ export const antiAbuseFields = {
   [STARTED_FIELD]: z.optional(z.nullable(z.string())),
 };
 
-// Deliberately simple: something@something.tld, no spaces. The browser's type="email" does the rest.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function looksLikeEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value);
-}
-
 /** Field name -> messages, as Astro's `ActionInputError.fields` and our pages use it. */
 export type FieldErrors = Partial<Record<string, string[] | undefined>>;
 

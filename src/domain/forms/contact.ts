@@ -3,7 +3,8 @@
  * browser (required, type="email") and on the server (this schema), with Spanish messages per field.
  */
 import * as z from 'zod/mini';
-import { LONG_TEXT_MAX, SHORT_TEXT_MAX, antiAbuseFields, looksLikeEmail, textField } from './common.ts';
+import { LONG_TEXT_MAX, SHORT_TEXT_MAX, antiAbuseFields, textField } from './common.ts';
+import { looksLikeEmail } from '../email.ts';
 
 export const contactFormSchema = z.object({
   name: textField({ label: 'El nombre', max: SHORT_TEXT_MAX, required: 'Escribe tu nombre.' }),

@@ -2,9 +2,9 @@
  * The follow-up form of /soporte/seguimiento: incident number and the e-mail it was opened with.
  */
 import * as z from 'zod/mini';
-import { SHORT_TEXT_MAX, antiAbuseFields, looksLikeEmail, textField } from './common.ts';
-
-export const INCIDENT_NUMBER_PATTERN = /^INC-\d{8}-\d{4}$/;
+import { SHORT_TEXT_MAX, antiAbuseFields, textField } from './common.ts';
+import { looksLikeEmail } from '../email.ts';
+import { INCIDENT_NUMBER_PATTERN } from '../incidents.ts';
 
 export const trackingFormSchema = z.object({
   numeroIncidencia: z.pipe(

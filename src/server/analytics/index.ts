@@ -3,9 +3,9 @@
  * identifier, no user agent is kept — only "how many views did /blog get on this day".
  */
 import { sql } from 'kysely';
+import { TIME_ZONE } from '../../domain/dates.ts';
 import type { Db } from '../db/index.ts';
 
-export const TIME_ZONE = 'America/Santo_Domingo';
 const MAX_PATH_LENGTH = 120;
 // Our routes are lower-case ASCII slugs; anything else is noise (or abuse) and is not counted.
 const PATH_PATTERN = /^\/[a-z0-9\-/]*$/;

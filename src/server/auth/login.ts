@@ -38,34 +38,34 @@ const accountKey = (email: string) => `signin-account:${email}`;
 
 /** True when this account has had too many failures lately (known and unknown e-mails alike). */
 export async function isAccountLocked(db: Db, email: string, now = Date.now()): Promise<boolean> {
+  // Better Auth's table: camelCase names in the database itself, so no CamelCasePlugin (see schema.ts).
   const row = await db
     .withoutPlugins()
-    .selectFrom('rateLimit' as any)
-    .select(['count', 'lastRequest'] as any)
-    .where('key' as any, '=', accountKey(email))
+    .selectFrom('rateLimit')
+    .select(['count', 'lastRequest'])
+    .where('key', '=', accountKey(email))
     .executeTakeFirst();
   if (!row) return false;
-  const { count, lastRequest } = row as { count: number; lastRequest: number | string };
-  return Number(count) >= ACCOUNT_MAX_FAILURES && now - Number(lastRequest) < ACCOUNT_WINDOW_MS;
+  return Number(row.count) >= ACCOUNT_MAX_FAILURES && now - Number(row.lastRequest) < ACCOUNT_WINDOW_MS;
 }
 
 export async function recordAccountFailure(db: Db, email: string, now = Date.now()): Promise<void> {
   const raw = db.withoutPlugins();
   // A failure after the window has passed starts a new count.
   await raw
-    .insertInto('rateLimit' as any)
-    .values({ id: randomUUID(), key: accountKey(email), count: 1, lastRequest: now } as any)
+    .insertInto('rateLimit')
+    .values({ id: randomUUID(), key: accountKey(email), count: 1, lastRequest: now })
     .onConflict((oc) =>
-      oc.column('key' as any).doUpdateSet({
-        count: sql`case when ${now} - ${sql.ref('rateLimit.lastRequest')} >= ${ACCOUNT_WINDOW_MS} then 1 else ${sql.ref('rateLimit.count')} + 1 end`,
+      oc.column('key').doUpdateSet({
+        count: sql<number>`case when ${now} - ${sql.ref('rateLimit.lastRequest')} >= ${ACCOUNT_WINDOW_MS} then 1 else ${sql.ref('rateLimit.count')} + 1 end`,
         lastRequest: now,
-      } as any),
+      }),
     )
     .execute();
 }
 
 export async function clearAccountFailures(db: Db, email: string): Promise<void> {
-  await db.withoutPlugins().deleteFrom('rateLimit' as any).where('key' as any, '=', accountKey(email)).execute();
+  await db.withoutPlugins().deleteFrom('rateLimit').where('key', '=', accountKey(email)).execute();
 }
 
 /** Signs a staff member in; the outcome tells the login page what to show. */

@@ -1,38 +1,15 @@
 /**
- * Clients of the consultancy, as the staff manage them: list with search, creation (server-side
- * validation, normalised phone, non-blocking RNC/cédula check) and the welcome-mail flag.
+ * Clients of the consultancy, as the staff manage them: list with search, creation (normalised
+ * phone, non-blocking RNC/cédula check; the action checks the form with src/domain/forms/client.ts)
+ * and the welcome-mail flag.
  */
 import { sql, type SqlBool } from 'kysely';
 import { stdnum } from 'stdnum';
-import { z } from 'zod';
+import type { ClientInput, ClientRecord } from '../../domain/forms/client.ts';
 import type { Db } from '../db/index.ts';
+import { clientRow } from '../db/rows.ts';
 import type { Client } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
-
-// A form sends an empty field as nothing at all (Astro reads it as null): the same Spanish message.
-const required = (max: number) =>
-  z
-    .string({ error: 'Este campo es obligatorio.' })
-    .trim()
-    .min(1, 'Este campo es obligatorio.')
-    .max(max, `Máximo ${max} caracteres.`);
-
-/**
- * The six required fields of the add-client form (spec §5), checked again on the server, with a
- * Spanish message per field: the island shows them beside each field, and so does the page when the
- * form was posted without JavaScript.
- */
-export const clientInputSchema = z.object({
-  razonSocial: required(200),
-  nombreRepresentante: required(150),
-  telefono: required(40),
-  email: required(254).pipe(z.email('Correo electrónico no válido.')),
-  rnc: required(40),
-  tipoProyecto: required(120),
-});
-export type ClientInput = z.infer<typeof clientInputSchema>;
-
-export type ClientView = Omit<Client, 'razonSocialNorm' | 'emailNorm' | 'rncNorm'>;
 
 const DO_AREA_CODES = ['809', '829', '849'];
 
@@ -58,40 +35,47 @@ export function taxIdWarning(raw: string): string | null {
   const digits = raw.replace(/\D/g, '');
   const validators = stdnum['DO'];
   if (digits.length === 9 && validators?.['rnc']) {
-    return validators['rnc'].validate(raw).isValid ? null : 'El RNC no pasa la verificación del dígito verificador; revíselo.';
+    return validators['rnc'].validate(raw).isValid
+      ? null
+      : 'El RNC no pasa la verificación del dígito verificador; revíselo.';
   }
   if (digits.length === 11 && validators?.['cedula']) {
-    return validators['cedula'].validate(raw).isValid ? null : 'La cédula no pasa la verificación del dígito verificador; revísela.';
+    return validators['cedula'].validate(raw).isValid
+      ? null
+      : 'La cédula no pasa la verificación del dígito verificador; revísela.';
   }
   return 'El RNC debe tener 9 dígitos (o 11 si es una cédula); revíselo.';
 }
 
-export async function createClient(db: Db, input: ClientInput, now: Date = new Date()): Promise<{ client: ClientView; warnings: string[] }> {
+export async function createClient(
+  db: Db,
+  input: ClientInput,
+  now: Date = new Date(),
+): Promise<{ client: ClientRecord; warnings: string[] }> {
   const telefono = normalizeDominicanPhone(input.telefono);
   const email = input.email.toLowerCase();
   const row = await db
     .insertInto('clients')
-    .values({
-      razonSocial: input.razonSocial,
-      nombreRepresentante: input.nombreRepresentante,
-      telefono,
-      email,
-      rnc: input.rnc,
-      tipoProyecto: input.tipoProyecto,
-      estadoProyecto: 'pendiente',
-      fechaRegistro: now.toISOString(),
-      correoBienvenidaEnviado: false,
-      razonSocialNorm: normalizeForSearch(input.razonSocial),
-      emailNorm: normalizeForSearch(email),
-      rncNorm: normalizeForSearch(input.rnc),
-    })
+    .values(
+      clientRow({
+        razonSocial: input.razonSocial,
+        nombreRepresentante: input.nombreRepresentante,
+        telefono,
+        email,
+        rnc: input.rnc,
+        tipoProyecto: input.tipoProyecto,
+        estadoProyecto: 'pendiente',
+        fechaRegistro: now.toISOString(),
+        correoBienvenidaEnviado: false,
+      }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
   const warning = taxIdWarning(input.rnc);
   return { client: toView(row), warnings: warning ? [warning] : [] };
 }
 
-function toView({ razonSocialNorm: _a, emailNorm: _b, rncNorm: _c, ...client }: Client): ClientView {
+function toView({ razonSocialNorm: _a, emailNorm: _b, rncNorm: _c, ...client }: Client): ClientRecord {
   // SQLite hands booleans back as 0/1.
   return { ...client, correoBienvenidaEnviado: Boolean(client.correoBienvenidaEnviado) };
 }
@@ -99,7 +83,7 @@ function toView({ razonSocialNorm: _a, emailNorm: _b, rncNorm: _c, ...client }: 
 export const CLIENT_LIST_LIMIT = 500;
 
 /** Newest first; `search` matches razonSocial, email or RNC (substring, case and accents ignored). */
-export async function listClients(db: Db, search?: string): Promise<ClientView[]> {
+export async function listClients(db: Db, search?: string): Promise<ClientRecord[]> {
   let query = db.selectFrom('clients').selectAll();
   const term = search ? normalizeForSearch(search).slice(0, 100) : '';
   if (term) {
@@ -107,11 +91,15 @@ export async function listClients(db: Db, search?: string): Promise<ClientView[]
     const like = (column: string) => sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
     query = query.where((eb) => eb.or([like('razonSocialNorm'), like('emailNorm'), like('rncNorm')]));
   }
-  const rows = await query.orderBy('fechaRegistro', 'desc').orderBy('id', 'desc').limit(CLIENT_LIST_LIMIT).execute();
+  const rows = await query
+    .orderBy('fechaRegistro', 'desc')
+    .orderBy('id', 'desc')
+    .limit(CLIENT_LIST_LIMIT)
+    .execute();
   return rows.map(toView);
 }
 
-export async function getClient(db: Db, id: number): Promise<ClientView | null> {
+export async function getClient(db: Db, id: number): Promise<ClientRecord | null> {
   const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toView(row) : null;
 }

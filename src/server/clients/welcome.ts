@@ -10,7 +10,8 @@ import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { getLogger } from '../log.ts';
 import { mailBrand, sendNow, welcomeMail, type WelcomeMailData } from '../mail/index.ts';
-import { getClient, markWelcomeSent, type ClientView } from './index.ts';
+import type { ClientRecord } from '../../domain/forms/client.ts';
+import { getClient, markWelcomeSent } from './index.ts';
 
 export type { WelcomeMailData };
 
@@ -25,10 +26,14 @@ export const deliverWelcomeMail: DeliverWelcome = async (data) => {
   await sendNow(welcomeMail(mailBrand(getConfig()), data), 'client.welcome');
 };
 
-const inFlight = new Map<number, Promise<ClientView>>();
+const inFlight = new Map<number, Promise<ClientRecord>>();
 
 /** Sends the welcome mail to a client once; resolves with the client marked as sent. */
-export function sendWelcome(db: Db, clientId: number, deliver: DeliverWelcome = deliverWelcomeMail): Promise<ClientView> {
+export function sendWelcome(
+  db: Db,
+  clientId: number,
+  deliver: DeliverWelcome = deliverWelcomeMail,
+): Promise<ClientRecord> {
   const running = inFlight.get(clientId);
   if (running) return running;
   const work = (async () => {

@@ -4,14 +4,11 @@
  * down loses nothing.
  */
 import type { Db } from '../db/index.ts';
+import type { ContactMessage } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { contactStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
 
-export interface ContactFields {
-  name: string;
-  email: string;
-  message: string;
-}
+export type ContactFields = Pick<ContactMessage, 'name' | 'email' | 'message'>;
 
 export interface SaveContactOptions {
   brand: MailBrand;

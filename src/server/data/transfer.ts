@@ -8,44 +8,17 @@
  * An import is idempotent (a record already present is skipped) and atomic (one transaction).
  */
 import type { Transaction } from 'kysely';
-import type { Db } from '../db/index.ts';
-import type { Database, IncidentState } from '../db/schema.ts';
+import { CLIENT_FIELDS, type ClientRecord } from '../../domain/forms/client.ts';
+import { INCIDENT_NUMBER_PATTERN, INITIAL_STATE, isIncidentState, type HistoryEntry, type IncidentRecord } from '../../domain/incidents.ts';
 import { toCsv } from '../csv.ts';
-import { INCIDENT_STATES } from '../incidents/index.ts';
-import { normalizeForSearch } from '../text.ts';
+import type { Db } from '../db/index.ts';
+import { clientRow, incidentRow } from '../db/rows.ts';
+import type { ContactMessage, Database } from '../db/schema.ts';
+import { historyText, loadHistories } from '../incidents/history.ts';
 
-const INCIDENT_NUMBER = /^INC-\d{8}-\d{4}$/;
-
-export interface ExportedIncident {
-  numeroIncidencia: string;
-  problema: string;
-  nombre: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  estado: IncidentState;
-  fecha: string;
-  historial: Array<{ estado: IncidentState; fecha: string; actor: string | null }>;
-}
-
-export interface ExportedClient {
-  razonSocial: string;
-  nombreRepresentante: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  tipoProyecto: string;
-  estadoProyecto: string;
-  fechaRegistro: string;
-  correoBienvenidaEnviado: boolean;
-}
-
-export interface ExportedContactMessage {
-  name: string;
-  email: string;
-  message: string;
-  createdAt: string;
-}
+export type ExportedIncident = Omit<IncidentRecord, 'id'>;
+export type ExportedClient = Omit<ClientRecord, 'id'>;
+export type ExportedContactMessage = Omit<ContactMessage, 'id'>;
 
 export interface ExportData {
   exportedAt: string;
@@ -57,13 +30,7 @@ export interface ExportData {
 /** Reads every record, history included, in a stable order. */
 export async function exportData(db: Db): Promise<ExportData> {
   const incidents = await db.selectFrom('incidents').selectAll().orderBy('fecha').orderBy('id').execute();
-  const events = await db.selectFrom('incidentEvents').selectAll().orderBy('fecha').orderBy('id').execute();
-  const byIncident = new Map<number, ExportedIncident['historial']>();
-  for (const event of events) {
-    const list = byIncident.get(event.incidentId) ?? [];
-    list.push({ estado: event.estado, fecha: event.fecha, actor: event.actor });
-    byIncident.set(event.incidentId, list);
-  }
+  const byIncident = await loadHistories(db);
   const clients = await db.selectFrom('clients').selectAll().orderBy('fechaRegistro').orderBy('id').execute();
   const messages = await db.selectFrom('contactMessages').selectAll().orderBy('createdAt').orderBy('id').execute();
   return {
@@ -94,7 +61,8 @@ export async function exportData(db: Db): Promise<ExportData> {
   };
 }
 
-export { toCsv } from '../csv.ts';
+/** The form's fields, then what the site adds. */
+const CLIENT_COLUMNS: Array<keyof ExportedClient> = [...CLIENT_FIELDS.map((field) => field.name), 'estadoProyecto', 'fechaRegistro', 'correoBienvenidaEnviado'];
 
 /** The three CSV files of an export. */
 export function exportCsv(data: ExportData): Record<'incidents' | 'clients' | 'contact_messages', string> {
@@ -110,12 +78,12 @@ export function exportCsv(data: ExportData): Record<'incidents' | 'clients' | 'c
         i.email,
         i.rnc,
         i.problema,
-        i.historial.map((h) => `${h.fecha} ${h.estado}${h.actor ? ` (${h.actor})` : ''}`).join(' | '),
+        historyText(i.historial),
       ]),
     ),
     clients: toCsv(
-      ['razonSocial', 'nombreRepresentante', 'telefono', 'email', 'rnc', 'tipoProyecto', 'estadoProyecto', 'fechaRegistro', 'correoBienvenidaEnviado'],
-      data.clients.map((c) => [c.razonSocial, c.nombreRepresentante, c.telefono, c.email, c.rnc, c.tipoProyecto, c.estadoProyecto, c.fechaRegistro, c.correoBienvenidaEnviado]),
+      CLIENT_COLUMNS,
+      data.clients.map((c) => CLIENT_COLUMNS.map((column) => c[column])),
     ),
     contact_messages: toCsv(
       ['createdAt', 'name', 'email', 'message'],
@@ -185,35 +153,32 @@ async function importIncident(trx: Transaction<Database>, raw: unknown): Promise
   const record = raw as Record<string, unknown>;
   const numero = text(record.numeroIncidencia, 40).trim();
   const fecha = toIsoTime(record.fecha);
-  const estado = INCIDENT_STATES.includes(record.estado as IncidentState) ? (record.estado as IncidentState) : null;
-  if (!INCIDENT_NUMBER.test(numero) || !fecha || !estado) return 'invalid';
+  const estado = isIncidentState(record.estado) ? record.estado : null;
+  if (!INCIDENT_NUMBER_PATTERN.test(numero) || !fecha || !estado) return 'invalid';
   const exists = await trx.selectFrom('incidents').select('id').where('numeroIncidencia', '=', numero).executeTakeFirst();
   if (exists) return 'skipped';
   const historial = asList(record.historial)
-    .map((entry) => {
+    .map((entry): HistoryEntry | null => {
       const item = (entry ?? {}) as Record<string, unknown>;
       const when = toIsoTime(item.fecha);
-      const state = INCIDENT_STATES.includes(item.estado as IncidentState) ? (item.estado as IncidentState) : null;
-      return when && state ? { estado: state, fecha: when, actor: typeof item.actor === 'string' ? item.actor : null } : null;
+      return when && isIncidentState(item.estado) ? { estado: item.estado, fecha: when, actor: typeof item.actor === 'string' ? item.actor : null } : null;
     })
     .filter((entry) => entry !== null);
-  if (historial.length === 0) historial.push({ estado: 'Registrado', fecha, actor: null });
-  const nombre = text(record.nombre, 200);
-  const rnc = text(record.rnc, 200);
+  if (historial.length === 0) historial.push({ estado: INITIAL_STATE, fecha, actor: null });
   const { id } = await trx
     .insertInto('incidents')
-    .values({
-      numeroIncidencia: numero,
-      problema: text(record.problema),
-      nombre,
-      telefono: text(record.telefono, 200),
-      email: text(record.email, 200),
-      rnc,
-      estado,
-      fecha,
-      nombreNorm: normalizeForSearch(nombre),
-      rncNorm: normalizeForSearch(rnc),
-    })
+    .values(
+      incidentRow({
+        numeroIncidencia: numero,
+        problema: text(record.problema),
+        nombre: text(record.nombre, 200),
+        telefono: text(record.telefono, 200),
+        email: text(record.email, 200),
+        rnc: text(record.rnc, 200),
+        estado,
+        fecha,
+      }),
+    )
     .returning('id')
     .executeTakeFirstOrThrow();
   await trx
@@ -230,33 +195,28 @@ async function importClient(trx: Transaction<Database>, raw: unknown): Promise<'
   const rnc = text(record.rnc, 200).trim();
   const fechaRegistro = toIsoTime(record.fechaRegistro) ?? null;
   if (!razonSocial || !fechaRegistro) return 'invalid';
+  const row = clientRow({
+    razonSocial,
+    nombreRepresentante: text(record.nombreRepresentante, 200),
+    telefono: text(record.telefono, 200),
+    email,
+    rnc,
+    tipoProyecto: text(record.tipoProyecto, 200),
+    estadoProyecto: text(record.estadoProyecto, 200) || 'pendiente',
+    fechaRegistro,
+    correoBienvenidaEnviado: record.correoBienvenidaEnviado === true,
+  });
   // Clients have no natural unique key; the same company, e-mail, RNC and registration time is the same record.
   const exists = await trx
     .selectFrom('clients')
     .select('id')
-    .where('razonSocialNorm', '=', normalizeForSearch(razonSocial))
-    .where('emailNorm', '=', normalizeForSearch(email))
-    .where('rncNorm', '=', normalizeForSearch(rnc))
+    .where('razonSocialNorm', '=', row.razonSocialNorm)
+    .where('emailNorm', '=', row.emailNorm)
+    .where('rncNorm', '=', row.rncNorm)
     .where('fechaRegistro', '=', fechaRegistro)
     .executeTakeFirst();
   if (exists) return 'skipped';
-  await trx
-    .insertInto('clients')
-    .values({
-      razonSocial,
-      nombreRepresentante: text(record.nombreRepresentante, 200),
-      telefono: text(record.telefono, 200),
-      email,
-      rnc,
-      tipoProyecto: text(record.tipoProyecto, 200),
-      estadoProyecto: text(record.estadoProyecto, 200) || 'pendiente',
-      fechaRegistro,
-      correoBienvenidaEnviado: record.correoBienvenidaEnviado === true,
-      razonSocialNorm: normalizeForSearch(razonSocial),
-      emailNorm: normalizeForSearch(email),
-      rncNorm: normalizeForSearch(rnc),
-    })
-    .execute();
+  await trx.insertInto('clients').values(row).execute();
   return 'imported';
 }
 

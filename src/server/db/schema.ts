@@ -4,48 +4,40 @@
  * strings in both engines (PostgreSQL `timestamptz` values are parsed back to ISO strings).
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ClientRecord } from '../../domain/forms/client.ts';
+import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
 
-export type IncidentState = 'Registrado' | 'En Proceso' | 'Resuelto';
-
-export interface IncidentsTable {
+/** The columns of the domain's incident record (src/domain/incidents.ts), plus the search columns. */
+export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'> {
   id: Generated<number>;
-  numeroIncidencia: string;
-  problema: string;
-  nombre: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  estado: IncidentState;
-  fecha: string;
-  /** `normalizeForSearch(nombre)`, kept by the incidents module for the staff filters. */
-  nombreNorm: Generated<string>;
-  rncNorm: Generated<string>;
+  /**
+   * `normalizeForSearch` copies of `nombre` and `rnc` for the staff filters. Required, so that an insert
+   * that forgets them does not compile: `incidentRow` (./rows.ts) derives them for every insert.
+   */
+  nombreNorm: string;
+  rncNorm: string;
 }
 
-export interface IncidentEventsTable {
+/** One history entry per row (its `actor` is null for the creation entry). */
+export interface IncidentEventsTable extends HistoryEntry {
   id: Generated<number>;
   incidentId: number;
-  estado: IncidentState;
-  fecha: string;
-  /** E-mail of the staff member who made the change; null for the creation entry. */
-  actor: string | null;
 }
 
-export interface ClientsTable {
+/** The columns of the domain's client record (src/domain/forms/client.ts), plus the search columns. */
+export interface ClientsTable extends Omit<
+  ClientRecord,
+  'id' | 'estadoProyecto' | 'correoBienvenidaEnviado'
+> {
   id: Generated<number>;
-  razonSocial: string;
-  nombreRepresentante: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  tipoProyecto: string;
+  /** 'pendiente' unless given. */
   estadoProyecto: Generated<string>;
-  fechaRegistro: string;
+  /** false unless given; SQLite hands it back as 0/1 (the clients module converts). */
   correoBienvenidaEnviado: Generated<boolean>;
-  /** `normalizeForSearch(...)` copies for the client search. */
-  razonSocialNorm: Generated<string>;
-  emailNorm: Generated<string>;
-  rncNorm: Generated<string>;
+  /** `normalizeForSearch` copies for the client search; derived by `clientRow` (./rows.ts). */
+  razonSocialNorm: string;
+  emailNorm: string;
+  rncNorm: string;
 }
 
 export interface ContactMessagesTable {
@@ -83,6 +75,77 @@ export interface PageViewsTable {
   count: number;
 }
 
+/** Per-client counters of the public forms (src/server/rate-limit.ts): one row per key and window. */
+export interface RateLimitsTable {
+  key: string;
+  /** Window number: floor(epoch ms / window length). */
+  slot: number;
+  hits: number;
+}
+
+/*
+ * Better Auth's tables (migration 0003). Their table and column names are camelCase in the database
+ * itself, so code reaches them through `db.withoutPlugins()` (the CamelCasePlugin would turn
+ * `rateLimit` into `rate_limit`). Dates are `date` text on SQLite and `timestamptz` on PostgreSQL.
+ */
+type AuthTime = Date | string;
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  /** 0/1 on SQLite. */
+  emailVerified: boolean | number;
+  image: string | null;
+  createdAt: AuthTime;
+  updatedAt: AuthTime;
+}
+
+export interface SessionTable {
+  id: string;
+  expiresAt: AuthTime;
+  token: string;
+  createdAt: AuthTime;
+  updatedAt: AuthTime;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: AuthTime | null;
+  refreshTokenExpiresAt: AuthTime | null;
+  scope: string | null;
+  password: string | null;
+  createdAt: AuthTime;
+  updatedAt: AuthTime;
+}
+
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: AuthTime;
+  createdAt: AuthTime;
+  updatedAt: AuthTime;
+}
+
+/** Better Auth's sign-in limiter, and our per-account failure counts (src/server/auth/login.ts). */
+export interface AuthRateLimitTable {
+  id: string;
+  key: string;
+  count: number;
+  /** Epoch milliseconds (`bigint`). */
+  lastRequest: number;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -90,11 +153,18 @@ export interface Database {
   contactMessages: ContactMessagesTable;
   mailOutbox: MailOutboxTable;
   pageViews: PageViewsTable;
+  rateLimits: RateLimitsTable;
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  rateLimit: AuthRateLimitTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;
 export type NewIncident = Insertable<IncidentsTable>;
 export type IncidentEvent = Selectable<IncidentEventsTable>;
 export type Client = Selectable<ClientsTable>;
+export type NewClient = Insertable<ClientsTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;
 export type OutboxMail = Selectable<MailOutboxTable>;

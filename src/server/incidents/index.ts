@@ -3,14 +3,20 @@
  * transaction) and the public follow-up lookup.
  */
 import { randomInt } from 'node:crypto';
+import { looksLikeEmail } from '../../domain/email.ts';
+import {
+  incidentNumber,
+  INITIAL_STATE,
+  utcDay,
+  type HistoryEntry,
+  type IncidentFields,
+  type IncidentRecord,
+} from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
-import type { IncidentState } from '../db/schema.ts';
+import { incidentRow } from '../db/rows.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
-import { normalizeForSearch } from '../text.ts';
-
-export const INITIAL_STATE: IncidentState = 'Registrado';
-export const INCIDENT_STATES: readonly IncidentState[] = ['Registrado', 'En Proceso', 'Resuelto'];
+import { loadHistories } from './history.ts';
 
 /** Random part of the number: 1000 to 9999 (spec §9), so 9,000 numbers per UTC day. */
 const SUFFIX_MIN = 1000;
@@ -18,20 +24,7 @@ const SUFFIX_MAX = 9999;
 /** Random draws before falling back to picking among the day's free numbers. */
 const RANDOM_TRIES = 25;
 
-export interface IncidentFields {
-  problema: string;
-  nombre: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-}
-
-export interface CreatedIncident {
-  id: number;
-  numeroIncidencia: string;
-  estado: IncidentState;
-  fecha: string;
-}
+export type CreatedIncident = Pick<IncidentRecord, 'id' | 'numeroIncidencia' | 'estado' | 'fecha'>;
 
 export interface CreateIncidentOptions {
   brand: MailBrand;
@@ -43,24 +36,10 @@ export interface CreateIncidentOptions {
 export class IncidentNumbersExhaustedError extends Error {
   override name = 'IncidentNumbersExhaustedError';
   constructor(day: string) {
-    super(`Se agotaron los números de incidencia del día ${day} (UTC): los 9.000 números INC-${day}-1000…9999 están en uso.`);
+    super(
+      `Se agotaron los números de incidencia del día ${day} (UTC): los 9.000 números INC-${day}-1000…9999 están en uso.`,
+    );
   }
-}
-
-/** `yyyymmdd` of the UTC day. */
-export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10).replace(/-/g, '');
-}
-
-export function incidentNumber(day: string, suffix: number): string {
-  return `INC-${day}-${suffix}`;
-}
-
-const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** The e-mail field is free text (spec §5): mail goes only to what looks like an address. */
-export function isEmailLike(value: string): boolean {
-  return EMAIL_LIKE.test(value.trim());
 }
 
 /**
@@ -69,7 +48,11 @@ export function isEmailLike(value: string): boolean {
  * the outbox rows (confirmation to the visitor when the e-mail looks valid, notice to the staff inbox),
  * all in one transaction.
  */
-export async function createIncident(db: Db, fields: IncidentFields, options: CreateIncidentOptions): Promise<CreatedIncident> {
+export async function createIncident(
+  db: Db,
+  fields: IncidentFields,
+  options: CreateIncidentOptions,
+): Promise<CreatedIncident> {
   const now = options.now ?? new Date();
   const fecha = now.toISOString();
   const day = utcDay(now);
@@ -78,14 +61,7 @@ export async function createIncident(db: Db, fields: IncidentFields, options: Cr
     const insert = (numeroIncidencia: string) =>
       trx
         .insertInto('incidents')
-        .values({
-          numeroIncidencia,
-          ...fields,
-          estado: INITIAL_STATE,
-          fecha,
-          nombreNorm: normalizeForSearch(fields.nombre),
-          rncNorm: normalizeForSearch(fields.rnc),
-        })
+        .values(incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }))
         // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
         .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
         .returning('id')
@@ -124,13 +100,21 @@ export async function createIncident(db: Db, fields: IncidentFields, options: Cr
       .execute();
 
     const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
-    const visitorEmail = isEmailLike(fields.email) ? fields.email : null;
+    // The e-mail field is free text (spec §5): mail goes only to what looks like an address.
+    const visitorEmail = looksLikeEmail(fields.email) ? fields.email : null;
     if (visitorEmail) {
-      await enqueueMail(trx, { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData) }, now);
+      await enqueueMail(
+        trx,
+        { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData) },
+        now,
+      );
     }
     await enqueueMail(
       trx,
-      { kind: 'incident.staff-notice', ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail) },
+      {
+        kind: 'incident.staff-notice',
+        ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail),
+      },
       now,
     );
     return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha };
@@ -139,19 +123,20 @@ export async function createIncident(db: Db, fields: IncidentFields, options: Cr
   return created;
 }
 
-export interface TrackedIncident {
-  numeroIncidencia: string;
-  problema: string;
-  estado: IncidentState;
-  fecha: string;
-  historial: Array<{ estado: IncidentState; fecha: string }>;
-}
+/** What the visitor's follow-up shows: no contact data, and the history without who made each change. */
+export type TrackedIncident = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'estado' | 'fecha'> & {
+  historial: Array<Pick<HistoryEntry, 'estado' | 'fecha'>>;
+};
 
 /**
  * The public follow-up: the incident whose number AND e-mail match (e-mail compared without case),
  * else null. The caller shows one neutral message for every miss, so nobody learns which part was wrong.
  */
-export async function trackIncident(db: Db, numeroIncidencia: string, email: string): Promise<TrackedIncident | null> {
+export async function trackIncident(
+  db: Db,
+  numeroIncidencia: string,
+  email: string,
+): Promise<TrackedIncident | null> {
   const wanted = email.trim().toLowerCase();
   if (!wanted) return null;
   const incident = await db
@@ -160,13 +145,9 @@ export async function trackIncident(db: Db, numeroIncidencia: string, email: str
     .where('numeroIncidencia', '=', numeroIncidencia.trim().toUpperCase())
     .executeTakeFirst();
   if (!incident || incident.email.trim().toLowerCase() !== wanted) return null;
-  const historial = await db
-    .selectFrom('incidentEvents')
-    .select(['estado', 'fecha'])
-    .where('incidentId', '=', incident.id)
-    .orderBy('fecha')
-    .orderBy('id')
-    .execute();
+  const histories = await loadHistories(db, [incident.id]);
+  // The visitor sees when and what, not which staff member made the change.
+  const historial = (histories.get(incident.id) ?? []).map(({ estado, fecha }) => ({ estado, fecha }));
   return {
     numeroIncidencia: incident.numeroIncidencia,
     problema: incident.problema,

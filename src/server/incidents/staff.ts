@@ -1,26 +1,28 @@
 /**
  * What the staff area asks of incidents: the filtered, paginated list (filtering and paging in the
- * database, on the normalised `*_norm` columns the incidents module fills), counts per state, the
+ * database, on the normalised `*_norm` columns that db/rows.ts derives), counts per state, the
  * state change with its history entry, and the CSV export.
  */
-import { csvCell } from '../csv.ts';
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { isPostgres } from '../db/migrations/helpers.ts';
+import { formatStaffDateTime } from '../../domain/dates.ts';
+import { looksLikeEmail } from '../../domain/email.ts';
+import {
+  countsPerState,
+  isIncidentState,
+  type IncidentRecord,
+  type IncidentState,
+} from '../../domain/incidents.ts';
+import { toCsv } from '../csv.ts';
+import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
-import type { Database, Incident, IncidentEvent, IncidentState } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentStateMail, type MailBrand } from '../mail/templates.ts';
 import { normalizeForSearch } from '../text.ts';
+import { historyText, withHistory } from './history.ts';
 
-import { INCIDENT_STATES, isEmailLike } from './index.ts';
-
-export { INCIDENT_STATES };
 export const PAGE_SIZE = 20;
 const MAX_FILTER_LENGTH = 100;
-
-export function isIncidentState(value: unknown): value is IncidentState {
-  return typeof value === 'string' && (INCIDENT_STATES as readonly string[]).includes(value);
-}
 
 export interface IncidentFilters {
   numero?: string;
@@ -38,7 +40,12 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
   const estado = params.get('estado');
   const page = Number.parseInt(params.get('pagina') ?? '1', 10);
   return {
-    filters: { numero: text('numero'), nombre: text('nombre'), rnc: text('rnc'), estado: isIncidentState(estado) ? estado : undefined },
+    filters: {
+      numero: text('numero'),
+      nombre: text('nombre'),
+      rnc: text('rnc'),
+      estado: isIncidentState(estado) ? estado : undefined,
+    },
     page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
   };
 }
@@ -94,14 +101,20 @@ function likeCondition(table: string, { column, term }: TextFilter, opaque = fal
  */
 function trigramConditions(filter: TextFilter) {
   const last = filter.term.split('-').at(-1) ?? '';
-  if (filter.column !== 'numero_incidencia' || last === filter.term || last.length < 3) return [likeCondition('incidents', filter)];
+  if (filter.column !== 'numero_incidencia' || last === filter.term || last.length < 3)
+    return [likeCondition('incidents', filter)];
   return [likeCondition('incidents', { ...filter, term: last }), likeCondition('incidents', filter, true)];
 }
 
 /** The filters as conditions on `incidents`; `opaque` as in {@link likeCondition}. */
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'incidents', O>, filters: IncidentFilters, opaque = false): SelectQueryBuilder<Database, 'incidents', O> {
+function applyFilters<O>(
+  query: SelectQueryBuilder<Database, 'incidents', O>,
+  filters: IncidentFilters,
+  opaque = false,
+): SelectQueryBuilder<Database, 'incidents', O> {
   let result = query;
-  for (const filter of textFilters(filters)) result = result.where(likeCondition('incidents', filter, opaque));
+  for (const filter of textFilters(filters))
+    result = result.where(likeCondition('incidents', filter, opaque));
   if (filters.estado) result = result.where(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
   return result;
 }
@@ -126,7 +139,8 @@ type IdQuery = SelectQueryBuilder<Database, 'incidents', { id: number }>;
 async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: number): Promise<number[]> {
   const text = textFilters(filters);
   const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
-  const ordered = (query: IdQuery) => query.orderBy('incidents.fecha', 'desc').orderBy('incidents.id', 'desc').limit(limit).offset(offset);
+  const ordered = (query: IdQuery) =>
+    query.orderBy('incidents.fecha', 'desc').orderBy('incidents.id', 'desc').limit(limit).offset(offset);
   const filtered = () => applyFilters(db.selectFrom('incidents').select('incidents.id'), filters);
 
   // No text: (fecha desc, id desc) or (estado, fecha desc, id desc), an index walk that stops at the page.
@@ -136,17 +150,24 @@ async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: 
   // FTS5 trigram tables answer `like '%term%'` for 3+ characters without LIKE wildcards.
   const indexed = sqlite ? text.find(({ term }) => term.length >= 3 && !/[\\%_]/.test(term)) : undefined;
   const ftsMatches = (column: string, term: string, cap?: number) =>
-    sql<{ id: number }>`select rowid as id from ${sql.table(`incidents_fts_${column}`)} where ${sql.ref(column)} like ${`%${term}%`}${cap ? sql` limit ${cap}` : sql``}`;
+    sql<{
+      id: number;
+    }>`select rowid as id from ${sql.table(`incidents_fts_${column}`)} where ${sql.ref(column)} like ${`%${term}%`}${cap ? sql` limit ${cap}` : sql``}`;
 
   // 1. A rare term: all its matches, from the index, sorted here.
   if (indexed) {
     const probe = ids((await ftsMatches(indexed.column, indexed.term, FTS_PROBE + 1).execute(db)).rows);
-    if (probe.length <= FTS_PROBE) return probe.length ? ids(await ordered(filtered().where('incidents.id', 'in', probe)).execute()) : [];
+    if (probe.length <= FTS_PROBE)
+      return probe.length ? ids(await ordered(filtered().where('incidents.id', 'in', probe)).execute()) : [];
   }
 
   // 2. The newest RECENT_WINDOW rows, walked in order until the page is full. Rows dated like the
   //    window's oldest are included too, so nothing outside it can come before anything inside.
-  const edge = await (filters.estado ? db.selectFrom('incidents').where('estado', '=', filters.estado) : db.selectFrom('incidents'))
+  const edge = await (
+    filters.estado
+      ? db.selectFrom('incidents').where('estado', '=', filters.estado)
+      : db.selectFrom('incidents')
+  )
     .select('fecha')
     .orderBy('fecha', 'desc')
     .orderBy('id', 'desc')
@@ -184,60 +205,54 @@ async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: 
   }
   if (!indexed) return ids(await ordered(filtered()).execute());
   // CROSS JOIN keeps the written join order in SQLite: the index's matches drive, nothing walks the table.
-  const where = text.filter((filter) => filter !== indexed).map((filter) => likeCondition('incidents', filter));
+  const where = text
+    .filter((filter) => filter !== indexed)
+    .map((filter) => likeCondition('incidents', filter));
   if (filters.estado) where.push(sql<SqlBool>`incidents.estado = ${filters.estado}`);
-  const rows = await sql<{ id: number }>`select incidents.id from (${ftsMatches(indexed.column, indexed.term)}) as matches
+  const rows = await sql<{
+    id: number;
+  }>`select incidents.id from (${ftsMatches(indexed.column, indexed.term)}) as matches
     cross join incidents on incidents.id = matches.id
     ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
     order by incidents.fecha desc, incidents.id desc limit ${limit} offset ${offset}`.execute(db);
   return ids(rows.rows);
 }
 
-export type HistoryEntry = Pick<IncidentEvent, 'estado' | 'fecha' | 'actor'>;
-export type IncidentWithHistory = Omit<Incident, 'nombreNorm' | 'rncNorm'> & { historial: HistoryEntry[] };
-
 export interface IncidentPage {
-  items: IncidentWithHistory[];
+  items: IncidentRecord[];
   page: number;
   pageSize: number;
   hasNext: boolean;
 }
 
-async function withHistory(db: Db, incidents: Incident[]): Promise<IncidentWithHistory[]> {
-  if (!incidents.length) return [];
-  const events = await db
-    .selectFrom('incidentEvents')
-    .select(['incidentId', 'estado', 'fecha', 'actor'])
-    .where(
-      'incidentId',
-      'in',
-      incidents.map((incident) => incident.id),
-    )
-    .orderBy('fecha')
-    .orderBy('id')
-    .execute();
-  const byIncident = new Map<number, HistoryEntry[]>();
-  for (const event of events) {
-    const list = byIncident.get(event.incidentId) ?? [];
-    list.push({ estado: event.estado, fecha: event.fecha, actor: event.actor });
-    byIncident.set(event.incidentId, list);
-  }
-  return incidents.map(({ nombreNorm: _n, rncNorm: _r, ...incident }) => ({ ...incident, historial: byIncident.get(incident.id) ?? [] }));
-}
-
 /** One page of the filtered list, newest first (fecha, then id). */
-export async function listIncidents(db: Db, filters: IncidentFilters, page = 1, pageSize = PAGE_SIZE): Promise<IncidentPage> {
+export async function listIncidents(
+  db: Db,
+  filters: IncidentFilters,
+  page = 1,
+  pageSize = PAGE_SIZE,
+): Promise<IncidentPage> {
   const ids = await pageIds(db, filters, (page - 1) * pageSize, pageSize + 1);
   const shown = ids.slice(0, pageSize);
-  const rows = shown.length ? await db.selectFrom('incidents').selectAll().where('id', 'in', shown).orderBy('fecha', 'desc').orderBy('id', 'desc').execute() : [];
+  const rows = shown.length
+    ? await db
+        .selectFrom('incidents')
+        .selectAll()
+        .where('id', 'in', shown)
+        .orderBy('fecha', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+    : [];
   return { items: await withHistory(db, rows), page, pageSize, hasNext: ids.length > pageSize };
 }
 
 export async function countIncidentsByState(db: Db): Promise<Record<IncidentState, number>> {
-  const rows = await db.selectFrom('incidents').select(['estado', (eb) => eb.fn.countAll<number>().as('total')]).groupBy('estado').execute();
-  const counts = { Registrado: 0, 'En Proceso': 0, Resuelto: 0 } as Record<IncidentState, number>;
-  for (const row of rows) if (isIncidentState(row.estado)) counts[row.estado] = Number(row.total);
-  return counts;
+  const rows = await db
+    .selectFrom('incidents')
+    .select(['estado', (eb) => eb.fn.countAll<number>().as('total')])
+    .groupBy('estado')
+    .execute();
+  return countsPerState(rows);
 }
 
 export class IncidentNotFoundError extends Error {
@@ -258,17 +273,29 @@ export async function setIncidentState(
   db: Db,
   input: { id: number; estado: IncidentState; actor: string; notify?: MailBrand | null },
   now: Date = new Date(),
-): Promise<{ incident: IncidentWithHistory; notified: NotifyResult }> {
+): Promise<{ incident: IncidentRecord; notified: NotifyResult }> {
   const fecha = now.toISOString();
   const { incident, notified } = await db.transaction().execute(async (trx) => {
-    const updated = await trx.updateTable('incidents').set({ estado: input.estado }).where('id', '=', input.id).returningAll().executeTakeFirst();
+    const updated = await trx
+      .updateTable('incidents')
+      .set({ estado: input.estado })
+      .where('id', '=', input.id)
+      .returningAll()
+      .executeTakeFirst();
     if (!updated) throw new IncidentNotFoundError(`No existe la incidencia ${input.id}`);
-    await trx.insertInto('incidentEvents').values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor }).execute();
+    await trx
+      .insertInto('incidentEvents')
+      .values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor })
+      .execute();
     let result: NotifyResult = { queued: false, reason: 'not-requested' };
     if (input.notify) {
       // A free-text e-mail that is no address would only fail at the mail server, for good.
-      if (isEmailLike(updated.email)) {
-        await enqueueMail(trx, { kind: 'incident.state', ...incidentStateMail(input.notify, updated, fecha) }, now);
+      if (looksLikeEmail(updated.email)) {
+        await enqueueMail(
+          trx,
+          { kind: 'incident.state', ...incidentStateMail(input.notify, updated, fecha) },
+          now,
+        );
         result = { queued: true };
       } else {
         result = { queued: false, reason: 'no-email' };
@@ -281,29 +308,22 @@ export async function setIncidentState(
   return { incident: result!, notified };
 }
 
-/** Dates as the staff read them: Santo Domingo time, `dd/mm/aaaa hh:mm`. */
-export function formatLocal(iso: string): string {
-  const parts = new Intl.DateTimeFormat('es-DO', {
-    timeZone: 'America/Santo_Domingo',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
-  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`;
-}
-
-export { csvCell };
-
 export const CSV_MAX_ROWS = 100_000;
 
-/** The filtered list as CSV (UTF-8 with BOM so Excel shows accents; CRLF line ends). */
+/** The filtered list as CSV (see csv.ts), dates and history in Santo Domingo time. */
 export async function exportIncidentsCsv(db: Db, filters: IncidentFilters): Promise<string> {
-  const header = ['Número', 'Fecha', 'Estado', 'Nombre', 'Teléfono', 'Correo', 'RNC', 'Problema', 'Historial'];
-  const lines = [header.map(csvCell).join(',')];
+  const header = [
+    'Número',
+    'Fecha',
+    'Estado',
+    'Nombre',
+    'Teléfono',
+    'Correo',
+    'RNC',
+    'Problema',
+    'Historial',
+  ];
+  const lines: string[][] = [];
   const batch = 1000;
   for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
     const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters)
@@ -313,16 +333,19 @@ export async function exportIncidentsCsv(db: Db, filters: IncidentFilters): Prom
       .offset(offset)
       .execute();
     for (const incident of await withHistory(db, rows)) {
-      const history = incident.historial
-        .map((entry) => `${formatLocal(entry.fecha)} ${entry.estado}${entry.actor ? ` (${entry.actor})` : ''}`)
-        .join(' | ');
-      lines.push(
-        [incident.numeroIncidencia, formatLocal(incident.fecha), incident.estado, incident.nombre, incident.telefono, incident.email, incident.rnc, incident.problema, history]
-          .map(csvCell)
-          .join(','),
-      );
+      lines.push([
+        incident.numeroIncidencia,
+        formatStaffDateTime(incident.fecha),
+        incident.estado,
+        incident.nombre,
+        incident.telefono,
+        incident.email,
+        incident.rnc,
+        incident.problema,
+        historyText(incident.historial, formatStaffDateTime),
+      ]);
     }
     if (rows.length < batch) break;
   }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return toCsv(header, lines);
 }

@@ -12,7 +12,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
-import { isPostgres } from '../db/migrations/helpers.ts';
+import { isPostgres } from '../db/engine.ts';
 import type { Database, OutboxMail } from '../db/schema.ts';
 import { MailDeliveryError, type MailTransport, type QueuedMail } from './types.ts';
 

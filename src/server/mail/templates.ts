@@ -3,6 +3,8 @@
  * (mail clients block them and they leak when a mail is read). Every value is escaped in the HTML;
  * the plain text carries the same content.
  */
+import { TIME_ZONE } from '../../domain/dates.ts';
+import { INCIDENT_STATE_MEANING, type IncidentRecord } from '../../domain/incidents.ts';
 import type { MailMessage } from './types.ts';
 
 export interface MailBrand {
@@ -31,7 +33,7 @@ export function escapeHtml(value: string): string {
 /** Times are stored in UTC and shown in the Dominican Republic's time. */
 // Building an Intl formatter costs about a millisecond; one serves every mail.
 const DOMINICAN_TIME = new Intl.DateTimeFormat('es-DO', {
-  timeZone: 'America/Santo_Domingo',
+  timeZone: TIME_ZONE,
   dateStyle: 'long',
   timeStyle: 'short',
 });
@@ -108,16 +110,8 @@ ${(content.outro ?? []).map((line) => `<p style="margin:0 0 14px;font-size:15px;
   return { to, replyTo: replyTo ?? null, subject: content.subject, text: textParts.join('\n'), html };
 }
 
-export interface IncidentMailData {
-  numeroIncidencia: string;
-  problema: string;
-  nombre: string;
-  telefono: string;
-  email: string;
-  rnc: string;
-  estado: string;
-  fecha: string;
-}
+/** The incident as the mails about it need it: the record without its id and history. */
+export type IncidentMailData = Omit<IncidentRecord, 'id' | 'historial'>;
 
 const SUMMARY_MAX = 600;
 
@@ -244,12 +238,6 @@ export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessag
   });
 }
 
-const STATE_EXPLANATION: Record<string, string> = {
-  Registrado: 'Su incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
-  'En Proceso': 'Un consultor ya está trabajando en su incidencia. Si necesitamos más datos, le contactaremos.',
-  Resuelto: 'Damos su incidencia por resuelta. Si el problema persiste, responda a este correo y la reabrimos.',
-};
-
 /** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
 export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'email' | 'estado'>, changedAt: string): MailMessage {
   const nombre = incident.nombre.trim();
@@ -257,7 +245,7 @@ export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailD
     subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
     preheader: `Su incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
     heading: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
-    intro: [nombre ? `Hola, ${nombre}:` : 'Hola:', `El estado de su incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`, STATE_EXPLANATION[incident.estado] ?? ''].filter(Boolean),
+    intro: [nombre ? `Hola, ${nombre}:` : 'Hola:', `El estado de su incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`, INCIDENT_STATE_MEANING[incident.estado]].filter(Boolean),
     rows: [
       ['Número', incident.numeroIncidencia],
       ['Estado', incident.estado],

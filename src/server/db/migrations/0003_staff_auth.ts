@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from './helpers.ts';
+import { isPostgres } from '../engine.ts';
 
 /**
  * Better Auth's tables (user, session, account, verification, rateLimit), exactly as its own schema

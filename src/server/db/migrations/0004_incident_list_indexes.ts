@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { SQLITE_SEARCH } from './0003_staff_auth.ts';
-import { isPostgres } from './helpers.ts';
+import { isPostgres } from '../engine.ts';
 
 const TRIGRAM_INDEXES = ['incidents_numero_trgm', 'incidents_nombre_trgm', 'incidents_rnc_trgm'];
 

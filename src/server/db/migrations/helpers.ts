@@ -1,11 +1,8 @@
 /**
  * The two places where one migration must say different things to SQLite and PostgreSQL.
  */
-import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
-
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
+import type { CreateTableBuilder, Kysely } from 'kysely';
+import { isPostgres } from '../engine.ts';
 
 /** An auto-numbered integer primary key `id`. */
 export function idColumn<T extends string>(

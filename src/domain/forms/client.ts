@@ -1,0 +1,58 @@
+/**
+ * The add-client form of the staff area (spec §5): its fields with their labels, and the rules the
+ * server checks again. The staff island renders the fields from here and the page reads the posted
+ * values back by the same names. Written with `zod/mini`, like the public forms, so the island stays small.
+ */
+import * as z from 'zod/mini';
+
+const REQUIRED = 'Este campo es obligatorio.';
+
+// A form sends an empty field as nothing at all (Astro reads it as null): the same Spanish message.
+const required = (max: number) =>
+  z
+    .string({ error: REQUIRED })
+    .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `Máximo ${max} caracteres.`));
+
+/**
+ * The six required fields, checked again on the server, with a Spanish message per field: the island
+ * shows them beside each field, and so does the page when the form was posted without JavaScript.
+ * Every call is marked pure: the island needs only the field list below, and so carries no zod.
+ */
+export const clientInputSchema = /* @__PURE__ */ z.object({
+  razonSocial: /* @__PURE__ */ required(200),
+  nombreRepresentante: /* @__PURE__ */ required(150),
+  telefono: /* @__PURE__ */ required(40),
+  email: /* @__PURE__ */ z.pipe(
+    /* @__PURE__ */ required(254),
+    /* @__PURE__ */ z.email('Correo electrónico no válido.'),
+  ),
+  rnc: /* @__PURE__ */ required(40),
+  tipoProyecto: /* @__PURE__ */ required(120),
+});
+export type ClientInput = z.output<typeof clientInputSchema>;
+
+export type ClientFieldName = keyof ClientInput;
+
+/** The form's fields in the order shown, with their Spanish labels and input hints. */
+export const CLIENT_FIELDS: ReadonlyArray<{
+  name: ClientFieldName;
+  label: string;
+  type: 'text' | 'tel' | 'email';
+  autoComplete: string;
+}> = [
+  { name: 'razonSocial', label: 'Razón social', type: 'text', autoComplete: 'organization' },
+  { name: 'nombreRepresentante', label: 'Nombre del representante', type: 'text', autoComplete: 'name' },
+  { name: 'telefono', label: 'Teléfono', type: 'tel', autoComplete: 'tel' },
+  { name: 'email', label: 'Correo electrónico', type: 'email', autoComplete: 'email' },
+  { name: 'rnc', label: 'RNC o cédula', type: 'text', autoComplete: 'off' },
+  { name: 'tipoProyecto', label: 'Tipo de proyecto', type: 'text', autoComplete: 'off' },
+];
+
+/** A client as the staff area shows it (the record without its search columns). */
+export interface ClientRecord extends ClientInput {
+  id: number;
+  estadoProyecto: string;
+  /** ISO 8601 UTC. */
+  fechaRegistro: string;
+  correoBienvenidaEnviado: boolean;
+}

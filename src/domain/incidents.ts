@@ -1,0 +1,83 @@
+/**
+ * Incidents as every part of the site speaks of them: the states, the number format and the record
+ * the staff area, the mails and the export share. Plain TypeScript with no server import, so that
+ * islands and scripts can use it too. Adding a state is one edit here (the list, its tone and its
+ * meaning; the compiler asks for the last two) plus a migration, if stored rows need it.
+ */
+
+/** The states in the order the staff choose them; the first is where every incident starts. */
+export const INCIDENT_STATES = ['Registrado', 'En Proceso', 'Resuelto'] as const;
+export type IncidentState = (typeof INCIDENT_STATES)[number];
+
+export const INITIAL_STATE: IncidentState = INCIDENT_STATES[0];
+
+/** How far along a state is, for its colour (the staff panels and the public follow-up map tones to styles). */
+export type IncidentTone = 'new' | 'active' | 'done';
+export const INCIDENT_STATE_TONE: Record<IncidentState, IncidentTone> = {
+  Registrado: 'new',
+  'En Proceso': 'active',
+  Resuelto: 'done',
+};
+
+/** What each state means, told to the visitor in the state-change mail. */
+export const INCIDENT_STATE_MEANING: Record<IncidentState, string> = {
+  Registrado: 'Su incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
+  'En Proceso':
+    'Un consultor ya está trabajando en su incidencia. Si necesitamos más datos, le contactaremos.',
+  Resuelto:
+    'Damos su incidencia por resuelta. Si el problema persiste, responda a este correo y la reabrimos.',
+};
+
+export function isIncidentState(value: unknown): value is IncidentState {
+  return typeof value === 'string' && (INCIDENT_STATES as readonly string[]).includes(value);
+}
+
+/** A count per state, every state present (zero when none). */
+export function countsPerState(
+  rows: Iterable<{ estado: string; total: number | string | bigint }>,
+): Record<IncidentState, number> {
+  const counts = Object.fromEntries(INCIDENT_STATES.map((state) => [state, 0])) as Record<
+    IncidentState,
+    number
+  >;
+  for (const row of rows) if (isIncidentState(row.estado)) counts[row.estado] = Number(row.total);
+  return counts;
+}
+
+/** `INC-yyyymmdd-nnnn`: the UTC day and a random part of 1000 to 9999 (spec §9). */
+export const INCIDENT_NUMBER_PATTERN = /^INC-\d{8}-\d{4}$/;
+
+/** `yyyymmdd` of the UTC day. */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+export function incidentNumber(day: string, suffix: number): string {
+  return `INC-${day}-${suffix}`;
+}
+
+/** One entry of an incident's history: the state it was given, when (ISO UTC) and by whom. */
+export interface HistoryEntry {
+  estado: IncidentState;
+  fecha: string;
+  /** E-mail of the staff member who made the change; null for the creation entry. */
+  actor: string | null;
+}
+
+/** An incident with its history, as the staff list, the mails and the export see it. */
+export interface IncidentRecord {
+  id: number;
+  numeroIncidencia: string;
+  problema: string;
+  nombre: string;
+  telefono: string;
+  email: string;
+  rnc: string;
+  estado: IncidentState;
+  /** When it was opened, ISO 8601 UTC. */
+  fecha: string;
+  historial: HistoryEntry[];
+}
+
+/** What a visitor types into the support form. */
+export type IncidentFields = Pick<IncidentRecord, 'problema' | 'nombre' | 'telefono' | 'email' | 'rnc'>;

@@ -1,0 +1,34 @@
+/**
+ * The one writer of each table that has search columns: every insert goes through it, so the
+ * `*_norm` copies the staff search compares are always derived the same way. The schema makes those
+ * columns required, so an insert built without these functions does not compile.
+ */
+import type { Insertable } from 'kysely';
+import { normalizeForSearch } from '../text.ts';
+import type { ClientsTable, IncidentsTable, NewClient, NewIncident } from './schema.ts';
+
+type IncidentSearchColumns = 'nombreNorm' | 'rncNorm';
+type ClientSearchColumns = 'razonSocialNorm' | 'emailNorm' | 'rncNorm';
+
+/** The search columns of an incident, from its name and RNC (also for updates that change them). */
+export function incidentSearchColumns(fields: {
+  nombre: string;
+  rnc: string;
+}): Pick<NewIncident, IncidentSearchColumns> {
+  return { nombreNorm: normalizeForSearch(fields.nombre), rncNorm: normalizeForSearch(fields.rnc) };
+}
+
+/** An `incidents` row ready to insert: the given fields plus their search columns. */
+export function incidentRow(fields: Omit<Insertable<IncidentsTable>, IncidentSearchColumns>): NewIncident {
+  return { ...fields, ...incidentSearchColumns(fields) };
+}
+
+/** A `clients` row ready to insert: the given fields plus their search columns. */
+export function clientRow(fields: Omit<Insertable<ClientsTable>, ClientSearchColumns>): NewClient {
+  return {
+    ...fields,
+    razonSocialNorm: normalizeForSearch(fields.razonSocial),
+    emailNorm: normalizeForSearch(fields.email),
+    rncNorm: normalizeForSearch(fields.rnc),
+  };
+}

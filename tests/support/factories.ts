@@ -1,0 +1,111 @@
+/**
+ * Valid records with overrides, inserted through the site's own writers (src/server/db/rows.ts), for
+ * the tests, the benchmarks and any seed script. Runs under Node's type stripping too (scripts):
+ * `.ts` import extensions and erasable syntax only.
+ */
+import { INITIAL_STATE, type HistoryEntry } from '../../src/domain/incidents.ts';
+import type { Db } from '../../src/server/db/index.ts';
+import { clientRow, incidentRow } from '../../src/server/db/rows.ts';
+import type { NewClient, NewIncident } from '../../src/server/db/schema.ts';
+
+type IncidentInput = Omit<NewIncident, 'nombreNorm' | 'rncNorm'>;
+type ClientInput = Omit<NewClient, 'razonSocialNorm' | 'emailNorm' | 'rncNorm'>;
+type ContactMessageInput = { name: string; email: string; message: string; createdAt: string };
+
+let sequence = 0;
+/** A number of its own for each built incident (1000…9999, then it wraps: pass one when building more). */
+const nextSuffix = () => 1000 + (sequence++ % 9000);
+
+/** An incident row ready to insert: a valid incident of 1 January 2025, with these overrides. */
+export function buildIncident(overrides: Partial<IncidentInput> = {}): NewIncident {
+  return incidentRow({
+    numeroIncidencia: `INC-20250101-${nextSuffix()}`,
+    problema: 'El sistema no imprime las facturas.',
+    nombre: 'José Pérez',
+    telefono: '809-555-0142',
+    email: 'jose@cliente.example',
+    rnc: '101850043',
+    estado: INITIAL_STATE,
+    fecha: '2025-01-01T10:00:00.000Z',
+    ...overrides,
+  });
+}
+
+/**
+ * Inserts incidents with their history, 500 rows per statement. Each gets `history` when given, else
+ * its creation entry (the initial state, its date, no actor), as the site writes it. Returns the ids
+ * in the order given.
+ */
+export async function insertIncidents(
+  db: Db,
+  list: ReadonlyArray<Partial<IncidentInput>>,
+  history?: (row: NewIncident) => HistoryEntry[],
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < list.length; start += 500) {
+    const rows = list.slice(start, start + 500).map(buildIncident);
+    const inserted = await db.insertInto('incidents').values(rows).returning('id').execute();
+    const events = inserted.flatMap(({ id }, index) => {
+      const row = rows[index]!;
+      const entries = history ? history(row) : [{ estado: INITIAL_STATE, fecha: row.fecha, actor: null }];
+      return entries.map((entry) => ({ incidentId: id, ...entry }));
+    });
+    if (events.length) await db.insertInto('incidentEvents').values(events).execute();
+    ids.push(...inserted.map(({ id }) => id));
+  }
+  return ids;
+}
+
+/** Inserts one incident with its history (see {@link insertIncidents}); returns its id and row. */
+export async function insertIncident(
+  db: Db,
+  overrides: Partial<IncidentInput> = {},
+  history?: HistoryEntry[],
+): Promise<NewIncident & { id: number }> {
+  const row = buildIncident(overrides);
+  const [id] = await insertIncidents(db, [row], history ? () => history : undefined);
+  return { ...row, id: id! };
+}
+
+/** A client row ready to insert: a valid pending client, with these overrides. */
+export function buildClient(overrides: Partial<ClientInput> = {}): NewClient {
+  return clientRow({
+    razonSocial: 'Colmado La Esquina SRL',
+    nombreRepresentante: 'Ana Pérez',
+    telefono: '+1 809-555-0100',
+    email: 'ana@example.com',
+    rnc: '101010101',
+    tipoProyecto: 'Implementación AdmCloud',
+    fechaRegistro: '2025-01-01T10:00:00.000Z',
+    ...overrides,
+  });
+}
+
+export async function insertClient(
+  db: Db,
+  overrides: Partial<ClientInput> = {},
+): Promise<NewClient & { id: number }> {
+  const row = buildClient(overrides);
+  const { id } = await db.insertInto('clients').values(row).returning('id').executeTakeFirstOrThrow();
+  return { ...row, id };
+}
+
+/** A contact message as the contact form stores it, with these overrides. */
+export function buildContactMessage(overrides: Partial<ContactMessageInput> = {}): ContactMessageInput {
+  return {
+    name: 'Pedro Núñez',
+    email: 'pedro@cliente.example',
+    message: 'Necesito una cotización.',
+    createdAt: '2025-01-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export async function insertContactMessage(
+  db: Db,
+  overrides: Partial<ContactMessageInput> = {},
+): Promise<ContactMessageInput & { id: number }> {
+  const row = buildContactMessage(overrides);
+  const { id } = await db.insertInto('contactMessages').values(row).returning('id').executeTakeFirstOrThrow();
+  return { ...row, id };
+}
