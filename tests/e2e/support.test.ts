@@ -1,32 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectNoAxeViolations, launchBrowser, PHONE, watchConsole } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
+import { useSite } from '../support/site.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let smtp: SmtpPeer;
+const { server, browser, smtp } = useSite({ smtp: true, env: { FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' } });
 /** An incident opened through the dialog, followed later on /soporte/seguimiento. */
 let opened: { numero: string; email: string } | undefined;
 
 const NUMBER = /INC-\d{8}-\d{4}/;
 // The site header belongs to the frame (another part of the site); these tests judge our own markup.
 const SITE_FRAME = ['body > header'];
-
-beforeAll(async () => {
-  smtp = await startSmtpPeer();
-  [server, browser] = await Promise.all([
-    startServer({ env: { SMTP_URL: smtp.url, FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' } }),
-    launchBrowser(),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
-});
 
 /** The visitor needs more than a second and a half to fill the form (the server refuses faster bots). */
 const humanPause = (page: Page) => page.waitForTimeout(1600);
