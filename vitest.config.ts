@@ -29,7 +29,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           // A shared 2-core machine running Chromium can take more than expect.poll's default 1 s.
           expect: { poll: { timeout: 10_000 } },
-          // Each file starts its own server and browser; two at a time fit a 2-core machine.
+          // Each file starts its own server and browser (useSite, tests/support/site.ts); two at a time fit a 2-core machine.
           maxWorkers: 2,
           fileParallelism: true,
         },

@@ -2,16 +2,17 @@
  * The staff area against the production build: sign-in and its failures, the server-side guard on
  * every staff route, incident filters and state changes, clients, CSV export, dashboard data.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
 import { signInStaff } from '../../src/server/auth/login.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
+import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { routesUnder, staffActionNames } from '../support/routes.ts';
-import { firstStaffPassword, runAdminScript, startServer, type RunningServer } from '../support/server.ts';
+import { firstStaffPassword, runAdminScript } from '../support/server.ts';
+import { useSite } from '../support/site.ts';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -21,10 +22,19 @@ const PASSWORD = 'clave-de-soporte-2025';
 const SHOTS = process.env.ADMIN_SCREENSHOTS;
 const AUTH_SECRET = 'prueba-e2e-secreto-de-sesiones-0123456789';
 
-let server: RunningServer;
-let browser: Browser;
-let db: Db;
+// A test stops this peer and starts another on its port (the mail server going down and coming back),
+// so the file keeps its own peer rather than the fixture's.
 let smtp: SmtpPeer;
+beforeAll(async () => {
+  smtp = await startSmtpPeer();
+});
+afterAll(async () => {
+  await smtp?.stop();
+});
+const { server, browser } = useSite({
+  env: () => ({ ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET, SMTP_URL: smtp.url }),
+});
+let db: Db;
 let adminPassword = '';
 let ipCounter = 0;
 
@@ -72,11 +82,6 @@ const INCIDENTS = [
 ] as const;
 
 beforeAll(async () => {
-  smtp = await startSmtpPeer();
-  [server, browser] = await Promise.all([
-    startServer({ env: { ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET, SMTP_URL: smtp.url } }),
-    launchBrowser(),
-  ]);
   adminPassword = firstStaffPassword(server);
   runAdmin(['create', '--email', SUPPORT, '--password', PASSWORD, '--name', 'Equipo de Soporte']);
   runAdmin(['create', '--email', FORMER, '--password', PASSWORD], `${ADMIN},${SUPPORT},${FORMER}`);
@@ -104,9 +109,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.destroy();
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
 });
 
 describe('sign-in', () => {

@@ -4,38 +4,18 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole } from '../support/browser.ts';
-import { silenceWhatsNew } from '../support/whatsnew.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, expectNoAxeViolations, poll, watchConsole } from '../support/browser.ts';
+import { ROOT } from '../support/server.ts';
+import { useSite } from '../support/site.ts';
 
-/** expect.poll with room for a loaded CI machine (its default gives up after one second). */
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser, quietContext } = useSite();
 
 const ARTICLES = [
   { id: 'integracion-admcloud-restaurantpe', date: 'Publicado el 15 de abril de 2025', title: /integración AdmCloud y Restaurant\.pe/ },
   { id: 'mejor-erp-2025', date: 'Publicado el 3 de marzo de 2025', title: /mejor ERP .* 2025/ },
   { id: 'software-gestion-restaurantes', date: 'Publicado el 20 de enero de 2025', title: /5 razones .* restaurante/ },
 ];
-
-async function quietContext(options: typeof DESKTOP): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  await silenceWhatsNew(context);
-  return context;
-}
 
 it('has exactly the three articles of the spec as Markdown files', () => {
   const files = readdirSync(join(ROOT, 'src/content/blog')).filter((file) => file.endsWith('.md'));

@@ -3,24 +3,12 @@
  * wraparound, mouse and touch swipe, the 10 px drag threshold, bullets, keyboard, pause on
  * interaction and while the page is hidden.
  */
-import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE, watchConsole } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import type { BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, poll, watchConsole } from '../support/browser.ts';
+import { useSite } from '../support/site.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+const { server, browser } = useSite();
 
 interface Opened {
   context: BrowserContext;

@@ -1,30 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectNoAxeViolations, launchBrowser, PHONE, watchConsole } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
-
-let server: RunningServer;
-let browser: Browser;
-let smtp: SmtpPeer;
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
+import { useSite } from '../support/site.ts';
 
 const SITE_FRAME = ['body > header'];
 const SUCCESS = '¡Gracias por tu mensaje! Te responderemos pronto.';
 
-beforeAll(async () => {
-  smtp = await startSmtpPeer();
-  [server, browser] = await Promise.all([
-    // A small limit: the tests before the last one store 3 messages from this IP; the last runs into it.
-    startServer({ env: { SMTP_URL: smtp.url, FORM_RATE_LIMIT: '6', STAFF_INBOX: 'soporte@vertice.test' } }),
-    launchBrowser(),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
-});
+// A small limit: the tests before the last one store 3 messages from this IP; the last runs into it.
+const { server, browser, smtp } = useSite({ smtp: true, env: { FORM_RATE_LIMIT: '6', STAFF_INBOX: 'soporte@vertice.test' } });
 
 describe('contact form (JavaScript on)', () => {
   it('sends, shows "Enviando…", clears the fields and thanks; the staff gets the mail with the visitor as Reply-To', async () => {

@@ -2,35 +2,14 @@
  * The frame of every public page (header, mobile menu, footer, WhatsApp link, what's-new toast) in
  * real Chromium against the production build, on a desktop and a 390x844 phone.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_LINK, NAV_ITEMS } from '../../src/routes.ts';
 import { ANNOUNCEMENTS } from '../../src/content/announcements.ts';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole, inView } from '../support/browser.ts';
-import { silenceWhatsNew } from '../support/whatsnew.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { DESKTOP, PHONE, expectNoAxeViolations, poll, watchConsole, inView } from '../support/browser.ts';
+import { useSite } from '../support/site.ts';
 
-/** expect.poll with room for a loaded CI machine (its default gives up after one second). */
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A context whose visitor has already seen every announcement, so the toast stays out of the way. */
-async function quietContext(options: typeof DESKTOP): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  await silenceWhatsNew(context);
-  return context;
-}
+const { server, browser, quietContext } = useSite();
 
 async function open(page: Page, path: string) {
   const response = await page.goto(server.url + path);

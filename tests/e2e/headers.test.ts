@@ -2,20 +2,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { baseHeaders, isPrivatePath } from '../../src/server/http/security.ts';
 import { routesUnder, staffActionNames } from '../support/routes.ts';
-import { firstStaffPassword, ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { firstStaffPassword, ROOT } from '../support/server.ts';
+import { useSite } from '../support/site.ts';
 
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const { server } = useSite({ browser: false });
 
 function expectBaseHeaders(response: Response) {
   const csp = response.headers.get('content-security-policy') ?? '';

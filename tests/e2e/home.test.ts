@@ -3,29 +3,16 @@
  * structure and hero links, the recommendation dialog (every choice, close, Escape, focus), no
  * JavaScript file before the first interaction, accessibility.
  */
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config.ts';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole, inView, renderedTexts } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { DESKTOP, PHONE, expectNoAxeViolations, poll, inView, renderedTexts } from '../support/browser.ts';
+import { useSite } from '../support/site.ts';
 
 // Public pages are prerendered with the build's settings: the tests' build uses the defaults.
 const config = parseConfig({});
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** expect.poll with room for a loaded 2-core machine (the default gives up after 1 s). */
-const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+const { server, withPage } = useSite();
 
 /** The site frame (header, footer) belongs to the layout and is checked by its own tests. */
 const FRAME = ['body > header', 'body > footer'];
@@ -35,18 +22,6 @@ const CHOICES = [
   { focus: 'Restaurantes', product: 'Restaurant.pe', href: '/producto/restaurantpe' },
   { focus: 'Venta digital de productos', product: 'Tiendao', href: '/producto/tiendao' },
 ] as const;
-
-async function withPage(device: BrowserContextOptions, run: (page: Page) => Promise<void>): Promise<void> {
-  const context = await browser.newContext(device);
-  const page = await context.newPage();
-  const consoleWatch = watchConsole(page);
-  try {
-    await run(page);
-    consoleWatch.assertNone();
-  } finally {
-    await context.close();
-  }
-}
 
 const opener = (page: Page) => page.getByRole('button', { name: '¿No sabes qué sistema necesitas?' });
 const dialog = (page: Page) => page.locator('dialog#recomendador');

@@ -3,44 +3,19 @@
  * build: headings and labels of the spec, the logo wall, the About video and reduced motion, scroll
  * reveal with and without JavaScript, accessibility.
  */
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config.ts';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, watchConsole, renderedTexts, inView } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { DESKTOP, PHONE, expectNoAxeViolations, poll, renderedTexts, inView } from '../support/browser.ts';
+import { useSite } from '../support/site.ts';
 
 // Public pages are prerendered with the build's settings: the tests' build uses the defaults.
 const config = parseConfig({});
 
-/** expect.poll with room for a loaded 2-core machine (the default gives up after 1 s). */
-const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
-
 /** The site frame (header, footer) belongs to the layout and is checked by its own tests. */
 const FRAME = ['body > header', 'body > footer'];
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function withPage(options: BrowserContextOptions, run: (page: Page) => Promise<void>): Promise<void> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  const consoleWatch = watchConsole(page);
-  try {
-    await run(page);
-    consoleWatch.assertNone();
-  } finally {
-    await context.close();
-  }
-}
+const { server, withPage } = useSite();
 
 async function open(page: Page, path: string): Promise<void> {
   const response = await page.goto(server.url + path);

@@ -2,12 +2,12 @@
  * The three product pages on the production build, in Chromium at desktop and phone size.
  */
 import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { getConfig } from '../../src/server/config.ts';
 import { quoteTiendao, tiendaoWhatsappMessage } from '../../src/lib/tiendao-pricing.ts';
-import { DESKTOP, expectNoAxeViolations, launchBrowser, PHONE, watchConsole, inView } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { DESKTOP, expectNoAxeViolations, PHONE, poll, watchConsole, inView } from '../support/browser.ts';
+import { useSite } from '../support/site.ts';
 
 // The product pages are prerendered: links and ids are those of the build's environment, which is
 // this process's environment too.
@@ -30,23 +30,7 @@ const ROWS = [
 // The page frame (header, footer, floating widgets) has its own suite; these tests check our content.
 const FRAME = ['body > header', 'body > footer'];
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startServer(),
-    launchBrowser(),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** Polls for up to 10 s: hydration on a busy 2-core machine can take a few seconds. */
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+const { server, browser } = useSite();
 
 interface Visit {
   context: BrowserContext;

@@ -9,18 +9,18 @@
  * (What admin.test.ts, headers.test.ts and contact.test.ts already check is not repeated here.)
  */
 import { DatabaseSync } from 'node:sqlite';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
 import { signInStaff } from '../../src/server/auth/login.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { DESKTOP, launchBrowser } from '../support/browser.ts';
+import { DESKTOP } from '../support/browser.ts';
 import { postForm, postJson, send, type RawResponse } from '../support/http.ts';
 import { routesUnder, staffActionNames } from '../support/routes.ts';
-import { firstStaffPassword, runAdminScript, startServer, type RunningServer } from '../support/server.ts';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
+import { firstStaffPassword, runAdminScript } from '../support/server.ts';
+import { useSite } from '../support/site.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
 const STAFF = 'soporte@verticeconsultores.com.do';
@@ -41,9 +41,10 @@ const PAYLOADS = [
   'javascript:window.__xss=1//',
 ] as const;
 
-let server: RunningServer;
-let browser: Browser;
-let smtp: SmtpPeer;
+const { server, browser, smtp } = useSite({
+  smtp: true,
+  env: { ADMIN_EMAILS: `${ADMIN},${STAFF}`, STAFF_INBOX, AUTH_SECRET, TRUST_PROXY: undefined, FORM_RATE_LIMIT: undefined },
+});
 let db: Db;
 let adminPassword = '';
 /** Every session token this suite was given: none may appear in a log line. */
@@ -115,11 +116,6 @@ async function createClient(cookie: string, fields: Record<string, string>): Pro
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpPeer();
-  [server, browser] = await Promise.all([
-    startServer({ env: { ADMIN_EMAILS: `${ADMIN},${STAFF}`, SMTP_URL: smtp.url, STAFF_INBOX, AUTH_SECRET, TRUST_PROXY: undefined, FORM_RATE_LIMIT: undefined } }),
-    launchBrowser(),
-  ]);
   adminPassword = firstStaffPassword(server);
   runAdminScript(server, ['create', '--email', STAFF, '--password', PASSWORD], `${ADMIN},${STAFF}`);
   runAdminScript(server, ['create', '--email', OUTSIDER, '--password', PASSWORD], `${ADMIN},${STAFF},${OUTSIDER}`);
@@ -128,9 +124,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.destroy();
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
 });
 
 describe('staff routes with a session that is not (or no longer) good enough', () => {

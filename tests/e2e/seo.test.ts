@@ -5,23 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NAV_ITEMS, ROUTES } from '../../src/routes.ts';
-import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { ROOT } from '../support/server.ts';
+import { useSite } from '../support/site.ts';
 
 // Prerendered pages carry the SITE_URL of the build: serve with that same one so every page agrees.
 const builtSitemap = readFileSync(join(ROOT, 'dist/client/sitemap.xml'), 'utf8');
 const SITE = new URL(/<loc>([^<]+)<\/loc>/.exec(builtSitemap)?.[1] ?? 'http://127.0.0.1:4321/').origin;
 
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer({ env: { SITE_URL: SITE } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const { server } = useSite({ browser: false, env: { SITE_URL: SITE } });
 
 const ARTICLE_IDS = ['mejor-erp-2025', 'software-gestion-restaurantes', 'integracion-admcloud-restaurantpe'];
 const EXPECTED_ROUTES = [

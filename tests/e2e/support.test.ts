@@ -1,32 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectNoAxeViolations, launchBrowser, PHONE, watchConsole } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { postAction } from '../support/actions.ts';
+import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
+import { useSite } from '../support/site.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let smtp: SmtpPeer;
-/** An incident opened through the dialog, followed later on /soporte/seguimiento. */
-let opened: { numero: string; email: string } | undefined;
+const { server, browser, smtp } = useSite({ smtp: true, env: { FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' } });
 
 const NUMBER = /INC-\d{8}-\d{4}/;
 // The site header belongs to the frame (another part of the site); these tests judge our own markup.
 const SITE_FRAME = ['body > header'];
-
-beforeAll(async () => {
-  smtp = await startSmtpPeer();
-  [server, browser] = await Promise.all([
-    startServer({ env: { SMTP_URL: smtp.url, FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' } }),
-    launchBrowser(),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
-});
 
 /** The visitor needs more than a second and a half to fill the form (the server refuses faster bots). */
 const humanPause = (page: Page) => page.waitForTimeout(1600);
@@ -70,7 +52,6 @@ describe('support dialog (JavaScript on)', () => {
     const whatsapp = await notice.getByRole('link', { name: /Continuar por WhatsApp/ }).getAttribute('href');
     expect(whatsapp).toMatch(/^https:\/\/wa\.me\/18095550142\?text=/);
     expect(decodeURIComponent(whatsapp!.split('text=')[1]!)).toContain(numero!);
-    opened = { numero: numero!, email: 'carmen@cliente.test' };
 
     const confirmation = await smtp.waitFor((mail) => mail.subject === `Incidencia ${numero} registrada`);
     expect(confirmation.text).toContain('La factura electrónica no se envía a la DGII.');
@@ -151,6 +132,21 @@ describe('support without JavaScript', () => {
 });
 
 describe('follow-up page /soporte/seguimiento', () => {
+  /** The incident these tests follow, opened as the dialog sends it, so they need no other test before them. */
+  let opened: { numero: string; email: string } | undefined;
+  beforeAll(async () => {
+    const email = 'carmen@cliente.test';
+    const answer = await postAction(server.url, 'incidents.create', {
+      problema: 'La factura electrónica no se envía a la DGII.',
+      nombre: 'Carmen Rosario',
+      telefono: '809-555-0199',
+      email,
+      rnc: '1-31-00000-1',
+    });
+    if (answer.status !== 200 || !answer.numero) throw new Error(`No se pudo abrir la incidencia de prueba: ${JSON.stringify(answer)}`);
+    opened = { numero: answer.numero, email };
+  });
+
   it('shows state and history for the right pair, one neutral message otherwise, without JavaScript', async () => {
     expect(opened).toBeDefined();
     const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });

@@ -6,6 +6,7 @@ import { incidentFormSchema } from '../../src/domain/forms/incident.ts';
 import { trackingFormSchema } from '../../src/domain/forms/tracking.ts';
 import { saveContactMessage } from '../../src/server/contact/index.ts';
 import { describeEachEngine } from '../support/db.ts';
+import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
 /** Field -> first message, as the forms show them. */
 function messages(schema: z.ZodMiniType, input: Record<string, unknown>): Record<string, string> {
@@ -63,7 +64,6 @@ describe('contact form rules (shared by the browser island and the action)', () 
 describeEachEngine('contact messages', (database) => {
   it('stores the message and queues the staff notice with the visitor as Reply-To, in one transaction', async () => {
     const { db } = database();
-    const brand = { companyName: 'Vértice Consultores', siteUrl: 'https://vertice.example', phone: '+1 809-555-0142', email: 'c@vertice.example', whatsappNumber: '18095550142' };
     const saved = await saveContactMessage(db, { name: 'Pedro Núñez', email: 'pedro@cliente.example', message: 'Necesito una cotización.' }, { brand, staffInbox: 'soporte@vertice.example' });
     const row = await db.selectFrom('contactMessages').selectAll().where('id', '=', saved.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: 'Pedro Núñez', email: 'pedro@cliente.example', message: 'Necesito una cotización.', createdAt: saved.createdAt });

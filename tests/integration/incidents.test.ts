@@ -6,18 +6,11 @@ import {
   IncidentNumbersExhaustedError,
   trackIncident,
 } from '../../src/server/incidents/index.ts';
-import type { MailBrand } from '../../src/server/mail/templates.ts';
 import { hitRateLimit } from '../../src/server/rate-limit.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { buildIncident } from '../support/factories.ts';
+import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
-const brand: MailBrand = {
-  companyName: 'Vértice Consultores',
-  siteUrl: 'https://vertice.example',
-  phone: '+1 809-555-0142',
-  email: 'contacto@vertice.example',
-  whatsappNumber: '18095550142',
-};
 const options = { brand, staffInbox: 'soporte@vertice.example' };
 const empty = { problema: '', nombre: '', telefono: '', email: '', rnc: '' };
 

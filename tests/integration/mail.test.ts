@@ -11,20 +11,14 @@ import {
   retryDelayMs,
   startMailWorker,
 } from '../../src/server/mail/outbox.ts';
-import { contactStaffNoticeMail, incidentConfirmationMail, type MailBrand } from '../../src/server/mail/templates.ts';
+import { contactStaffNoticeMail, incidentConfirmationMail } from '../../src/server/mail/templates.ts';
 import { emailJsTransport, smtpTransport } from '../../src/server/mail/transports.ts';
 import { MailDeliveryError } from '../../src/server/mail/types.ts';
 import { describeEachEngine } from '../support/db.ts';
+import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 import { freePort } from '../support/server.ts';
 import { startSmtpPeer } from '../support/smtp.ts';
 
-const brand: MailBrand = {
-  companyName: 'Vértice Consultores',
-  siteUrl: 'https://vertice.example',
-  phone: '+1 809-555-0142',
-  email: 'contacto@vertice.example',
-  whatsappNumber: '18095550142',
-};
 const FROM = 'Vértice Consultores <no-reply@vertice.example>';
 
 describeEachEngine('mail outbox', (database) => {

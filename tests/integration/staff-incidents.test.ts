@@ -10,11 +10,11 @@ import {
   RECENT_WINDOW,
   setIncidentState,
 } from '../../src/server/incidents/staff.ts';
-import type { MailBrand } from '../../src/server/mail/templates.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident, insertIncidents } from '../support/factories.ts';
+import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
 const ROWS: [string, string, string, IncidentState, string][] = [
   ['INC-20250101-1001', 'José Pérez', '101850043', 'Registrado', '2025-01-01T10:00:00.000Z'],
@@ -22,14 +22,6 @@ const ROWS: [string, string, string, IncidentState, string][] = [
   ['INC-20250103-3003', 'Ana Pérez 50%_off', '40212345678', 'Resuelto', '2025-01-03T10:00:00.000Z'],
   ['INC-20250104-4004', 'Pedro Núñez', '101850043', 'Registrado', '2025-01-04T10:00:00.000Z'],
 ];
-
-const brand: MailBrand = {
-  companyName: 'Vértice Consultores',
-  siteUrl: 'https://vertice.example',
-  phone: '+1 809-555-0142',
-  email: 'contacto@vertice.example',
-  whatsappNumber: '18095550142',
-};
 
 /** The four incidents of ROWS, each with its creation entry. */
 async function seedRows(db: Db): Promise<void> {

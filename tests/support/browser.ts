@@ -49,6 +49,12 @@ export function watchConsole(page: Page) {
   };
 }
 
+/**
+ * expect.poll with room for a loaded 2-core CI machine running Chromium: hydration and rendering can
+ * take seconds there, where expect.poll's own default gives up after one.
+ */
+export const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 /** Runs axe on the page and fails with a readable list of violations. */
 export async function expectNoAxeViolations(page: Page, exclude: string[] = []): Promise<void> {
   // Sections a visitor has not scrolled near are not rendered (content-visibility: auto), and axe cannot

@@ -16,6 +16,7 @@ import {
 import { csvCell } from '../../src/server/csv.ts';
 import { historyText } from '../../src/server/incidents/history.ts';
 import { incidentQueryString, parseIncidentQuery } from '../../src/server/incidents/staff.ts';
+import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
 describe('staff helpers', () => {
   it('neutralises formula cells and quotes every CSV cell', () => {
@@ -129,13 +130,6 @@ describe('incident vocabulary', () => {
 
 describe('welcome mail content', async () => {
   const { welcomeMail } = await import('../../src/server/mail/templates.ts');
-  const brand = {
-    companyName: 'Vértice Consultores',
-    phone: '+1 809-555-0142',
-    email: 'contacto@verticeconsultores.com.do',
-    siteUrl: 'https://verticeconsultores.com.do',
-    whatsappNumber: '18095550142',
-  };
   it('greets the representative in Spanish through the common template and escapes every value in the HTML', () => {
     const mail = welcomeMail(brand, {
       nombreRepresentante: 'Carmen <b>',
@@ -153,7 +147,7 @@ describe('welcome mail content', async () => {
     expect(mail.html).toContain('Tiendao &quot;Plus&quot; &amp; más');
     // The common frame of every mail (renderMail): brand header and the company footer.
     expect(mail.html).toContain('<html lang="es">');
-    expect(mail.html).toContain('mailto:contacto@verticeconsultores.com.do');
+    expect(mail.html).toContain('mailto:contacto@vertice.example');
     expect(mail.html).toContain('Próximos pasos');
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * The one end-to-end fixture: the production build served as `npm start` serves it, the system
+ * Chromium and, when asked, a real SMTP peer that receives the server's mails. Calling
+ * {@link useSite} at the top of a test file starts them before the file's first test (and before the
+ * file's own `beforeAll` hooks, which may use them) and stops them after its last one.
+ */
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser, watchConsole } from './browser.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { startSmtpPeer, type SmtpPeer } from './smtp.ts';
+import { silenceWhatsNew } from './whatsnew.ts';
+
+type Env = Record<string, string | undefined>;
+
+export interface SiteOptions {
+  /** Server environment on top of {@link startServer}'s; a function is called once the SMTP peer is up. */
+  env?: Env | (() => Env);
+  /** Launch Chromium (default true); plain-HTTP suites turn it off. */
+  browser?: boolean;
+  /** Start an SMTP peer and point `SMTP_URL` at it. */
+  smtp?: boolean;
+}
+
+export interface Site {
+  server: RunningServer;
+  browser: Browser;
+  smtp: SmtpPeer;
+  /** A new browser context whose visitor has already seen every announcement, so the toast stays out of the way. */
+  quietContext(options: BrowserContextOptions): Promise<BrowserContext>;
+  /** Runs `run` on a page of a new context, fails on any console error, and closes the context. */
+  withPage(options: BrowserContextOptions, run: (page: Page) => Promise<void>): Promise<void>;
+}
+
+/**
+ * Test files declare `const { server, browser } = useSite()` at module level, before anything is
+ * started: each member is a handle that forwards to the real object once `beforeAll` has made it, so
+ * tests and hooks use it as the object itself. Touching one outside a test or hook throws.
+ */
+function handle<T extends object>(name: string, current: () => T | undefined): T {
+  return new Proxy({} as T, {
+    get(_, key) {
+      const target = current();
+      if (!target)
+        throw new Error(
+          `${name} no está disponible: úselo dentro de una prueba o de un hook, y pídalo a useSite().`,
+        );
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+export function useSite(options: SiteOptions = {}): Site {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let smtp: SmtpPeer | undefined;
+
+  beforeAll(async () => {
+    if (options.smtp) smtp = await startSmtpPeer();
+    const env = {
+      ...(typeof options.env === 'function' ? options.env() : options.env),
+      ...(smtp ? { SMTP_URL: smtp.url } : {}),
+    };
+    // Started together; whichever starts is kept even if the other fails, so afterAll can stop it.
+    const [started, launched] = await Promise.allSettled([
+      startServer({ env }),
+      options.browser === false ? Promise.resolve(undefined) : launchBrowser(),
+    ]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  const site: Site = {
+    server: handle('El servidor', () => server),
+    browser: handle('El navegador', () => browser),
+    smtp: handle('El servidor SMTP de prueba', () => smtp),
+    async quietContext(contextOptions) {
+      const context = await site.browser.newContext(contextOptions);
+      await silenceWhatsNew(context);
+      return context;
+    },
+    async withPage(contextOptions, run) {
+      const context = await site.browser.newContext(contextOptions);
+      const page = await context.newPage();
+      const consoleWatch = watchConsole(page);
+      try {
+        await run(page);
+        consoleWatch.assertNone();
+      } finally {
+        await context.close();
+      }
+    },
+  };
+  return site;
+}
