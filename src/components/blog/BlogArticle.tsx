@@ -1,14 +1,9 @@
 import type { ReactNode } from 'react';
-import BlogCard, { type BlogCardProps, type BlogImage } from './BlogCard';
+import BlogCard, { type BlogCardProps } from './BlogCard';
+import { PostImage, PostMeta } from './PostParts';
 
-export interface BlogArticleProps {
-  title: string;
-  excerpt: string;
-  dateLabel: string;
-  dateIso: string;
-  image: BlogImage;
-  imageAlt: string;
-  readingTime: string;
+/** The article's own page: what its card shows, plus the body and the articles offered after it. */
+export interface BlogArticleProps extends Omit<BlogCardProps, 'href' | 'headingLevel'> {
   /** Other articles, offered after this one. */
   related: BlogCardProps[];
   /** The article's HTML body, rendered from our own Markdown. */
@@ -34,22 +29,21 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
           <BackToBlog />
           <h1 className="mt-8 text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]">{title}</h1>
           <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
-          <p className="mt-5 text-sm font-medium text-accent-700">
-            Publicado el <time dateTime={dateIso}>{dateLabel}</time>
-            <span aria-hidden="true"> · </span>
-            <span className="sr-only">, </span>
-            <span className="text-muted">{readingTime}</span>
-          </p>
+          <PostMeta
+            prefix="Publicado el "
+            dateIso={dateIso}
+            dateLabel={dateLabel}
+            readingTime={readingTime}
+            className="mt-5 text-sm font-medium text-accent-700"
+            readingClassName="text-muted"
+          />
         </div>
       </header>
       <div className="mx-auto max-w-4xl px-4 sm:px-6">
-        <img
-          src={image.src}
-          width={image.width}
-          height={image.height}
+        <PostImage
+          image={image}
           alt={imageAlt}
-          fetchPriority="high"
-          decoding="async"
+          priority
           className="aspect-[16/9] w-full rounded-card border border-line object-cover shadow-lg shadow-brand-900/10"
         />
       </div>

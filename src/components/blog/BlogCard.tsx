@@ -1,3 +1,5 @@
+import { PostImage, PostMeta } from './PostParts';
+
 export interface BlogImage {
   src: string;
   width: number;
@@ -25,23 +27,14 @@ export default function BlogCard({ href, title, excerpt, dateLabel, dateIso, ima
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-card border border-line bg-white shadow-sm transition-shadow hover:shadow-xl hover:shadow-brand-900/10">
       <div className="aspect-[16/9] overflow-hidden bg-brand-50">
-        <img
-          src={image.src}
-          width={image.width}
-          height={image.height}
+        <PostImage
+          image={image}
           alt={imageAlt}
-          loading="lazy"
-          decoding="async"
           className="size-full object-cover transition-transform duration-500 group-hover:scale-[1.03] motion-reduce:transition-none"
         />
       </div>
       <div className="flex flex-1 flex-col p-6">
-        <p className="text-sm text-muted">
-          <time dateTime={dateIso}>{dateLabel}</time>
-          <span aria-hidden="true"> · </span>
-          <span className="sr-only">, </span>
-          {readingTime}
-        </p>
+        <PostMeta dateIso={dateIso} dateLabel={dateLabel} readingTime={readingTime} className="text-sm text-muted" />
         <Heading className="mt-2 text-xl leading-snug font-bold text-brand-900">{title}</Heading>
         <p className="mt-3 flex-1 leading-relaxed text-muted">{excerpt}</p>
         <a

@@ -19,7 +19,9 @@ export const contactFormSchema = z.object({
 });
 
 export type ContactFormInput = z.output<typeof contactFormSchema>;
-export type ContactFormValues = Pick<ContactFormInput, 'name' | 'email' | 'message'>;
+/** The fields a visitor types, in form order. */
+export const CONTACT_FIELDS = ['name', 'email', 'message'] as const;
+export type ContactFormValues = Pick<ContactFormInput, (typeof CONTACT_FIELDS)[number]>;
 
 /** Texts of the spec (§8). */
 export const CONTACT_MESSAGES = {
