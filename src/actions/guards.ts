@@ -7,7 +7,7 @@ import { HONEYPOT_FIELD, MIN_SUBMIT_MS, STARTED_FIELD } from '../domain/forms/co
 import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
 import { getLogger } from '../server/log.ts';
-import { clientIp, hitRateLimit } from '../server/rate-limit.ts';
+import { clientNetworkOf, hitRateLimit } from '../server/rate-limit.ts';
 
 export const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.';
 export const RATE_LIMIT_MESSAGE = 'Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.';
@@ -40,10 +40,10 @@ export async function requireWithinRateLimit(context: ActionAPIContext, action: 
   } catch {
     socketAddress = undefined;
   }
-  const ip = clientIp(context.request, socketAddress, config.TRUST_PROXY);
-  const result = await hitRateLimit(getDb(), `${action}:${ip}`, config.FORM_RATE_LIMIT * factor);
+  const network = clientNetworkOf(context.request, socketAddress, config.TRUST_PROXY);
+  const result = await hitRateLimit(getDb(), `${action}:${network}`, config.FORM_RATE_LIMIT * factor);
   if (!result.allowed) {
-    getLogger().warn({ action, hits: result.hits }, 'rate limit reached');
+    getLogger().warn({ action, network, reason: 'rate-limit', hits: result.hits }, 'submission refused');
     throw new ActionError({ code: 'TOO_MANY_REQUESTS', message: RATE_LIMIT_MESSAGE });
   }
 }

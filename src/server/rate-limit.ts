@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db/index.ts';
 import { resolveClientIp } from './http/client-ip.ts';
+import { clientNetwork } from './http/client-network.ts';
 
 export const RATE_WINDOW_MS = 10 * 60 * 1000;
 
@@ -47,9 +48,10 @@ export async function hitRateLimit(
 }
 
 /**
- * The client address a limit is keyed on. `X-Forwarded-For` is believed only when the operator says
- * a proxy sets it (`TRUST_PROXY`); otherwise anyone could dodge the limit by forging the header.
+ * The client network a limit is keyed on: the address (IPv4) or its /64 (IPv6), from the socket, or
+ * from X-Forwarded-For only when the operator says a proxy sets it (`TRUST_PROXY`); otherwise anyone
+ * could dodge the limit by forging the header.
  */
-export function clientIp(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
-  return resolveClientIp(request.headers, socketAddress, trustProxy);
+export function clientNetworkOf(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
+  return clientNetwork(resolveClientIp(request.headers, socketAddress, trustProxy));
 }

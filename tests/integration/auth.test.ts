@@ -5,7 +5,6 @@ import {
   createStaffAuth,
   requireStaff,
   resolveClientIp,
-  SIGN_IN_MAX_PER_IP,
   withClientIp,
   type StaffAuth,
 } from '../../src/server/auth/index.ts';
@@ -15,7 +14,14 @@ import {
   listStaff,
   StaffAccountError,
 } from '../../src/server/auth/accounts.ts';
-import { ACCOUNT_MAX_FAILURES, signInStaff, signOutStaff } from '../../src/server/auth/login.ts';
+import {
+  ACCOUNT_NETWORK_MAX,
+  checkDelayMs,
+  NETWORK_MAX,
+  signInStaff,
+  signOutStaff,
+} from '../../src/server/auth/login.ts';
+import { MemoryLimiter } from '../../src/server/limits/memory.ts';
 import { hashPassword, verifyPassword } from '../../src/server/auth/password.ts';
 import { describeEachEngine } from '../support/db.ts';
 
@@ -52,11 +58,22 @@ describe('client IP', () => {
 describeEachEngine('staff auth', (database) => {
   let auth: StaffAuth;
   const config = parseConfig({ SITE_URL: 'http://127.0.0.1:4321', AUTH_SECRET: 'x'.repeat(40) });
-  const deps = () => ({ auth, config, db: database().db });
+  let memory: MemoryLimiter;
+  /** The waits the sign-ins asked for, instead of real ones. */
+  let waits: number[];
+  const deps = () => ({
+    auth,
+    config,
+    db: database().db,
+    memory,
+    wait: async (ms: number) => void waits.push(ms),
+  });
 
   beforeEach(() => {
     const { db, engine } = database();
     auth = createStaffAuth({ db, engine, config, secret: config.AUTH_SECRET! });
+    memory = new MemoryLimiter();
+    waits = [];
   });
 
   /** The two staff accounts the sign-in tests use (each test has a database of its own). */
@@ -166,59 +183,85 @@ describeEachEngine('staff auth', (database) => {
     expect(Number(after.rows[0]!.n)).toBe(Number(before.rows[0]!.n));
   });
 
-  it('rate-limits sign-in per IP in the database, whatever X-Forwarded-For says', async () => {
+  it('limits sign-in per network in the database, an IPv6 /64 counting as one network', async () => {
     await seedStaff();
-    // Straight at Better Auth: a forged X-Forwarded-For per request must not give a fresh bucket.
-    let last = 0;
-    for (let attempt = 0; attempt <= SIGN_IN_MAX_PER_IP; attempt++) {
-      const response = await auth.handler(
-        new Request('http://127.0.0.1:4321/api/auth/sign-in/email', {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            origin: 'http://127.0.0.1:4321',
-            'x-forwarded-for': `203.0.113.${attempt + 1}`,
-            'x-vertice-client-ip': '10.4.9.9',
-          },
-          body: JSON.stringify({ email: `y${attempt}@example.com`, password: 'mala-clave-123' }),
-        }),
-      );
-      last = response.status;
-    }
-    expect(last).toBe(429);
     const ip = '10.4.0.1';
-    for (let attempt = 0; attempt < SIGN_IN_MAX_PER_IP; attempt++) {
+    for (let attempt = 0; attempt < NETWORK_MAX; attempt++) {
       // Different e-mails so the per-account limit is not what trips.
-      const outcome = await signInStaff(
-        { email: `x${attempt}@example.com`, password: 'mala-clave-123', ip },
-        deps(),
-      );
+      const outcome = await signInStaff({ email: `x${attempt}@example.com`, password: 'mala-clave-123', ip }, deps());
       expect(outcome.kind).toBe('invalid');
     }
     expect((await signInStaff({ email: STAFF, password: PASSWORD, ip }, deps())).kind).toBe('rate-limited');
     expect((await signInStaff({ email: STAFF, password: PASSWORD, ip: '10.4.0.2' }, deps())).kind).toBe('ok');
-    const stored = await sql<{ key: string }>`select "key" from "rateLimit"`.execute(
-      database().db.withoutPlugins(),
-    );
-    expect(stored.rows.some((row) => row.key.includes(ip))).toBe(true);
-  });
+    const stored = await database().db.selectFrom('limitCounters').select('key').execute();
+    expect(stored.some((row) => row.key === `signin-net:${ip}`)).toBe(true);
 
-  it('locks an account after repeated failures from many IPs', async () => {
-    await seedStaff();
-    for (let attempt = 0; attempt < ACCOUNT_MAX_FAILURES; attempt++) {
-      const outcome = await signInStaff(
-        { email: OTHER_STAFF, password: 'mala-clave-123', ip: `10.5.0.${attempt + 1}` },
-        deps(),
-      );
+    // Every address of one /64 is one network; the next /64 is another.
+    for (let host = 1; host <= NETWORK_MAX; host++) {
+      const outcome = await signInStaff({ email: `v6-${host}@example.com`, password: 'mala-clave-123', ip: `2001:db8:1:2::${host.toString(16)}` }, deps());
       expect(outcome.kind).toBe('invalid');
     }
-    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '10.5.1.1' }, deps())).kind).toBe(
-      'rate-limited',
+    expect((await signInStaff({ email: STAFF, password: PASSWORD, ip: '2001:db8:1:2:ffff::1' }, deps())).kind).toBe('rate-limited');
+    expect((await signInStaff({ email: STAFF, password: PASSWORD, ip: '2001:db8:1:3::1' }, deps())).kind).toBe('ok');
+  });
+
+  it('counts the memory first line before the database: a refusal it knows of writes nothing', async () => {
+    await seedStaff();
+    const ip = '10.4.1.1';
+    for (let attempt = 0; attempt < NETWORK_MAX; attempt++) {
+      await signInStaff({ email: `m${attempt}@example.com`, password: 'mala-clave-123', ip }, deps());
+    }
+    const counts = async () => (await database().db.selectFrom('limitCounters').select(['key', 'count']).where('key', '=', `signin-net:${ip}`).executeTakeFirstOrThrow()).count;
+    expect(Number(await counts())).toBe(NETWORK_MAX);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await signInStaff({ email: STAFF, password: PASSWORD, ip }, deps())).kind).toBe('rate-limited');
+    }
+    expect(Number(await counts())).toBe(NETWORK_MAX);
+  });
+
+  it('stops a flood at its own network: the account still signs in from another one', async () => {
+    await seedStaff();
+    const attacker = '203.0.113.66';
+    for (let attempt = 0; attempt < ACCOUNT_NETWORK_MAX; attempt++) {
+      expect((await signInStaff({ email: OTHER_STAFF, password: `clave-equivocada-${attempt}`, ip: attacker }, deps())).kind).toBe('invalid');
+    }
+    // The attacker's network has used its checks for this account: even the right password is not checked.
+    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: attacker }, deps())).kind).toBe('rate-limited');
+    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '198.51.100.7' }, deps())).kind).toBe('ok');
+  });
+
+  it('checks at most the limit of 30 parallel wrong passwords from one network', async () => {
+    await seedStaff();
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) => signInStaff({ email: STAFF, password: `clave-equivocada-${attempt}`, ip: '203.0.113.77' }, deps())),
     );
-    expect(
-      (await signInStaff({ email: 'desconocido@example.com', password: PASSWORD, ip: '10.5.1.2' }, deps()))
-        .kind,
-    ).toBe('invalid');
+    const kinds = outcomes.map((outcome) => outcome.kind);
+    expect(kinds.filter((kind) => kind === 'invalid')).toHaveLength(ACCOUNT_NETWORK_MAX);
+    expect(kinds.filter((kind) => kind === 'rate-limited')).toHaveLength(30 - ACCOUNT_NETWORK_MAX);
+
+    // As if each attempt reached another server process (a memory of its own): the database's atomic
+    // reservation alone still lets exactly the limit through.
+    const spread = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) =>
+        signInStaff({ email: OTHER_STAFF, password: `clave-equivocada-${attempt}`, ip: '203.0.113.78' }, { ...deps(), memory: new MemoryLimiter() }),
+      ),
+    );
+    expect(spread.filter((outcome) => outcome.kind === 'invalid')).toHaveLength(ACCOUNT_NETWORK_MAX);
+  });
+
+  it('never locks an account: failures from many networks slow its answers, and the right password still gets in', async () => {
+    await seedStaff();
+    for (let attempt = 0; attempt < 14; attempt++) {
+      const outcome = await signInStaff({ email: OTHER_STAFF, password: 'mala-clave-123', ip: `10.5.${attempt}.1` }, deps());
+      expect(outcome.kind).toBe('invalid');
+    }
+    // The first ten checks answer at once, then each waits longer.
+    expect(waits).toEqual([11, 12, 13, 14].map(checkDelayMs));
+    expect(waits[0]).toBeGreaterThan(0);
+    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '10.5.99.1' }, deps())).kind).toBe('ok');
+    expect(waits.at(-1)).toBe(checkDelayMs(15));
+    // An unknown e-mail is treated alike: same answer as a wrong password.
+    expect((await signInStaff({ email: 'desconocido@example.com', password: PASSWORD, ip: '10.5.1.2' }, deps())).kind).toBe('invalid');
   });
 
   it('revokes sessions when a password is reset', async () => {

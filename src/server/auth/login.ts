@@ -1,17 +1,41 @@
 /**
- * Sign-in and sign-out of the staff area, on top of Better Auth's own endpoints (so its rate limiter,
- * password checks and session cookies apply) plus what it does not do: the ADMIN_EMAILS check with no
- * session left behind, and a per-account limit on failed attempts stored in the database.
+ * Sign-in and sign-out of the staff area, on top of Better Auth's own endpoint (its password check
+ * and session cookies) plus what it does not do: the ADMIN_EMAILS check with no session left behind,
+ * and our limits, counted per client network (an IPv4 address, or an IPv6 /64):
+ *
+ * - per network: at most {@link NETWORK_MAX} sign-ins per {@link NETWORK_WINDOW_MS}, whatever the
+ *   account (this replaces Better Auth's own per-IP limit, which is switched off for sign-in);
+ * - per account and network: at most {@link ACCOUNT_NETWORK_MAX} password checks per
+ *   {@link ACCOUNT_WINDOW_MS}, so a flood from one network never stops a sign-in from another;
+ * - per account, across networks: never locked, but past {@link ACCOUNT_FREE_CHECKS} checks in the
+ *   window every answer waits longer ({@link checkDelayMs}), so a burst spread over many networks is
+ *   slowed as one.
+ *
+ * Each attempt is reserved atomically in the database BEFORE its password is checked, so N parallel
+ * attempts from one network check at most the limit. An in-memory first line refuses what this
+ * process already knows to be over the limit, with no database write.
  */
-import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getConfig, type Config } from '../config.ts';
 import { getDb, type Db } from '../db/index.ts';
+import { clientNetwork } from '../http/client-network.ts';
+import { clearHits, reserveHit } from '../limits/counters.ts';
+import { MemoryLimiter } from '../limits/memory.ts';
 import { getLogger } from '../log.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, getAuth, isStaffEmail, type StaffAuth } from './index.ts';
 
+export const NETWORK_WINDOW_MS = 10 * 60 * 1000;
+export const NETWORK_MAX = 10;
 export const ACCOUNT_WINDOW_MS = 15 * 60 * 1000;
-export const ACCOUNT_MAX_FAILURES = 8;
+export const ACCOUNT_NETWORK_MAX = 10;
+export const ACCOUNT_FREE_CHECKS = 10;
+const DELAY_STEP_MS = 500;
+export const MAX_DELAY_MS = 8_000;
+
+/** How long the answer to the `count`-th check of an account in its window waits: 0, then 0.5 s more per check, at most 8 s. */
+export function checkDelayMs(count: number): number {
+  return Math.min(MAX_DELAY_MS, Math.max(0, count - ACCOUNT_FREE_CHECKS) * DELAY_STEP_MS);
+}
 
 export type SignInOutcome =
   | { kind: 'ok'; email: string; setCookies: string[] }
@@ -30,42 +54,33 @@ export interface LoginDeps {
   auth: StaffAuth;
   config: Config;
   db: Db;
+  /** Waits before the answer (a test passes a recorder instead of a real wait). */
+  wait?: (ms: number) => Promise<unknown>;
+  /** The first line's counts; the process's own unless a test gives each database one of its own. */
+  memory?: MemoryLimiter;
 }
 
+const processMemory = new MemoryLimiter();
 const defaults = (): LoginDeps => ({ auth: getAuth(), config: getConfig(), db: getDb() });
 
-const accountKey = (email: string) => `signin-account:${email}`;
+const keys = (email: string, network: string) => ({
+  network: `signin-net:${network}`,
+  accountNetwork: `signin-acct-net:${email}:${network}`,
+  account: `signin-acct:${email}`,
+});
 
-/** True when this account has had too many failures lately (known and unknown e-mails alike). */
-export async function isAccountLocked(db: Db, email: string, now = Date.now()): Promise<boolean> {
-  // Better Auth's table: camelCase names in the database itself, so no CamelCasePlugin (see schema.ts).
-  const row = await db
-    .withoutPlugins()
-    .selectFrom('rateLimit')
-    .select(['count', 'lastRequest'])
-    .where('key', '=', accountKey(email))
-    .executeTakeFirst();
-  if (!row) return false;
-  return Number(row.count) >= ACCOUNT_MAX_FAILURES && now - Number(row.lastRequest) < ACCOUNT_WINDOW_MS;
-}
+type Refusal = 'network' | 'account-network';
 
-export async function recordAccountFailure(db: Db, email: string, now = Date.now()): Promise<void> {
-  const raw = db.withoutPlugins();
-  // A failure after the window has passed starts a new count.
-  await raw
-    .insertInto('rateLimit')
-    .values({ id: randomUUID(), key: accountKey(email), count: 1, lastRequest: now })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        count: sql<number>`case when ${now} - ${sql.ref('rateLimit.lastRequest')} >= ${ACCOUNT_WINDOW_MS} then 1 else ${sql.ref('rateLimit.count')} + 1 end`,
-        lastRequest: now,
-      }),
-    )
-    .execute();
-}
-
-export async function clearAccountFailures(db: Db, email: string): Promise<void> {
-  await db.withoutPlugins().deleteFrom('rateLimit').where('key', '=', accountKey(email)).execute();
+/** Reserves this attempt's place in each limit; the refusal, or the account's count in its window. */
+async function reserveAttempt(db: Db, memory: MemoryLimiter, email: string, network: string): Promise<{ refused: Refusal } | { accountCount: number }> {
+  const key = keys(email, network);
+  // First line: this process has already seen the limit reached, so the database is not asked.
+  if (!memory.hit(key.network, NETWORK_MAX, NETWORK_WINDOW_MS)) return { refused: 'network' };
+  if (!memory.hit(key.accountNetwork, ACCOUNT_NETWORK_MAX, ACCOUNT_WINDOW_MS)) return { refused: 'account-network' };
+  // The database counts what every process sees.
+  if ((await reserveHit(db, key.network, NETWORK_WINDOW_MS)) > NETWORK_MAX) return { refused: 'network' };
+  if ((await reserveHit(db, key.accountNetwork, ACCOUNT_WINDOW_MS)) > ACCOUNT_NETWORK_MAX) return { refused: 'account-network' };
+  return { accountCount: await reserveHit(db, key.account, ACCOUNT_WINDOW_MS) };
 }
 
 /** Signs a staff member in; the outcome tells the login page what to show. */
@@ -73,11 +88,19 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
   const { auth, config, db } = deps;
   const log = getLogger();
   const email = input.email.trim().toLowerCase();
-  // Sign-ins are logged with the e-mail and the IP, never the password or the session token.
+  const network = clientNetwork(input.ip);
+  // Sign-ins are logged with the e-mail, the IP and its network, never the password or the session token.
   if (!email || !input.password) return { kind: 'invalid' };
-  if (await isAccountLocked(db, email)) {
-    log.warn({ event: 'signin.locked', email, ip: input.ip }, 'sign-in refused: account temporarily locked');
+  const memory = deps.memory ?? processMemory;
+  const reserved = await reserveAttempt(db, memory, email, network);
+  if ('refused' in reserved) {
+    log.warn({ event: 'signin.rate-limited', email, ip: input.ip, network, reason: reserved.refused }, 'sign-in refused: limit reached');
     return { kind: 'rate-limited' };
+  }
+  const delay = checkDelayMs(reserved.accountCount);
+  if (delay > 0) {
+    log.warn({ event: 'signin.slowed', email, ip: input.ip, network, delayMs: delay, checks: reserved.accountCount }, 'sign-in slowed: many attempts on this account');
+    await (deps.wait ?? sleep)(delay);
   }
   const origin = new URL(config.SITE_URL).origin;
   const headers = new Headers({ 'content-type': 'application/json', origin, [CLIENT_IP_HEADER]: input.ip });
@@ -89,24 +112,23 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
       body: JSON.stringify({ email, password: input.password, rememberMe: false }),
     }),
   );
-  if (response.status === 429) {
-    log.warn({ event: 'signin.rate-limited', email, ip: input.ip }, 'sign-in rate-limited');
-    return { kind: 'rate-limited' };
-  }
   if (!response.ok) {
-    await recordAccountFailure(db, email);
-    log.info({ event: 'signin.failed', email, ip: input.ip, status: response.status }, 'sign-in failed');
+    log.info({ event: 'signin.failed', email, ip: input.ip, network, status: response.status }, 'sign-in failed');
     return { kind: 'invalid' };
   }
   const body = (await response.json()) as { token?: string; user?: { email?: string } };
   if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
     // A valid account that is not (or no longer) staff: end the session it was just given.
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
-    log.warn({ event: 'signin.forbidden', email, ip: input.ip }, 'sign-in refused: not on ADMIN_EMAILS');
+    log.warn({ event: 'signin.forbidden', email, ip: input.ip, network }, 'sign-in refused: not on ADMIN_EMAILS');
     return { kind: 'forbidden' };
   }
-  await clearAccountFailures(db, email);
-  log.info({ event: 'signin.ok', email, ip: input.ip }, 'staff signed in');
+  // The right password gives this network its allowance for the account back; the account's own
+  // count stays, so a sign-in in the middle of an attack does not reset the attacker's slow-down.
+  const key = keys(email, network);
+  memory.forget(key.accountNetwork);
+  await clearHits(db, key.accountNetwork);
+  log.info({ event: 'signin.ok', email, ip: input.ip, network }, 'staff signed in');
   return { kind: 'ok', email: body.user.email, setCookies: response.headers.getSetCookie() };
 }
 

@@ -83,6 +83,14 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+/** Our limiter counters (src/server/limits/counters.ts): one row per key, its current window. */
+export interface LimitCountersTable {
+  key: string;
+  /** Epoch milliseconds (`bigint`; PostgreSQL hands it back as a string). */
+  windowStart: number | string;
+  count: number;
+}
+
 /*
  * Better Auth's tables (migration 0003). Their table and column names are camelCase in the database
  * itself, so code reaches them through `db.withoutPlugins()` (the CamelCasePlugin would turn
@@ -154,6 +162,7 @@ export interface Database {
   mailOutbox: MailOutboxTable;
   pageViews: PageViewsTable;
   rateLimits: RateLimitsTable;
+  limitCounters: LimitCountersTable;
   user: UserTable;
   session: SessionTable;
   account: AccountTable;

@@ -7,10 +7,12 @@ import * as initial from './0001_initial.ts';
 import * as rateLimits from './0002_rate_limits.ts';
 import * as staffAuth from './0003_staff_auth.ts';
 import * as incidentListIndexes from './0004_incident_list_indexes.ts';
+import * as limitCounters from './0005_limit_counters.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_rate_limits': rateLimits,
   '0003_staff_auth': staffAuth,
   '0004_incident_list_indexes': incidentListIndexes,
+  '0005_limit_counters': limitCounters,
 };

@@ -1,0 +1,36 @@
+/**
+ * Fixed-window counters in the database, shared by every server process. A hit is reserved in one
+ * atomic statement (`insert … on conflict do update … returning count`) BEFORE the work it limits, so
+ * N parallel requests see N distinct counts and at most `limit` of them go ahead: nothing reads first
+ * and writes after.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+
+/** Counts one hit for `key` in its current window of `windowMs`; returns the count including it. */
+export async function reserveHit(db: Db, key: string, windowMs: number, now = Date.now()): Promise<number> {
+  const expired = sql<boolean>`${sql.ref('limitCounters.windowStart')} <= ${now - windowMs}`;
+  const row = await db
+    .insertInto('limitCounters')
+    .values({ key, windowStart: now, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql<number>`case when ${expired} then 1 else ${sql.ref('limitCounters.count')} + 1 end`,
+        windowStart: sql<number>`case when ${expired} then ${now} else ${sql.ref('limitCounters.windowStart')} end`,
+      }),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  // Housekeeping now and then: rows whose window ended an hour ago are read by nobody.
+  if (Math.random() < 0.01)
+    await db
+      .deleteFrom('limitCounters')
+      .where('windowStart', '<', now - 60 * 60 * 1000)
+      .execute();
+  return Number(row.count);
+}
+
+/** Forgets `key` (a successful sign-in gives its network its allowance back). */
+export async function clearHits(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('limitCounters').where('key', '=', key).execute();
+}
