@@ -27,12 +27,15 @@ export const server = {
           await requireWithinRateLimit(context, 'incidents.create');
           const config = getConfig();
           try {
-            const { numeroIncidencia, estado, fecha } = await createIncident(
+            const { numeroIncidencia, estado, fecha, visitorMail, staffNotice } = await createIncident(
               getDb(),
               { problema: input.problema, nombre: input.nombre, telefono: input.telefono, email: input.email, rnc: input.rnc },
-              { brand: mailBrand(config), staffInbox: config.STAFF_INBOX },
+              { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP },
             );
-            getLogger().info({ event: 'incident.created', numeroIncidencia }, 'incident created');
+            getLogger().info({ event: 'incident.created', numeroIncidencia, visitorMail, staffNotice }, 'incident created');
+            if (visitorMail === 'address-cap' || visitorMail === 'daily-cap') {
+              getLogger().warn({ event: 'mail.skipped', kind: 'incident.confirmation', numeroIncidencia, reason: visitorMail }, 'visitor mail skipped: cap reached');
+            }
             return { numeroIncidencia, estado, fecha };
           } catch (error) {
             if (error instanceof IncidentNumbersExhaustedError) {

@@ -11,6 +11,7 @@ import { INCIDENT_STATES } from '../domain/incidents.ts';
 import { createClient } from '../server/clients/index.ts';
 import { ClientNotFoundError, sendWelcome as sendWelcomeMail } from '../server/clients/welcome.ts';
 import { getDb } from '../server/db/index.ts';
+import { getConfig } from '../server/config.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
 import { IncidentNotFoundError, setIncidentState } from '../server/incidents/staff.ts';
@@ -43,6 +44,7 @@ export const setState = defineAction({
         estado: input.estado as (typeof INCIDENT_STATES)[number],
         actor: staff.email,
         notify: input.notificar ? mailBrand() : null,
+        visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
       });
       getLogger().info({ event: 'incident.state', incidentId: incident.id, estado: incident.estado, actor: staff.email, notified: notified.queued }, 'incident state changed');
       return { incident, notified };

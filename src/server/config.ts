@@ -68,6 +68,8 @@ const schema = z.object({
   ),
   TRUST_PROXY: booleanFlag(false),
   FORM_RATE_LIMIT: integerWithDefault(5, 0, 1_000_000),
+  VISITOR_MAIL_DAILY_CAP: integerWithDefault(500, 0, 1_000_000),
+  STAFF_DIGEST_INTERVAL_SECONDS: integerWithDefault(900, 1, 86_400),
 
   SMTP_URL: z.preprocess(
     emptyToUndefined,

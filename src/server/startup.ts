@@ -5,7 +5,9 @@
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
 import { ensureInitialStaff } from './auth/accounts.ts';
-import { getMailTransport, startMailWorker } from './mail/index.ts';
+import { getConfig } from './config.ts';
+import { sendStaffDigestIfDue } from './incidents/notices.ts';
+import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
 export interface Background {
@@ -42,7 +44,16 @@ export async function ensureFirstStaffAccount(): Promise<void> {
 export async function startBackground(): Promise<Background[]> {
   const log = getLogger();
   const transport = getMailTransport();
-  const worker = startMailWorker({ db: getDbHandle().db, transport, log });
+  const db = getDbHandle().db;
+  const config = getConfig();
+  const worker = startMailWorker({
+    db,
+    transport,
+    log,
+    // Held staff notices (a flood of incidents) go out as one digest when it comes due.
+    beforeRound: () =>
+      sendStaffDigestIfDue(db, { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, intervalMs: config.STAFF_DIGEST_INTERVAL_SECONDS * 1000 }),
+  });
   log.info({ transport: transport.kind }, 'mail worker started');
   return [
     {

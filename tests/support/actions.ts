@@ -51,8 +51,9 @@ export function submitIncident(baseUrl: string, tag: string, headers: Record<str
 
 /**
  * Every acknowledged incident is stored with its number, its problem and one history entry; and
- * nothing is half-written: each stored incident has exactly one history entry and both of its mails
- * (visitor confirmation and staff notice) in the outbox.
+ * nothing is half-written: each stored incident has exactly one history entry, its visitor confirmation
+ * in the outbox, and the staff told of it once: by its own notice, in a digest, or held for the next
+ * digest (a burst of incidents).
  */
 export async function expectIncidentsWhole(db: Db, acknowledged: Array<{ numero: string; tag: string }>): Promise<void> {
   for (const { numero, tag } of acknowledged) {
@@ -64,6 +65,11 @@ export async function expectIncidentsWhole(db: Db, acknowledged: Array<{ numero:
   const incidents = await count('select count(*) as n from incidents');
   expect(await count('select count(*) as n from incident_events')).toBe(incidents);
   expect(await count('select count(*) as n from incidents i where (select count(*) from incident_events e where e.incident_id = i.id) <> 1')).toBe(0);
-  expect(await count("select count(*) as n from mail_outbox where kind like 'incident.%'")).toBe(2 * incidents);
+  expect(await count("select count(*) as n from mail_outbox where kind = 'incident.confirmation'")).toBe(incidents);
+  const notices = await count("select count(*) as n from mail_outbox where kind = 'incident.staff-notice'");
+  const held = await count('select count(*) as n from incidents where staff_notice_pending = true');
+  const digests = await db.selectFrom('mailOutbox').select('subject').where('kind', '=', 'incident.staff-digest').execute();
+  const digested = digests.reduce((sum, digest) => sum + Number.parseInt(digest.subject, 10), 0);
+  expect(notices + held + digested).toBe(incidents);
   expect(incidents).toBeGreaterThanOrEqual(acknowledged.length);
 }

@@ -9,6 +9,8 @@ describe('parseConfig', () => {
     expect(config.DATABASE_URL).toBe('data/site.db');
     expect(config.ADMIN_EMAILS).toHaveLength(2);
     expect(config.FORM_RATE_LIMIT).toBe(5);
+    expect(config.VISITOR_MAIL_DAILY_CAP).toBe(500);
+    expect(config.STAFF_DIGEST_INTERVAL_SECONDS).toBe(900);
     expect(config.TRUST_PROXY).toBe(false);
     expect(config.WHATSAPP_NUMBER).toMatch(/^\d+$/);
     expect(config.COMPANY_NAME.length).toBeGreaterThan(0);
@@ -45,6 +47,9 @@ describe('parseConfig', () => {
     ['WHATSAPP_NUMBER', '12'],
     ['AUTH_SECRET', 'short'],
     ['MAIL_TRANSPORT', 'pigeon'],
+    ['VISITOR_MAIL_DAILY_CAP', '-1'],
+    ['VISITOR_MAIL_DAILY_CAP', 'muchos'],
+    ['STAFF_DIGEST_INTERVAL_SECONDS', '0'],
   ])('fails naming %s when it is %j', (variable, value) => {
     expect(() => parseConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`\\b${variable}\\b`));

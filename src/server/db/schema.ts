@@ -16,6 +16,8 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
    */
   nombreNorm: string;
   rncNorm: string;
+  /** The staff notice waits for the next digest (src/server/incidents/notices.ts); 0/1 on SQLite. */
+  staffNoticePending: Generated<boolean | number>;
 }
 
 /** One history entry per row (its `actor` is null for the creation entry). */

@@ -17,6 +17,7 @@ import { incidentRow } from '../db/rows.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
 import { loadHistories } from './history.ts';
+import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, noticeNow, reserveVisitorMail, type VisitorMailRefusal } from './notices.ts';
 
 /** Random part of the number: 1000 to 9999 (spec §9), so 9,000 numbers per UTC day. */
 const SUFFIX_MIN = 1000;
@@ -24,11 +25,20 @@ const SUFFIX_MAX = 9999;
 /** Random draws before falling back to picking among the day's free numbers. */
 const RANDOM_TRIES = 25;
 
-export type CreatedIncident = Pick<IncidentRecord, 'id' | 'numeroIncidencia' | 'estado' | 'fecha'>;
+/** What became of the visitor's confirmation: queued, no address to send it to, or a cap reached. */
+export type VisitorMailOutcome = 'queued' | 'no-email' | VisitorMailRefusal;
+
+export type CreatedIncident = Pick<IncidentRecord, 'id' | 'numeroIncidencia' | 'estado' | 'fecha'> & {
+  visitorMail: VisitorMailOutcome;
+  /** The staff inbox's notice: queued now, or held for the next digest (a flood). */
+  staffNotice: 'queued' | 'held';
+};
 
 export interface CreateIncidentOptions {
   brand: MailBrand;
   staffInbox: string;
+  /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
+  visitorMailDailyCap?: number;
   now?: Date;
 }
 
@@ -100,24 +110,28 @@ export async function createIncident(
       .execute();
 
     const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
-    // The e-mail field is free text (spec §5): mail goes only to what looks like an address.
-    const visitorEmail = looksLikeEmail(fields.email) ? fields.email : null;
+    // The e-mail field is free text (spec §5): mail goes only to what looks like an address, and
+    // within the caps (notices.ts).
+    const visitorEmail = looksLikeEmail(fields.email) ? fields.email.trim() : null;
+    let visitorMail: VisitorMailOutcome = 'no-email';
     if (visitorEmail) {
+      visitorMail =
+        (await reserveVisitorMail(trx, { kind: 'confirmation', address: visitorEmail, dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP, now })) ?? 'queued';
+      if (visitorMail === 'queued') {
+        await enqueueMail(trx, { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData) }, now);
+      }
+    }
+    const staffNotice: CreatedIncident['staffNotice'] = (await noticeNow(trx, now)) ? 'queued' : 'held';
+    if (staffNotice === 'queued') {
       await enqueueMail(
         trx,
-        { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData) },
+        { kind: 'incident.staff-notice', ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail) },
         now,
       );
+    } else {
+      await holdNotice(trx, row.id);
     }
-    await enqueueMail(
-      trx,
-      {
-        kind: 'incident.staff-notice',
-        ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail),
-      },
-      now,
-    );
-    return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha };
+    return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha, visitorMail, staffNotice };
   });
   wakeMailWorkers();
   return created;

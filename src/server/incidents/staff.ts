@@ -20,6 +20,7 @@ import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentStateMail, type MailBrand } from '../mail/templates.ts';
 import { normalizeForSearch } from '../text.ts';
 import { historyText, withHistory } from './history.ts';
+import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
 
 export const PAGE_SIZE = 20;
 const MAX_FILTER_LENGTH = 100;
@@ -259,7 +260,7 @@ export class IncidentNotFoundError extends Error {
   override name = 'IncidentNotFoundError';
 }
 
-export type NotifyResult = { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' };
+export type NotifyResult = { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' | 'daily-cap' };
 
 /**
  * Sets the state and appends the history entry (state, server time, who) in one transaction.
@@ -271,7 +272,7 @@ export type NotifyResult = { queued: true } | { queued: false; reason: 'no-email
  */
 export async function setIncidentState(
   db: Db,
-  input: { id: number; estado: IncidentState; actor: string; notify?: MailBrand | null },
+  input: { id: number; estado: IncidentState; actor: string; notify?: MailBrand | null; visitorMailDailyCap?: number },
   now: Date = new Date(),
 ): Promise<{ incident: IncidentRecord; notified: NotifyResult }> {
   const fecha = now.toISOString();
@@ -290,15 +291,17 @@ export async function setIncidentState(
     let result: NotifyResult = { queued: false, reason: 'not-requested' };
     if (input.notify) {
       // A free-text e-mail that is no address would only fail at the mail server, for good.
-      if (looksLikeEmail(updated.email)) {
+      if (!looksLikeEmail(updated.email)) {
+        result = { queued: false, reason: 'no-email' };
+      } else if (await reserveVisitorMail(trx, { kind: 'state', address: updated.email, dailyCap: input.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP, now })) {
+        result = { queued: false, reason: 'daily-cap' };
+      } else {
         await enqueueMail(
           trx,
           { kind: 'incident.state', ...incidentStateMail(input.notify, updated, fecha) },
           now,
         );
         result = { queued: true };
-      } else {
-        result = { queued: false, reason: 'no-email' };
       }
     }
     return { incident: updated, notified: result };

@@ -4,8 +4,14 @@
  * N parallel requests see N distinct counts and at most `limit` of them go ahead: nothing reads first
  * and writes after.
  */
-import { sql } from 'kysely';
-import type { Db } from '../db/index.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** The connection or a transaction: a hit reserved inside a transaction counts only if it commits. */
+type Db = Kysely<Database>;
+
+/** No limiter uses a window longer than a day (the visitor-mail caps count per UTC day). */
+const STALE_AFTER_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Counts one hit for `key` in its current window of `windowMs`; returns the count including it. */
 export async function reserveHit(db: Db, key: string, windowMs: number, now = Date.now()): Promise<number> {
@@ -21,12 +27,8 @@ export async function reserveHit(db: Db, key: string, windowMs: number, now = Da
     )
     .returning('count')
     .executeTakeFirstOrThrow();
-  // Housekeeping now and then: rows whose window ended an hour ago are read by nobody.
-  if (Math.random() < 0.01)
-    await db
-      .deleteFrom('limitCounters')
-      .where('windowStart', '<', now - 60 * 60 * 1000)
-      .execute();
+  // Housekeeping now and then: no window is longer than a day, so rows two days old are read by nobody.
+  if (Math.random() < 0.01) await db.deleteFrom('limitCounters').where('windowStart', '<', now - STALE_AFTER_MS).execute();
   return Number(row.count);
 }
 

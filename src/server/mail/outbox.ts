@@ -113,6 +113,8 @@ export interface MailWorkerOptions {
   poll?: boolean;
   /** How long `stop()` waits for the send in progress (default 7 s, within the 10 s shutdown). */
   stopGraceMs?: number;
+  /** Runs before each round, e.g. to queue a digest that has come due (its failure is logged). */
+  beforeRound?: () => Promise<unknown>;
 }
 
 export interface MailWorker {
@@ -210,6 +212,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       wakeRequested = false;
       let attempted = 0;
       try {
+        await options.beforeRound?.();
         attempted = await runOnce();
       } catch (error) {
         // The database may be restarting; keep polling, it recovers by itself.

@@ -113,21 +113,27 @@ ${(content.outro ?? []).map((line) => `<p style="margin:0 0 14px;font-size:15px;
 /** The incident as the mails about it need it: the record without its id and history. */
 export type IncidentMailData = Omit<IncidentRecord, 'id' | 'historial'>;
 
-const SUMMARY_MAX = 600;
+const FIRST_LINE_MAX = 120;
 
-function summary(text: string): string {
-  return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX).trimEnd()}…` : text;
+/** The first non-empty line of a text, cut at {@link FIRST_LINE_MAX} characters. */
+function firstLine(text: string): string {
+  const line = text.split('\n').find((item) => item.trim())?.trim() ?? '';
+  return line.length > FIRST_LINE_MAX ? `${line.slice(0, FIRST_LINE_MAX).trimEnd()}…` : line;
 }
 
 /** To the visitor who opened the incident (only when an e-mail was given). */
-export function incidentConfirmationMail(brand: MailBrand, incident: IncidentMailData): MailMessage {
-  const greeting = incident.nombre ? `Hola, ${incident.nombre}:` : 'Hola:';
+/**
+ * The confirmation to the visitor. Like every mail to a visitor it carries only what the site wrote
+ * (number, state, date, links): nothing typed into the form, so the form cannot be used to send a
+ * text of someone's choosing to any address from the company's domain.
+ */
+export function incidentConfirmationMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado' | 'fecha'>): MailMessage {
   return renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia} registrada`,
     preheader: `Tu solicitud de soporte quedó registrada con el número ${incident.numeroIncidencia}.`,
     heading: 'Recibimos tu solicitud de soporte',
     intro: [
-      greeting,
+      'Hola:',
       `Tu incidencia quedó registrada con el número ${incident.numeroIncidencia}. Nuestro equipo de soporte la revisará y te contactará por los datos que nos dejaste.`,
     ],
     rows: [
@@ -135,7 +141,6 @@ export function incidentConfirmationMail(brand: MailBrand, incident: IncidentMai
       ['Estado', incident.estado],
       ['Fecha', formatDominicanTime(incident.fecha)],
     ],
-    quote: { label: 'Resumen del problema', text: summary(incident.problema) },
     action: { label: 'Consultar el estado', href: absoluteUrl(brand, '/soporte/seguimiento') },
     outro: [
       'Para consultar el estado en cualquier momento, entra en la página de seguimiento con tu número de incidencia y este correo.',
@@ -167,6 +172,27 @@ export function incidentStaffNoticeMail(brand: MailBrand, staffInbox: string, in
     },
     visitorEmail,
   );
+}
+
+/**
+ * One mail to the staff inbox listing the incidents whose own notices were held back during a flood
+ * (src/server/incidents/notices.ts): number, name and the first line of the problem, oldest first.
+ */
+export function incidentDigestMail(brand: MailBrand, staffInbox: string, incidents: Array<Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'problema' | 'fecha'>>): MailMessage {
+  const count = incidents.length;
+  return renderMail(brand, staffInbox, {
+    subject: `${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'} (resumen)`,
+    preheader: `Llegaron muchas incidencias en poco tiempo: este resumen reúne ${count}.`,
+    heading: `Resumen de ${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'}`,
+    intro: [
+      'Llegaron más incidencias de lo habitual en la última hora, así que en lugar de un aviso por cada una le enviamos este resumen (como máximo uno cada pocos minutos, hasta que el ritmo baje).',
+    ],
+    rows: incidents.map((incident) => [
+      `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
+      `${incident.nombre.trim() || 'Sin nombre'}: ${firstLine(incident.problema) || 'Sin descripción'}`,
+    ]),
+    action: { label: 'Ver incidencias', href: absoluteUrl(brand, '/admin/incidencias') },
+  });
 }
 
 export interface ContactMailData {
@@ -239,13 +265,13 @@ export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessag
 }
 
 /** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
-export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'email' | 'estado'>, changedAt: string): MailMessage {
-  const nombre = incident.nombre.trim();
+/** The state-change notice to the visitor: only what the site wrote, as in the confirmation. */
+export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado'>, changedAt: string): MailMessage {
   return renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
     preheader: `Su incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
     heading: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
-    intro: [nombre ? `Hola, ${nombre}:` : 'Hola:', `El estado de su incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`, INCIDENT_STATE_MEANING[incident.estado]].filter(Boolean),
+    intro: ['Hola:', `El estado de su incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`, INCIDENT_STATE_MEANING[incident.estado]].filter(Boolean),
     rows: [
       ['Número', incident.numeroIncidencia],
       ['Estado', incident.estado],

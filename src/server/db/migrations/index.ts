@@ -8,6 +8,7 @@ import * as rateLimits from './0002_rate_limits.ts';
 import * as staffAuth from './0003_staff_auth.ts';
 import * as incidentListIndexes from './0004_incident_list_indexes.ts';
 import * as limitCounters from './0005_limit_counters.ts';
+import * as staffNoticeDigest from './0006_staff_notice_digest.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003_staff_auth': staffAuth,
   '0004_incident_list_indexes': incidentListIndexes,
   '0005_limit_counters': limitCounters,
+  '0006_staff_notice_digest': staffNoticeDigest,
 };
