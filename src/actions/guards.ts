@@ -48,6 +48,23 @@ export async function requireWithinRateLimit(context: ActionAPIContext, action: 
   }
 }
 
+/** Follow-up look-ups per e-mail address per hour, whatever the network (issue 13, hole 5). */
+export const TRACK_PER_EMAIL_PER_HOUR = 5;
+
+/**
+ * Counts a look-up against the e-mail it names: someone who knows a customer's address cannot try the
+ * day's 9,000 numbers from many networks. Off with the other form limits (`FORM_RATE_LIMIT=0`).
+ */
+export async function requireWithinEmailLimit(email: string, action: string): Promise<void> {
+  if (getConfig().FORM_RATE_LIMIT === 0) return;
+  const address = email.trim().toLowerCase();
+  const result = await hitRateLimit(getDb(), `${action}:email:${address}`, TRACK_PER_EMAIL_PER_HOUR, new Date(), 60 * 60 * 1000);
+  if (!result.allowed) {
+    getLogger().warn({ action, reason: 'email-limit', hits: result.hits }, 'submission refused');
+    throw new ActionError({ code: 'TOO_MANY_REQUESTS', message: RATE_LIMIT_MESSAGE });
+  }
+}
+
 /** Runs the work; anything that is not already an ActionError is logged and answered with `message`. */
 export async function answerWith<T>(action: string, message: string, work: () => Promise<T>): Promise<T> {
   try {

@@ -13,7 +13,7 @@ import { getDb } from '../server/db/index.ts';
 import { createIncident, IncidentNumbersExhaustedError, trackIncident } from '../server/incidents/index.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
-import { answerWith, requireHuman, requireWithinRateLimit } from './guards.ts';
+import { answerWith, requireHuman, requireWithinEmailLimit, requireWithinRateLimit } from './guards.ts';
 import { staffActions } from './staff.ts';
 
 export const server = {
@@ -58,6 +58,7 @@ export const server = {
         return answerWith('incidents.track', 'No pudimos consultar la incidencia en este momento. Intenta nuevamente.', async () => {
           // Looking up is lighter than submitting, but still limited: it must not become a guessing oracle.
           await requireWithinRateLimit(context, 'incidents.track', 2);
+          await requireWithinEmailLimit(input.email, 'incidents.track');
           const incident = await trackIncident(getDb(), input.numeroIncidencia, input.email);
           if (!incident) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
           return incident;

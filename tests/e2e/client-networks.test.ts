@@ -89,3 +89,17 @@ describe('public form limits per client network', () => {
     expect(refusals).toHaveLength(2);
   });
 });
+
+describe('follow-up look-ups', () => {
+  it('answers at most 5 look-ups an hour for one e-mail address, whatever the network', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      const response = await postForm(server.url, '/_actions/incidents.track', { numeroIncidencia: `INC-20250101-${1000 + attempt}`, email: 'cliente@objetivo.test' }, { headers: { 'x-forwarded-for': `192.0.2.${attempt + 1}` } });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+    // Another address is not affected.
+    const other = await postForm(server.url, '/_actions/incidents.track', { numeroIncidencia: 'INC-20250101-1000', email: 'otro@cliente.test' }, { headers: { 'x-forwarded-for': '192.0.2.50' } });
+    expect(other.status).toBe(404);
+  });
+});

@@ -458,11 +458,10 @@ describe('script injection', () => {
       const item = await page.locator(`li[data-cliente="cliente${index}@xss.test"]`).textContent();
       expect(item!.split(payload).length - 1, payload).toBeGreaterThanOrEqual(4);
     }
-    // The visitor's own follow-up page shows the problem as text too.
-    await page.goto(`${server.url}/soporte/seguimiento`);
-    await page.getByLabel('Número de incidencia').fill(victim);
-    await page.getByLabel('Correo electrónico').fill('victima@cliente.test');
-    await Promise.all([page.waitForURL(/_action=incidents\.track/), page.getByRole('button', { name: 'Consultar estado' }).click()]);
+    // The visitor's own follow-up page (opened with the token of the confirmation mail) shows the problem as text too.
+    const confirmation = await smtp.waitFor((mail) => mail.subject === `Incidencia ${victim} registrada`);
+    const token = /seguimiento\?token=([A-Za-z0-9_-]+)/.exec(confirmation.text ?? '')![1];
+    await page.goto(`${server.url}/soporte/seguimiento?token=${token}`);
     await expect.poll(() => page.getByRole('region', { name: victim }).textContent()).toContain(PAYLOADS[1]);
     await expectInert(page, '/soporte/seguimiento');
     await context.close();

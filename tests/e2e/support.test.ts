@@ -150,7 +150,7 @@ describe('follow-up page /soporte/seguimiento', () => {
     opened = { numero: answer.numero, email };
   });
 
-  it('shows state and history for the right pair, one neutral message otherwise, without JavaScript', async () => {
+  it('shows state and history (not the problem) for the right pair, one neutral message otherwise, without JavaScript', async () => {
     expect(opened).toBeDefined();
     const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
     const page = await context.newPage();
@@ -167,12 +167,32 @@ describe('follow-up page /soporte/seguimiento', () => {
     const result = page.getByRole('region', { name: opened!.numero });
     await expect.poll(() => result.isVisible()).toBe(true);
     expect(await result.textContent()).toContain('Registrado');
-    expect(await result.textContent()).toContain('La factura electrónica no se envía a la DGII.');
+    // The problem text is for whoever holds the mail's token, not for whoever knows number and e-mail.
+    expect(await result.textContent()).not.toContain('La factura electrónica no se envía a la DGII.');
     expect(await result.getByRole('listitem').count()).toBe(1);
 
     await page.getByLabel('Número de incidencia').fill('12345');
     await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Consultar estado' }).click()]);
     await expect.poll(() => page.locator('#seguimiento-numero-error').textContent()).toBe('El número tiene la forma INC-20250131-1234.');
+    await context.close();
+  });
+
+  it('opens the whole follow-up from the link of the confirmation mail, and nothing with a wrong token', async () => {
+    const confirmation = await smtp.waitFor((mail) => mail.subject === `Incidencia ${opened!.numero} registrada`);
+    const link = /https?:\/\/[^\s"]+seguimiento\?token=[A-Za-z0-9_-]+/.exec(confirmation.text ?? '')?.[0];
+    expect(link).toBeDefined();
+    const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(link!);
+    const result = page.getByRole('region', { name: opened!.numero });
+    await expect.poll(() => result.isVisible()).toBe(true);
+    expect(await result.textContent()).toContain('La factura electrónica no se envía a la DGII.');
+    expect(await result.textContent()).toContain('Registrado');
+
+    const token = new URL(link!).searchParams.get('token')!;
+    await page.goto(`${server.url}/soporte/seguimiento?token=${token.slice(0, -2)}xx`);
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('No encontramos una incidencia con esos datos.');
+    expect(await page.getByRole('region', { name: opened!.numero }).count()).toBe(0);
     await context.close();
   });
 

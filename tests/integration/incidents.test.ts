@@ -6,6 +6,8 @@ import {
   IncidentNumbersExhaustedError,
   trackIncident,
 } from '../../src/server/incidents/index.ts';
+import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
+import { setIncidentState } from '../../src/server/incidents/staff.ts';
 import { hitRateLimit } from '../../src/server/rate-limit.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { buildIncident } from '../support/factories.ts';
@@ -164,16 +166,48 @@ describeEachEngine('incidents', (database) => {
     await db.updateTable('incidents').set({ estado: 'En Proceso' }).where('id', '=', created.id).execute();
 
     const found = await trackIncident(db, created.numeroIncidencia.toLowerCase(), ' luis@empresa.example ');
-    expect(found).toMatchObject({
-      numeroIncidencia: created.numeroIncidencia,
-      estado: 'En Proceso',
-      problema: 'El sistema no abre',
-    });
+    expect(found).toMatchObject({ numeroIncidencia: created.numeroIncidencia, estado: 'En Proceso' });
+    // The problem text is opened only by the token of the visitor's mail.
+    expect(found).not.toHaveProperty('problema');
+    expect(JSON.stringify(found)).not.toContain('El sistema no abre');
     expect(found?.historial.map((entry) => entry.estado)).toEqual(['Registrado', 'En Proceso']);
     expect(await trackIncident(db, created.numeroIncidencia, 'otra@empresa.example')).toBeNull();
     expect(await trackIncident(db, 'INC-19990101-1000', 'luis@empresa.example')).toBeNull();
     const noEmail = await createIncident(db, empty, options);
     expect(await trackIncident(db, noEmail.numeroIncidencia, '')).toBeNull();
+  });
+
+  it('opens the whole follow-up with the token of the confirmation mail, stored only hashed', async () => {
+    const { db } = database();
+    const created = await createIncident(db, { ...empty, email: 'marta@empresa.example', problema: 'La impresora fiscal no responde' }, options);
+    const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.confirmation').executeTakeFirstOrThrow();
+    const token = /seguimiento\?token=([A-Za-z0-9_-]+)/.exec(mail.textBody)?.[1] ?? '';
+    // 18 random bytes (144 bits), base64url.
+    expect(token).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(mail.htmlBody).toContain(`seguimiento?token=${token}`);
+    const stored = await db.selectFrom('incidentTokens').selectAll().execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    expect(await followUpByToken(db, token)).toMatchObject({
+      numeroIncidencia: created.numeroIncidencia,
+      problema: 'La impresora fiscal no responde',
+      estado: 'Registrado',
+      historial: [{ estado: 'Registrado', fecha: created.fecha }],
+    });
+    const wrong = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    expect(await followUpByToken(db, wrong)).toBeNull();
+    expect(await followUpByToken(db, 'corto')).toBeNull();
+    expect(await followUpByToken(db, "' or 1=1 --aaaaaaaaaaaaa")).toBeNull();
+
+    // A state notice carries a token of its own; the first keeps working.
+    await setIncidentState(db, { id: created.id, estado: 'En Proceso', actor: 'admin@vertice.example', notify: brand });
+    const notice = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.state').executeTakeFirstOrThrow();
+    const second = /seguimiento\?token=([A-Za-z0-9_-]+)/.exec(notice.textBody)?.[1] ?? '';
+    expect(second).not.toBe(token);
+    expect((await followUpByToken(db, second))?.estado).toBe('En Proceso');
+    expect((await followUpByToken(db, token))?.estado).toBe('En Proceso');
   });
 
   it('rate-limits per key in the database, atomically, per 10-minute window', async () => {

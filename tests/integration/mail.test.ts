@@ -141,7 +141,7 @@ describe('mail templates', () => {
     expect(mail.text).toContain(evil);
     expect(mail.replyTo).toBe('"img src=x onerror=alert(1)" <x@y.example>');
     const incident = { numeroIncidencia: 'INC-20250101-1234', problema: 'No imprime la factura', nombre: 'Ana Visitante', telefono: '', email: 'ana@cliente.example', rnc: '', estado: 'Registrado' as const, fecha: '2025-01-01T16:00:00.000Z' };
-    const confirmation = incidentConfirmationMail(brand, incident);
+    const confirmation = incidentConfirmationMail(brand, incident, 'AbCdEfGhIjKlMnOpQrStUv-_');
     // Nothing the visitor typed reaches the visitor's mail (it could be anyone's address).
     for (const typed of [incident.nombre, incident.problema]) {
       expect(confirmation.html).not.toContain(typed);
@@ -149,7 +149,7 @@ describe('mail templates', () => {
       expect(confirmation.subject).not.toContain(typed);
     }
     expect(confirmation.subject).toBe('Incidencia INC-20250101-1234 registrada');
-    expect(confirmation.html).toContain('https://vertice.example/soporte/seguimiento');
+    expect(confirmation.html).toContain('https://vertice.example/soporte/seguimiento?token=AbCdEfGhIjKlMnOpQrStUv-_');
     expect(confirmation.text).toContain('INC-20250101-1234');
     expect(confirmation.text).toMatch(/1 de enero de 2025.*12:00/);
   });

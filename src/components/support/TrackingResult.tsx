@@ -2,7 +2,8 @@ import { INCIDENT_STATE_TONE, isIncidentState, type IncidentTone } from '../../d
 
 export interface TrackingResultProps {
   numeroIncidencia: string;
-  problema: string;
+  /** Shown only to whoever opened the page with the token of the visitor's mail. */
+  problema?: string;
   estado: string;
   /** Already formatted for display (Santo Domingo time). */
   fecha: string;

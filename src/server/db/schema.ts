@@ -85,6 +85,13 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+/** Follow-up tokens of the visitors' mails, hashed (src/server/incidents/follow-up.ts). */
+export interface IncidentTokensTable {
+  tokenHash: string;
+  incidentId: number;
+  createdAt: string;
+}
+
 /** Our limiter counters (src/server/limits/counters.ts): one row per key, its current window. */
 export interface LimitCountersTable {
   key: string;
@@ -165,6 +172,7 @@ export interface Database {
   pageViews: PageViewsTable;
   rateLimits: RateLimitsTable;
   limitCounters: LimitCountersTable;
+  incidentTokens: IncidentTokensTable;
   user: UserTable;
   session: SessionTable;
   account: AccountTable;

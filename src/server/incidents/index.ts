@@ -16,6 +16,7 @@ import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/rows.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
+import { issueFollowUpToken } from './follow-up.ts';
 import { loadHistories } from './history.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, noticeNow, reserveVisitorMail, type VisitorMailRefusal } from './notices.ts';
 
@@ -118,7 +119,8 @@ export async function createIncident(
       visitorMail =
         (await reserveVisitorMail(trx, { kind: 'confirmation', address: visitorEmail, dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP, now })) ?? 'queued';
       if (visitorMail === 'queued') {
-        await enqueueMail(trx, { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData) }, now);
+        const token = await issueFollowUpToken(trx, row.id, now);
+        await enqueueMail(trx, { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData, token) }, now);
       }
     }
     const staffNotice: CreatedIncident['staffNotice'] = (await noticeNow(trx, now)) ? 'queued' : 'held';
@@ -137,15 +139,14 @@ export async function createIncident(
   return created;
 }
 
-/** What the visitor's follow-up shows: no contact data, and the history without who made each change. */
-export type TrackedIncident = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'estado' | 'fecha'> & {
+/**
+ * What a look-up by number and e-mail shows: the state and its history, without who made each change,
+ * and without the problem text, which only the token in the visitor's mail opens (follow-up.ts).
+ */
+export type TrackedIncident = Pick<IncidentRecord, 'numeroIncidencia' | 'estado' | 'fecha'> & {
   historial: Array<Pick<HistoryEntry, 'estado' | 'fecha'>>;
 };
 
-/**
- * The public follow-up: the incident whose number AND e-mail match (e-mail compared without case),
- * else null. The caller shows one neutral message for every miss, so nobody learns which part was wrong.
- */
 export async function trackIncident(
   db: Db,
   numeroIncidencia: string,
@@ -155,7 +156,7 @@ export async function trackIncident(
   if (!wanted) return null;
   const incident = await db
     .selectFrom('incidents')
-    .select(['id', 'numeroIncidencia', 'problema', 'estado', 'fecha', 'email'])
+    .select(['id', 'numeroIncidencia', 'estado', 'fecha', 'email'])
     .where('numeroIncidencia', '=', numeroIncidencia.trim().toUpperCase())
     .executeTakeFirst();
   if (!incident || incident.email.trim().toLowerCase() !== wanted) return null;
@@ -164,7 +165,6 @@ export async function trackIncident(
   const historial = (histories.get(incident.id) ?? []).map(({ estado, fecha }) => ({ estado, fecha }));
   return {
     numeroIncidencia: incident.numeroIncidencia,
-    problema: incident.problema,
     estado: incident.estado,
     fecha: incident.fecha,
     historial,

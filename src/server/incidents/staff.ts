@@ -19,6 +19,7 @@ import type { Database } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentStateMail, type MailBrand } from '../mail/templates.ts';
 import { normalizeForSearch } from '../text.ts';
+import { issueFollowUpToken } from './follow-up.ts';
 import { historyText, withHistory } from './history.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
 
@@ -298,7 +299,7 @@ export async function setIncidentState(
       } else {
         await enqueueMail(
           trx,
-          { kind: 'incident.state', ...incidentStateMail(input.notify, updated, fecha) },
+          { kind: 'incident.state', ...incidentStateMail(input.notify, updated, fecha, await issueFollowUpToken(trx, updated.id, now)) },
           now,
         );
         result = { queued: true };

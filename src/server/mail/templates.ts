@@ -46,6 +46,11 @@ function paragraphsHtml(text: string): string {
   return escapeHtml(text).replace(/\n/g, '<br>');
 }
 
+/** The follow-up page opened by a token (src/server/incidents/follow-up.ts). */
+function followUpUrl(brand: MailBrand, token: string): string {
+  return absoluteUrl(brand, `/soporte/seguimiento?token=${encodeURIComponent(token)}`);
+}
+
 function absoluteUrl(brand: MailBrand, path: string): string {
   return new URL(path, brand.siteUrl).href;
 }
@@ -127,7 +132,7 @@ function firstLine(text: string): string {
  * (number, state, date, links): nothing typed into the form, so the form cannot be used to send a
  * text of someone's choosing to any address from the company's domain.
  */
-export function incidentConfirmationMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado' | 'fecha'>): MailMessage {
+export function incidentConfirmationMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado' | 'fecha'>, followUpToken: string): MailMessage {
   return renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia} registrada`,
     preheader: `Tu solicitud de soporte quedó registrada con el número ${incident.numeroIncidencia}.`,
@@ -141,9 +146,9 @@ export function incidentConfirmationMail(brand: MailBrand, incident: Pick<Incide
       ['Estado', incident.estado],
       ['Fecha', formatDominicanTime(incident.fecha)],
     ],
-    action: { label: 'Consultar el estado', href: absoluteUrl(brand, '/soporte/seguimiento') },
+    action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
     outro: [
-      'Para consultar el estado en cualquier momento, entra en la página de seguimiento con tu número de incidencia y este correo.',
+      'El botón abre el seguimiento de tu incidencia sin más datos: guarda este correo y no lo reenvíes. También puedes consultarla con tu número de incidencia y este correo en la página de seguimiento.',
       `Si lo prefieres, escríbenos por WhatsApp al +${brand.whatsappNumber} indicando tu número de incidencia.`,
     ],
   });
@@ -266,7 +271,7 @@ export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessag
 
 /** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
 /** The state-change notice to the visitor: only what the site wrote, as in the confirmation. */
-export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado'>, changedAt: string): MailMessage {
+export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado'>, changedAt: string, followUpToken: string): MailMessage {
   return renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
     preheader: `Su incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
@@ -277,7 +282,7 @@ export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailD
       ['Estado', incident.estado],
       ['Actualizada', formatDominicanTime(changedAt)],
     ],
-    action: { label: 'Consultar el estado', href: absoluteUrl(brand, '/soporte/seguimiento') },
+    action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
     outro: [`¿Dudas? Responda a este correo o llámenos al ${brand.phone}.`, `El equipo de soporte de ${brand.companyName}`],
   });
 }

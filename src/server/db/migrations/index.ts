@@ -9,6 +9,7 @@ import * as staffAuth from './0003_staff_auth.ts';
 import * as incidentListIndexes from './0004_incident_list_indexes.ts';
 import * as limitCounters from './0005_limit_counters.ts';
 import * as staffNoticeDigest from './0006_staff_notice_digest.ts';
+import * as incidentTokens from './0007_incident_tokens.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_incident_list_indexes': incidentListIndexes,
   '0005_limit_counters': limitCounters,
   '0006_staff_notice_digest': staffNoticeDigest,
+  '0007_incident_tokens': incidentTokens,
 };
