@@ -5,6 +5,7 @@
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
 import { ensureInitialStaff } from './auth/accounts.ts';
+import { closePageViews } from './analytics/index.ts';
 import { getConfig } from './config.ts';
 import { sendStaffDigestIfDue } from './incidents/notices.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
@@ -56,6 +57,15 @@ export async function startBackground(): Promise<Background[]> {
   });
   log.info({ transport: transport.kind }, 'mail worker started');
   return [
+    {
+      // Views counted in memory are written before the process exits (and any beacon still being
+      // answered is written as it comes).
+      name: 'page-views',
+      async stop() {
+        const written = await closePageViews(db);
+        if (written) log.info({ views: written }, 'page views flushed');
+      },
+    },
     {
       name: worker.name,
       async stop() {

@@ -471,7 +471,16 @@ describe('dashboard and layout', () => {
       expect(response.headers.get('set-cookie')).toBeNull();
     }
     const { context, page, consoleWatch } = await staffPage('/admin');
-    expect(await page.getByTestId('visitas-hoy').textContent()).toBe('4');
+    // Views are counted in memory and written every few seconds (src/server/analytics), not per beacon.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByTestId('visitas-hoy').textContent();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('4');
     const mostViewed = await page.getByRole('region', { name: 'Páginas más vistas' }).locator('li').allTextContents();
     expect(mostViewed[0]).toBe('/blog2 visitas');
     expect(mostViewed.slice(1).sort()).toEqual(['/blog/mejor-erp-20251 visita', '/productos1 visita']);

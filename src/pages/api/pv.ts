@@ -5,9 +5,12 @@
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
 import { articlePath, STATIC_PUBLIC_ROUTES } from '../../lib/public-routes.ts';
-import { recordPageView } from '../../server/analytics/index.ts';
+import { bufferPageView } from '../../server/analytics/index.ts';
+import { getConfig } from '../../server/config.ts';
 import { getDb } from '../../server/db/index.ts';
+import { MemoryLimiter } from '../../server/limits/memory.ts';
 import { getLogger } from '../../server/log.ts';
+import { clientNetworkOf } from '../../server/rate-limit.ts';
 
 export const prerender = false;
 
@@ -16,12 +19,25 @@ let publicPaths: Promise<ReadonlySet<string>> | undefined;
 const knownPaths = () =>
   (publicPaths ??= getCollection('blog').then((articles) => new Set([...STATIC_PUBLIC_ROUTES, ...articles.map((article) => articlePath(article.id))])));
 
-export const POST: APIRoute = async ({ request }) => {
+/** Views counted per client network per 10 minutes; past that, beacons are answered and dropped. */
+export const VIEWS_PER_NETWORK = 30;
+const VIEWS_WINDOW_MS = 10 * 60 * 1000;
+const limiter = new MemoryLimiter();
+
+export const POST: APIRoute = async ({ request, clientAddress }) => {
+  const noContent = new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+  const network = clientNetworkOf(request, clientAddress, getConfig().TRUST_PROXY);
+  const seen = limiter.count(network, VIEWS_WINDOW_MS);
+  if (seen > VIEWS_PER_NETWORK) {
+    // Logged once per window and network, not per beacon: a flood must not flood the log either.
+    if (seen === VIEWS_PER_NETWORK + 1) getLogger().warn({ event: 'beacon.refused', network, reason: 'rate-limit' }, 'page views not counted');
+    return noContent;
+  }
   const body = (await request.text()).slice(0, 200);
   try {
-    await recordPageView(getDb(), body, new Date(), await knownPaths());
+    await bufferPageView(getDb(), body, new Date(), await knownPaths());
   } catch (error) {
     getLogger().warn({ err: error }, 'page view not recorded');
   }
-  return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+  return noContent;
 };

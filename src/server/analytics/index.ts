@@ -24,16 +24,83 @@ export function normalizeViewPath(raw: string): string | null {
   return path;
 }
 
-/** Counts one view of `rawPath` when it is one of ours (and, given `known`, one of those paths). */
-export async function recordPageView(db: Db, rawPath: string, now: Date = new Date(), known?: ReadonlySet<string>): Promise<boolean> {
-  const path = normalizeViewPath(rawPath);
-  if (!path || (known && !known.has(path))) return false;
+/** Adds `count` views of `path` on `day`: one write, whatever the count. */
+async function addViews(db: Db, day: string, path: string, count: number): Promise<void> {
   await db
     .insertInto('pageViews')
-    .values({ day: localDay(now), path, count: 1 })
-    .onConflict((oc) => oc.columns(['day', 'path']).doUpdateSet({ count: sql`${sql.ref('pageViews.count')} + 1` }))
+    .values({ day, path, count })
+    .onConflict((oc) => oc.columns(['day', 'path']).doUpdateSet({ count: sql`${sql.ref('pageViews.count')} + ${count}` }))
     .execute();
+}
+
+/**
+ * Views counted in memory and written every {@link FLUSH_MS} in one write per day and path, so a loop
+ * of beacons costs no database write per request (issue 13). Kept on `globalThis`: the bundled beacon
+ * route and the start script (which flushes at shutdown) load separate copies of this module.
+ */
+interface ViewBuffer {
+  counts: Map<string, number>;
+  db?: Db;
+  timer?: NodeJS.Timeout;
+  /** Shutting down: views are written as they come, since no later flush will run. */
+  closing: boolean;
+}
+
+export const FLUSH_MS = 5000;
+const BUFFER_KEY = Symbol.for('vertice.analytics.views');
+
+function viewBuffer(): ViewBuffer {
+  const holder = globalThis as { [BUFFER_KEY]?: ViewBuffer };
+  holder[BUFFER_KEY] ??= { counts: new Map(), closing: false };
+  return holder[BUFFER_KEY];
+}
+
+/** Counts one view in memory (see {@link ViewBuffer}); false when the path is not one of ours. */
+export async function bufferPageView(db: Db, rawPath: string, now: Date = new Date(), known?: ReadonlySet<string>): Promise<boolean> {
+  const path = normalizeViewPath(rawPath);
+  if (!path || (known && !known.has(path))) return false;
+  const buffer = viewBuffer();
+  buffer.db = db;
+  if (buffer.closing) {
+    await addViews(db, localDay(now), path, 1);
+    return true;
+  }
+  const key = `${localDay(now)} ${path}`;
+  buffer.counts.set(key, (buffer.counts.get(key) ?? 0) + 1);
+  buffer.timer ??= setTimeout(() => void flushPageViews().catch(() => undefined), FLUSH_MS).unref();
   return true;
+}
+
+/** Writes the views counted in memory; what could not be written is kept for the next flush. */
+export async function flushPageViews(db?: Db): Promise<number> {
+  const buffer = viewBuffer();
+  clearTimeout(buffer.timer);
+  buffer.timer = undefined;
+  const target = db ?? buffer.db;
+  if (!target || buffer.counts.size === 0) return 0;
+  const pending = buffer.counts;
+  buffer.counts = new Map();
+  const entries = [...pending];
+  let written = 0;
+  for (const [index, [key, count]] of entries.entries()) {
+    const [day, path] = key.split(' ') as [string, string];
+    try {
+      await addViews(target, day, path, count);
+      written += count;
+    } catch (error) {
+      // The database did not answer: this and every later entry wait for the next flush.
+      for (const [laterKey, laterCount] of entries.slice(index)) buffer.counts.set(laterKey, (buffer.counts.get(laterKey) ?? 0) + laterCount);
+      buffer.timer ??= setTimeout(() => void flushPageViews().catch(() => undefined), FLUSH_MS).unref();
+      throw error;
+    }
+  }
+  return written;
+}
+
+/** At shutdown: writes what is counted, and from then on writes each view as it comes. */
+export async function closePageViews(db: Db): Promise<number> {
+  viewBuffer().closing = true;
+  return flushPageViews(db);
 }
 
 export async function visitsOnDay(db: Db, day: string = localDay()): Promise<number> {

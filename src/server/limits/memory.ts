@@ -15,6 +15,11 @@ export class MemoryLimiter {
 
   /** Counts one hit for `key`; true while it is within `limit` per `windowMs`. */
   hit(key: string, limit: number, windowMs: number, now = Date.now()): boolean {
+    return this.count(key, windowMs, now) <= limit;
+  }
+
+  /** Counts one hit for `key`; returns the hits of its current window, this one included. */
+  count(key: string, windowMs: number, now = Date.now()): number {
     let entry = this.windows.get(key);
     if (!entry || now - entry.start >= windowMs) {
       if (entry) this.windows.delete(key);
@@ -23,7 +28,7 @@ export class MemoryLimiter {
       this.windows.set(key, entry);
     }
     entry.count += 1;
-    return entry.count <= limit;
+    return entry.count;
   }
 
   /** True when `key` has already used up `limit` in its current window (counts nothing). */
