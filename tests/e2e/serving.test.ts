@@ -13,18 +13,34 @@ describe('serving', () => {
   it('answers 405 with Allow to a write on a built page, and still takes the forms of on-demand pages', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       for (const path of ['/', '/contacto', '/blog', '/producto/tiendao']) {
-        const response = await send(`${server.url}${path}`, { method, headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: 'x=1' });
+        const response = await send(`${server.url}${path}`, {
+          method,
+          headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'x=1',
+        });
         expect(response.status, `${method} ${path}`).toBe(405);
         expect(response.headers.allow, `${method} ${path}`).toBe('GET, HEAD');
       }
     }
-    const form = await send(`${server.url}/soporte/nueva?_action=incidents.create`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: 'problema=Prueba%20de%20servidor' });
+    const form = await send(`${server.url}/soporte/nueva?_action=incidents.create`, {
+      method: 'POST',
+      headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'problema=Prueba%20de%20servidor',
+    });
     expect(form.status).toBe(200);
     expect(form.body).toContain('Tu incidencia ha sido registrada con el número:');
   });
 
   it('says charset=utf-8 on every HTML response, built or rendered on demand', async () => {
-    for (const path of ['/', '/contacto', '/soporte', '/soporte/seguimiento', '/admin-login', '/blog/no-existe', '/pagina-inventada']) {
+    for (const path of [
+      '/',
+      '/contacto',
+      '/soporte',
+      '/soporte/seguimiento',
+      '/admin-login',
+      '/blog/no-existe',
+      '/pagina-inventada',
+    ]) {
       const response = await send(`${server.url}${path}`);
       expect(response.headers['content-type'], path).toBe('text/html; charset=utf-8');
     }
