@@ -5,9 +5,10 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import type { AstroIntegration } from 'astro';
+import type { PluginOption } from 'vite';
 import { fileURLToPath } from 'node:url';
 import interactionDirective from './src/client/interaction-integration.ts';
-import { compactScript } from './src/lib/inline-script.ts';
+import { minifyPageScript } from './src/lib/inline-script.ts';
 import { getConfig } from './src/server/config.ts';
 import { ACTION_BODY_BYTES, MAX_BODY_BYTES } from './src/server/http/security.ts';
 import { precompressBuild } from './src/server/http/static-files.ts';
@@ -15,7 +16,7 @@ import { precompressBuild } from './src/server/http/static-files.ts';
 const config = getConfig();
 
 /**
- * Pages inline the tiny scripts of src/scripts/ (src/lib/page-scripts.ts: `?raw`, compacted) so no script
+ * Pages inline the tiny scripts of src/scripts/ (src/lib/page-scripts.ts: `?inline-script`, minified) so no script
  * file is downloaded before the first interaction. Astro cannot hash what it does not process, so the
  * CSP allows exactly those files' contents by hash.
  */
@@ -23,7 +24,22 @@ function inlineScriptHashes(): `sha256-${string}`[] {
   const dir = new URL('./src/scripts/', import.meta.url);
   return readdirSync(dir)
     .filter((file) => file.endsWith('.ts'))
-    .map((file) => `sha256-${createHash('sha256').update(compactScript(readFileSync(new URL(file, dir), 'utf8'))).digest('base64')}` as const);
+    .map((file) => `sha256-${createHash('sha256').update(minifyPageScript(readFileSync(new URL(file, dir), 'utf8'))).digest('base64')}` as const);
+}
+
+/** `import source from './x.ts?inline-script'`: the file minified by esbuild, as a string (src/lib/inline-script.ts). */
+function inlineScripts(): PluginOption {
+  const suffix = '?inline-script';
+  return {
+    name: 'vertice:inline-script',
+    enforce: 'pre',
+    load(id) {
+      if (!id.endsWith(suffix)) return null;
+      const file = id.slice(0, -suffix.length);
+      this.addWatchFile(file);
+      return `export default ${JSON.stringify(minifyPageScript(readFileSync(file, 'utf8')))};`;
+    },
+  };
 }
 
 /** Brotli (quality 11) and gzip copies of the built files, so the server only reads them at start (src/server/http/static-files.ts). */
@@ -74,6 +90,6 @@ export default defineConfig({
   devToolbar: { enabled: false },
   server: { host: config.HOST, port: config.PORT },
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), inlineScripts()],
   },
 });

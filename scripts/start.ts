@@ -10,7 +10,7 @@ import { closeDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
 import { loggedRequests } from '../src/server/http/request-log.ts';
 import { secureHandler } from '../src/server/http/security.ts';
-import { loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
+import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
 import { getLogger } from '../src/server/log.ts';
 import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
@@ -49,7 +49,8 @@ async function main(): Promise<void> {
   // Built files from memory, precompressed; everything else through the adapter, compressed on the fly.
   const files = await loadStaticFiles(clientDir, headersFile, precompressedDir);
   log.info({ files: files.size }, 'static files cached');
-  const server = http.createServer(loggedRequests(secureHandler(staticFilesHandler(files, compressed(handler)), config), log));
+  const notFoundHeaders = files.get('/404.html')?.pageHeaders ?? [];
+  const server = http.createServer(loggedRequests(secureHandler(staticFilesHandler(files, htmlResponseFixes(compressed(handler), notFoundHeaders)), config), log));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;
 

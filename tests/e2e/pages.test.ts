@@ -55,7 +55,8 @@ describe('info pages', () => {
       await open(page, '/productos');
       expect(await headings(page, 1)).toEqual(['Nuestros Productos']);
       const cards = page.locator('section#productos article');
-      expect(await cards.locator('h2').allInnerTexts()).toEqual(['AdmCloud', 'Restaurant.pe', 'Tiendao']);
+      // textContent, not innerText: a card the reveal script has not shown yet has no rendered text (seen on a loaded machine).
+      expect(await cards.locator('h2').allTextContents()).toEqual(['AdmCloud', 'Restaurant.pe', 'Tiendao']);
       expect(await cards.getByRole('link', { name: /^Saber Más/ }).evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([
         '/producto/admcloud',
         '/producto/restaurantpe',

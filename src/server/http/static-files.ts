@@ -200,6 +200,35 @@ export function chooseEncoding(acceptEncoding: string | undefined, available: Re
   return 'identity';
 }
 
+/**
+ * Two fixes to what the Astro handler answers, at the one place every response passes: an HTML
+ * response without a charset gets `charset=utf-8` (Astro sends a bare `text/html` for on-demand
+ * pages), and a 404 without a page CSP (the adapter serves the built 404 page with none) gets the 404
+ * page's own, hash-based one, which allows its inline script.
+ */
+export function htmlResponseFixes(next: Handler, notFoundHeaders: Array<[string, string]>): Handler {
+  return (req, res) => {
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((statusCode: number, ...rest: unknown[]) => {
+      // writeHead(status[, statusMessage][, headers]): headers given as an object are merged here.
+      const headersArg = rest.find((arg) => arg && typeof arg === 'object') as Record<string, unknown> | unknown[] | undefined;
+      if (headersArg && !Array.isArray(headersArg)) {
+        for (const [name, value] of Object.entries(headersArg)) if (value !== undefined) res.setHeader(name, value as string);
+      } else if (Array.isArray(headersArg)) {
+        for (let index = 0; index + 1 < headersArg.length; index += 2) res.setHeader(String(headersArg[index]), String(headersArg[index + 1]));
+      }
+      const contentType = String(res.getHeader('content-type') ?? '');
+      if (/^text\/html\s*$/i.test(contentType)) res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      if (statusCode === 404 && contentType.startsWith('text/html') && !/default-src/.test(String(res.getHeader('content-security-policy') ?? ''))) {
+        for (const [name, value] of notFoundHeaders) res.setHeader(name, value);
+      }
+      const message = rest.find((arg) => typeof arg === 'string');
+      return message === undefined ? writeHead(statusCode) : writeHead(statusCode, message);
+    }) as ServerResponse['writeHead'];
+    next(req, res);
+  };
+}
+
 /** True when `If-None-Match` names this ETag (weak comparison, as RFC 9110 asks for GET and HEAD). */
 export function etagMatches(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
@@ -213,20 +242,31 @@ function notModifiedSince(ifModifiedSince: string, lastModified: string): boolea
   return Number.isFinite(since) && Date.parse(lastModified) <= since;
 }
 
+/** The methods a built file answers. */
+export const STATIC_METHODS = 'GET, HEAD';
+
 /**
- * Answers GET and HEAD for the cached files; everything else goes to `next` (the Astro handler).
- * Expects the site-wide security headers to be set already (see {@link secureHandler}).
+ * Answers GET and HEAD for the cached files, and 405 to any other method on them (a built page takes
+ * no writes); paths it does not hold go to `next` (the Astro handler). Expects the site-wide security
+ * headers to be set already (see {@link secureHandler}).
  */
 export function staticFilesHandler(files: Map<string, CachedFile>, next: Handler): Handler {
   const available = new Map<CachedFile, ReadonlySet<Encoding>>();
   for (const file of files.values()) available.set(file, new Set(Object.keys(file.bodies) as Encoding[]));
   return (req, res) => {
     const method = req.method ?? 'GET';
-    if (method !== 'GET' && method !== 'HEAD') return next(req, res);
     const url = req.url ?? '/';
     const query = url.indexOf('?');
+    // A form posting to a built page with `?_action=` is Astro's form handling: on-demand pages only.
     const file = files.get(query >= 0 ? url.slice(0, query) : url);
     if (!file) return next(req, res);
+    if (method !== 'GET' && method !== 'HEAD') {
+      res.writeHead(method === 'OPTIONS' ? 204 : 405, { Allow: STATIC_METHODS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(method === 'OPTIONS' ? undefined : 'Método no permitido');
+      // The body of a refused write is read and dropped, so the client can read the answer.
+      req.resume();
+      return;
+    }
 
     for (const [name, value] of file.pageHeaders) res.setHeader(name, value);
     res.setHeader('Cache-Control', file.cacheControl);
