@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { chooseEncoding, etagMatches, loadStaticFiles, precompressBuild, urlPathsOf, type Encoding } from '../../src/server/http/static-files.ts';
 
@@ -61,8 +61,19 @@ describe('loadStaticFiles', () => {
 
       const copies = join(root, 'precompressed');
       expect(await precompressBuild(client, copies)).toBe(1);
+      // Brotli is deterministic, so the copy the build wrote is replaced by another valid one (quality 1,
+      // other bytes): the loader must serve exactly the file it finds, not compress the page again.
+      const [brCopy] = readdirSync(copies).filter((name) => name.endsWith('.br'));
+      const [gzCopy] = readdirSync(copies).filter((name) => name.endsWith('.gz'));
+      const quick = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+      const quickGzip = gzipSync(html, { level: 1 });
+      expect(quick.equals(page.bodies.br!)).toBe(false);
+      writeFileSync(join(copies, brCopy!), quick);
+      writeFileSync(join(copies, gzCopy!), quickGzip);
       const fromBuild = await loadStaticFiles(client, undefined, copies);
-      expect(fromBuild.get('/servicios')!.bodies.br!.equals(page.bodies.br!)).toBe(true);
+      expect(fromBuild.get('/servicios')!.bodies.br!.equals(quick)).toBe(true);
+      expect(fromBuild.get('/servicios')!.bodies.gzip!.equals(quickGzip)).toBe(true);
+      expect(brotliDecompressSync(fromBuild.get('/servicios')!.bodies.br!).equals(html)).toBe(true);
       // A changed file no longer matches its old copies (they are named by content): compressed afresh.
       const changed = Buffer.concat([html, Buffer.from('<p>nuevo</p>')]);
       writeFileSync(join(client, 'servicios/index.html'), changed);
