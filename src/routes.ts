@@ -47,6 +47,12 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: ROUTES.contact, label: 'Contacto' },
 ];
 
+/**
+ * The support centre (open an incident, follow one, write to us): not in the spec's header list, so it
+ * is linked from the footer and the phone menu, where a visitor (and a crawler) finds it from any page.
+ */
+export const SUPPORT_LINK: NavItem = { href: ROUTES.supportHub, label: 'Centro de soporte' };
+
 export const ADMIN_LINK = {
   href: ROUTES.adminLogin,
   desktopLabel: 'Panel Administrativo',

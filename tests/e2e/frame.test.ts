@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_LINK, NAV_ITEMS } from '../../src/routes.ts';
+import { ADMIN_LINK, NAV_ITEMS, SUPPORT_LINK } from '../../src/routes.ts';
 import { ANNOUNCEMENTS } from '../../src/content/announcements.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, poll, watchConsole, inView } from '../support/browser.ts';
 import { useSite } from '../support/site.ts';
@@ -89,7 +89,9 @@ describe('header on a phone', () => {
     await toggle.click();
     await poll(() => menu.isVisible()).toBe(true);
     await poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
-    expect(await menu.getByRole('link').allInnerTexts()).toEqual(NAV_ITEMS.map((item) => item.label));
+    // The spec's items, then the support centre (linked from no header, so a phone reaches it here).
+    expect(await menu.getByRole('link').allInnerTexts()).toEqual([...NAV_ITEMS, SUPPORT_LINK].map((item) => item.label));
+    expect(await menu.getByRole('link', { name: SUPPORT_LINK.label }).getAttribute('href')).toBe('/soporte');
     expect(await menu.locator('[aria-current="page"]').innerText()).toBe('Blog');
     // The menu slides in: it settles right below the 72 px header.
     await poll(async () => (await menu.boundingBox())?.y).toBe(72);
@@ -172,8 +174,9 @@ describe('footer and floating WhatsApp link', () => {
       expect(await footer.getByRole('link', { name: DEFAULT_EMAIL }).getAttribute('href')).toBe(`mailto:${DEFAULT_EMAIL}`);
       expect(await footer.getByRole('link', { name: DEFAULT_PHONE }).getAttribute('href')).toBe('tel:+18095550142');
       expect(await footer.getByRole('navigation', { name: 'Pie de página' }).getByRole('link').allInnerTexts()).toEqual(
-        NAV_ITEMS.map((item) => item.label),
+        [...NAV_ITEMS, SUPPORT_LINK].map((item) => item.label),
       );
+      expect(await footer.getByRole('link', { name: SUPPORT_LINK.label }).getAttribute('href')).toBe('/soporte');
 
       const whatsapp = page.getByRole('link', { name: /WhatsApp/ });
       expect(await whatsapp.getAttribute('href')).toBe('https://wa.me/18095550142');

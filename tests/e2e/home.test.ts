@@ -106,6 +106,7 @@ describe.each([
       const services = page.locator('section#servicios');
       expect(await renderedTexts(services.locator('h3'))).toEqual(['Implementación Admcloud', 'Desarrollos', 'Entrenamientos']);
       expect(await (await inView(page.locator('section#sobre-nosotros'))).innerText()).toMatch(/2023[\s\S]*15\+/);
+      expect(await page.locator('section#sobre-nosotros').getByRole('heading', { level: 2 }).textContent()).toBe('Sobre Nosotros');
       expect(await (await inView(page.locator('section#clientes').getByRole('heading', { level: 2 }))).innerText()).toBe('Empresas que impulsan su futuro con nosotros');
       expect(await page.locator('section#clientes li img').count()).toBe(18);
       const contact = page.locator('section#contacto');

@@ -168,6 +168,8 @@ describe.each([
     const v = await visit(device, '/producto/tiendao');
     const { page } = v;
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/WhatsApp/);
+    // The page's one h1 names the product, as a search result for it should.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/Tiendao/);
     const h2 = (await page.locator('main h2').allTextContents()).map((text) => text.trim());
     const order = [
       'Lo que tus clientes van a disfrutar',

@@ -34,10 +34,11 @@ export default function AboutSection({ companyName }: { companyName: string }) {
     <section id="sobre-nosotros" aria-labelledby="sobre-nosotros-titulo" className="scroll-mt-header bg-surface py-16 sm:py-24">
       <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 sm:px-6 lg:grid-cols-2 lg:gap-20 lg:px-8">
         <div data-reveal="fade-right">
-          <p className="text-sm font-semibold tracking-wider text-accent-700 uppercase">Sobre Nosotros</p>
-          <h2 id="sobre-nosotros-titulo" className="mt-2 text-3xl font-bold tracking-tight text-balance text-brand-900 sm:text-4xl">
-            Una consultora joven con más de 15 años de oficio
+          {/* The spec heads this section 'Sobre Nosotros'; the claim below is its first sub-heading. */}
+          <h2 id="sobre-nosotros-titulo" className="text-sm font-semibold tracking-wider text-accent-700 uppercase">
+            Sobre Nosotros
           </h2>
+          <h3 className="mt-2 text-3xl font-bold tracking-tight text-balance text-brand-900 sm:text-4xl">Una consultora joven con más de 15 años de oficio</h3>
           <p className="mt-5 text-lg text-muted">
             {companyName} nació en 2023 en Santo Domingo de la mano de consultores que llevan más de quince años implementando
             sistemas de gestión en empresas dominicanas. Conocemos los comprobantes fiscales, los formatos de la DGII y la

@@ -1,4 +1,4 @@
-import { NAV_ITEMS, ROUTES } from '../../routes';
+import { NAV_ITEMS, ROUTES, SUPPORT_LINK } from '../../routes';
 import { MailIcon, PhoneIcon, PinIcon, SocialIcon } from './icons';
 import Logo from './Logo';
 
@@ -67,7 +67,7 @@ export default function Footer({ companyName, tagline, socialUrl, phone, email, 
         <nav aria-label="Pie de página">
           <h2 className={headingClass}>Navegación</h2>
           <ul className="mt-4 flex flex-col gap-2.5 text-sm">
-            {NAV_ITEMS.map((item) => (
+            {[...NAV_ITEMS, SUPPORT_LINK].map((item) => (
               <li key={item.href}>
                 <a href={item.href} className={linkClass}>
                   {item.label}

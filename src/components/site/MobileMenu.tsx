@@ -1,4 +1,4 @@
-import { NAV_ITEMS } from '../../routes';
+import { NAV_ITEMS, SUPPORT_LINK } from '../../routes';
 import { isActive } from './nav';
 
 export const MOBILE_MENU_ID = 'menu-movil';
@@ -12,7 +12,7 @@ export default function MobileMenu({ currentPath }: { currentPath: string }) {
   return (
     <nav id={MOBILE_MENU_ID} popover="auto" aria-label="Menú principal" className="mobile-menu lg:hidden">
       <ul className="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-4 sm:px-6">
-        {NAV_ITEMS.map((item) => (
+        {[...NAV_ITEMS, SUPPORT_LINK].map((item) => (
           <li key={item.href}>
             <a
               href={item.href}
