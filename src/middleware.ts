@@ -6,14 +6,15 @@
  */
 import { defineMiddleware } from 'astro:middleware';
 import { ROUTES } from './routes.ts';
-import { requireStaff, SERVICE_UNAVAILABLE_MESSAGE, STAFF_ACTIONS } from './server/auth/index.ts';
+import { STAFF_ACTION_NAMES } from './actions/staff.ts';
+import { requireStaff, SERVICE_UNAVAILABLE_MESSAGE } from './server/auth/index.ts';
 
 export function isStaffPage(pathname: string): boolean {
   return pathname === ROUTES.admin || pathname.startsWith(`${ROUTES.admin}/`);
 }
 
 export function isStaffApi(pathname: string): boolean {
-  if (pathname.startsWith('/_actions/')) return STAFF_ACTIONS.includes(pathname.slice('/_actions/'.length).replace(/\/$/, ''));
+  if (pathname.startsWith('/_actions/')) return STAFF_ACTION_NAMES.includes(pathname.slice('/_actions/'.length).replace(/\/$/, ''));
   return pathname.startsWith('/api/staff/') && pathname !== '/api/staff/logout';
 }
 

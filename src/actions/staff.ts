@@ -87,3 +87,12 @@ export const staffActions = {
   incidents: { setState },
   clients: { create: createClientAction, sendWelcome },
 };
+
+/**
+ * `group.name` of every staff action, from the definition above: the middleware refuses them without
+ * a session before Astro validates their input (401, never 400), and a new staff action is covered by
+ * being defined here.
+ */
+export const STAFF_ACTION_NAMES: readonly string[] = Object.entries(staffActions).flatMap(([group, members]) =>
+  Object.keys(members).map((name) => `${group}.${name}`),
+);

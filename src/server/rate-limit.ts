@@ -36,8 +36,10 @@ export async function hitRateLimit(
     .onConflict((oc) => oc.columns(['key', 'slot']).doUpdateSet({ hits: sql<number>`rate_limits.hits + 1` }))
     .returning('hits')
     .executeTakeFirstOrThrow();
-  // Housekeeping now and then: windows older than the previous one are no longer read.
-  if (Math.random() < 0.02) {
+  // Housekeeping now and then: windows older than the previous one are no longer read. Slots count
+  // windows of RATE_WINDOW_MS, so only a call with that length may judge which are old (a longer
+  // window's slot numbers are smaller, and would all look old); other lengths belong in limit_counters.
+  if (windowMs === RATE_WINDOW_MS && Math.random() < 0.02) {
     await db
       .deleteFrom('rateLimits')
       .where('slot', '<', window - 1)

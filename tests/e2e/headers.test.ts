@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { baseHeaders, isPrivatePath } from '../../src/server/http/security.ts';
-import { routesUnder, staffActionNames } from '../support/routes.ts';
+import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
 import { firstStaffPassword, ROOT } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
@@ -104,7 +104,7 @@ describe('response headers at the choke point', () => {
     for (const font of fonts) expectBaseHeaders(await fetch(`${server.url}${font}`));
 
     // Every action, public and staff, whatever it answers to an empty call, and the refusals of the choke point.
-    for (const name of ['incidents.create', 'incidents.track', 'contact.send', ...staffActionNames()]) {
+    for (const name of ['incidents.create', 'incidents.track', 'contact.send', ...STAFF_ACTIONS]) {
       const response = await fetch(`${server.url}/_actions/${name}`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: '{}' });
       expectBaseHeaders(response);
       expect(response.headers.get('cache-control'), name).toBe('no-store');

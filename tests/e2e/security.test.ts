@@ -18,7 +18,7 @@ import { normalizeForSearch } from '../../src/server/text.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP } from '../support/browser.ts';
 import { postForm, postJson, send, type RawResponse } from '../support/http.ts';
-import { routesUnder, staffActionNames } from '../support/routes.ts';
+import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
@@ -129,7 +129,7 @@ afterAll(async () => {
 describe('staff routes with a session that is not (or no longer) good enough', () => {
   const pages = routesUnder('admin');
   const apis = routesUnder('api/staff').filter((path) => path !== '/api/staff/logout');
-  const actions = staffActionNames();
+  const actions = STAFF_ACTIONS;
 
   /** Tries every staff page, API and action with this cookie; returns what each answered. */
   async function tryEverything(cookie: string, targets: { incident: number; client: number }) {

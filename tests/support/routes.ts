@@ -1,8 +1,8 @@
 /**
- * The routes and staff actions as the source defines them, so a test that walks "every route" cannot
- * silently miss a new one.
+ * The routes as the source defines them, so a test that walks "every route" cannot silently miss a
+ * new one.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from './server.ts';
 
@@ -24,11 +24,9 @@ export function routesUnder(folder: string): string[] {
   );
 }
 
-/** `group.name` of every staff action, read from src/actions/staff.ts. */
-export function staffActionNames(): string[] {
-  const source = readFileSync(join(ROOT, 'src/actions/staff.ts'), 'utf8');
-  const block = /export const staffActions = \{([\s\S]*?)\n\};/.exec(source)?.[1] ?? '';
-  return [...block.matchAll(/(\w+): \{([^}]*)\}/g)].flatMap(([, group, members]) =>
-    members!.split(',').map((member) => `${group}.${member.split(':')[0]!.trim()}`),
-  );
-}
+/**
+ * The staff actions of the fixed interface (DESIGN.md). The server recognises staff actions from their
+ * definition (`STAFF_ACTION_NAMES` in src/actions/staff.ts), so a new one is guarded by being defined;
+ * the tests call these by name.
+ */
+export const STAFF_ACTIONS = ['incidents.setState', 'clients.create', 'clients.sendWelcome'] as const;

@@ -27,11 +27,6 @@ export const CLIENT_IP_HEADER = 'x-vertice-client-ip';
  */
 export const AUTH_BASE_PATH = '/api/auth';
 
-/**
- * The staff actions (src/actions/staff.ts). The middleware refuses them without a session before
- * Astro validates their input, so an anonymous caller learns nothing (401, never 400).
- */
-export const STAFF_ACTIONS: readonly string[] = ['incidents.setState', 'clients.create', 'clients.sendWelcome'];
 
 const DATE_COLUMNS = new Set(['createdAt', 'updatedAt', 'expiresAt', 'accessTokenExpiresAt', 'refreshTokenExpiresAt']);
 
