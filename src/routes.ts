@@ -59,5 +59,3 @@ export const ADMIN_LINK = {
   mobileLabel: 'Admin',
 } as const;
 
-/** Fixed header height in pixels (spec §9); the content is offset by it. */
-export const HEADER_HEIGHT = 72;

@@ -15,10 +15,24 @@ export const RATE_LIMIT_MESSAGE = 'Has enviado demasiadas solicitudes en poco ti
 
 type AntiAbuseInput = { [HONEYPOT_FIELD]?: string | null; [STARTED_FIELD]?: string | null };
 
-/** Refuses what a person does not do: fill the hidden field, or submit within a second of seeing the form. */
-export function requireHuman(input: AntiAbuseInput, action: string, checkTime = true): void {
+/** The client network of this request (socket, or the proxy's entry under TRUST_PROXY), for limits and logs. */
+function networkOf(context: ActionAPIContext): string {
+  let socketAddress: string | undefined;
+  try {
+    socketAddress = context.clientAddress;
+  } catch {
+    socketAddress = undefined;
+  }
+  return clientNetworkOf(context.request, socketAddress, getConfig().TRUST_PROXY);
+}
+
+/**
+ * Refuses what a person does not do: fill the hidden field, or submit within a second of seeing the
+ * form. Every refusal is logged with the client network and the reason.
+ */
+export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, action: string, checkTime = true): void {
   if (input[HONEYPOT_FIELD]) {
-    getLogger().warn({ action, reason: 'honeypot' }, 'submission refused');
+    getLogger().warn({ action, network: networkOf(context), reason: 'honeypot' }, 'submission refused');
     throw new ActionError({ code: 'BAD_REQUEST', message: TOO_FAST_MESSAGE });
   }
   const started = Number(input[STARTED_FIELD]);
@@ -26,7 +40,7 @@ export function requireHuman(input: AntiAbuseInput, action: string, checkTime = 
     const elapsed = Date.now() - started;
     // A negative value is a client clock ahead of ours: not evidence of a bot.
     if (elapsed >= 0 && elapsed < MIN_SUBMIT_MS) {
-      getLogger().warn({ action, reason: 'too-fast', elapsed }, 'submission refused');
+      getLogger().warn({ action, network: networkOf(context), reason: 'too-fast', elapsed }, 'submission refused');
       throw new ActionError({ code: 'BAD_REQUEST', message: TOO_FAST_MESSAGE });
     }
   }
@@ -35,13 +49,7 @@ export function requireHuman(input: AntiAbuseInput, action: string, checkTime = 
 /** Counts this submission against the client's allowance (`FORM_RATE_LIMIT` × factor per 10 minutes). */
 export async function requireWithinRateLimit(context: ActionAPIContext, action: string, factor = 1): Promise<void> {
   const config = getConfig();
-  let socketAddress: string | undefined;
-  try {
-    socketAddress = context.clientAddress;
-  } catch {
-    socketAddress = undefined;
-  }
-  const network = clientNetworkOf(context.request, socketAddress, config.TRUST_PROXY);
+  const network = networkOf(context);
   const result = await hitRateLimit(getDb(), `${action}:${network}`, config.FORM_RATE_LIMIT * factor);
   if (!result.allowed) {
     getLogger().warn({ action, network, reason: 'rate-limit', hits: result.hits }, 'submission refused');

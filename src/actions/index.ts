@@ -22,7 +22,7 @@ export const server = {
       accept: 'form',
       input: incidentFormSchema,
       handler: async (input, context) => {
-        requireHuman(input, 'incidents.create');
+        requireHuman(context, input, 'incidents.create');
         return answerWith('incidents.create', INCIDENT_MESSAGES.failure, async () => {
           await requireWithinRateLimit(context, 'incidents.create');
           const config = getConfig();
@@ -54,7 +54,7 @@ export const server = {
       accept: 'form',
       input: trackingFormSchema,
       handler: async (input, context) => {
-        requireHuman(input, 'incidents.track', false);
+        requireHuman(context, input, 'incidents.track', false);
         return answerWith('incidents.track', 'No pudimos consultar la incidencia en este momento. Intenta nuevamente.', async () => {
           // Looking up is lighter than submitting, but still limited: it must not become a guessing oracle.
           await requireWithinRateLimit(context, 'incidents.track', 2);
@@ -72,7 +72,7 @@ export const server = {
       accept: 'form',
       input: contactFormSchema,
       handler: async (input, context) => {
-        requireHuman(input, 'contact.send');
+        requireHuman(context, input, 'contact.send');
         return answerWith('contact.send', CONTACT_MESSAGES.failure, async () => {
           await requireWithinRateLimit(context, 'contact.send');
           const config = getConfig();

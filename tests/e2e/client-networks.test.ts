@@ -90,6 +90,17 @@ describe('public form limits per client network', () => {
   });
 });
 
+describe('refusals', () => {
+  it('are logged with the client network and the reason', async () => {
+    const honeypot = await postForm(server.url, '/_actions/contact.send', { name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', website: 'https://spam.test' }, { headers: { 'x-forwarded-for': '2001:db8:55:1::9' } });
+    expect(honeypot.status).toBe(400);
+    const tooFast = await postForm(server.url, '/_actions/contact.send', { name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', startedAt: String(Date.now()) }, { headers: { 'x-forwarded-for': '198.51.100.99' } });
+    expect(tooFast.status).toBe(400);
+    await expect.poll(() => server.output()).toMatch(/"network":"2001:db8:55:1::\/64","reason":"honeypot"/);
+    await expect.poll(() => server.output()).toMatch(/"network":"198\.51\.100\.99","reason":"too-fast"/);
+  });
+});
+
 describe('follow-up look-ups', () => {
   it('answers at most 5 look-ups an hour for one e-mail address, whatever the network', async () => {
     const statuses: number[] = [];

@@ -26,7 +26,7 @@ const CREATE_ACTION = `${ROUTES.adminClients}?_action=clients.create#nuevo-clien
 const PROJECT_TYPES = ['Implementación AdmCloud', 'Restaurant.pe', 'Tiendao', 'Desarrollo de reportes', 'Entrenamiento'];
 
 const inputClass =
-  'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 aria-[invalid=true]:border-red-400';
+  'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 aria-[invalid=true]:border-red-400';
 
 type WelcomeState = 'idle' | 'sending' | 'sent';
 

@@ -23,7 +23,7 @@ const BADGE: Record<IncidentTone, string> = {
 };
 
 const inputClass =
-  'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30';
+  'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500';
 
 type Feedback = { kind: 'ok' | 'error'; text: string } | null;
 

@@ -36,7 +36,7 @@ export default function LoginForm({ error, email, companyName }: LoginFormProps)
             required
             autoComplete="username"
             defaultValue={email}
-            className="rounded-button border border-line bg-white px-3.5 py-2.5 text-ink shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30"
+            className="rounded-button border border-line bg-white px-3.5 py-2.5 text-ink shadow-sm focus:border-brand-500"
           />
         </div>
         <div className="flex flex-col gap-1.5">
@@ -49,7 +49,7 @@ export default function LoginForm({ error, email, companyName }: LoginFormProps)
             type="password"
             required
             autoComplete="current-password"
-            className="rounded-button border border-line bg-white px-3.5 py-2.5 text-ink shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30"
+            className="rounded-button border border-line bg-white px-3.5 py-2.5 text-ink shadow-sm focus:border-brand-500"
           />
         </div>
         <button

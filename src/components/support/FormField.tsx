@@ -1,13 +1,10 @@
 import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from 'react';
 
 export const inputClass =
-  'block w-full rounded-button border border-line bg-white px-3.5 py-2.5 text-base text-ink shadow-xs transition-colors placeholder:text-slate-400 hover:border-slate-300 focus:border-brand-500 focus:ring-3 focus:ring-brand-500/20 focus:outline-none aria-[invalid=true]:border-red-600 aria-[invalid=true]:focus:ring-red-600/20';
+  'block w-full rounded-button border border-line bg-white px-3.5 py-2.5 text-base text-ink shadow-xs transition-colors placeholder:text-slate-400 hover:border-slate-300 focus:border-brand-500 aria-[invalid=true]:border-red-600 aria-[invalid=true]:focus-visible:outline-red-600';
 
 export const primaryButtonClass =
   'inline-flex min-h-11 items-center justify-center gap-2 rounded-button bg-brand-900 px-5 py-2.5 font-semibold text-white shadow-sm transition-colors hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70';
-
-export const secondaryButtonClass =
-  'inline-flex min-h-11 items-center justify-center gap-2 rounded-button border border-line bg-white px-5 py-2.5 font-semibold text-brand-900 transition-colors hover:bg-surface';
 
 interface FieldFrameProps {
   id: string;
