@@ -56,8 +56,6 @@ export default function Header({ currentPath, companyName }: HeaderProps) {
           <button
             type="button"
             popoverTarget={MOBILE_MENU_ID}
-            aria-controls={MOBILE_MENU_ID}
-            aria-expanded="false"
             data-menu-toggle=""
             className="inline-flex size-11 items-center justify-center rounded-button border border-line text-brand-900 hover:bg-brand-50 lg:hidden"
           >

@@ -5,8 +5,9 @@ export const MOBILE_MENU_ID = 'menu-movil';
 
 /**
  * The phone navigation: a native `popover` (top layer, Escape and outside click close it) toggled
- * by the header's menu button. `frame-behaviour.ts` keeps the button's `aria-expanded` in sync and
- * closes the menu as soon as an item is chosen.
+ * by the header's menu button, whose open or closed state the browser announces from the popover (no
+ * `aria-expanded`: the standard forbids it beside `popovertarget`). `frame-behaviour.ts` closes the
+ * menu as soon as an item is chosen.
  */
 export default function MobileMenu({ currentPath }: { currentPath: string }) {
   return (

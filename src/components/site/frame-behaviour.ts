@@ -1,6 +1,6 @@
 /**
  * The frame's only script (bundled by SiteLayout, a few hundred bytes): reveals the what's-new toast
- * and keeps the mobile menu's button in sync. Everything else in the frame is HTML and CSS.
+ * and closes the mobile menu when an item is chosen. Everything else in the frame is HTML and CSS.
  */
 const toast = document.getElementById('whatsnew');
 if (toast) {
@@ -23,11 +23,7 @@ if (toast) {
 }
 
 const menu = document.getElementById('menu-movil');
-const toggle = document.querySelector<HTMLButtonElement>('[data-menu-toggle]');
-if (menu && toggle) {
-  menu.addEventListener('toggle', (event) => {
-    toggle.setAttribute('aria-expanded', String((event as ToggleEvent).newState === 'open'));
-  });
+if (menu) {
   // Choosing an item closes the menu at once, even before the next page arrives.
   menu.addEventListener('click', (event) => {
     if ((event.target as Element).closest('a')) menu.hidePopover();
