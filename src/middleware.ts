@@ -7,7 +7,8 @@
 import { defineMiddleware } from 'astro:middleware';
 import { ROUTES } from './routes.ts';
 import { STAFF_ACTION_NAMES } from './actions/staff.ts';
-import { requireStaff, SERVICE_UNAVAILABLE_MESSAGE } from './server/auth/index.ts';
+import { requireStaff } from './server/auth/index.ts';
+import { actionErrorBody, STAFF_REFUSALS } from './server/http/refusals.ts';
 
 export function isStaffPage(pathname: string): boolean {
   return pathname === ROUTES.admin || pathname.startsWith(`${ROUTES.admin}/`);
@@ -21,22 +22,12 @@ export function isStaffApi(pathname: string): boolean {
 const plainPage = (title: string, body: string) =>
   `<!doctype html><html lang="es-DO"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a"><h1>${title}</h1>${body}</body></html>`;
 
-/** What a refused staff request gets, by status (a page without a session is redirected instead). */
-const REFUSALS = {
-  401: { message: 'Inicie sesión para continuar.', actionCode: 'UNAUTHORIZED', apiCode: 'unauthenticated', page: '' },
-  403: {
-    message: 'Este usuario no tiene permisos de administrador.',
-    actionCode: 'FORBIDDEN',
-    apiCode: 'permission-denied',
-    page: plainPage('Acceso denegado', '<p>Este usuario no tiene permisos de administrador.</p><form method="post" action="/api/staff/logout"><button type="submit">Cerrar sesión</button></form>'),
-  },
+/** The page a refused staff page shows, by status (a page without a session is redirected instead). */
+const REFUSAL_PAGES = {
+  401: '',
+  403: plainPage('Acceso denegado', `<p>${STAFF_REFUSALS[403].message}</p><form method="post" action="${ROUTES.adminLogout}"><button type="submit">Cerrar sesión</button></form>`),
   // The database does not answer: the session may be fine, so keep it and ask to retry.
-  503: {
-    message: SERVICE_UNAVAILABLE_MESSAGE,
-    actionCode: 'SERVICE_UNAVAILABLE',
-    apiCode: 'unavailable',
-    page: plainPage('Servicio no disponible', `<p>${SERVICE_UNAVAILABLE_MESSAGE}</p><p><a href="/admin">Reintentar</a></p>`),
-  },
+  503: plainPage('Servicio no disponible', `<p>${STAFF_REFUSALS[503].message}</p><p><a href="${ROUTES.admin}">Reintentar</a></p>`),
 } as const;
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -48,11 +39,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (!check.ok) {
     const headers = { 'Cache-Control': 'no-store' };
     if (page && check.status === 401) return new Response(null, { status: 303, headers: { ...headers, Location: ROUTES.adminLogin } });
-    const refusal = REFUSALS[check.status];
-    if (page) return new Response(refusal.page, { status: check.status, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+    const refusal = STAFF_REFUSALS[check.status];
+    if (page) return new Response(REFUSAL_PAGES[check.status], { status: check.status, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
     if (pathname.startsWith('/_actions/')) {
-      // The shape Astro's action client reads back as an ActionError with this status.
-      return Response.json({ type: 'AstroActionError', code: refusal.actionCode, status: check.status, message: refusal.message }, { status: check.status, headers });
+      return Response.json(actionErrorBody(refusal.actionCode, check.status, refusal.message), { status: check.status, headers });
     }
     return Response.json({ code: refusal.apiCode, message: refusal.message }, { status: check.status, headers });
   }

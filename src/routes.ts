@@ -14,6 +14,7 @@ export const ROUTES = {
   admin: '/admin',
   adminIncidents: '/admin/incidencias',
   adminClients: '/admin/clientes',
+  adminLogout: '/api/staff/logout',
   supportHub: '/soporte',
   supportNew: '/soporte/nueva',
   supportTracking: '/soporte/seguimiento',

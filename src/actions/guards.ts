@@ -75,13 +75,21 @@ export async function requireWithinEmailLimit(email: string, action: string): Pr
   }
 }
 
-/** Runs the work; anything that is not already an ActionError is logged and answered with `message`. */
+/**
+ * The one way an action fails on an unexpected error: logged with its stack (pino's `err`) and the
+ * action's name, answered with `message` in Spanish. An ActionError is already an answer: rethrown.
+ */
+export function actionFailed(error: unknown, action: string, message: string): never {
+  if (error instanceof ActionError) throw error;
+  getLogger().error({ err: error, action }, 'action failed');
+  throw new ActionError({ code: 'INTERNAL_SERVER_ERROR', message });
+}
+
+/** Runs the work; anything that is not already an ActionError fails through {@link actionFailed}. */
 export async function answerWith<T>(action: string, message: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ActionError) throw error;
-    getLogger().error({ action, error: error instanceof Error ? error.message : String(error) }, 'action failed');
-    throw new ActionError({ code: 'INTERNAL_SERVER_ERROR', message });
+    actionFailed(error, action, message);
   }
 }

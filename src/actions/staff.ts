@@ -5,7 +5,9 @@
  */
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
-import { requireStaff, SERVICE_UNAVAILABLE_MESSAGE, type StaffMember } from '../server/auth/index.ts';
+import { requireStaff, type StaffMember } from '../server/auth/index.ts';
+import { STAFF_REFUSALS } from '../server/http/refusals.ts';
+import { actionFailed } from './guards.ts';
 import { clientInputSchema } from '../domain/forms/client.ts';
 import { INCIDENT_STATES } from '../domain/incidents.ts';
 import { createClient } from '../server/clients/index.ts';
@@ -16,19 +18,15 @@ import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
 import { IncidentNotFoundError, setIncidentState } from '../server/incidents/staff.ts';
 
+/** The session check every staff action makes itself (the middleware made it too): the guard's refusals. */
 async function staffOnly(context: ActionAPIContext): Promise<StaffMember> {
   const check = await requireStaff(context.request.headers);
   if (check.ok) return check.staff;
-  if (check.status === 503) throw new ActionError({ code: 'SERVICE_UNAVAILABLE', message: SERVICE_UNAVAILABLE_MESSAGE });
-  throw check.status === 401
-    ? new ActionError({ code: 'UNAUTHORIZED', message: 'Inicie sesión para continuar.' })
-    : new ActionError({ code: 'FORBIDDEN', message: 'Este usuario no tiene permisos de administrador.' });
+  const refusal = STAFF_REFUSALS[check.status];
+  throw new ActionError({ code: refusal.actionCode, message: refusal.message });
 }
 
-function internal(error: unknown, what: string): never {
-  getLogger().error({ err: error }, what);
-  throw new ActionError({ code: 'INTERNAL_SERVER_ERROR', message: 'Error interno del servidor.' });
-}
+const INTERNAL_MESSAGE = 'Error interno del servidor.';
 
 export const setState = defineAction({
   input: z.object({
@@ -50,7 +48,7 @@ export const setState = defineAction({
       return { incident, notified };
     } catch (error) {
       if (error instanceof IncidentNotFoundError) throw new ActionError({ code: 'NOT_FOUND', message: 'La incidencia no existe.' });
-      internal(error, 'incident state change failed');
+      actionFailed(error, 'incidents.setState', INTERNAL_MESSAGE);
     }
   },
 });
@@ -64,7 +62,7 @@ export const createClientAction = defineAction({
     try {
       return await createClient(getDb(), input);
     } catch (error) {
-      internal(error, 'client not saved');
+      actionFailed(error, 'clients.create', INTERNAL_MESSAGE);
     }
   },
 });
@@ -78,7 +76,7 @@ export const sendWelcome = defineAction({
       return { id: client.id, correoBienvenidaEnviado: client.correoBienvenidaEnviado };
     } catch (error) {
       if (error instanceof ClientNotFoundError) throw new ActionError({ code: 'NOT_FOUND', message: 'El cliente no existe.' });
-      internal(error, 'welcome mail failed');
+      actionFailed(error, 'clients.sendWelcome', INTERNAL_MESSAGE);
     }
   },
 });

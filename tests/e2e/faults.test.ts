@@ -6,7 +6,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src/server/auth/index.ts';
+import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src/server/http/refusals.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { expectIncidentsWhole, submitIncident, type ActionAnswer } from '../support/actions.ts';
 import { privatePostgresProblem, startPrivatePostgres, type PrivatePostgres } from '../support/postgres.ts';

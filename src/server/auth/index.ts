@@ -145,8 +145,6 @@ export interface StaffMember {
   sessionToken: string;
 }
 
-/** What staff are told while the database does not answer (pages, actions and APIs alike). */
-export const SERVICE_UNAVAILABLE_MESSAGE = 'El servicio no está disponible en este momento. Inténtelo de nuevo en unos minutos.';
 
 export type StaffCheck = { ok: true; staff: StaffMember } | { ok: false; status: 401 | 403 | 503 };
 

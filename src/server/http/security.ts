@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
+import { actionErrorBody } from './refusals.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -88,7 +89,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: 403 | 413, pa
   const message = status === 413 ? 'La solicitud es demasiado grande.' : 'Solicitud rechazada: no proviene de este sitio.';
   const code = status === 413 ? 'CONTENT_TOO_LARGE' : 'FORBIDDEN';
   const json = pathname.startsWith('/_actions/');
-  const payload = Buffer.from(json ? JSON.stringify({ type: 'AstroActionError', code, status, message }) : message);
+  const payload = Buffer.from(json ? JSON.stringify(actionErrorBody(code, status, message)) : message);
   res.writeHead(status, {
     'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
     'Content-Length': payload.length,
