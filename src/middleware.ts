@@ -16,7 +16,7 @@ export function isStaffPage(pathname: string): boolean {
 
 export function isStaffApi(pathname: string): boolean {
   if (pathname.startsWith('/_actions/')) return STAFF_ACTION_NAMES.includes(pathname.slice('/_actions/'.length).replace(/\/$/, ''));
-  return pathname.startsWith('/api/staff/') && pathname !== '/api/staff/logout';
+  return pathname.startsWith(`${ROUTES.staffApi}/`) && pathname !== ROUTES.adminLogout;
 }
 
 const plainPage = (title: string, body: string) =>

@@ -15,6 +15,9 @@ export const ROUTES = {
   adminIncidents: '/admin/incidencias',
   adminClients: '/admin/clientes',
   adminLogout: '/api/staff/logout',
+  /** Prefix of the staff APIs (CSV export, sign-out). */
+  staffApi: '/api/staff',
+  beacon: '/api/pv',
   supportHub: '/soporte',
   supportNew: '/soporte/nueva',
   supportTracking: '/soporte/seguimiento',

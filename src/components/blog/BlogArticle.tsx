@@ -1,3 +1,4 @@
+import { ROUTES } from '../../routes';
 import type { ReactNode } from 'react';
 import BlogCard, { type BlogCardProps } from './BlogCard';
 import { PostImage, PostMeta } from './PostParts';
@@ -13,7 +14,7 @@ export interface BlogArticleProps extends Omit<BlogCardProps, 'href' | 'headingL
 function BackToBlog() {
   return (
     <a
-      href="/blog"
+      href={ROUTES.blog}
       className="inline-flex items-center gap-2 rounded-button border border-line bg-white px-4 py-2.5 text-sm font-semibold text-brand-900 transition-colors hover:border-brand-500 hover:bg-brand-50"
     >
       <span aria-hidden="true">←</span> Volver al Blog
@@ -87,7 +88,7 @@ export function ArticleNotFound() {
       <p className="mt-4 text-lg text-muted">
         Puede que el enlace esté incompleto o que el artículo haya cambiado de dirección. Tenemos otras guías que te pueden servir.
       </p>
-      <a href="/blog" className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700">
+      <a href={ROUTES.blog} className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700">
         Volver al Blog
       </a>
     </section>

@@ -2,6 +2,8 @@
  * The frame's only script (bundled by SiteLayout, a few hundred bytes): reveals the what's-new toast
  * and closes the mobile menu when an item is chosen. Everything else in the frame is HTML and CSS.
  */
+import { ROUTES } from '../../routes';
+
 const toast = document.getElementById('whatsnew');
 if (toast) {
   for (const item of toast.querySelectorAll<HTMLElement>('[data-whatsnew]')) {
@@ -31,4 +33,4 @@ if (menu) {
 }
 
 // Cookie-less page-view count for the staff dashboard: only the path is sent, nothing about the visitor.
-navigator.sendBeacon?.('/api/pv', location.pathname);
+navigator.sendBeacon?.(ROUTES.beacon, location.pathname);

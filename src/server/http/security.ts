@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
+import { ROUTES } from '../../routes.ts';
 import { actionErrorBody } from './refusals.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -63,8 +64,8 @@ const BEACON_BODY_BYTES = 1024;
 
 /** The largest body a request to this path may carry. */
 export function bodyLimit(pathname: string, search: string): number {
-  if (pathname === '/api/pv') return BEACON_BODY_BYTES;
-  if (pathname === '/admin-login') return SIGN_IN_BODY_BYTES;
+  if (pathname === ROUTES.beacon) return BEACON_BODY_BYTES;
+  if (pathname === ROUTES.adminLogin) return SIGN_IN_BODY_BYTES;
   if (pathname.startsWith('/_actions/') || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;
 }

@@ -3,6 +3,7 @@
  * (mail clients block them and they leak when a mail is read). Every value is escaped in the HTML;
  * the plain text carries the same content.
  */
+import { ROUTES } from '../../routes.ts';
 import { TIME_ZONE } from '../../domain/dates.ts';
 import { INCIDENT_STATE_MEANING, type IncidentRecord } from '../../domain/incidents.ts';
 import type { MailMessage } from './types.ts';
@@ -48,7 +49,7 @@ function paragraphsHtml(text: string): string {
 
 /** The follow-up page opened by a token (src/server/incidents/follow-up.ts). */
 function followUpUrl(brand: MailBrand, token: string): string {
-  return absoluteUrl(brand, `/soporte/seguimiento?token=${encodeURIComponent(token)}`);
+  return absoluteUrl(brand, `${ROUTES.supportTracking}?token=${encodeURIComponent(token)}`);
 }
 
 function absoluteUrl(brand: MailBrand, path: string): string {
@@ -173,7 +174,7 @@ export function incidentStaffNoticeMail(brand: MailBrand, staffInbox: string, in
         ['RNC', incident.rnc],
       ],
       quote: { label: 'Problema', text: incident.problema },
-      action: { label: 'Ver incidencias', href: absoluteUrl(brand, '/admin/incidencias') },
+      action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
     },
     visitorEmail,
   );
@@ -196,7 +197,7 @@ export function incidentDigestMail(brand: MailBrand, staffInbox: string, inciden
       `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
       `${incident.nombre.trim() || 'Sin nombre'}: ${firstLine(incident.problema) || 'Sin descripción'}`,
     ]),
-    action: { label: 'Ver incidencias', href: absoluteUrl(brand, '/admin/incidencias') },
+    action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
   });
 }
 
