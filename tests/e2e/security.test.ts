@@ -43,7 +43,8 @@ const PAYLOADS = [
 
 const { server, browser, smtp } = useSite({
   smtp: true,
-  env: { ADMIN_EMAILS: `${ADMIN},${STAFF}`, STAFF_INBOX, AUTH_SECRET, TRUST_PROXY: undefined, FORM_RATE_LIMIT: undefined },
+  // Staff notices past the hour's first 4 come in a digest: every 2 s here instead of every 15 minutes.
+  env: { ADMIN_EMAILS: `${ADMIN},${STAFF}`, STAFF_INBOX, AUTH_SECRET, TRUST_PROXY: undefined, FORM_RATE_LIMIT: undefined, STAFF_DIGEST_INTERVAL_SECONDS: '2' },
 });
 let db: Db;
 let adminPassword = '';
