@@ -15,9 +15,11 @@ export const ROUTES = {
   adminIncidents: '/admin/incidencias',
   adminClients: '/admin/clientes',
   adminLogout: '/api/staff/logout',
+  staffIncidentsCsv: '/api/staff/incidencias.csv',
   /** Prefix of the staff APIs (CSV export, sign-out). */
   staffApi: '/api/staff',
   beacon: '/api/pv',
+  health: '/healthz',
   supportHub: '/soporte',
   supportNew: '/soporte/nueva',
   supportTracking: '/soporte/seguimiento',
@@ -25,6 +27,53 @@ export const ROUTES = {
   productRestaurantpe: '/producto/restaurantpe',
   productTiendao: '/producto/tiendao',
 } as const;
+
+/** Prefix of Astro's action endpoints (`/_actions/contact.send`). */
+export const ACTIONS_PREFIX = '/_actions/';
+
+/** The path of a blog article. */
+export const articlePath = (id: string) => `${ROUTES.blog}/${id}`;
+
+/**
+ * The public pages with a fixed path, in the order of the sitemap: what the sitemap lists and the
+ * page-view beacon counts. Blog articles are added by the callers from the content collection. A unit
+ * test fails when a page file under src/pages is neither listed here nor a staff, sign-in or error page.
+ */
+export const PUBLIC_PAGES: readonly string[] = [
+  ROUTES.home,
+  ROUTES.about,
+  ROUTES.services,
+  ROUTES.products,
+  ROUTES.productAdmcloud,
+  ROUTES.productRestaurantpe,
+  ROUTES.productTiendao,
+  ROUTES.blog,
+  ROUTES.clients,
+  ROUTES.contact,
+  ROUTES.supportHub,
+  ROUTES.supportNew,
+  ROUTES.supportTracking,
+];
+
+const within = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
+
+/** A staff page: `/admin` and everything under it. */
+export const isStaffPage = (pathname: string): boolean => within(pathname, ROUTES.admin);
+
+/** A staff endpoint by its path (the CSV export); staff actions are told by their definition (src/actions/staff.ts). */
+export const isStaffEndpoint = (pathname: string): boolean => pathname.startsWith(`${ROUTES.staffApi}/`) && pathname !== ROUTES.adminLogout;
+
+/** Staff area by path alone: pages, sign-in and staff APIs. */
+export const isStaffPath = (pathname: string): boolean =>
+  isStaffPage(pathname) || within(pathname, ROUTES.adminLogin) || within(pathname, ROUTES.staffApi);
+
+/** Never cached by a browser or a proxy, never counted as a page view: the staff area, APIs, actions, health. */
+export const isPrivatePath = (pathname: string): boolean =>
+  isStaffPath(pathname) || pathname.startsWith('/api/') || pathname.startsWith(ACTIONS_PREFIX) || pathname === ROUTES.health;
+
+/** A public page: a listed one or a blog article (whether the article exists is the caller's business). */
+export const isPublicPage = (pathname: string): boolean =>
+  PUBLIC_PAGES.includes(pathname) || /^\/blog\/[a-z0-9-]+$/.test(pathname);
 
 /**
  * Where the public forms post when JavaScript is off: on-demand pages that run the action (Astro's

@@ -2,6 +2,7 @@ import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
 import { getConfig } from '../server/config.ts';
+import { articlePath } from '../routes.ts';
 
 export const prerender = true;
 
@@ -19,7 +20,7 @@ export const GET: APIRoute = async () => {
       title: article.data.title,
       description: article.data.excerpt,
       pubDate: article.data.date,
-      link: `/blog/${article.id}`,
+      link: articlePath(article.id),
     })),
   });
 };

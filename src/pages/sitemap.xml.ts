@@ -1,9 +1,9 @@
 /**
- * sitemap.xml: every public page (src/lib/public-routes.ts) plus every blog article.
+ * sitemap.xml: every public page (PUBLIC_PAGES in src/routes.ts) plus every blog article.
  */
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
-import { articlePath, STATIC_PUBLIC_ROUTES } from '../lib/public-routes.ts';
+import { articlePath, PUBLIC_PAGES } from '../routes.ts';
 import { getConfig } from '../server/config.ts';
 
 export const prerender = true;
@@ -14,7 +14,7 @@ export const GET: APIRoute = async () => {
   const { SITE_URL } = getConfig();
   const articles = await getCollection('blog');
   const entries: { loc: string; lastmod?: string }[] = [
-    ...STATIC_PUBLIC_ROUTES.map((route) => ({ loc: new URL(route, SITE_URL).href })),
+    ...PUBLIC_PAGES.map((route) => ({ loc: new URL(route, SITE_URL).href })),
     ...articles
       .sort((a, b) => b.data.date.getTime() - a.data.date.getTime())
       .map((article) => ({

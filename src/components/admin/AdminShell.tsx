@@ -68,7 +68,7 @@ function Brand({ companyName }: { companyName: string }) {
 
 function LogoutButton({ compact = false }: { compact?: boolean }) {
   return (
-    <form method="post" action="/api/staff/logout">
+    <form method="post" action={ROUTES.adminLogout}>
       <button
         type="submit"
         className={

@@ -55,7 +55,7 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
             <p className="text-lg font-bold">¿Quieres aplicarlo en tu empresa?</p>
             <p className="mt-1 text-brand-100">Te orientamos sin compromiso, con tus propios procesos y números.</p>
           </div>
-          <a href="/contacto" className="shrink-0 rounded-button bg-accent-500 px-5 py-3 font-semibold text-brand-950 transition-colors hover:bg-accent-100">
+          <a href={ROUTES.contact} className="shrink-0 rounded-button bg-accent-500 px-5 py-3 font-semibold text-brand-950 transition-colors hover:bg-accent-100">
             Hablemos
           </a>
         </div>

@@ -4,7 +4,7 @@
  */
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
-import { articlePath, STATIC_PUBLIC_ROUTES } from '../../lib/public-routes.ts';
+import { articlePath, PUBLIC_PAGES } from '../../routes.ts';
 import { bufferPageView } from '../../server/analytics/index.ts';
 import { getConfig } from '../../server/config.ts';
 import { getDb } from '../../server/db/index.ts';
@@ -17,7 +17,7 @@ export const prerender = false;
 /** Only our public pages are counted: any other path (a 404, a made-up one) would only fill the table. */
 let publicPaths: Promise<ReadonlySet<string>> | undefined;
 const knownPaths = () =>
-  (publicPaths ??= getCollection('blog').then((articles) => new Set([...STATIC_PUBLIC_ROUTES, ...articles.map((article) => articlePath(article.id))])));
+  (publicPaths ??= getCollection('blog').then((articles) => new Set([...PUBLIC_PAGES, ...articles.map((article) => articlePath(article.id))])));
 
 /** Views counted per client network per 10 minutes; past that, beacons are answered and dropped. */
 export const VIEWS_PER_NETWORK = 30;

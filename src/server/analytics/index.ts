@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import { TIME_ZONE } from '../../domain/dates.ts';
-import { ROUTES } from '../../routes.ts';
+import { isPrivatePath } from '../../routes.ts';
 import type { Db } from '../db/index.ts';
 
 const MAX_PATH_LENGTH = 120;
@@ -21,7 +21,7 @@ export function normalizeViewPath(raw: string): string | null {
   let path = raw.trim().split(/[?#]/)[0] ?? '';
   if (path.length > 1) path = path.replace(/\/+$/, '');
   if (!path || path.length > MAX_PATH_LENGTH || !PATH_PATTERN.test(path)) return null;
-  if (path === ROUTES.admin || path.startsWith(`${ROUTES.admin}/`) || path.startsWith('/api/') || path === ROUTES.adminLogin) return null;
+  if (isPrivatePath(path)) return null;
   return path;
 }
 

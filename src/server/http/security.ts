@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
-import { ROUTES } from '../../routes.ts';
+import { ACTIONS_PREFIX, isPrivatePath, ROUTES } from '../../routes.ts';
 import { actionErrorBody } from './refusals.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -28,11 +28,6 @@ const PERMISSIONS_POLICY = [
   'hid=()',
   'browsing-topics=()',
 ].join(', ');
-
-/** Paths that must never be cached by a browser or a proxy: staff pages, sign-in, APIs, actions. */
-export function isPrivatePath(pathname: string): boolean {
-  return /^\/(admin(\/|$)|admin-login(\/|$)|api\/|_actions\/|healthz$)/.test(pathname);
-}
 
 /** Headers set on every response. */
 export function baseHeaders(config: Pick<Config, 'SITE_URL'>): Record<string, string> {
@@ -66,7 +61,7 @@ const BEACON_BODY_BYTES = 1024;
 export function bodyLimit(pathname: string, search: string): number {
   if (pathname === ROUTES.beacon) return BEACON_BODY_BYTES;
   if (pathname === ROUTES.adminLogin) return SIGN_IN_BODY_BYTES;
-  if (pathname.startsWith('/_actions/') || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
+  if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;
 }
 
@@ -89,7 +84,7 @@ const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
 function refuse(req: IncomingMessage, res: ServerResponse, status: 403 | 413, pathname: string): void {
   const message = status === 413 ? 'La solicitud es demasiado grande.' : 'Solicitud rechazada: no proviene de este sitio.';
   const code = status === 413 ? 'CONTENT_TOO_LARGE' : 'FORBIDDEN';
-  const json = pathname.startsWith('/_actions/');
+  const json = pathname.startsWith(ACTIONS_PREFIX);
   const payload = Buffer.from(json ? JSON.stringify(actionErrorBody(code, status, message)) : message);
   res.writeHead(status, {
     'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',

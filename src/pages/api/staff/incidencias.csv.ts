@@ -1,11 +1,15 @@
-/** CSV export of the filtered incident list (the middleware has checked the staff session). */
+/** CSV export of the filtered incident list, for staff only (checked here and by the middleware). */
 import type { APIRoute } from 'astro';
+import { requireStaffApi } from '../../../server/auth/guard.ts';
 import { getDb } from '../../../server/db/index.ts';
 import { exportIncidentsCsv, parseIncidentQuery } from '../../../server/incidents/staff.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = async ({ url }) => {
+export const GET: APIRoute = async (context) => {
+  const staff = await requireStaffApi(context);
+  if (staff instanceof Response) return staff;
+  const { url } = context;
   const { filters } = parseIncidentQuery(url.searchParams);
   const csv = await exportIncidentsCsv(getDb(), filters);
   const day = new Date().toISOString().slice(0, 10);
