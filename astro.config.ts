@@ -11,8 +11,12 @@ import interactionDirective from './src/client/interaction-integration.ts';
 import { minifyPageScript } from './src/lib/inline-script.ts';
 import { getConfig } from './src/server/config.ts';
 import { ACTION_BODY_BYTES, MAX_BODY_BYTES } from './src/server/http/security.ts';
-import { precompressBuild } from './src/server/http/static-files.ts';
+import { BUILD_ORIGIN, precompressBuild } from './src/server/http/static-files.ts';
 
+// One build serves any SITE_URL: prerendered files carry a placeholder origin that the server replaces
+// with the run-time value when it loads them (src/server/http/static-files.ts). `astro dev` renders
+// every page on request, with the real value.
+if (process.argv.includes('build')) process.env.SITE_URL = BUILD_ORIGIN;
 const config = getConfig();
 
 /**

@@ -47,10 +47,14 @@ async function main(): Promise<void> {
     handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   };
   // Built files from memory, precompressed; everything else through the adapter, compressed on the fly.
-  const files = await loadStaticFiles(clientDir, headersFile, precompressedDir);
+  const files = await loadStaticFiles(clientDir, {
+    headersFile,
+    precompressedDir,
+    siteUrl: config.SITE_URL,
+    onRecompressed: (count) => log.info({ files: count }, 'static files recompressed for SITE_URL'),
+  });
   log.info({ files: files.size }, 'static files cached');
-  const notFoundHeaders = files.get('/404.html')?.pageHeaders ?? [];
-  const server = http.createServer(loggedRequests(secureHandler(staticFilesHandler(files, htmlResponseFixes(compressed(handler), notFoundHeaders)), config), log));
+  const server = http.createServer(loggedRequests(secureHandler(staticFilesHandler(files, htmlResponseFixes(compressed(handler))), config), log));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { baseHeaders } from '../../src/server/http/security.ts';
+import { BUILD_ORIGIN } from '../../src/server/http/static-files.ts';
 import { isPrivatePath } from '../../src/routes.ts';
 import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
 import { firstStaffPassword, ROOT } from '../support/server.ts';
@@ -165,7 +166,9 @@ describe('compression', () => {
 });
 
 describe('built files from memory (src/server/http/static-files.ts)', () => {
-  const disk = (path: string) => readFileSync(join(ROOT, 'dist/client', path));
+  // The built file as served: the run-time SITE_URL's origin where the build wrote its placeholder.
+  const disk = (path: string) =>
+    Buffer.from(readFileSync(join(ROOT, 'dist/client', path), 'latin1').replaceAll(BUILD_ORIGIN, new URL(server.env.SITE_URL!).origin), 'latin1');
   const pageCsp = (route: string) =>
     (JSON.parse(readFileSync(join(ROOT, 'dist/_headers.json'), 'utf8')) as Array<{ pathname: string; headers: Array<{ key: string; value: string }> }>)
       .find((entry) => entry.pathname === route)

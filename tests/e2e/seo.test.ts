@@ -3,16 +3,13 @@
  * build): titles, descriptions, canonical URLs, Open Graph / Twitter tags, JSON-LD, sitemap.xml,
  * robots.txt and the social-card images.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NAV_ITEMS, ROUTES } from '../../src/routes.ts';
-import { ROOT } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
-// Prerendered pages carry the SITE_URL of the build: serve with that same one so every page agrees.
-const builtSitemap = readFileSync(join(ROOT, 'dist/client/sitemap.xml'), 'utf8');
-const SITE = new URL(/<loc>([^<]+)<\/loc>/.exec(builtSitemap)?.[1] ?? 'http://127.0.0.1:4321/').origin;
+// One build serves any SITE_URL: started with an address the build never saw, every absolute URL of
+// every response (prerendered or rendered on demand) must name it.
+const SITE = 'https://www.sitio-de-prueba.com.do';
 
 const { server } = useSite({ browser: false, env: { SITE_URL: SITE } });
 
@@ -89,6 +86,21 @@ describe('sitemap.xml and robots.txt', () => {
     expect(lines).toContain('Disallow: /admin');
     expect(lines).toContain('Disallow: /admin-login');
     expect(lines).toContain(`Sitemap: ${SITE}/sitemap.xml`);
+  });
+});
+
+describe('one build, any SITE_URL', () => {
+  it('names only the run-time address in every response, prerendered or rendered on demand, compressed or not', async () => {
+    const hosts = new Set<string>();
+    const paths = [...EXPECTED_ROUTES, ROUTES.supportHub, ROUTES.supportNew, ROUTES.supportTracking, '/sitemap.xml', '/rss.xml', '/robots.txt', '/404', '/blog/no-existe', ROUTES.adminLogin];
+    for (const path of paths) {
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const response = await fetch(new URL(path, server.url), { headers: { 'Accept-Encoding': encoding } });
+        const body = await response.text();
+        expect(body, `${path} (${encoding})`).not.toMatch(/sitio-compilado|\.invalid|127\.0\.0\.1|localhost/);
+        for (const match of body.matchAll(/https?:\/\/([a-z0-9.-]+)/gi)) hosts.add(match[1]!.toLowerCase());
+      }
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { chooseEncoding, etagMatches, loadStaticFiles, precompressBuild, urlPathsOf, type Encoding } from '../../src/server/http/static-files.ts';
+import { BUILD_ORIGIN, chooseEncoding, etagMatches, loadStaticFiles, precompressBuild, urlPathsOf, withSiteOrigin, type Encoding } from '../../src/server/http/static-files.ts';
 
 const all = new Set<Encoding>(['br', 'gzip', 'identity']);
 
@@ -70,18 +70,54 @@ describe('loadStaticFiles', () => {
       expect(quick.equals(page.bodies.br!)).toBe(false);
       writeFileSync(join(copies, brCopy!), quick);
       writeFileSync(join(copies, gzCopy!), quickGzip);
-      const fromBuild = await loadStaticFiles(client, undefined, copies);
+      const fromBuild = await loadStaticFiles(client, { precompressedDir: copies });
       expect(fromBuild.get('/servicios')!.bodies.br!.equals(quick)).toBe(true);
       expect(fromBuild.get('/servicios')!.bodies.gzip!.equals(quickGzip)).toBe(true);
       expect(brotliDecompressSync(fromBuild.get('/servicios')!.bodies.br!).equals(html)).toBe(true);
       // A changed file no longer matches its old copies (they are named by content): compressed afresh.
       const changed = Buffer.concat([html, Buffer.from('<p>nuevo</p>')]);
       writeFileSync(join(client, 'servicios/index.html'), changed);
-      const afterChange = await loadStaticFiles(client, undefined, copies);
+      const afterChange = await loadStaticFiles(client, { precompressedDir: copies });
       expect(brotliDecompressSync(afterChange.get('/servicios')!.bodies.br!).equals(changed)).toBe(true);
       expect(afterChange.get('/servicios')!.etag).not.toBe(page.etag);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('one build, any SITE_URL', () => {
+  it('puts the run-time origin where the build wrote its placeholder, and serves best-quality copies once ready', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vertice-site-url-'));
+    try {
+      const client = join(root, 'client');
+      mkdirSync(client, { recursive: true });
+      const page = (origin: string) =>
+        `<!doctype html><link rel="canonical" href="${origin}/servicios"><a href="https://wa.me/?text=${encodeURIComponent(`${origin}/blog`)}">x</a><p>${'Consultoría. '.repeat(300)}</p>`;
+      writeFileSync(join(client, 'index.html'), page(BUILD_ORIGIN));
+      const copies = join(root, 'precompressed');
+      await precompressBuild(client, copies);
+
+      let recompressed!: (count: number) => void;
+      const ready = new Promise<number>((resolve) => (recompressed = resolve));
+      const files = await loadStaticFiles(client, { precompressedDir: copies, siteUrl: 'https://www.ejemplo.com.do/', onRecompressed: (count) => recompressed(count) });
+      const served = files.get('/')!;
+      const expected = Buffer.from(page('https://www.ejemplo.com.do'));
+      expect(served.bodies.identity.equals(expected)).toBe(true);
+      // The build's copies hold the placeholder: they must not be served.
+      expect(brotliDecompressSync(served.bodies.br!).equals(expected)).toBe(true);
+      expect(gunzipSync(served.bodies.gzip!).equals(expected)).toBe(true);
+      expect(await ready).toBe(1);
+      const best = served.bodies.br!;
+      expect(brotliDecompressSync(best).toString()).toBe(page('https://www.ejemplo.com.do'));
+      expect(best.length).toBeLessThanOrEqual(brotliCompressSync(Buffer.from(page('https://www.ejemplo.com.do')), { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }).length);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves a file without the placeholder untouched', () => {
+    const bytes = Buffer.from('<p>sin dirección</p>');
+    expect(withSiteOrigin(bytes, 'https://www.ejemplo.com.do')).toBe(bytes);
   });
 });

@@ -9,6 +9,11 @@
  * The build writes the compressed copies (brotli at quality 11 is slow: seconds of CPU for the whole
  * site), named by content, into `dist/precompressed/`; a file without a matching copy is compressed at
  * start. The cache reflects the build at start time: a deploy restarts the process, which reloads it.
+ *
+ * One build serves any `SITE_URL`: the build renders every absolute URL with {@link BUILD_ORIGIN}
+ * (astro.config.ts), and loading puts the run-time origin in its place, so a prerendered page names the
+ * same host as an on-demand one. A file so changed is compressed at start at a fast setting, then
+ * again at brotli's best in the background, swapped in when ready.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,6 +23,12 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The origin the build writes where the site's own address goes (canonical, og:url, JSON-LD, sitemap,
+ * RSS, robots.txt). `.invalid` can never resolve, so a placeholder that escaped would fail loudly.
+ */
+export const BUILD_ORIGIN = 'https://sitio-compilado.invalid';
 
 /** Types we serve from memory; anything else (video, which players fetch by byte range) goes to the adapter. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -129,15 +140,47 @@ export async function precompressBuild(clientDir: string, outDir: string): Promi
   return files.length;
 }
 
+/** The built file with the run-time origin in place of {@link BUILD_ORIGIN}, as is and URL-encoded; unchanged when absent. */
+export function withSiteOrigin(identity: Buffer, siteUrl: string): Buffer {
+  const origin = new URL(siteUrl).origin;
+  const forms: Array<[string, string]> = [
+    [BUILD_ORIGIN, origin],
+    [encodeURIComponent(BUILD_ORIGIN), encodeURIComponent(origin)],
+  ];
+  if (!forms.some(([placeholder]) => identity.includes(placeholder))) return identity;
+  let text = identity.toString('utf8');
+  for (const [placeholder, value] of forms) text = text.replaceAll(placeholder, value);
+  return Buffer.from(text, 'utf8');
+}
+
+/** Brotli at a fast setting and gzip: for files changed at start, before the best copies are ready. */
+async function compressQuickly(identity: Buffer): Promise<{ br?: Buffer; gzip?: Buffer }> {
+  const [br, gz] = await Promise.all([
+    brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    gzipAsync(identity, { level: 6 }),
+  ]);
+  return { br: br.length < identity.length ? br : undefined, gzip: gz.length < identity.length ? gz : undefined };
+}
+
 function readIfExists(path: string): Buffer | undefined {
   return existsSync(path) ? readFileSync(path) : undefined;
 }
 
-/**
- * Reads and precompresses every servable file of `clientDir`. `headersFile` is the adapter's
- * `_headers.json` (page CSPs of prerendered routes), when the build wrote one.
- */
-export async function loadStaticFiles(clientDir: string, headersFile?: string, precompressedDir?: string): Promise<Map<string, CachedFile>> {
+export interface LoadOptions {
+  /** The adapter's `_headers.json` (page CSPs of prerendered routes), when the build wrote one. */
+  headersFile?: string;
+  /** The build's brotli and gzip copies, named by content. */
+  precompressedDir?: string;
+  /** The run-time `SITE_URL`, put where the build wrote {@link BUILD_ORIGIN}. */
+  siteUrl?: string;
+  /** Called with the number of files whose best-quality copies replaced the quick ones. */
+  onRecompressed?: (count: number) => void;
+}
+
+/** Reads and precompresses every servable file of `clientDir`. */
+export async function loadStaticFiles(clientDir: string, options: LoadOptions = {}): Promise<Map<string, CachedFile>> {
+  const { headersFile, precompressedDir, siteUrl } = options;
+  const upgrades: Array<() => Promise<void>> = [];
   const pageHeaders = new Map<string, Array<[string, string]>>();
   if (headersFile && existsSync(headersFile)) {
     for (const entry of JSON.parse(readFileSync(headersFile, 'utf8')) as HeadersEntry[]) {
@@ -151,18 +194,28 @@ export async function loadStaticFiles(clientDir: string, headersFile?: string, p
       if (!contentType) return;
       const rel = relative(clientDir, file);
       const paths = urlPathsOf(rel);
-      const identity = readFileSync(file);
-      const tag = contentTag(identity);
       const compressible = COMPRESSIBLE.test(contentType);
+      const built = readFileSync(file);
+      const identity = compressible && siteUrl ? withSiteOrigin(built, siteUrl) : built;
+      const tag = contentTag(identity);
       const bodies: CachedFile['bodies'] = { identity };
       if (isCompressible(file, identity.length)) {
-        // The build's copies when they match this content (named by it), else compress now.
-        const built = precompressedDir
+        // The build's copies when they match this content (named by it); a file that took the site's
+        // origin is compressed quickly now and at the best setting later; anything else, now.
+        const copies = precompressedDir
           ? { br: readIfExists(join(precompressedDir, `${tag}.br`)), gzip: readIfExists(join(precompressedDir, `${tag}.gz`)) }
           : {};
-        const { br, gzip: gz } = built.br || built.gzip ? built : await compressBoth(identity);
+        const changed = identity !== built;
+        const { br, gzip: gz } = copies.br || copies.gzip ? copies : changed ? await compressQuickly(identity) : await compressBoth(identity);
         if (br) bodies.br = br;
         if (gz) bodies.gzip = gz;
+        if (changed && !(copies.br || copies.gzip)) {
+          upgrades.push(async () => {
+            const best = await compressBoth(identity);
+            if (best.br) bodies.br = best.br;
+            if (best.gzip) bodies.gzip = best.gzip;
+          });
+        }
       }
       const cached: CachedFile = {
         contentType,
@@ -177,6 +230,15 @@ export async function loadStaticFiles(clientDir: string, headersFile?: string, p
       for (const path of paths) files.set(path, cached);
     }),
   );
+  if (upgrades.length > 0) {
+    // One file at a time, after the server is up: the best copies cost CPU the first requests need.
+    setTimeout(() => {
+      void (async () => {
+        for (const upgrade of upgrades) await upgrade();
+        options.onRecompressed?.(upgrades.length);
+      })();
+    }, 1000).unref();
+  }
   return files;
 }
 
@@ -201,12 +263,11 @@ export function chooseEncoding(acceptEncoding: string | undefined, available: Re
 }
 
 /**
- * Two fixes to what the Astro handler answers, at the one place every response passes: an HTML
- * response without a charset gets `charset=utf-8` (Astro sends a bare `text/html` for on-demand
- * pages), and a 404 without a page CSP (the adapter serves the built 404 page with none) gets the 404
- * page's own, hash-based one, which allows its inline script.
+ * A fix to what the Astro handler answers, at the one place every response passes: an HTML response
+ * without a charset gets `charset=utf-8` (Astro sends a bare `text/html` for on-demand pages). The
+ * error pages are rendered on demand, so they carry their own hash-based CSP like every other page.
  */
-export function htmlResponseFixes(next: Handler, notFoundHeaders: Array<[string, string]>): Handler {
+export function htmlResponseFixes(next: Handler): Handler {
   return (req, res) => {
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((statusCode: number, ...rest: unknown[]) => {
@@ -219,9 +280,6 @@ export function htmlResponseFixes(next: Handler, notFoundHeaders: Array<[string,
       }
       const contentType = String(res.getHeader('content-type') ?? '');
       if (/^text\/html\s*$/i.test(contentType)) res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      if (statusCode === 404 && contentType.startsWith('text/html') && !/default-src/.test(String(res.getHeader('content-security-policy') ?? ''))) {
-        for (const [name, value] of notFoundHeaders) res.setHeader(name, value);
-      }
       const message = rest.find((arg) => typeof arg === 'string');
       return message === undefined ? writeHead(statusCode) : writeHead(statusCode, message);
     }) as ServerResponse['writeHead'];
