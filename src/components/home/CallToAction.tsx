@@ -1,5 +1,4 @@
-import { ROUTES } from '../../routes';
-import { ButtonLink } from '../ui/Button';
+import ContactActions from './ContactActions';
 
 export interface CallToActionProps {
   title: string;
@@ -20,14 +19,7 @@ export default function CallToAction({ title, text, bookingUrl }: CallToActionPr
             {title}
           </h2>
           <p className="relative mx-auto mt-4 max-w-2xl text-lg text-brand-100">{text}</p>
-          <div className="relative mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <ButtonLink href={ROUTES.contact} variant="accent" size="lg">
-              Contáctanos Hoy
-            </ButtonLink>
-            <ButtonLink href={bookingUrl} variant="outline-light" size="lg" external>
-              Agendar Presentación
-            </ButtonLink>
-          </div>
+          <ContactActions bookingUrl={bookingUrl} className="relative mt-8 flex flex-col justify-center gap-3 sm:flex-row" />
         </div>
       </div>
     </section>

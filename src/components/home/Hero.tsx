@@ -1,5 +1,5 @@
 import { ROUTES } from '../../routes';
-import { ButtonLink } from '../ui/Button';
+import ContactActions from './ContactActions';
 import type { ImageSource } from '../ui/image';
 
 export interface HeroProps {
@@ -30,14 +30,7 @@ export default function Hero({ tagline, bookingUrl, logos, recommendationDialogI
             Transformamos tu Negocio con <span className="text-accent-500">Tecnología</span>
           </h1>
           <p className="mt-6 max-w-xl text-lg text-pretty text-brand-100 sm:text-xl">{tagline}</p>
-          <div className="mt-9 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
-            <ButtonLink href={ROUTES.contact} variant="accent" size="lg">
-              Contáctanos Hoy
-            </ButtonLink>
-            <ButtonLink href={bookingUrl} variant="outline-light" size="lg" external>
-              Agendar Presentación
-            </ButtonLink>
-          </div>
+          <ContactActions bookingUrl={bookingUrl} className="mt-9 flex flex-col gap-3 sm:flex-row sm:flex-wrap" />
           <button
             type="button"
             commandfor={recommendationDialogId}

@@ -1,5 +1,6 @@
 import { NAV_ITEMS, ROUTES, SUPPORT_LINK } from '../../routes';
 import { MailIcon, PhoneIcon, PinIcon, SocialIcon } from './icons';
+import LinkList from './LinkList';
 import Logo from './Logo';
 
 export interface FooterProps {
@@ -36,6 +37,7 @@ function socialNetworkName(url: string): string {
 
 const headingClass = 'text-sm font-semibold tracking-wider text-white uppercase';
 const linkClass = 'text-brand-100/85 transition-colors hover:text-white';
+const listClass = 'mt-4 flex flex-col gap-2.5 text-sm';
 
 export default function Footer({ companyName, tagline, socialUrl, phone, email, address, year }: FooterProps) {
   const network = socialNetworkName(socialUrl);
@@ -66,28 +68,12 @@ export default function Footer({ companyName, tagline, socialUrl, phone, email, 
 
         <nav aria-label="Pie de página">
           <h2 className={headingClass}>Navegación</h2>
-          <ul className="mt-4 flex flex-col gap-2.5 text-sm">
-            {[...NAV_ITEMS, SUPPORT_LINK].map((item) => (
-              <li key={item.href}>
-                <a href={item.href} className={linkClass}>
-                  {item.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <LinkList items={[...NAV_ITEMS, SUPPORT_LINK]} listClassName={listClass} linkClassName={linkClass} />
         </nav>
 
         <div>
           <h2 className={headingClass}>Soluciones</h2>
-          <ul className="mt-4 flex flex-col gap-2.5 text-sm">
-            {PRODUCT_LINKS.map((item) => (
-              <li key={item.href}>
-                <a href={item.href} className={linkClass}>
-                  {item.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <LinkList items={PRODUCT_LINKS} listClassName={listClass} linkClassName={linkClass} />
         </div>
 
         <div>

@@ -1,5 +1,5 @@
 import { ADMIN_LINK, NAV_ITEMS, ROUTES } from '../../routes';
-import { isActive } from './nav';
+import LinkList from './LinkList';
 import { GearIcon, MenuIcon } from './icons';
 import Logo from './Logo';
 import MobileMenu, { MOBILE_MENU_ID } from './MobileMenu';
@@ -23,19 +23,12 @@ export default function Header({ currentPath, companyName }: HeaderProps) {
         </a>
 
         <nav aria-label="Principal" className="hidden lg:block">
-          <ul className="flex items-center gap-1 text-[0.94rem] font-medium">
-            {NAV_ITEMS.map((item) => (
-              <li key={item.href}>
-                <a
-                  href={item.href}
-                  aria-current={isActive(item.href, currentPath) ? 'page' : undefined}
-                  className="relative rounded-button px-3 py-2 text-muted transition-colors after:absolute after:inset-x-3 after:-bottom-0.5 after:h-0.5 after:scale-x-0 after:rounded-full after:bg-accent-500 after:transition-transform hover:text-brand-900 aria-[current=page]:text-brand-900 aria-[current=page]:after:scale-x-100"
-                >
-                  {item.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <LinkList
+            items={NAV_ITEMS}
+            currentPath={currentPath}
+            listClassName="flex items-center gap-1 text-[0.94rem] font-medium"
+            linkClassName="relative rounded-button px-3 py-2 text-muted transition-colors after:absolute after:inset-x-3 after:-bottom-0.5 after:h-0.5 after:scale-x-0 after:rounded-full after:bg-accent-500 after:transition-transform hover:text-brand-900 aria-[current=page]:text-brand-900 aria-[current=page]:after:scale-x-100"
+          />
         </nav>
 
         <div className="flex items-center gap-2">

@@ -1,5 +1,5 @@
 import { NAV_ITEMS, SUPPORT_LINK } from '../../routes';
-import { isActive } from './nav';
+import LinkList from './LinkList';
 
 export const MOBILE_MENU_ID = 'menu-movil';
 
@@ -12,19 +12,12 @@ export const MOBILE_MENU_ID = 'menu-movil';
 export default function MobileMenu({ currentPath }: { currentPath: string }) {
   return (
     <nav id={MOBILE_MENU_ID} popover="auto" aria-label="Menú principal" className="mobile-menu lg:hidden">
-      <ul className="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-4 sm:px-6">
-        {[...NAV_ITEMS, SUPPORT_LINK].map((item) => (
-          <li key={item.href}>
-            <a
-              href={item.href}
-              aria-current={isActive(item.href, currentPath) ? 'page' : undefined}
-              className="flex items-center justify-between rounded-button px-4 py-3 text-lg font-semibold text-brand-900 hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-accent-700 after:text-xl after:text-accent-600 after:content-['›']"
-            >
-              {item.label}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <LinkList
+        items={[...NAV_ITEMS, SUPPORT_LINK]}
+        currentPath={currentPath}
+        listClassName="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-4 sm:px-6"
+        linkClassName="flex items-center justify-between rounded-button px-4 py-3 text-lg font-semibold text-brand-900 hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-accent-700 after:text-xl after:text-accent-600 after:content-['›']"
+      />
     </nav>
   );
 }
