@@ -18,6 +18,8 @@ export const ROUTES = {
   /** Prefix of the staff APIs (CSV export, sign-out). */
   staffApi: '/api/staff',
   beacon: '/api/pv',
+  /** A freshly signed form start time for the islands of prerendered pages (GET, JSON `{ startedAt }`). */
+  formStamp: '/api/form-stamp',
   supportHub: '/soporte',
   supportNew: '/soporte/nueva',
   supportTracking: '/soporte/seguimiento',

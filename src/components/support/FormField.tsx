@@ -87,7 +87,7 @@ export function TextArea({ id, label, hint, error, optionalMark, ...textarea }: 
   );
 }
 
-/** The hidden anti-abuse fields: a honeypot people never see, and when the form was shown. */
+/** The hidden anti-abuse fields: a honeypot people never see, and when the form was shown (signed by the server). */
 export function AntiAbuseFields({ startedAt, startedRef }: { startedAt?: string; startedRef?: Ref<HTMLInputElement> }) {
   return (
     <>

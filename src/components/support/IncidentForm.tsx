@@ -13,7 +13,7 @@ export interface IncidentFormProps {
   /** Message shown above the buttons after a failed submission. */
   formError?: ReactNode;
   pending?: boolean;
-  /** Server time the form was rendered (on-demand pages); islands fill it in when the form is opened. */
+  /** The signed time the form was rendered (on-demand pages); islands ask for one when the form is opened. */
   startedAt?: string;
   startedRef?: Ref<HTMLInputElement>;
   formRef?: Ref<HTMLFormElement>;
