@@ -28,7 +28,7 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
   const idPrefix = `contacto-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const id = (name: string) => `${idPrefix}-${name}`;
   const formRef = useRef<HTMLFormElement>(null);
-  const { ref: startedRef, ensure: ensureStamp, reset: resetStamp } = useFormStamp();
+  const { value: stamp, ensure: ensureStamp, reset: resetStamp } = useFormStamp(startedAt);
   const sending = useRef(false);
   const [pending, setPending] = useState(false);
   const [status, setStatus] = useState<ContactStatus>(initialStatus);
@@ -58,8 +58,7 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
     setStatus('idle');
     setDetail(undefined);
     try {
-      await ensureStamp();
-      data.set(STARTED_FIELD, startedRef.current?.value ?? '');
+      data.set(STARTED_FIELD, await ensureStamp());
       const { error } = await actions.contact.send(data);
       if (error) {
         setErrors(isInputError(error) ? error.fields : undefined);
@@ -121,7 +120,7 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
         defaultValue={initialValues.message ?? ''}
         error={firstError(errors, 'message')}
       />
-      <AntiAbuseFields startedAt={startedAt} startedRef={startedRef} />
+      <AntiAbuseFields startedAt={stamp} />
 
       <div aria-live="polite" role="status" className="empty:absolute">
         {status === 'success' ? (

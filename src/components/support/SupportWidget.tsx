@@ -9,6 +9,8 @@ import { useFormStamp } from './useFormStamp';
 export interface SupportWidgetProps {
   /** Company WhatsApp number, digits with country code (config `WHATSAPP_NUMBER`). */
   whatsappNumber: string;
+  /** The signed time the page was rendered (on-demand pages); otherwise asked for when the dialog opens. */
+  startedAt?: string;
 }
 
 /** What to add under 'Hubo un error al registrar' so the visitor knows what to do next. */
@@ -24,12 +26,12 @@ function failureDetail(error: ActionError): string | undefined {
  * has to hydrate for the submission (mount it with `client:interaction`). Without JavaScript the form
  * posts to /soporte/nueva.
  */
-export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
+export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidgetProps) {
   const baseId = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const dialogId = `soporte-dialogo-${baseId}`;
   const titleId = `${dialogId}-titulo`;
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const { ref: startedRef, ensure: ensureStamp, reset: resetStamp } = useFormStamp();
+  const { value: stamp, ensure: ensureStamp, reset: resetStamp } = useFormStamp(startedAt);
   const sending = useRef(false);
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<FieldErrors | undefined>();
@@ -60,8 +62,7 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
     setFormError(undefined);
     setDetail(undefined);
     try {
-      await ensureStamp();
-      formData.set(STARTED_FIELD, startedRef.current?.value ?? '');
+      formData.set(STARTED_FIELD, await ensureStamp());
       const { data, error } = await actions.incidents.create(formData);
       if (error) {
         setErrors(isInputError(error) ? error.fields : undefined);
@@ -131,7 +132,7 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
             idPrefix={dialogId}
             errors={errors}
             pending={pending}
-            startedRef={startedRef}
+            startedAt={stamp}
             onSubmit={handleSubmit}
             cancel={{ dialogId }}
             formError={

@@ -1,25 +1,30 @@
-import { useCallback, useRef } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { ROUTES } from '../../routes';
 
 /**
- * The signed start time of an island's form (the hidden `startedAt` field). On-demand pages render it;
- * on prerendered pages the island asks the server for one (`ROUTES.formStamp`) when the form is first
- * used: `ensure()` on focus or open, and awaited again on submit. `reset()` drops it, so the next use
- * asks for a new one (after a message sent, or one refused as expired).
+ * The signed start time of an island's form (the hidden `startedAt` field), held as state so that a
+ * re-render never empties the field. On-demand pages render it (`initial`); on prerendered pages the
+ * island asks the server for one (`ROUTES.formStamp`) when the form is first used: `ensure()` on focus
+ * or open, and awaited again on submit, which sends what it resolves to ('' when offline). `reset()`
+ * drops it, so the next use asks for a new one (after a message sent, or one refused as expired).
  */
-export function useFormStamp() {
-  const ref = useRef<HTMLInputElement>(null);
-  const pending = useRef<Promise<void> | null>(null);
+export function useFormStamp(initial = '') {
+  const [value, setValue] = useState(initial);
+  const current = useRef(initial);
+  const pending = useRef<Promise<string> | null>(null);
 
-  const ensure = useCallback((): Promise<void> => {
-    if (!ref.current || ref.current.value) return Promise.resolve();
+  const ensure = useCallback((): Promise<string> => {
+    if (current.current) return Promise.resolve(current.current);
     pending.current ??= fetch(ROUTES.formStamp, { cache: 'no-store' })
       .then((response) => (response.ok ? (response.json() as Promise<{ startedAt?: unknown }>) : null))
       .then((body) => {
-        if (ref.current && typeof body?.startedAt === 'string') ref.current.value = body.startedAt;
+        const stamp = typeof body?.startedAt === 'string' ? body.startedAt : '';
+        current.current = stamp;
+        setValue(stamp);
+        return stamp;
       })
-      // Offline: the field stays empty and the submission says so (or asks again next time).
-      .catch(() => undefined)
+      // Offline: the field stays empty; the submission fails as the server cannot be reached anyway.
+      .catch(() => '')
       .finally(() => {
         pending.current = null;
       });
@@ -27,8 +32,9 @@ export function useFormStamp() {
   }, []);
 
   const reset = useCallback(() => {
-    if (ref.current) ref.current.value = '';
+    current.current = '';
+    setValue('');
   }, []);
 
-  return { ref, ensure, reset };
+  return { value, ensure, reset };
 }
