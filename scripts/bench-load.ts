@@ -10,6 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { formStamp } from '../tests/support/form-stamp.ts';
 import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
 
 const args = process.argv.slice(2);
@@ -148,6 +149,8 @@ async function main(): Promise<void> {
       telefono: '809-555-0100',
       email: 'carga@cliente.example',
       rnc: '101850043',
+      // One signed start time for every request of the run (valid for a day).
+      startedAt: formStamp(),
     }).toString();
     const scenarios: Scenario[] = [
       { name: `bare node:http, same ${bytes.length} bytes`, url: bare.url },

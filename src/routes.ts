@@ -20,6 +20,8 @@ export const ROUTES = {
   staffApi: '/api/staff',
   beacon: '/api/pv',
   health: '/healthz',
+  /** A freshly signed form start time for the islands of prerendered pages (GET, JSON `{ startedAt }`). */
+  formStamp: '/api/form-stamp',
   supportHub: '/soporte',
   supportNew: '/soporte/nueva',
   supportTracking: '/soporte/seguimiento',

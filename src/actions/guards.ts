@@ -1,16 +1,23 @@
 /**
- * Checks every public action runs before doing any work: the honeypot, the time-to-submit and the
- * per-client rate limit (counted in the database, so it holds across server processes).
+ * Checks every public action runs before doing any work: the honeypot, the signed start time and the
+ * time-to-submit, and the per-client rate limit (counted in the database, so it holds across server
+ * processes).
  */
 import { ActionError, type ActionAPIContext } from 'astro:actions';
-import { HONEYPOT_FIELD, MIN_SUBMIT_MS, STARTED_FIELD } from '../domain/forms/common.ts';
+import { FORM_EXPIRED_MESSAGE, HONEYPOT_FIELD, MIN_SUBMIT_MS, STARTED_FIELD } from '../domain/forms/common.ts';
 import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
+import { checkFormStamp } from '../server/http/form-stamp.ts';
 import { getLogger } from '../server/log.ts';
 import { reserveHit } from '../server/limits/counters.ts';
 import { clientNetworkOf, hitRateLimit } from '../server/rate-limit.ts';
 
 export const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.';
+/**
+ * A submission without its start time. The on-demand pages recognise it and show the form again with a
+ * fresh one (a prerendered page's form, posted without JavaScript); elsewhere it reads as a refusal.
+ */
+export const STAMP_MISSING_MESSAGE = 'No pudimos confirmar el envío. Revisa tus datos y vuelve a enviarlo.';
 export const RATE_LIMIT_MESSAGE = 'Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.';
 
 type AntiAbuseInput = { [HONEYPOT_FIELD]?: string | null; [STARTED_FIELD]?: string | null };
@@ -27,22 +34,24 @@ function networkOf(context: ActionAPIContext): string {
 }
 
 /**
- * Refuses what a person does not do: fill the hidden field, or submit within a second of seeing the
- * form. Every refusal is logged with the client network and the reason.
+ * Refuses what a person does not do: fill the hidden field, submit without the start time the server
+ * signed (or with one forged), or submit within a second and a half of seeing the form. A start time
+ * older than a day is refused too, asking to reload the page. Every refusal is logged with the client
+ * network and the reason; nothing is stored. `checkTime` false skips only the time-to-submit.
  */
 export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, action: string, checkTime = true): void {
-  if (input[HONEYPOT_FIELD]) {
-    getLogger().warn({ action, network: networkOf(context), reason: 'honeypot' }, 'submission refused');
-    throw new ActionError({ code: 'BAD_REQUEST', message: TOO_FAST_MESSAGE });
-  }
-  const started = Number(input[STARTED_FIELD]);
-  if (checkTime && Number.isFinite(started) && started > 0) {
-    const elapsed = Date.now() - started;
-    // A negative value is a client clock ahead of ours: not evidence of a bot.
-    if (elapsed >= 0 && elapsed < MIN_SUBMIT_MS) {
-      getLogger().warn({ action, network: networkOf(context), reason: 'too-fast', elapsed }, 'submission refused');
-      throw new ActionError({ code: 'BAD_REQUEST', message: TOO_FAST_MESSAGE });
-    }
+  const refuse = (reason: string, message: string, extra: Record<string, unknown> = {}): never => {
+    getLogger().warn({ action, network: networkOf(context), reason, ...extra }, 'submission refused');
+    throw new ActionError({ code: 'BAD_REQUEST', message });
+  };
+  if (input[HONEYPOT_FIELD]) refuse('honeypot', TOO_FAST_MESSAGE);
+  const now = Date.now();
+  const stamp = checkFormStamp(input[STARTED_FIELD], now);
+  if (!stamp.ok) {
+    const message = stamp.reason === 'missing' ? STAMP_MISSING_MESSAGE : stamp.reason === 'expired' ? FORM_EXPIRED_MESSAGE : TOO_FAST_MESSAGE;
+    refuse(`stamp-${stamp.reason}`, message);
+  } else if (checkTime && now - stamp.time < MIN_SUBMIT_MS) {
+    refuse('too-fast', TOO_FAST_MESSAGE, { elapsed: now - stamp.time });
   }
 }
 

@@ -4,6 +4,7 @@
  * proxy appends, IPv4 and IPv6 alike (issue 13, holes 1, 2 and 4): sign-in and the public forms.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formStamp } from '../support/form-stamp.ts';
 import { postForm, type RawResponse } from '../support/http.ts';
 import { runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
@@ -76,12 +77,12 @@ describe('public form limits per client network', () => {
   it('accepts at most 5 of 7 incidents from one IPv6 /64, each from another address of it', async () => {
     const statuses: number[] = [];
     for (let host = 1; host <= 7; host += 1) {
-      const response = await postForm(server.url, '/_actions/incidents.create', { problema: `Desde la misma red ${host}` }, { headers: { 'x-forwarded-for': `2001:db8:77:1::${host.toString(16)}` } });
+      const response = await postForm(server.url, '/_actions/incidents.create', { problema: `Desde la misma red ${host}`, startedAt: formStamp() }, { headers: { 'x-forwarded-for': `2001:db8:77:1::${host.toString(16)}` } });
       statuses.push(response.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
     // Another /64 has its own allowance.
-    expect((await postForm(server.url, '/_actions/incidents.create', { problema: 'Otra red' }, { headers: { 'x-forwarded-for': '2001:db8:77:2::1' } })).status).toBe(200);
+    expect((await postForm(server.url, '/_actions/incidents.create', { problema: 'Otra red', startedAt: formStamp() }, { headers: { 'x-forwarded-for': '2001:db8:77:2::1' } })).status).toBe(200);
     const refusals = server
       .output()
       .split('\n')
@@ -94,7 +95,7 @@ describe('refusals', () => {
   it('are logged with the client network and the reason', async () => {
     const honeypot = await postForm(server.url, '/_actions/contact.send', { name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', website: 'https://spam.test' }, { headers: { 'x-forwarded-for': '2001:db8:55:1::9' } });
     expect(honeypot.status).toBe(400);
-    const tooFast = await postForm(server.url, '/_actions/contact.send', { name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', startedAt: String(Date.now()) }, { headers: { 'x-forwarded-for': '198.51.100.99' } });
+    const tooFast = await postForm(server.url, '/_actions/contact.send', { name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', startedAt: formStamp({ ageMs: 0 }) }, { headers: { 'x-forwarded-for': '198.51.100.99' } });
     expect(tooFast.status).toBe(400);
     await expect.poll(() => server.output()).toMatch(/"network":"2001:db8:55:1::\/64","reason":"honeypot"/);
     await expect.poll(() => server.output()).toMatch(/"network":"198\.51\.100\.99","reason":"too-fast"/);
@@ -105,12 +106,12 @@ describe('follow-up look-ups', () => {
   it('answers at most 5 look-ups an hour for one e-mail address, whatever the network', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 6; attempt += 1) {
-      const response = await postForm(server.url, '/_actions/incidents.track', { numeroIncidencia: `INC-20250101-${1000 + attempt}`, email: 'cliente@objetivo.test' }, { headers: { 'x-forwarded-for': `192.0.2.${attempt + 1}` } });
+      const response = await postForm(server.url, '/_actions/incidents.track', { numeroIncidencia: `INC-20250101-${1000 + attempt}`, email: 'cliente@objetivo.test', startedAt: formStamp() }, { headers: { 'x-forwarded-for': `192.0.2.${attempt + 1}` } });
       statuses.push(response.status);
     }
     expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
     // Another address is not affected.
-    const other = await postForm(server.url, '/_actions/incidents.track', { numeroIncidencia: 'INC-20250101-1000', email: 'otro@cliente.test' }, { headers: { 'x-forwarded-for': '192.0.2.50' } });
+    const other = await postForm(server.url, '/_actions/incidents.track', { numeroIncidencia: 'INC-20250101-1000', email: 'otro@cliente.test', startedAt: formStamp() }, { headers: { 'x-forwarded-for': '192.0.2.50' } });
     expect(other.status).toBe(404);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
+import { formStamp } from '../support/form-stamp.ts';
 import { useSite } from '../support/site.ts';
 
 const SITE_FRAME = ['body > header'];
@@ -117,9 +118,10 @@ describe('abuse guards over HTTP', () => {
     const honeypot = await post({ name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', website: 'https://spam.test' });
     expect(honeypot.status).toBe(400);
     expect((await honeypot.json()).message).toBe('No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.');
-    const fast = await post({ name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', startedAt: String(Date.now()) });
+    const fast = await post({ name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', startedAt: formStamp({ ageMs: 0 }) });
     expect(fast.status).toBe(400);
-    const ok = await post({ name: 'Persona', email: 'p@cliente.test', message: 'Hola', startedAt: String(Date.now() - 5000) });
+    expect((await fast.json()).message).toBe('No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.');
+    const ok = await post({ name: 'Persona', email: 'p@cliente.test', message: 'Hola', startedAt: formStamp({ ageMs: 5000 }) });
     expect(ok.status).toBe(200);
     const tooBig = await post({ name: 'Persona', email: 'p@cliente.test', message: 'x'.repeat(70 * 1024) });
     expect(tooBig.status).toBe(413);
@@ -132,7 +134,7 @@ describe('abuse guards over HTTP', () => {
       const response = await fetch(`${server.url}/_actions/contact.send`, {
         method: 'POST',
         headers: { origin: server.url, 'x-forwarded-for': `198.51.100.${attempt}` },
-        body: new URLSearchParams({ name: 'Persona', email: 'p@cliente.test', message: `Mensaje ${attempt}` }),
+        body: new URLSearchParams({ name: 'Persona', email: 'p@cliente.test', message: `Mensaje ${attempt}`, startedAt: formStamp() }),
       });
       statuses.push(response.status);
       if (response.status === 429) refusal = await response.json();

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
+import { formStamp } from '../support/form-stamp.ts';
 import { postForm } from '../support/http.ts';
 import { useSite } from '../support/site.ts';
 
@@ -19,7 +20,7 @@ const { server, smtp } = useSite({
 });
 
 async function openIncident(fields: Record<string, string>): Promise<string> {
-  const response = await postForm(server.url, '/_actions/incidents.create', fields);
+  const response = await postForm(server.url, '/_actions/incidents.create', { ...fields, startedAt: formStamp() });
   expect(response.status, response.body).toBe(200);
   return NUMBER.exec(response.body)![0];
 }

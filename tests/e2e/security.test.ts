@@ -17,6 +17,7 @@ import { parseConfig } from '../../src/server/config.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP } from '../support/browser.ts';
+import { formStamp } from '../support/form-stamp.ts';
 import { postForm, postJson, send, type RawResponse } from '../support/http.ts';
 import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
@@ -50,6 +51,9 @@ let db: Db;
 let adminPassword = '';
 /** Every session token this suite was given: none may appear in a log line. */
 const tokensSeen: string[] = [];
+
+/** A valid signed start time of a form opened 5 s ago (the server refuses a submission without one). */
+const stamp = () => formStamp({ secret: AUTH_SECRET });
 
 let addressCounter = 0;
 /** A loopback address no other request of this suite has used: a fresh client IP. */
@@ -100,7 +104,7 @@ const INCIDENT_NUMBER = /INC-\d{8}-\d{4}/;
 
 /** Opens an incident through the public action, as the support dialog does. */
 async function openIncident(fields: { problema?: string; nombre?: string; telefono?: string; email?: string; rnc?: string }, from = freshIp()): Promise<string> {
-  const response = await postForm(server.url, '/_actions/incidents.create', { problema: '', nombre: '', telefono: '', email: '', rnc: '', ...fields }, { from });
+  const response = await postForm(server.url, '/_actions/incidents.create', { problema: '', nombre: '', telefono: '', email: '', rnc: '', startedAt: stamp(), ...fields }, { from });
   expect(response.status, response.body).toBe(200);
   return INCIDENT_NUMBER.exec(response.body)![0];
 }
@@ -246,13 +250,15 @@ describe('cross-origin writes', () => {
     const incident = await incidentId(numero);
     const before = await counts();
     const form = 'application/x-www-form-urlencoded';
+    // Each with a valid start time, so that only the origin check stands between it and the database.
+    const started = `startedAt=${stamp()}`;
     const attempts: Array<{ path: string; type: string; body: string; cookie?: string }> = [
-      { path: '/_actions/incidents.create', type: form, body: 'problema=Desde+otro+sitio&nombre=Atacante' },
-      { path: '/_actions/incidents.create', type: 'text/plain', body: 'problema=Desde+otro+sitio' },
-      { path: '/_actions/incidents.create', type: 'multipart/form-data; boundary=x', body: '--x\r\nContent-Disposition: form-data; name="problema"\r\n\r\nDesde otro sitio\r\n--x--\r\n' },
-      { path: '/soporte/nueva?_action=incidents.create', type: form, body: 'problema=Desde+otro+sitio' },
-      { path: '/_actions/contact.send', type: form, body: `name=Atacante&email=a%40b.test&message=Hola` },
-      { path: '/_actions/incidents.track', type: form, body: `numeroIncidencia=${numero}&email=x%40y.test` },
+      { path: '/_actions/incidents.create', type: form, body: `problema=Desde+otro+sitio&nombre=Atacante&${started}` },
+      { path: '/_actions/incidents.create', type: 'text/plain', body: `problema=Desde+otro+sitio&${started}` },
+      { path: '/_actions/incidents.create', type: 'multipart/form-data; boundary=x', body: `--x\r\nContent-Disposition: form-data; name="problema"\r\n\r\nDesde otro sitio\r\n--x\r\nContent-Disposition: form-data; name="startedAt"\r\n\r\n${stamp()}\r\n--x--\r\n` },
+      { path: '/soporte/nueva?_action=incidents.create', type: form, body: `problema=Desde+otro+sitio&${started}` },
+      { path: '/_actions/contact.send', type: form, body: `name=Atacante&email=a%40b.test&message=Hola&${started}` },
+      { path: '/_actions/incidents.track', type: form, body: `numeroIncidencia=${numero}&email=x%40y.test&${started}` },
       { path: '/admin-login', type: form, body: new URLSearchParams({ email: STAFF, password: PASSWORD }).toString() },
       { path: '/api/pv', type: 'text/plain', body: '/blog' },
       { path: '/api/staff/logout', type: form, body: '', cookie },
@@ -376,9 +382,9 @@ describe('script injection', () => {
 
   it('is stored as text from every field of the contact form (the e-mail field refuses it), and the staff mail carries it escaped', async () => {
     for (const payload of PAYLOADS) {
-      const response = await postForm(server.url, '/_actions/contact.send', { name: payload, email: 'visitante@cliente.test', message: `${payload}\n${SECRET_MESSAGE}` }, { from: freshIp() });
+      const response = await postForm(server.url, '/_actions/contact.send', { name: payload, email: 'visitante@cliente.test', message: `${payload}\n${SECRET_MESSAGE}`, startedAt: stamp() }, { from: freshIp() });
       expect(response.status, payload).toBe(200);
-      const refused = await postForm(server.url, '/_actions/contact.send', { name: 'Visitante', email: payload, message: 'Hola' }, { from: freshIp() });
+      const refused = await postForm(server.url, '/_actions/contact.send', { name: 'Visitante', email: payload, message: 'Hola', startedAt: stamp() }, { from: freshIp() });
       expect(refused.status, payload).toBe(400);
     }
     for (const payload of PAYLOADS) {
@@ -588,7 +594,7 @@ describe('a forged X-Forwarded-For with TRUST_PROXY off', () => {
     const from = freshIp();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 7; attempt += 1) {
-      const response = await postForm(server.url, '/_actions/incidents.create', { problema: `Intento ${attempt}` }, { from, headers: { 'x-forwarded-for': `198.51.100.${attempt}, 203.0.113.${attempt}` } });
+      const response = await postForm(server.url, '/_actions/incidents.create', { problema: `Intento ${attempt}`, startedAt: stamp() }, { from, headers: { 'x-forwarded-for': `198.51.100.${attempt}, 203.0.113.${attempt}` } });
       statuses.push(response.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
@@ -649,7 +655,7 @@ describe('structured logs', () => {
   it('have one JSON line per request and the security events, and never a password, a session token or a message body', async () => {
     // A mail that fails: the SMTP peer is gone when the contact message's notice is sent.
     await smtp.stop();
-    expect((await postForm(server.url, '/_actions/contact.send', { name: 'Sin correo', email: 'sin@correo.test', message: SECRET_MESSAGE }, { from: freshIp() })).status).toBe(200);
+    expect((await postForm(server.url, '/_actions/contact.send', { name: 'Sin correo', email: 'sin@correo.test', message: SECRET_MESSAGE, startedAt: stamp() }, { from: freshIp() })).status).toBe(200);
     await expect.poll(() => server.output().includes('mail send failed; will retry'), { timeout: 15_000 }).toBe(true);
 
     const lines = server.output().split('\n').filter(Boolean);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { watchConsole } from '../support/browser.ts';
+import { formStamp } from '../support/form-stamp.ts';
 import { send } from '../support/http.ts';
 import { useSite } from '../support/site.ts';
 
@@ -25,7 +26,7 @@ describe('serving', () => {
     const form = await send(`${server.url}/soporte/nueva?_action=incidents.create`, {
       method: 'POST',
       headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'problema=Prueba%20de%20servidor',
+      body: `problema=Prueba%20de%20servidor&startedAt=${formStamp()}`,
     });
     expect(form.status).toBe(200);
     expect(form.body).toContain('Tu incidencia ha sido registrada con el número:');

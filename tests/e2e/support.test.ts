@@ -108,6 +108,7 @@ describe('support without JavaScript', () => {
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await dialog.getByLabel('¿En qué te podemos ayudar?').fill('No abre el punto de venta.');
     await dialog.getByLabel('Nombre').fill('Luis Tavárez');
+    await humanPause(page); // the page carries its signed render time; faster than this is a bot
     await Promise.all([page.waitForURL(/\/soporte\/nueva/), dialog.getByRole('button', { name: 'Abrir Incidencia' }).click()]);
     const result = page.getByRole('alert');
     expect(await result.textContent()).toMatch(/Tu incidencia ha sido registrada con el número: INC-\d{8}-\d{4}/);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSchema, dropPgSchema, openDatabase, type Db } from '../../src/server/db/index.ts';
 import { postAction, submitIncident } from '../support/actions.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../support/db.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { startServer, TEST_AUTH_SECRET, type RunningServer } from '../support/server.ts';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -28,7 +28,8 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     smtp = await startSmtpPeer();
     const env = {
       DATABASE_URL: url.href,
-      AUTH_SECRET: 'secreto-compartido-por-los-dos-procesos-0123456789',
+      // Shared by both; the tests' form start times are signed with it (tests/support/form-stamp.ts).
+      AUTH_SECRET: TEST_AUTH_SECRET,
       ADMIN_EMAILS: ADMIN,
       TRUST_PROXY: 'true',
       SMTP_URL: smtp.url,

@@ -1,10 +1,12 @@
 /**
  * Public actions called over HTTP as a browser without JavaScript would (form-encoded POST to
  * `/_actions/NAME`), for load and fault tests. Never throws: a refused connection is status 0.
+ * The form carries a valid signed start time (tests/support/form-stamp.ts) unless it sets `startedAt`.
  */
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Db } from '../../src/server/db/index.ts';
+import { formStamp } from './form-stamp.ts';
 
 export interface ActionAnswer {
   status: number;
@@ -20,7 +22,7 @@ export async function postAction(baseUrl: string, name: string, form: Record<str
     const response = await fetch(`${baseUrl}/_actions/${name}`, {
       method: 'POST',
       headers: { origin: baseUrl, ...headers },
-      body: new URLSearchParams(form),
+      body: new URLSearchParams({ startedAt: formStamp(), ...form }),
       signal: AbortSignal.timeout(20_000),
     });
     const text = await response.text();

@@ -1,6 +1,7 @@
 /**
  * Starts the production build exactly as `npm start` does (`node scripts/start.ts`), on a free port,
- * with a fresh temporary SQLite database unless the caller passes its own DATABASE_URL.
+ * with a fresh temporary SQLite database unless the caller passes its own DATABASE_URL, and
+ * {@link TEST_AUTH_SECRET} unless the caller passes its own AUTH_SECRET.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * The AUTH_SECRET every test server gets unless the test sets its own: the tests sign form start times
+ * with it (tests/support/form-stamp.ts) as the pages would.
+ */
+export const TEST_AUTH_SECRET = 'secreto-de-las-pruebas-e2e-0123456789abcdef';
 
 export interface RunningServer {
   url: string;
@@ -60,6 +67,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     DATABASE_URL: join(dataDir, 'site.db'),
     MAIL_DIR: join(dataDir, 'mail'),
     LOG_LEVEL: 'info',
+    AUTH_SECRET: TEST_AUTH_SECRET,
   };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];

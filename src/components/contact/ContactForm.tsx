@@ -1,11 +1,13 @@
 import { actions, isInputError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, validateForm, type FieldErrors } from '../../domain/forms/common';
+import { FORM_CONFIRM_MESSAGE, FORM_EXPIRED_MESSAGE, firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, STARTED_FIELD, validateForm, type FieldErrors } from '../../domain/forms/common';
 import { CONTACT_MESSAGES, contactFormSchema, type ContactFormValues } from '../../domain/forms/contact';
 import { FORM_ACTIONS } from '../../routes';
 import { AntiAbuseFields, primaryButtonClass, Spinner, TextArea, TextField } from '../support/FormField';
+import { useFormStamp } from '../support/useFormStamp';
 
-export type ContactStatus = 'idle' | 'success' | 'error';
+/** `confirm`: sent without its start time (a prerendered page without JavaScript), shown again to send once more. */
+export type ContactStatus = 'idle' | 'success' | 'error' | 'confirm';
 
 export interface ContactFormProps {
   /** Only for the no-JavaScript result page: the values sent, the server's errors and the outcome. */
@@ -14,7 +16,7 @@ export interface ContactFormProps {
   initialStatus?: ContactStatus;
   /** A more specific explanation under the failure message (e.g. the rate limit). */
   initialDetail?: string;
-  /** Server time the form was rendered (on-demand pages only). */
+  /** The signed time the form was rendered (on-demand pages only; the island asks for one otherwise). */
   startedAt?: string;
 }
 
@@ -25,17 +27,18 @@ export interface ContactFormProps {
 export default function ContactForm({ initialValues = {}, initialErrors, initialStatus = 'idle', initialDetail, startedAt }: ContactFormProps) {
   const idPrefix = `contacto-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const id = (name: string) => `${idPrefix}-${name}`;
-  const startedRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const { value: stamp, ensure: ensureStamp, reset: resetStamp } = useFormStamp(startedAt);
   const sending = useRef(false);
   const [pending, setPending] = useState(false);
   const [status, setStatus] = useState<ContactStatus>(initialStatus);
   const [errors, setErrors] = useState<FieldErrors | undefined>(initialErrors);
   const [detail, setDetail] = useState<string | undefined>(initialDetail);
 
-  // Hydration happens on the visitor's first interaction: from then on we measure time-to-submit.
+  // Hydration starts on the visitor's first interaction: a focus that woke the island came before React did.
   useEffect(() => {
-    if (startedRef.current && !startedRef.current.value) startedRef.current.value = String(Date.now());
-  }, []);
+    if (formRef.current?.contains(document.activeElement)) void ensureStamp();
+  }, [ensureStamp]);
 
   const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -55,15 +58,21 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
     setStatus('idle');
     setDetail(undefined);
     try {
+      data.set(STARTED_FIELD, await ensureStamp());
       const { error } = await actions.contact.send(data);
       if (error) {
         setErrors(isInputError(error) ? error.fields : undefined);
         setStatus('error');
         setDetail(isInputError(error) ? 'Revisa los campos marcados.' : error.code === 'INTERNAL_SERVER_ERROR' ? undefined : error.message);
+        // The values stay; a new start time lets the next try through.
+        if (error.message === FORM_EXPIRED_MESSAGE) {
+          resetStamp();
+          void ensureStamp();
+        }
         return;
       }
       form.reset();
-      if (startedRef.current) startedRef.current.value = String(Date.now());
+      resetStamp();
       setErrors(undefined);
       setStatus('success');
     } catch {
@@ -76,7 +85,7 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
   };
 
   return (
-    <form method="post" action={FORM_ACTIONS.contactSend} onSubmit={handleSubmit} className="relative flex flex-col gap-5">
+    <form ref={formRef} method="post" action={FORM_ACTIONS.contactSend} onSubmit={handleSubmit} onFocus={() => void ensureStamp()} className="relative flex flex-col gap-5">
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField
           id={id('name')}
@@ -111,11 +120,13 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
         defaultValue={initialValues.message ?? ''}
         error={firstError(errors, 'message')}
       />
-      <AntiAbuseFields startedAt={startedAt} startedRef={startedRef} />
+      <AntiAbuseFields startedAt={stamp} />
 
       <div aria-live="polite" role="status" className="empty:absolute">
         {status === 'success' ? (
           <p className="rounded-button border border-accent-100 bg-accent-100/40 px-4 py-3 font-semibold text-accent-700">{CONTACT_MESSAGES.success}</p>
+        ) : status === 'confirm' ? (
+          <p className="rounded-button border border-brand-100 bg-brand-50 px-4 py-3 font-semibold text-brand-900">{FORM_CONFIRM_MESSAGE}</p>
         ) : null}
       </div>
       {status === 'error' ? (

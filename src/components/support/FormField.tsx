@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
 export const inputClass =
   'block w-full rounded-button border border-line bg-white px-3.5 py-2.5 text-base text-ink shadow-xs transition-colors placeholder:text-slate-400 hover:border-slate-300 focus:border-brand-500 aria-[invalid=true]:border-red-600 aria-[invalid=true]:focus-visible:outline-red-600';
@@ -87,8 +87,8 @@ export function TextArea({ id, label, hint, error, optionalMark, ...textarea }: 
   );
 }
 
-/** The hidden anti-abuse fields: a honeypot people never see, and when the form was shown. */
-export function AntiAbuseFields({ startedAt, startedRef }: { startedAt?: string; startedRef?: Ref<HTMLInputElement> }) {
+/** The hidden anti-abuse fields: a honeypot people never see, and when the form was shown (signed by the server). */
+export function AntiAbuseFields({ startedAt }: { startedAt?: string }) {
   return (
     <>
       <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
@@ -97,7 +97,7 @@ export function AntiAbuseFields({ startedAt, startedRef }: { startedAt?: string;
           <input type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
         </label>
       </div>
-      <input type="hidden" name="startedAt" defaultValue={startedAt ?? ''} ref={startedRef} />
+      <input type="hidden" name="startedAt" value={startedAt ?? ''} />
     </>
   );
 }

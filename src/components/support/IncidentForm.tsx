@@ -13,9 +13,8 @@ export interface IncidentFormProps {
   /** Message shown above the buttons after a failed submission. */
   formError?: ReactNode;
   pending?: boolean;
-  /** Server time the form was rendered (on-demand pages); islands fill it in when the form is opened. */
+  /** The signed time the form was rendered (on-demand pages); islands ask for one when the form is opened. */
   startedAt?: string;
-  startedRef?: Ref<HTMLInputElement>;
   formRef?: Ref<HTMLFormElement>;
   onSubmit?: (event: SubmitEvent<HTMLFormElement>) => void;
   /** The 'Cancelar' button: closes this dialog (Invoker Commands) or links to a page. */
@@ -27,7 +26,7 @@ export interface IncidentFormProps {
  * 'Cancelar' and 'Abrir Incidencia'. No field is required. Without JavaScript it posts to
  * /soporte/nueva, which runs the action and shows the result.
  */
-export default function IncidentForm({ idPrefix, values = {}, errors, formError, pending = false, startedAt, startedRef, formRef, onSubmit, cancel }: IncidentFormProps) {
+export default function IncidentForm({ idPrefix, values = {}, errors, formError, pending = false, startedAt, formRef, onSubmit, cancel }: IncidentFormProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
   return (
     <form ref={formRef} method="post" action={FORM_ACTIONS.incidentCreate} onSubmit={onSubmit} className="relative flex flex-col gap-5" noValidate>
@@ -58,7 +57,7 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
         />
         <TextField id={id('rnc')} name="rnc" label="RNC de la empresa" autoComplete="off" maxLength={SHORT_TEXT_MAX} defaultValue={values.rnc ?? ''} error={firstError(errors, 'rnc')} />
       </div>
-      <AntiAbuseFields startedAt={startedAt} startedRef={startedRef} />
+      <AntiAbuseFields startedAt={startedAt} />
 
       <div className="rounded-card border border-brand-100 bg-brand-50 p-4">
         <p className="text-sm font-semibold text-brand-900">¿Necesitas asistencia remota?</p>

@@ -1,13 +1,16 @@
 import { actions, isInputError, type ActionError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { validateForm, type FieldErrors } from '../../domain/forms/common';
+import { FORM_EXPIRED_MESSAGE, STARTED_FIELD, validateForm, type FieldErrors } from '../../domain/forms/common';
 import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../domain/forms/incident';
 import { ROUTES } from '../../routes';
 import IncidentForm from './IncidentForm';
+import { useFormStamp } from './useFormStamp';
 
 export interface SupportWidgetProps {
   /** Company WhatsApp number, digits with country code (config `WHATSAPP_NUMBER`). */
   whatsappNumber: string;
+  /** The signed time the page was rendered (on-demand pages); otherwise asked for when the dialog opens. */
+  startedAt?: string;
 }
 
 /** What to add under 'Hubo un error al registrar' so the visitor knows what to do next. */
@@ -23,12 +26,12 @@ function failureDetail(error: ActionError): string | undefined {
  * has to hydrate for the submission (mount it with `client:interaction`). Without JavaScript the form
  * posts to /soporte/nueva.
  */
-export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
+export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidgetProps) {
   const baseId = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const dialogId = `soporte-dialogo-${baseId}`;
   const titleId = `${dialogId}-titulo`;
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const startedRef = useRef<HTMLInputElement>(null);
+  const { value: stamp, ensure: ensureStamp, reset: resetStamp } = useFormStamp(startedAt);
   const sending = useRef(false);
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<FieldErrors | undefined>();
@@ -36,22 +39,16 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
   const [detail, setDetail] = useState<string | undefined>();
   const [registered, setRegistered] = useState<string | null>(null);
 
-  const markOpened = () => {
-    const started = startedRef.current;
-    if (started && !started.value) started.value = String(Date.now());
-  };
-
-  // The first click opens the dialog natively, before this island hydrates (hydration starts on that
-  // same pointer event): start the time-to-submit clock when we find it already open.
+  // The form's signed start time is asked for when the dialog opens. The first click opens it natively,
+  // before this island hydrates (hydration starts on that same pointer event): ask when we find it open.
   useEffect(() => {
-    if (dialogRef.current?.open) markOpened();
-  }, []);
+    if (dialogRef.current?.open) void ensureStamp();
+  }, [ensureStamp]);
 
   const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (sending.current) return;
     const form = event.currentTarget;
-    markOpened();
     const formData = new FormData(form);
     const invalid = validateForm(incidentFormSchema, formData);
     if (invalid) {
@@ -65,15 +62,21 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
     setFormError(undefined);
     setDetail(undefined);
     try {
+      formData.set(STARTED_FIELD, await ensureStamp());
       const { data, error } = await actions.incidents.create(formData);
       if (error) {
         setErrors(isInputError(error) ? error.fields : undefined);
         setFormError(INCIDENT_MESSAGES.failure);
         setDetail(failureDetail(error));
+        // The values stay; a new start time lets the next try through.
+        if (error.message === FORM_EXPIRED_MESSAGE) {
+          resetStamp();
+          void ensureStamp();
+        }
         return;
       }
       form.reset();
-      if (startedRef.current) startedRef.current.value = '';
+      resetStamp();
       setErrors(undefined);
       dialogRef.current?.close();
       setRegistered(data.numeroIncidencia);
@@ -93,7 +96,7 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
         type="button"
         commandfor={dialogId}
         command="show-modal"
-        onClick={markOpened}
+        onClick={() => void ensureStamp()}
         className="fixed top-[calc(var(--spacing-header)+0.75rem)] right-3 z-30 inline-flex min-h-11 items-center gap-2 rounded-full bg-sun-500 px-4 py-2.5 text-sm font-bold text-brand-950 shadow-lg ring-1 ring-sun-600/30 transition-transform hover:-translate-y-0.5 hover:bg-sun-100 motion-reduce:transition-none motion-reduce:hover:translate-y-0 sm:right-6 sm:text-base"
       >
         <span aria-hidden="true">🆘</span> Solicitar Ayuda
@@ -129,7 +132,7 @@ export default function SupportWidget({ whatsappNumber }: SupportWidgetProps) {
             idPrefix={dialogId}
             errors={errors}
             pending={pending}
-            startedRef={startedRef}
+            startedAt={stamp}
             onSubmit={handleSubmit}
             cancel={{ dialogId }}
             formError={

@@ -5,10 +5,12 @@ import { AntiAbuseFields, primaryButtonClass, TextField } from './FormField';
 export interface TrackingFormProps {
   values?: { numeroIncidencia?: string; email?: string };
   errors?: FieldErrors;
+  /** The signed time the form was rendered (the page is on-demand). */
+  startedAt: string;
 }
 
 /** Incident number + e-mail. Plain HTML: the answer always needs the server, so no island. */
-export default function TrackingForm({ values = {}, errors }: TrackingFormProps) {
+export default function TrackingForm({ values = {}, errors, startedAt }: TrackingFormProps) {
   return (
     <form method="post" action={FORM_ACTIONS.incidentTrack} className="relative flex flex-col gap-5">
       <TextField
@@ -36,7 +38,7 @@ export default function TrackingForm({ values = {}, errors }: TrackingFormProps)
         defaultValue={values.email ?? ''}
         error={firstError(errors, 'email')}
       />
-      <AntiAbuseFields />
+      <AntiAbuseFields startedAt={startedAt} />
       <div>
         <button type="submit" className={`${primaryButtonClass} w-full sm:w-auto`}>
           Consultar estado

@@ -11,10 +11,20 @@ export const SHORT_TEXT_MAX = 200;
 
 /** Honeypot: a field people never see; bots that fill every input fill it too. */
 export const HONEYPOT_FIELD = 'website';
-/** When the form was shown (ms since epoch), to refuse submissions made faster than a person types. */
+/**
+ * When the form was shown, signed by the server (`"<ms>.<hmac>"`, src/server/http/form-stamp.ts): on-demand
+ * pages render it, islands fetch it (`ROUTES.formStamp`) when the form is first used. Required.
+ */
 export const STARTED_FIELD = 'startedAt';
 /** Submissions sooner than this after the form was shown are treated as automated. */
 export const MIN_SUBMIT_MS = 1500;
+/** A form shown more than a day ago (its signed start time expired): the visitor reloads the page. */
+export const FORM_EXPIRED_MESSAGE = 'El formulario caducó. Recarga la página e inténtalo de nuevo.';
+/**
+ * A form that came without its start time (a prerendered page, without JavaScript): the page shows it
+ * again with the values typed and a fresh start time, and asks to send it once more. Nothing is stored.
+ */
+export const FORM_CONFIRM_MESSAGE = 'Para completar el envío, revisa tus datos y pulsa de nuevo el botón de enviar.';
 
 // C0 and C1 control characters except tab and line feed; carriage returns are normalised first.
 // eslint-disable-next-line no-control-regex
