@@ -3,7 +3,17 @@
  * loopback), beside a bare `node:http` server that sends the same bytes as the static page, measured
  * in the same run so the ratio means something on a shared, noisy machine.
  *
- * Options: --no-build, --duration SECONDS (default 10), --connections N (default 10).
+ * A beacon flood (POST /api/pv) is measured alone, from one client network and from a new network
+ * per request (the server trusts X-Forwarded-For here, as behind a proxy), then the static page's
+ * throughput while the many-network flood runs, as a ratio to the static page alone, in alternating
+ * slices of the same run.
+ *
+ * The flood runs twice: as fast as it goes (on one event loop it then takes its share of the
+ * server whatever it costs), and at --flood-rate beacons a second (what a share of the server that
+ * many cost).
+ *
+ * Options: --no-build, --duration SECONDS (default 10), --connections N (default 10),
+ * --flood-rate N (default 200).
  * A benchmark, not a test.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -20,6 +30,7 @@ const option = (name: string, fallback: number) => {
 };
 const duration = option('--duration', 10);
 const connections = option('--connections', 10);
+const floodRate = option('--flood-rate', 200);
 
 export interface Scenario {
   name: string;
@@ -29,6 +40,10 @@ export interface Scenario {
   body?: string;
   /** Status codes that count as a success. */
   expect?: number[];
+  /** Each request from a client network of its own (a new X-Forwarded-For entry every time). */
+  manyNetworks?: boolean;
+  /** Requests per second for all connections together (autocannon's `overallRate`); as fast as it goes when unset. */
+  rate?: number;
 }
 
 export interface Measurement {
@@ -55,9 +70,22 @@ async function run(scenario: Scenario, seconds: number): Promise<Run> {
   const latencies: number[] = [];
   let unexpected = 0;
   const expected = new Set(scenario.expect ?? [200]);
+  // A new network per request: 10.x.y.z counts up through 16 million addresses.
+  let next = 0;
+  const requests = scenario.manyNetworks
+    ? [
+        {
+          setupRequest: (request: autocannon.Request) => {
+            next += 1;
+            const address = `10.${(next >> 16) & 255}.${(next >> 8) & 255}.${next & 255}`;
+            return { ...request, headers: { ...request.headers, 'x-forwarded-for': address } };
+          },
+        },
+      ]
+    : undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: scenario.url, method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body, connections, duration: seconds },
+      { url: scenario.url, method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body, connections, duration: seconds, requests, overallRate: scenario.rate },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
@@ -103,6 +131,32 @@ export async function measurePair(first: Scenario, second: Scenario, slices = 4)
 }
 
 /**
+ * The first scenario alone, and the first while the second floods the same server, in alternating
+ * slices of the same total time: [first alone, first under the flood, the flood itself].
+ */
+export async function measureUnderFlood(quiet: Scenario, flood: Scenario, slices = 4): Promise<[Measurement, Measurement, Measurement]> {
+  const alone: Run[] = [];
+  const flooded: Run[] = [];
+  const flooding: Run[] = [];
+  const seconds = Math.max(1, Math.round(duration / slices));
+  for (let slice = 0; slice < slices; slice += 1) {
+    const both = async () => {
+      const [quietRun, floodRun] = await Promise.all([run(quiet, seconds), run(flood, seconds)]);
+      flooded.push(quietRun);
+      flooding.push(floodRun);
+    };
+    if (slice % 2) {
+      await both();
+      alone.push(await run(quiet, seconds));
+    } else {
+      alone.push(await run(quiet, seconds));
+      await both();
+    }
+  }
+  return [summarize(`${quiet.name}, alone`, alone), summarize(`${quiet.name}, during the flood`, flooded), summarize(`${flood.name}, beside it`, flooding)];
+}
+
+/**
  * A bare node:http server that answers every request with the given bytes, in a process of its own
  * like the site's server (inside this process it would share its thread with autocannon and lose).
  */
@@ -135,12 +189,14 @@ async function main(): Promise<void> {
   if (!args.includes('--no-build')) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: ROOT, stdio: 'ignore' });
   }
-  const server: RunningServer = await startServer({ env: { LOG_LEVEL: 'warn', FORM_RATE_LIMIT: '0' } });
+  // TRUST_PROXY: the beacon flood plays many clients through X-Forwarded-For, as a proxy would report them.
+  const server: RunningServer = await startServer({ env: { LOG_LEVEL: 'warn', FORM_RATE_LIMIT: '0', TRUST_PROXY: 'true' } });
   const staticPath = '/servicios';
   const reference = await fetch(`${server.url}${staticPath}`, { headers: { 'accept-encoding': 'identity' } });
   const bytes = Buffer.from(await reference.arrayBuffer());
   const bare = await bareServer(bytes, reference.headers.get('content-type') ?? 'text/html');
   const results: Measurement[] = [];
+  const floods: { flood: string; ratio: number }[] = [];
   try {
     const cookie = await signInFirstStaff(server);
     const incident = new URLSearchParams({
@@ -167,6 +223,16 @@ async function main(): Promise<void> {
       // After the creation run, so the list has thousands of incidents to page through.
       { name: 'staff incident list /admin/incidencias (signed in)', url: `${server.url}/admin/incidencias`, headers: { cookie } },
     ];
+    const beacon = (name: string, manyNetworks: boolean): Scenario => ({
+      name,
+      url: `${server.url}/api/pv`,
+      method: 'POST',
+      headers: { origin: server.url, 'content-type': 'text/plain;charset=UTF-8', ...(manyNetworks ? {} : { 'x-forwarded-for': '198.51.100.200' }) },
+      body: '/servicios',
+      expect: [204],
+      manyNetworks,
+    });
+    scenarios.push(beacon('beacon flood POST /api/pv, one network (past 30 views, refused from memory)', false), beacon('beacon flood POST /api/pv, a new network per request (every view counted)', true));
     const [bareScenario, staticScenario, ...others] = scenarios as [Scenario, Scenario, ...Scenario[]];
     process.stderr.write(`  ${bareScenario.name} and ${staticScenario.name}, alternating…\n`);
     results.push(...(await measurePair(bareScenario, staticScenario)));
@@ -174,12 +240,21 @@ async function main(): Promise<void> {
       process.stderr.write(`  ${scenario.name}…\n`);
       results.push(await measure(scenario));
     }
+    for (const rate of [undefined, floodRate]) {
+      const flood = { ...beacon(`beacon flood, a new network per request, ${rate ? `${rate}/s` : 'as fast as it goes'}`, true), rate };
+      process.stderr.write(`  ${staticScenario.name} alone and during a ${flood.name}, alternating…\n`);
+      const measured = await measureUnderFlood(staticScenario, flood);
+      floods.push({ flood: flood.name, ratio: measured[1].requestsPerSecond / measured[0].requestsPerSecond });
+      results.push(...measured);
+    }
   } finally {
     await bare.close();
     await server.stop();
   }
   const bareRps = results[0]?.requestsPerSecond ?? NaN;
-  console.log(`\nautocannon, ${connections} connections, ${duration} s per scenario (the first two in alternating slices), loopback\n`);
+  console.log(
+    `\nautocannon, ${connections} connections per scenario (the flood has its own ${connections}), ${duration} s per scenario (the first two, and each static page / flood trio, in alternating slices), loopback\n`,
+  );
   console.log('| scenario | req/s | p50 ms | p95 ms | p99 ms | errors | unexpected status |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of results) {
@@ -187,6 +262,9 @@ async function main(): Promise<void> {
   }
   const staticRps = results[1]?.requestsPerSecond ?? NaN;
   console.log(`\nstatic page throughput / bare node:http throughput = ${(staticRps / bareRps).toFixed(2)}`);
+  for (const { flood, ratio } of floods) {
+    console.log(`static page throughput during a ${flood} / alone = ${ratio.toFixed(2)} (goal ≥ 0.8)`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, getConfig } from '../src/server/config.ts';
 import { closeDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
+import { warnOnUntrustedProxy } from '../src/server/http/proxy-warning.ts';
 import { loggedRequests } from '../src/server/http/request-log.ts';
 import { secureHandler } from '../src/server/http/security.ts';
 import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
@@ -54,7 +55,8 @@ async function main(): Promise<void> {
     onRecompressed: (count) => log.info({ files: count }, 'static files recompressed for SITE_URL'),
   });
   log.info({ files: files.size }, 'static files cached');
-  const server = http.createServer(loggedRequests(secureHandler(staticFilesHandler(files, htmlResponseFixes(compressed(handler))), config), log));
+  const site = secureHandler(staticFilesHandler(files, htmlResponseFixes(compressed(handler))), config);
+  const server = http.createServer(loggedRequests(warnOnUntrustedProxy(site, config.TRUST_PROXY, log), log));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;
 

@@ -1,7 +1,7 @@
 /**
  * Checks every public action runs before doing any work: the honeypot, the signed start time and the
  * time-to-submit, and the per-client rate limit (counted in the database, so it holds across server
- * processes).
+ * processes, behind an in-memory first line that refuses a used-up key without it).
  */
 import { ActionError, type ActionAPIContext } from 'astro:actions';
 import { FORM_EXPIRED_MESSAGE, HONEYPOT_FIELD, MIN_SUBMIT_MS, STARTED_FIELD } from '../domain/forms/common.ts';
@@ -9,8 +9,8 @@ import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
 import { checkFormStamp } from '../server/http/form-stamp.ts';
 import { getLogger } from '../server/log.ts';
-import { reserveHit } from '../server/limits/counters.ts';
-import { clientNetworkOf, hitRateLimit } from '../server/rate-limit.ts';
+import { withinCounterLimit, withinRateLimit } from '../server/limits/first-line.ts';
+import { clientNetworkOf } from '../server/rate-limit.ts';
 
 export const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.';
 /**
@@ -59,9 +59,9 @@ export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, a
 export async function requireWithinRateLimit(context: ActionAPIContext, action: string, factor = 1): Promise<void> {
   const config = getConfig();
   const network = networkOf(context);
-  const result = await hitRateLimit(getDb(), `${action}:${network}`, config.FORM_RATE_LIMIT * factor);
+  const result = await withinRateLimit(getDb(), `${action}:${network}`, config.FORM_RATE_LIMIT * factor);
   if (!result.allowed) {
-    getLogger().warn({ action, network, reason: 'rate-limit', hits: result.hits }, 'submission refused');
+    getLogger().warn({ action, network, reason: 'rate-limit', hits: result.hits, remembered: result.remembered }, 'submission refused');
     throw new ActionError({ code: 'TOO_MANY_REQUESTS', message: RATE_LIMIT_MESSAGE });
   }
 }
@@ -77,9 +77,9 @@ export async function requireWithinEmailLimit(email: string, action: string): Pr
   if (getConfig().FORM_RATE_LIMIT === 0) return;
   const address = email.trim().toLowerCase();
   // In limit_counters, whose windows may have any length (rate_limits' housekeeping assumes 10 minutes).
-  const hits = await reserveHit(getDb(), `${action}:email:${address}`, 60 * 60 * 1000);
-  if (hits > TRACK_PER_EMAIL_PER_HOUR) {
-    getLogger().warn({ action, reason: 'email-limit', hits }, 'submission refused');
+  const result = await withinCounterLimit(getDb(), `${action}:email:${address}`, TRACK_PER_EMAIL_PER_HOUR, 60 * 60 * 1000);
+  if (!result.allowed) {
+    getLogger().warn({ action, reason: 'email-limit', hits: result.hits, remembered: result.remembered }, 'submission refused');
     throw new ActionError({ code: 'TOO_MANY_REQUESTS', message: RATE_LIMIT_MESSAGE });
   }
 }

@@ -14,11 +14,15 @@ export interface RateLimitResult {
   hits: number;
   /** Seconds until the current window ends (for `Retry-After`). */
   retryAfterSeconds: number;
+  /** When the current window began (epoch ms). */
+  windowStart: number;
 }
 
 /**
  * Counts one hit for `key` (e.g. `incidents.create:203.0.113.9`) and says whether it is within
- * `limit` per window. `limit` 0 turns the limit off (nothing is written).
+ * `limit` per window. `limit` 0 turns the limit off (nothing is written). This is the database alone:
+ * the public forms call it through `withinRateLimit` (limits/first-line.ts), which refuses without
+ * asking it once this process knows the key's window is used up.
  */
 export async function hitRateLimit(
   db: Db,
@@ -28,8 +32,9 @@ export async function hitRateLimit(
   windowMs: number = RATE_WINDOW_MS,
 ): Promise<RateLimitResult> {
   const window = Math.floor(now.getTime() / windowMs);
-  const retryAfterSeconds = Math.ceil(((window + 1) * windowMs - now.getTime()) / 1000);
-  if (limit <= 0) return { allowed: true, hits: 0, retryAfterSeconds };
+  const windowStart = window * windowMs;
+  const retryAfterSeconds = Math.ceil((windowStart + windowMs - now.getTime()) / 1000);
+  if (limit <= 0) return { allowed: true, hits: 0, retryAfterSeconds, windowStart };
   const row = await db
     .insertInto('rateLimits')
     .values({ key, slot: window, hits: 1 })
@@ -46,7 +51,7 @@ export async function hitRateLimit(
       .execute();
   }
   const hits = Number(row.hits);
-  return { allowed: hits <= limit, hits, retryAfterSeconds };
+  return { allowed: hits <= limit, hits, retryAfterSeconds, windowStart };
 }
 
 /**

@@ -115,3 +115,12 @@ describe('follow-up look-ups', () => {
     expect(other.status).toBe(404);
   });
 });
+
+describe('the proxy warning', () => {
+  it('is never logged with TRUST_PROXY=true, however many requests carry X-Forwarded-For', async () => {
+    // Every request of this file so far carried the header; one more, and the log has been read to its end.
+    await postForm(server.url, '/_actions/contact.send', { name: 'Alguien', email: 'a@b.test', message: 'Hola', startedAt: formStamp() }, { headers: { 'x-forwarded-for': '198.51.100.120' } });
+    await expect.poll(() => server.output()).toMatch(/"path":"\/_actions\/contact.send"/);
+    expect(server.output()).not.toContain('"event":"proxy.untrusted"');
+  });
+});

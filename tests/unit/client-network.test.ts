@@ -39,4 +39,26 @@ describe('memory limiter', () => {
     expect(limiter.hit('a', 1, 1000, 1)).toBe(true);
     expect(limiter.exhausted('c', 1, 1000, 1)).toBe(true);
   });
+
+  it('stays bounded under a flood of new keys, dropping the expired ones first', () => {
+    const limiter = new MemoryLimiter(1000);
+    limiter.hit('kept', 1, 60_000, 0);
+    for (let key = 0; key < 20_000; key += 1) limiter.hit(`short-${key}`, 1, 10, key);
+    expect(limiter.size).toBeLessThanOrEqual(1000);
+    // The oldest key, but its window is still open: the expired ones went instead.
+    expect(limiter.exhausted('kept', 1, 60_000, 20_000)).toBe(true);
+    for (let key = 0; key < 500; key += 1) limiter.hit(`late-${key}`, 1, 10, 30_000);
+    expect(limiter.size).toBeLessThanOrEqual(1000);
+  });
+
+  it('takes a window another counter reports, and answers from it until that window ends', () => {
+    const limiter = new MemoryLimiter();
+    limiter.record('k', 1000, 5, 600, 1500);
+    expect(limiter.exhausted('k', 5, 600, 1599)).toBe(true);
+    expect(limiter.used('k', 600, 1599)).toBe(5);
+    expect(limiter.exhausted('k', 5, 600, 1600)).toBe(false);
+    // A window already over is not taken.
+    limiter.record('old', 0, 9, 600, 700);
+    expect(limiter.size).toBe(1);
+  });
 });

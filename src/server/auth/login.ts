@@ -12,15 +12,16 @@
  *   slowed as one.
  *
  * Each attempt is reserved atomically in the database BEFORE its password is checked, so N parallel
- * attempts from one network check at most the limit. An in-memory first line refuses what this
- * process already knows to be over the limit, with no database write.
+ * attempts from one network check at most the limit. The in-memory first line (limits/first-line.ts)
+ * refuses what this process already knows to be over the limit, with no database write.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getConfig, type Config } from '../config.ts';
 import { getDb, type Db } from '../db/index.ts';
 import { clientNetwork } from '../http/client-network.ts';
 import { clearHits, reserveHit } from '../limits/counters.ts';
-import { MemoryLimiter } from '../limits/memory.ts';
+import { processLimits, withinCounterLimit } from '../limits/first-line.ts';
+import type { MemoryLimiter } from '../limits/memory.ts';
 import { getLogger } from '../log.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, getAuth, isStaffEmail, type StaffAuth } from './index.ts';
 
@@ -60,7 +61,6 @@ export interface LoginDeps {
   memory?: MemoryLimiter;
 }
 
-const processMemory = new MemoryLimiter();
 const defaults = (): LoginDeps => ({ auth: getAuth(), config: getConfig(), db: getDb() });
 
 const keys = (email: string, network: string) => ({
@@ -74,12 +74,10 @@ type Refusal = 'network' | 'account-network';
 /** Reserves this attempt's place in each limit; the refusal, or the account's count in its window. */
 async function reserveAttempt(db: Db, memory: MemoryLimiter, email: string, network: string): Promise<{ refused: Refusal } | { accountCount: number }> {
   const key = keys(email, network);
-  // First line: this process has already seen the limit reached, so the database is not asked.
-  if (!memory.hit(key.network, NETWORK_MAX, NETWORK_WINDOW_MS)) return { refused: 'network' };
-  if (!memory.hit(key.accountNetwork, ACCOUNT_NETWORK_MAX, ACCOUNT_WINDOW_MS)) return { refused: 'account-network' };
-  // The database counts what every process sees.
-  if ((await reserveHit(db, key.network, NETWORK_WINDOW_MS)) > NETWORK_MAX) return { refused: 'network' };
-  if ((await reserveHit(db, key.accountNetwork, ACCOUNT_WINDOW_MS)) > ACCOUNT_NETWORK_MAX) return { refused: 'account-network' };
+  // The database counts what every process sees; the first line refuses, without asking it, a key
+  // this process has already seen used up.
+  if (!(await withinCounterLimit(db, key.network, NETWORK_MAX, NETWORK_WINDOW_MS, { memory })).allowed) return { refused: 'network' };
+  if (!(await withinCounterLimit(db, key.accountNetwork, ACCOUNT_NETWORK_MAX, ACCOUNT_WINDOW_MS, { memory })).allowed) return { refused: 'account-network' };
   return { accountCount: await reserveHit(db, key.account, ACCOUNT_WINDOW_MS) };
 }
 
@@ -91,7 +89,7 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
   const network = clientNetwork(input.ip);
   // Sign-ins are logged with the e-mail, the IP and its network, never the password or the session token.
   if (!email || !input.password) return { kind: 'invalid' };
-  const memory = deps.memory ?? processMemory;
+  const memory = deps.memory ?? processLimits;
   const reserved = await reserveAttempt(db, memory, email, network);
   if ('refused' in reserved) {
     log.warn({ event: 'signin.rate-limited', email, ip: input.ip, network, reason: reserved.refused }, 'sign-in refused: limit reached');

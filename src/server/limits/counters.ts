@@ -15,6 +15,11 @@ const STALE_AFTER_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Counts one hit for `key` in its current window of `windowMs`; returns the count including it. */
 export async function reserveHit(db: Db, key: string, windowMs: number, now = Date.now()): Promise<number> {
+  return (await reserveWindowHit(db, key, windowMs, now)).hits;
+}
+
+/** {@link reserveHit}, also saying when the key's current window began (epoch ms). */
+export async function reserveWindowHit(db: Db, key: string, windowMs: number, now = Date.now()): Promise<{ hits: number; windowStart: number }> {
   const expired = sql<boolean>`${sql.ref('limitCounters.windowStart')} <= ${now - windowMs}`;
   const row = await db
     .insertInto('limitCounters')
@@ -25,11 +30,11 @@ export async function reserveHit(db: Db, key: string, windowMs: number, now = Da
         windowStart: sql<number>`case when ${expired} then ${now} else ${sql.ref('limitCounters.windowStart')} end`,
       }),
     )
-    .returning('count')
+    .returning(['count', 'windowStart'])
     .executeTakeFirstOrThrow();
   // Housekeeping now and then: no window is longer than a day, so rows two days old are read by nobody.
   if (Math.random() < 0.01) await db.deleteFrom('limitCounters').where('windowStart', '<', now - STALE_AFTER_MS).execute();
-  return Number(row.count);
+  return { hits: Number(row.count), windowStart: Number(row.windowStart) };
 }
 
 /** Forgets `key` (a successful sign-in gives its network its allowance back). */
