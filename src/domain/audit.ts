@@ -6,7 +6,7 @@
 export const AUDIT_ACTIONS = {
   'signin.ok': 'Inicio de sesión',
   'signin.failed': 'Intento de inicio de sesión fallido',
-  'signout': 'Cierre de sesión',
+  signout: 'Cierre de sesión',
   'password.changed': 'Cambio de contraseña',
   'two-step.enabled': 'Verificación en dos pasos activada',
   'two-step.disabled': 'Verificación en dos pasos desactivada',

@@ -47,7 +47,13 @@ export async function recordEvent(db: Db, event: NewAuditEvent, now: Date = new 
 
 /** The newest events, newest first. */
 export async function recentEvents(db: Db, limit = 100): Promise<AuditEvent[]> {
-  return db.selectFrom('auditEvents').selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('auditEvents')
+    .selectAll()
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** Deletes the events older than `retentionDays` before `now`; returns how many. */
@@ -61,7 +67,11 @@ export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 let lastPurge = 0;
 
 /** {@link purgeOldEvents}, at most once per {@link PURGE_INTERVAL_MS} in this process. */
-export async function purgeOldEventsIfDue(db: Db, retentionDays: number, now: Date = new Date()): Promise<number | null> {
+export async function purgeOldEventsIfDue(
+  db: Db,
+  retentionDays: number,
+  now: Date = new Date(),
+): Promise<number | null> {
   if (now.getTime() - lastPurge < PURGE_INTERVAL_MS) return null;
   lastPurge = now.getTime();
   return purgeOldEvents(db, retentionDays, now);
