@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS, auditActionLabel } from '../../src/domain/audit.ts';
 import { exportEventsCsv, purgeOldEvents, purgeOldEventsIfDue, recentEvents, recordEvent } from '../../src/server/audit/index.ts';
+import { createClient } from '../../src/server/clients/index.ts';
+import { sendWelcome } from '../../src/server/clients/welcome.ts';
+import { IncidentNotFoundError, setIncidentState } from '../../src/server/incidents/staff.ts';
 import { describeEachEngine } from '../support/db.ts';
+import { insertIncident } from '../support/factories.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const staff = { actorId: 'user-1', actorEmail: 'admin@example.com', network: '203.0.113.5' };
@@ -50,6 +54,26 @@ describeEachEngine('audit log', (database) => {
     expect(lines).toHaveLength(3);
     expect(lines[1]).toBe('"01/03/2026 12:00","Cliente agregado","admin@example.com","7","\'+1 ""Colmado"", -2 @3","203.0.113.5"');
     expect(lines[2]).toBe('"01/03/2026 11:30","Intento de inicio de sesión fallido","\'=HYPERLINK(""http://evil"")@x.com","","","198.51.100.1"');
+  });
+
+  it('records the staff changes with them, and nothing when the change fails', async () => {
+    const { db } = database();
+    const incident = await insertIncident(db, { numeroIncidencia: 'INC-20260102-5151' });
+    await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: staff.actorEmail, audit: staff });
+    await expect(setIncidentState(db, { id: 99_999, estado: 'Resuelto', actor: staff.actorEmail, audit: staff })).rejects.toBeInstanceOf(IncidentNotFoundError);
+    const { client } = await createClient(db, { razonSocial: 'Colmado Don Pepe', nombreRepresentante: 'Pepe', telefono: '8095550100', email: 'pepe@example.com', rnc: '101850043', tipoProyecto: 'Implementación AdmCloud' }, new Date(), staff);
+    const sent: string[] = [];
+    const deliver = async ({ email }: { email: string }) => void sent.push(email);
+    await sendWelcome(db, client.id, deliver, staff);
+    await sendWelcome(db, client.id, deliver, staff); // already sent: no mail, no event
+    await expect(sendWelcome(db, client.id + 1, deliver, staff)).rejects.toThrow();
+    expect(sent).toEqual(['pepe@example.com']);
+    const events = (await recentEvents(db)).reverse();
+    expect(events.map(({ action, subject, detail, actorEmail, network }) => ({ action, subject, detail, actorEmail, network }))).toEqual([
+      { action: 'incident.state', subject: 'INC-20260102-5151', detail: 'Resuelto', actorEmail: staff.actorEmail, network: staff.network },
+      { action: 'client.created', subject: String(client.id), detail: 'Colmado Don Pepe', actorEmail: staff.actorEmail, network: staff.network },
+      { action: 'client.welcome', subject: String(client.id), detail: null, actorEmail: staff.actorEmail, network: staff.network },
+    ]);
   });
 });
 
