@@ -23,7 +23,7 @@ export const RATE_LIMIT_MESSAGE = 'Has enviado demasiadas solicitudes en poco ti
 type AntiAbuseInput = { [HONEYPOT_FIELD]?: string | null; [STARTED_FIELD]?: string | null };
 
 /** The client network of this request (socket, or the proxy's entry under TRUST_PROXY), for limits and logs. */
-function networkOf(context: ActionAPIContext): string {
+export function networkOf(context: ActionAPIContext): string {
   let socketAddress: string | undefined;
   try {
     socketAddress = context.clientAddress;

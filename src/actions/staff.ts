@@ -7,11 +7,12 @@ import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions'
 import { z } from 'astro/zod';
 import { requireStaff, type StaffMember } from '../server/auth/index.ts';
 import { STAFF_REFUSALS } from '../server/http/refusals.ts';
-import { actionFailed } from './guards.ts';
+import { actionFailed, networkOf } from './guards.ts';
 import { clientInputSchema } from '../domain/forms/client.ts';
 import { INCIDENT_STATES } from '../domain/incidents.ts';
+import type { AuditActor } from '../server/audit/index.ts';
 import { createClient } from '../server/clients/index.ts';
-import { ClientNotFoundError, sendWelcome as sendWelcomeMail } from '../server/clients/welcome.ts';
+import { ClientNotFoundError, deliverWelcomeMail, sendWelcome as sendWelcomeMail } from '../server/clients/welcome.ts';
 import { getDb } from '../server/db/index.ts';
 import { getConfig } from '../server/config.ts';
 import { getLogger } from '../server/log.ts';
@@ -24,6 +25,11 @@ async function staffOnly(context: ActionAPIContext): Promise<StaffMember> {
   if (check.ok) return check.staff;
   const refusal = STAFF_REFUSALS[check.status];
   throw new ActionError({ code: refusal.actionCode, message: refusal.message });
+}
+
+/** The audit log's actor of a staff action: the staff member and the client network. */
+function auditActor(staff: StaffMember, context: ActionAPIContext): AuditActor {
+  return { actorId: staff.id, actorEmail: staff.email, network: networkOf(context) };
 }
 
 const INTERNAL_MESSAGE = 'Error interno del servidor.';
@@ -43,6 +49,7 @@ export const setState = defineAction({
         actor: staff.email,
         notify: input.notificar ? mailBrand() : null,
         visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
+        audit: auditActor(staff, context),
       });
       getLogger().info({ event: 'incident.state', incidentId: incident.id, estado: incident.estado, actor: staff.email, notified: notified.queued }, 'incident state changed');
       return { incident, notified };
@@ -58,9 +65,9 @@ export const createClientAction = defineAction({
   accept: 'form',
   input: clientInputSchema,
   handler: async (input, context) => {
-    await staffOnly(context);
+    const staff = await staffOnly(context);
     try {
-      return await createClient(getDb(), input);
+      return await createClient(getDb(), input, new Date(), auditActor(staff, context));
     } catch (error) {
       actionFailed(error, 'clients.create', INTERNAL_MESSAGE);
     }
@@ -70,9 +77,9 @@ export const createClientAction = defineAction({
 export const sendWelcome = defineAction({
   input: z.object({ id: z.coerce.number().int().positive() }),
   handler: async (input, context) => {
-    await staffOnly(context);
+    const staff = await staffOnly(context);
     try {
-      const client = await sendWelcomeMail(getDb(), input.id);
+      const client = await sendWelcomeMail(getDb(), input.id, deliverWelcomeMail, auditActor(staff, context));
       return { id: client.id, correoBienvenidaEnviado: client.correoBienvenidaEnviado };
     } catch (error) {
       if (error instanceof ClientNotFoundError) throw new ActionError({ code: 'NOT_FOUND', message: 'El cliente no existe.' });

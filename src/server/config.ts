@@ -70,6 +70,7 @@ const schema = z.object({
   FORM_RATE_LIMIT: integerWithDefault(5, 0, 1_000_000),
   VISITOR_MAIL_DAILY_CAP: integerWithDefault(500, 0, 1_000_000),
   STAFF_DIGEST_INTERVAL_SECONDS: integerWithDefault(900, 1, 86_400),
+  AUDIT_RETENTION_DAYS: integerWithDefault(365, 1, 36_500),
 
   SMTP_URL: z.preprocess(
     emptyToUndefined,

@@ -6,6 +6,7 @@ import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
 import { ensureInitialStaff } from './auth/accounts.ts';
 import { closePageViews } from './analytics/index.ts';
+import { purgeOldEventsIfDue } from './audit/index.ts';
 import { getConfig } from './config.ts';
 import { sendStaffDigestIfDue } from './incidents/notices.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
@@ -51,9 +52,17 @@ export async function startBackground(): Promise<Background[]> {
     db,
     transport,
     log,
-    // Held staff notices (a flood of incidents) go out as one digest when it comes due.
-    beforeRound: () =>
-      sendStaffDigestIfDue(db, { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, intervalMs: config.STAFF_DIGEST_INTERVAL_SECONDS * 1000 }),
+    // Held staff notices (a flood of incidents) go out as one digest when it comes due; once an hour,
+    // audit events older than AUDIT_RETENTION_DAYS are deleted.
+    beforeRound: async () => {
+      await sendStaffDigestIfDue(db, { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, intervalMs: config.STAFF_DIGEST_INTERVAL_SECONDS * 1000 });
+      // A failed purge is retried in an hour and never holds up the mail round.
+      const purged = await purgeOldEventsIfDue(db, config.AUDIT_RETENTION_DAYS).catch((error: unknown) => {
+        log.error({ err: error }, 'audit purge failed');
+        return null;
+      });
+      if (purged) log.info({ purged, retentionDays: config.AUDIT_RETENTION_DAYS }, 'old audit events deleted');
+    },
   });
   log.info({ transport: transport.kind }, 'mail worker started');
   return [

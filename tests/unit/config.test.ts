@@ -11,6 +11,7 @@ describe('parseConfig', () => {
     expect(config.FORM_RATE_LIMIT).toBe(5);
     expect(config.VISITOR_MAIL_DAILY_CAP).toBe(500);
     expect(config.STAFF_DIGEST_INTERVAL_SECONDS).toBe(900);
+    expect(config.AUDIT_RETENTION_DAYS).toBe(365);
     expect(config.TRUST_PROXY).toBe(false);
     expect(config.WHATSAPP_NUMBER).toMatch(/^\d+$/);
     expect(config.COMPANY_NAME.length).toBeGreaterThan(0);
@@ -50,6 +51,8 @@ describe('parseConfig', () => {
     ['VISITOR_MAIL_DAILY_CAP', '-1'],
     ['VISITOR_MAIL_DAILY_CAP', 'muchos'],
     ['STAFF_DIGEST_INTERVAL_SECONDS', '0'],
+    ['AUDIT_RETENTION_DAYS', '0'],
+    ['AUDIT_RETENTION_DAYS', '1.5'],
   ])('fails naming %s when it is %j', (variable, value) => {
     expect(() => parseConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`\\b${variable}\\b`));

@@ -16,6 +16,7 @@
  * refuses what this process already knows to be over the limit, with no database write.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { recordEvent } from '../audit/index.ts';
 import { getConfig, type Config } from '../config.ts';
 import { getDb, type Db } from '../db/index.ts';
 import { clientNetwork } from '../http/client-network.ts';
@@ -112,13 +113,16 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
   );
   if (!response.ok) {
     log.info({ event: 'signin.failed', email, ip: input.ip, network, status: response.status }, 'sign-in failed');
+    // Checked passwords only: the limits above keep a flood out of the audit log too.
+    await recordEvent(db, { action: 'signin.failed', actorEmail: email, network });
     return { kind: 'invalid' };
   }
-  const body = (await response.json()) as { token?: string; user?: { email?: string } };
+  const body = (await response.json()) as { token?: string; user?: { id?: string; email?: string } };
   if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
     // A valid account that is not (or no longer) staff: end the session it was just given.
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
     log.warn({ event: 'signin.forbidden', email, ip: input.ip, network }, 'sign-in refused: not on ADMIN_EMAILS');
+    await recordEvent(db, { action: 'signin.failed', actorId: body.user?.id, actorEmail: email, network, detail: 'No está en ADMIN_EMAILS' });
     return { kind: 'forbidden' };
   }
   // The right password gives this network its allowance for the account back; the account's own
@@ -127,11 +131,22 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
   memory.forget(key.accountNetwork);
   await clearHits(db, key.accountNetwork);
   log.info({ event: 'signin.ok', email, ip: input.ip, network }, 'staff signed in');
+  await recordEvent(db, { action: 'signin.ok', actorId: body.user.id, actorEmail: body.user.email, network });
   return { kind: 'ok', email: body.user.email, setCookies: response.headers.getSetCookie() };
 }
 
-/** Ends the session of these request headers on the server; returns the cookie-clearing headers. */
-export async function signOutStaff(headers: Headers, auth: StaffAuth = getAuth()): Promise<string[]> {
+/**
+ * Ends the session of these request headers on the server; returns the cookie-clearing headers. With
+ * `audit`, a session that was ended leaves a 'signout' event naming its staff member.
+ */
+export async function signOutStaff(
+  headers: Headers,
+  auth: StaffAuth = getAuth(),
+  audit?: { db: Db; network: string },
+): Promise<string[]> {
+  const session = audit ? await auth.api.getSession({ headers, query: { disableCookieCache: true } }) : null;
   const response = await auth.api.signOut({ headers, asResponse: true });
+  if (audit && session && response.ok)
+    await recordEvent(audit.db, { action: 'signout', actorId: session.user.id, actorEmail: session.user.email, network: audit.network });
   return response.headers.getSetCookie();
 }

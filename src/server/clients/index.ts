@@ -6,6 +6,7 @@
 import { sql, type SqlBool } from 'kysely';
 import { stdnum } from 'stdnum';
 import type { ClientInput, ClientRecord } from '../../domain/forms/client.ts';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import { clientRow } from '../db/rows.ts';
 import type { Client } from '../db/schema.ts';
@@ -51,26 +52,37 @@ export async function createClient(
   db: Db,
   input: ClientInput,
   now: Date = new Date(),
+  /** Who added it and from where: an audit event is recorded in the same transaction. */
+  audit?: AuditActor,
 ): Promise<{ client: ClientRecord; warnings: string[] }> {
   const telefono = normalizeDominicanPhone(input.telefono);
   const email = input.email.toLowerCase();
-  const row = await db
-    .insertInto('clients')
-    .values(
-      clientRow({
-        razonSocial: input.razonSocial,
-        nombreRepresentante: input.nombreRepresentante,
-        telefono,
-        email,
-        rnc: input.rnc,
-        tipoProyecto: input.tipoProyecto,
-        estadoProyecto: 'pendiente',
-        fechaRegistro: now.toISOString(),
-        correoBienvenidaEnviado: false,
-      }),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('clients')
+      .values(
+        clientRow({
+          razonSocial: input.razonSocial,
+          nombreRepresentante: input.nombreRepresentante,
+          telefono,
+          email,
+          rnc: input.rnc,
+          tipoProyecto: input.tipoProyecto,
+          estadoProyecto: 'pendiente',
+          fechaRegistro: now.toISOString(),
+          correoBienvenidaEnviado: false,
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (audit)
+      await recordEvent(
+        trx,
+        { ...audit, action: 'client.created', subject: inserted.id, detail: inserted.razonSocial },
+        now,
+      );
+    return inserted;
+  });
   const warning = taxIdWarning(input.rnc);
   return { client: toView(row), warnings: warning ? [warning] : [] };
 }
@@ -104,6 +116,9 @@ export async function getClient(db: Db, id: number): Promise<ClientRecord | null
   return row ? toView(row) : null;
 }
 
-export async function markWelcomeSent(db: Db, id: number): Promise<void> {
-  await db.updateTable('clients').set({ correoBienvenidaEnviado: true }).where('id', '=', id).execute();
+export async function markWelcomeSent(db: Db, id: number, audit?: AuditActor): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('clients').set({ correoBienvenidaEnviado: true }).where('id', '=', id).execute();
+    if (audit) await recordEvent(trx, { ...audit, action: 'client.welcome', subject: id });
+  });
 }

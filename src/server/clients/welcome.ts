@@ -6,6 +6,7 @@
  *
  * The mail is sent now through the configured transport, not queued: the button reports the outcome.
  */
+import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { getLogger } from '../log.ts';
@@ -33,6 +34,8 @@ export function sendWelcome(
   db: Db,
   clientId: number,
   deliver: DeliverWelcome = deliverWelcomeMail,
+  /** Who sent it and from where: recorded with the flag, once per mail actually sent. */
+  audit?: AuditActor,
 ): Promise<ClientRecord> {
   const running = inFlight.get(clientId);
   if (running) return running;
@@ -46,7 +49,7 @@ export function sendWelcome(
       razonSocial: client.razonSocial,
       tipoProyecto: client.tipoProyecto,
     });
-    await markWelcomeSent(db, clientId);
+    await markWelcomeSent(db, clientId, audit);
     getLogger().info({ event: 'welcome.sent', clientId }, 'welcome mail sent');
     return { ...client, correoBienvenidaEnviado: true };
   })().finally(() => inFlight.delete(clientId));

@@ -100,6 +100,24 @@ export interface LimitCountersTable {
   count: number;
 }
 
+/** The staff area's audit log (src/server/audit): inserted, never updated; purged by age. */
+export interface AuditEventsTable {
+  id: Generated<number>;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** Better Auth's user id, when the actor has an account. */
+  actorId: string | null;
+  /** Who acted, or the e-mail a failed sign-in named. */
+  actorEmail: string | null;
+  /** One of the codes of src/domain/audit.ts. */
+  action: string;
+  /** What it was done to: an incident number, a client id… */
+  subject: string | null;
+  detail: string | null;
+  /** The client network (an IPv4 address, or an IPv6 /64). */
+  network: string;
+}
+
 /*
  * Better Auth's tables (migration 0003). Their table and column names are camelCase in the database
  * itself, so code reaches them through `db.withoutPlugins()` (the CamelCasePlugin would turn
@@ -173,6 +191,7 @@ export interface Database {
   rateLimits: RateLimitsTable;
   limitCounters: LimitCountersTable;
   incidentTokens: IncidentTokensTable;
+  auditEvents: AuditEventsTable;
   user: UserTable;
   session: SessionTable;
   account: AccountTable;
@@ -187,3 +206,4 @@ export type Client = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;
 export type OutboxMail = Selectable<MailOutboxTable>;
+export type AuditEvent = Selectable<AuditEventsTable>;

@@ -12,6 +12,7 @@ import {
   type IncidentRecord,
   type IncidentState,
 } from '../../domain/incidents.ts';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { toCsv } from '../csv.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
@@ -273,7 +274,15 @@ export type NotifyResult = { queued: true } | { queued: false; reason: 'no-email
  */
 export async function setIncidentState(
   db: Db,
-  input: { id: number; estado: IncidentState; actor: string; notify?: MailBrand | null; visitorMailDailyCap?: number },
+  input: {
+    id: number;
+    estado: IncidentState;
+    actor: string;
+    notify?: MailBrand | null;
+    visitorMailDailyCap?: number;
+    /** Who changed it and from where: an audit event is recorded in the same transaction. */
+    audit?: AuditActor;
+  },
   now: Date = new Date(),
 ): Promise<{ incident: IncidentRecord; notified: NotifyResult }> {
   const fecha = now.toISOString();
@@ -289,6 +298,8 @@ export async function setIncidentState(
       .insertInto('incidentEvents')
       .values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor })
       .execute();
+    if (input.audit)
+      await recordEvent(trx, { ...input.audit, action: 'incident.state', subject: updated.numeroIncidencia, detail: input.estado }, now);
     let result: NotifyResult = { queued: false, reason: 'not-requested' };
     if (input.notify) {
       // A free-text e-mail that is no address would only fail at the mail server, for good.

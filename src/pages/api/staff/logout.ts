@@ -1,14 +1,19 @@
 /** 'Cerrar sesión': ends the session on the server, then back to the login page. */
 import type { APIRoute } from 'astro';
+import { getAuth } from '../../../server/auth/index.ts';
 import { signOutStaff } from '../../../server/auth/login.ts';
+import { getConfig } from '../../../server/config.ts';
+import { getDb } from '../../../server/db/index.ts';
+import { clientNetworkOf } from '../../../server/rate-limit.ts';
 import { ROUTES } from '../../../routes.ts';
 
 export const prerender = false;
 
-export const POST: APIRoute = async ({ request }) => {
+export const POST: APIRoute = async ({ request, clientAddress }) => {
   const headers = new Headers({ Location: ROUTES.adminLogin, 'Cache-Control': 'no-store' });
   try {
-    for (const cookie of await signOutStaff(request.headers)) headers.append('Set-Cookie', cookie);
+    const network = clientNetworkOf(request, clientAddress, getConfig().TRUST_PROXY);
+    for (const cookie of await signOutStaff(request.headers, getAuth(), { db: getDb(), network })) headers.append('Set-Cookie', cookie);
   } catch {
     // No session (already signed out): nothing to end.
   }

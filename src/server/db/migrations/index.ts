@@ -10,6 +10,7 @@ import * as incidentListIndexes from './0004_incident_list_indexes.ts';
 import * as limitCounters from './0005_limit_counters.ts';
 import * as staffNoticeDigest from './0006_staff_notice_digest.ts';
 import * as incidentTokens from './0007_incident_tokens.ts';
+import * as auditLog from './0008_audit_log.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_limit_counters': limitCounters,
   '0006_staff_notice_digest': staffNoticeDigest,
   '0007_incident_tokens': incidentTokens,
+  '0008_audit_log': auditLog,
 };

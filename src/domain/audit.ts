@@ -1,0 +1,28 @@
+/**
+ * What the staff area's audit log records (the 'Actividad' of the settings page): each action's code,
+ * as stored in `audit_events.action`, and its Spanish label. Free of server code, so islands can import
+ * the labels.
+ */
+export const AUDIT_ACTIONS = {
+  'signin.ok': 'Inicio de sesión',
+  'signin.failed': 'Intento de inicio de sesión fallido',
+  signout: 'Cierre de sesión',
+  'password.changed': 'Cambio de contraseña',
+  'two-step.enabled': 'Verificación en dos pasos activada',
+  'two-step.disabled': 'Verificación en dos pasos desactivada',
+  'session.ended': 'Sesión cerrada a distancia',
+  'incident.state': 'Cambio de estado de incidencia',
+  'client.created': 'Cliente agregado',
+  'client.welcome': 'Correo de bienvenida enviado',
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export function isAuditAction(value: unknown): value is AuditAction {
+  return typeof value === 'string' && Object.hasOwn(AUDIT_ACTIONS, value);
+}
+
+/** The Spanish label of an action code; an unknown code (from a newer version) is shown as is. */
+export function auditActionLabel(action: string): string {
+  return isAuditAction(action) ? AUDIT_ACTIONS[action] : action;
+}
