@@ -30,7 +30,7 @@ export const CLIENT_IP_HEADER = 'x-vertice-client-ip';
 export const AUTH_BASE_PATH = '/api/auth';
 /** A staff session ends this long after sign-in, however much it is used. */
 export const SESSION_MAX_SECONDS = 60 * 60 * 12;
-/** The last use of a session is written at most this often (not on every request). */
+/** The last use of a session is written at most this often (not on every request; more often only for an idle limit under 10 minutes). */
 export const LAST_USE_WRITE_MS = 60_000;
 
 
@@ -178,14 +178,16 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
   }
   if (!result) return { ok: false, status: 401 };
   const lastUse = timeOf(result.session.updatedAt);
+  const idleMs = config.STAFF_SESSION_IDLE_MINUTES * 60_000;
   try {
     const internal = (await auth.$context).internalAdapter;
-    if (now - lastUse > config.STAFF_SESSION_IDLE_MINUTES * 60_000) {
+    if (now - lastUse > idleMs) {
       await internal.deleteSession(result.session.token);
       getLogger().info({ event: 'session.idle', email: result.user.email }, 'staff session ended after inactivity');
       return { ok: false, status: 401, reason: 'idle' };
     }
-    if (now - lastUse >= LAST_USE_WRITE_MS) await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
+    // Often enough that a session in use never looks idle, even with a one-minute setting.
+    if (now - lastUse >= Math.min(LAST_USE_WRITE_MS, idleMs / 10)) await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
   } catch (error) {
     getLogger().warn({ err: error }, 'session last-use update failed');
     return { ok: false, status: (await ping(getDbHandle().db)) ? 401 : 503 };
