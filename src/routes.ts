@@ -14,6 +14,7 @@ export const ROUTES = {
   admin: '/admin',
   adminIncidents: '/admin/incidencias',
   adminClients: '/admin/clientes',
+  adminSettings: '/admin/configuracion',
   adminLogout: '/api/staff/logout',
   staffIncidentsCsv: '/api/staff/incidencias.csv',
   /** Prefix of the staff APIs (CSV export, sign-out). */

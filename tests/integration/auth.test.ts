@@ -131,6 +131,32 @@ describeEachEngine('staff auth', (database) => {
     expect(await requireStaff(new Headers(), auth, config)).toEqual({ ok: false, status: 401 });
   });
 
+  it('ends a session unused for STAFF_SESSION_IDLE_MINUTES, writes its last use at most once a minute, and never extends it', async () => {
+    await seedStaff();
+    const outcome = await signInStaff({ email: STAFF, password: PASSWORD, ip: '10.9.0.1' }, deps());
+    if (outcome.kind !== 'ok') throw new Error(outcome.kind);
+    const headers = new Headers({ cookie: cookieHeader(outcome.setCookies), origin: 'http://127.0.0.1:4321' });
+    const authTables = database().db.withoutPlugins();
+    const row = async () => {
+      const found = await authTables.selectFrom('session').select(['updatedAt', 'expiresAt']).executeTakeFirst();
+      return found && { updatedAt: new Date(found.updatedAt).getTime(), expiresAt: new Date(found.expiresAt).getTime() };
+    };
+    const signedIn = (await row())!;
+    const t0 = signedIn.updatedAt;
+    expect(config.STAFF_SESSION_IDLE_MINUTES).toBe(120);
+    // Within the minute: no write.
+    expect((await requireStaff(headers, auth, config, t0 + 30_000)).ok).toBe(true);
+    expect(await row()).toEqual(signedIn);
+    // Later: the last use is written; the 12-hour end stays where sign-in put it.
+    expect((await requireStaff(headers, auth, config, t0 + 100 * 60_000)).ok).toBe(true);
+    expect(await row()).toEqual({ updatedAt: t0 + 100 * 60_000, expiresAt: signedIn.expiresAt });
+    expect((await requireStaff(headers, auth, config, t0 + 219 * 60_000)).ok).toBe(true);
+    // Unused for longer than the setting: ended, and said why.
+    expect(await requireStaff(headers, auth, config, t0 + 219 * 60_000 + 120 * 60_000 + 1_000)).toEqual({ ok: false, status: 401, reason: 'idle' });
+    expect(await row()).toBeUndefined();
+    expect(await requireStaff(headers, auth, config)).toEqual({ ok: false, status: 401 });
+  });
+
   it('answers a wrong password and an unknown e-mail alike, and refuses sign-up', async () => {
     await seedStaff();
     expect(

@@ -15,6 +15,7 @@ const ITEMS = [
   { href: ROUTES.admin, label: 'Inicio', Icon: HomeIcon },
   { href: ROUTES.adminIncidents, label: 'Incidencias', Icon: TicketIcon },
   { href: ROUTES.adminClients, label: 'Clientes', Icon: UsersIcon },
+  { href: ROUTES.adminSettings, label: 'Configuración', Icon: GearIcon },
 ] as const;
 
 function NavList({ currentPath, idPrefix }: { currentPath: string; idPrefix: string }) {
@@ -36,18 +37,6 @@ function NavList({ currentPath, idPrefix }: { currentPath: string; idPrefix: str
           </li>
         );
       })}
-      <li>
-        <span
-          aria-disabled="true"
-          title="Configuración (próximamente)"
-          className="flex cursor-not-allowed items-center gap-3 rounded-button px-3 py-2.5 text-sm font-medium text-brand-100/50"
-        >
-          <GearIcon className="size-5 shrink-0" />
-          <span className="nav-label">
-            Configuración <span className="sr-only">(no disponible)</span>
-          </span>
-        </span>
-      </li>
     </ul>
   );
 }

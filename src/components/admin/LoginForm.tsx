@@ -3,11 +3,13 @@ export interface LoginFormProps {
   error?: string;
   /** E-mail typed in the last attempt, so it need not be typed again. */
   email?: string;
+  /** Why the staff member is here again (a session ended for inactivity). */
+  notice?: string;
   companyName: string;
 }
 
 /** 'Login Administrador': a plain HTML form posted to the page itself (no JavaScript needed). */
-export default function LoginForm({ error, email, companyName }: LoginFormProps) {
+export default function LoginForm({ error, email, notice, companyName }: LoginFormProps) {
   return (
     <div className="w-full max-w-md rounded-card bg-white p-8 shadow-xl shadow-brand-950/20 ring-1 ring-line sm:p-10">
       <div className="mb-8 flex items-center gap-3">
@@ -19,6 +21,11 @@ export default function LoginForm({ error, email, companyName }: LoginFormProps)
           <h1 className="text-2xl font-bold tracking-tight text-brand-900">Login Administrador</h1>
         </div>
       </div>
+      {notice && !error ? (
+        <p role="status" className="mb-6 rounded-button border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          {notice}
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="mb-6 rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
           {error}

@@ -28,11 +28,15 @@ const REFUSAL_PAGES: Record<Exclude<RefusalStatus, 401>, string> = {
   503: plainPage('Servicio no disponible', `<p>${STAFF_REFUSALS[503].message}</p><p><a href="${ROUTES.admin}">Reintentar</a></p>`),
 };
 
+/** The sign-in page after a session ended for inactivity: it says why. */
+export const IDLE_LOGIN_PATH = `${ROUTES.adminLogin}?motivo=inactividad`;
+export const IDLE_MESSAGE = 'Tu sesión se cerró por inactividad. Inicia sesión de nuevo.';
+
 /** The answer to a refused staff request: a redirect or a page for pages, JSON for actions and APIs. */
-export function staffRefusal(pathname: string, status: RefusalStatus, kind: 'page' | 'api'): Response {
+export function staffRefusal(pathname: string, status: RefusalStatus, kind: 'page' | 'api', reason?: 'idle'): Response {
   const headers = { 'Cache-Control': 'no-store' };
   if (kind === 'page') {
-    if (status === 401) return new Response(null, { status: 303, headers: { ...headers, Location: ROUTES.adminLogin } });
+    if (status === 401) return new Response(null, { status: 303, headers: { ...headers, Location: reason === 'idle' ? IDLE_LOGIN_PATH : ROUTES.adminLogin } });
     return new Response(REFUSAL_PAGES[status], { status, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
   }
   const refusal = STAFF_REFUSALS[status];
@@ -44,7 +48,7 @@ export function staffRefusal(pathname: string, status: RefusalStatus, kind: 'pag
 export async function staffOrRefusal(context: GuardContext, kind: 'page' | 'api'): Promise<StaffMember | Response> {
   if (context.locals.staff) return context.locals.staff;
   const check = await requireStaff(context.request.headers);
-  if (!check.ok) return staffRefusal(context.url.pathname, check.status, kind);
+  if (!check.ok) return staffRefusal(context.url.pathname, check.status, kind, check.reason);
   context.locals.staff = check.staff;
   return check.staff;
 }

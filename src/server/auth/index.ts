@@ -8,7 +8,9 @@
  * 2. its rate limiter is on in every environment and stored in the database (shared by processes),
  *    except for sign-in, which our own per-network counters limit (login.ts);
  * 3. passwords are hashed with argon2id at OWASP's parameters (password.ts);
- * 4. public sign-up is off and a password reset revokes every session.
+ * 4. public sign-up is off and a password reset revokes every session;
+ * 5. a session lasts at most 12 hours from sign-in (never extended), and ends sooner when unused for
+ *    STAFF_SESSION_IDLE_MINUTES: {@link requireStaff} keeps its last use in `updatedAt`.
  */
 import { betterAuth } from 'better-auth';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
@@ -26,6 +28,10 @@ export const CLIENT_IP_HEADER = 'x-vertice-client-ip';
  * per-account limit and the ADMIN_EMAILS check, or reach its account-changing endpoints.
  */
 export const AUTH_BASE_PATH = '/api/auth';
+/** A staff session ends this long after sign-in, however much it is used. */
+export const SESSION_MAX_SECONDS = 60 * 60 * 12;
+/** The last use of a session is written at most this often (not on every request; more often only for an idle limit under 10 minutes). */
+export const LAST_USE_WRITE_MS = 60_000;
 
 
 const DATE_COLUMNS = new Set(['createdAt', 'updatedAt', 'expiresAt', 'accessTokenExpiresAt', 'refreshTokenExpiresAt']);
@@ -79,8 +85,9 @@ export function createStaffAuth({ db, engine, config, secret }: AuthDeps) {
       },
     },
     session: {
-      expiresIn: 60 * 60 * 12,
-      updateAge: 60 * 60,
+      // An absolute limit: Better Auth's sliding refresh is off; the last use is kept by requireStaff.
+      expiresIn: SESSION_MAX_SECONDS,
+      disableSessionRefresh: true,
     },
     rateLimit: {
       enabled: true,
@@ -146,13 +153,20 @@ export interface StaffMember {
 }
 
 
-export type StaffCheck = { ok: true; staff: StaffMember } | { ok: false; status: 401 | 403 | 503 };
+export type StaffCheck =
+  | { ok: true; staff: StaffMember }
+  /** `idle`: the session existed but went unused for STAFF_SESSION_IDLE_MINUTES and has just been ended. */
+  | { ok: false; status: 401 | 403 | 503; reason?: 'idle' };
+
+const timeOf = (value: Date | string) => (value instanceof Date ? value : new Date(value)).getTime();
 
 /**
- * The guard of every staff page, action and API: 401 without a valid session, 403 when the
- * session's e-mail is no longer on ADMIN_EMAILS, 503 when the database does not answer.
+ * The guard of every staff page, action and API: 401 without a valid session (or with one unused for
+ * STAFF_SESSION_IDLE_MINUTES, which it ends), 403 when the session's e-mail is no longer on
+ * ADMIN_EMAILS, 503 when the database does not answer. A used session's `updatedAt` is its last use,
+ * written at most once per {@link LAST_USE_WRITE_MS}.
  */
-export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth(), config: Config = getConfig()): Promise<StaffCheck> {
+export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth(), config: Config = getConfig(), now: number = Date.now()): Promise<StaffCheck> {
   let result;
   try {
     result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
@@ -163,6 +177,21 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
     return { ok: false, status: (await ping(getDbHandle().db)) ? 401 : 503 };
   }
   if (!result) return { ok: false, status: 401 };
+  const lastUse = timeOf(result.session.updatedAt);
+  const idleMs = config.STAFF_SESSION_IDLE_MINUTES * 60_000;
+  try {
+    const internal = (await auth.$context).internalAdapter;
+    if (now - lastUse > idleMs) {
+      await internal.deleteSession(result.session.token);
+      getLogger().info({ event: 'session.idle', email: result.user.email }, 'staff session ended after inactivity');
+      return { ok: false, status: 401, reason: 'idle' };
+    }
+    // Often enough that a session in use never looks idle, even with a one-minute setting.
+    if (now - lastUse >= Math.min(LAST_USE_WRITE_MS, idleMs / 10)) await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
+  } catch (error) {
+    getLogger().warn({ err: error }, 'session last-use update failed');
+    return { ok: false, status: (await ping(getDbHandle().db)) ? 401 : 503 };
+  }
   if (!isStaffEmail(result.user.email, config)) return { ok: false, status: 403 };
   return {
     ok: true,
