@@ -17,6 +17,7 @@ export const ROUTES = {
   adminSettings: '/admin/configuracion',
   adminLogout: '/api/staff/logout',
   staffIncidentsCsv: '/api/staff/incidencias.csv',
+  staffActivityCsv: '/api/staff/actividad.csv',
   /** Prefix of the staff APIs (CSV export, sign-out). */
   staffApi: '/api/staff',
   beacon: '/api/pv',

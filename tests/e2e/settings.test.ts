@@ -64,7 +64,7 @@ describe('staff settings', () => {
     const consoleWatch = watchConsole(page);
     await page.getByRole('navigation', { name: 'Panel administrativo' }).getByRole('link', { name: 'Configuración' }).click();
     await page.waitForURL(`${server.url}/admin/configuracion`);
-    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Contraseña', 'Sesiones']);
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Contraseña', 'Sesiones', 'Actividad']);
     await expect.poll(() => page.getByRole('link', { name: 'Configuración' }).first().getAttribute('aria-current')).toBe('page');
     await expectNoAxeViolations(page);
     consoleWatch.assertNone();
@@ -214,6 +214,47 @@ describe('staff settings', () => {
     // The session is gone, not only refused once.
     await page.goto(`${server.url}/admin`);
     expect(path(page)).toBe('/admin-login');
+    await context.close();
+  });
+
+  it("shows the staff area's events under 'Actividad' with who, what, when and the network, and exports them as CSV", async () => {
+    // A failed sign-in from its own network, then a real one.
+    const failedIp = '203.0.113.77';
+    const stranger = await browser.newContext({ ...DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': failedIp } });
+    const strangerPage = await stranger.newPage();
+    await strangerPage.goto(`${server.url}/admin-login`);
+    await strangerPage.getByLabel('Correo electrónico').fill(email);
+    await strangerPage.getByLabel('Contraseña').fill('no-es-la-contraseña-123');
+    await strangerPage.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await expect.poll(() => strangerPage.getByRole('alert').count()).toBeGreaterThan(0);
+    await stranger.close();
+
+    const { context, page, ip } = await signedIn();
+    await settings(page);
+    const rows = page.locator('#actividad tbody tr');
+    const row = (action: string) => page.locator(`#actividad tbody tr[data-evento="${action}"]`).first();
+    expect(await rows.count()).toBeGreaterThan(3);
+    // Newest first: this sign-in heads the list.
+    expect(await rows.first().getAttribute('data-evento')).toBe('signin.ok');
+    expect(await row('signin.ok').textContent()).toContain(email);
+    expect(await row('signin.ok').textContent()).toContain(ip);
+    expect(await row('signin.ok').textContent()).toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    expect(await row('signin.failed').textContent()).toContain(failedIp);
+    expect(await row('signin.failed').textContent()).toContain('Intento de inicio de sesión fallido');
+    // The earlier tests of this file changed the password and ended sessions.
+    expect(await row('password.changed').textContent()).toContain('Cambio de contraseña');
+    expect(await row('session.ended').textContent()).toContain('Sesión cerrada a distancia');
+    expect(await row('signout').count()).toBe(1);
+
+    const csv = await page.request.get(`${server.url}/api/staff/actividad.csv`);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    const text = await csv.text();
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    expect(text).toContain('"Fecha","Acción","Usuario","Sobre","Detalle","Red"');
+    expect(text).toContain('Intento de inicio de sesión fallido');
+    // Not for strangers.
+    expect((await fetch(`${server.url}/api/staff/actividad.csv`, { redirect: 'manual' })).status).toBe(401);
     await context.close();
   });
 });

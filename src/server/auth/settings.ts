@@ -5,6 +5,7 @@
  */
 import { APIError } from 'better-auth/api';
 import { UAParser } from 'ua-parser-js';
+import { recordEvent } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
 import { getDb, type Db } from '../db/index.ts';
 import { clearHits, reserveHit } from '../limits/counters.ts';
@@ -48,6 +49,8 @@ export interface PasswordChangeContext {
   /** The request's headers (its session cookie). */
   headers: Headers;
   ip: string;
+  /** The client network (src/server/http/client-network.ts), for the audit log. */
+  network: string;
   userAgent: string | null;
 }
 
@@ -117,6 +120,7 @@ export async function changeStaffPassword(input: PasswordChangeInput, context: P
     await trx.withoutPlugins().deleteFrom('session').where('userId', '=', staff.id).where('token', '!=', staff.sessionToken).execute();
     const mail = passwordChangedMail(mailBrand(getConfig()), { email: staff.email, name: staff.name, changedAt, ip: context.ip, device: describeDevice(context.userAgent) });
     await enqueueMail(trx, { kind: 'staff.password-changed', ...mail });
+    await recordEvent(trx, { action: 'password.changed', actorId: staff.id, actorEmail: staff.email, network: context.network });
   });
   wakeMailWorkers();
   log.info({ event: 'password.changed', email: staff.email, ip: context.ip }, 'staff password changed');
@@ -157,22 +161,30 @@ export async function listStaffSessions(staff: StaffMember, db: Db = getDb(), no
 }
 
 /** Ends one other session of the account; false when there was none by that id (or it is this one). */
-export async function endStaffSession(staff: StaffMember, sessionId: string, db: Db = getDb()): Promise<boolean> {
-  const result = await authTables(db)
-    .deleteFrom('session')
-    .where('id', '=', sessionId)
-    .where('userId', '=', staff.id)
-    .where('token', '!=', staff.sessionToken)
-    .executeTakeFirst();
-  const ended = Number(result.numDeletedRows) > 0;
+export async function endStaffSession(staff: StaffMember, sessionId: string, network: string, db: Db = getDb()): Promise<boolean> {
+  const ended = await db.transaction().execute(async (trx) => {
+    const result = await authTables(trx)
+      .deleteFrom('session')
+      .where('id', '=', sessionId)
+      .where('userId', '=', staff.id)
+      .where('token', '!=', staff.sessionToken)
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows) > 0;
+    if (deleted) await recordEvent(trx, { action: 'session.ended', actorId: staff.id, actorEmail: staff.email, network, detail: 'Una sesión' });
+    return deleted;
+  });
   if (ended) getLogger().info({ event: 'session.ended', email: staff.email }, 'staff ended one of their sessions');
   return ended;
 }
 
 /** Ends every session of the account but this one; how many ended. */
-export async function endOtherStaffSessions(staff: StaffMember, db: Db = getDb()): Promise<number> {
-  const result = await authTables(db).deleteFrom('session').where('userId', '=', staff.id).where('token', '!=', staff.sessionToken).executeTakeFirst();
-  const ended = Number(result.numDeletedRows);
+export async function endOtherStaffSessions(staff: StaffMember, network: string, db: Db = getDb()): Promise<number> {
+  const ended = await db.transaction().execute(async (trx) => {
+    const result = await authTables(trx).deleteFrom('session').where('userId', '=', staff.id).where('token', '!=', staff.sessionToken).executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    if (deleted > 0) await recordEvent(trx, { action: 'session.ended', actorId: staff.id, actorEmail: staff.email, network, detail: `Las demás sesiones (${deleted})` });
+    return deleted;
+  });
   getLogger().info({ event: 'session.ended-others', email: staff.email, count: ended }, 'staff ended their other sessions');
   return ended;
 }
