@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { beaconHandler, countablePaths } from '../src/server/analytics/beacon.ts';
 import { ConfigError, getConfig } from '../src/server/config.ts';
 import { closeDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
@@ -55,7 +56,9 @@ async function main(): Promise<void> {
     onRecompressed: (count) => log.info({ files: count }, 'static files recompressed for SITE_URL'),
   });
   log.info({ files: files.size }, 'static files cached');
-  const site = secureHandler(staticFilesHandler(files, htmlResponseFixes(compressed(handler))), config);
+  // The beacon before the built files and Astro's router: a flood of page views costs what a built page costs.
+  const beacons = beaconHandler(countablePaths(files.keys()), config.TRUST_PROXY, staticFilesHandler(files, htmlResponseFixes(compressed(handler))));
+  const site = secureHandler(beacons, config);
   const server = http.createServer(loggedRequests(warnOnUntrustedProxy(site, config.TRUST_PROXY, log), log));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;
