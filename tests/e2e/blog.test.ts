@@ -35,7 +35,10 @@ describe('/blog', () => {
       expect(await cards.count()).toBe(3);
       for (const [index, article] of ARTICLES.entries()) {
         const card = cards.nth(index);
-        expect(await card.getByRole('heading', { level: 2 }).innerText()).toMatch(article.title);
+        // Below the first section, content is rendered once it nears the viewport (content-visibility):
+        // bring the card there, then read its rendered text.
+        await card.scrollIntoViewIfNeeded();
+        await poll(() => card.getByRole('heading', { level: 2 }).innerText()).toMatch(article.title);
         const excerpt = await card.locator('p').nth(1).innerText();
         expect(excerpt.length).toBeGreaterThan(60);
         const image = card.getByRole('img');
