@@ -1,14 +1,68 @@
 /**
- * `npm run admin -- create --email E --password P [--name N]`: creates or resets a staff account
- * (E must be on ADMIN_EMAILS; P at least 12 characters; a reset ends the account's sessions).
- * `npm run admin -- list`: lists the staff accounts.
+ * `npm run admin -- create --email E [--name N]`: creates or resets a staff account (E must be on
+ * ADMIN_EMAILS; the password follows the settings page's rules; a reset ends the account's sessions and
+ * clears the mark of a generated password). The password is asked twice without echo in a terminal,
+ * read as one line from standard input otherwise, or taken from `--password` (a warning: it shows in
+ * the process list and the shell's history).
+ * `npm run admin -- list`: lists the staff accounts with their last sign-in.
  */
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createOrResetStaff, listStaff, StaffAccountError } from '../src/server/auth/accounts.ts';
 import { ConfigError } from '../src/server/config.ts';
 import { closeDb, getDb, migrateToLatest } from '../src/server/db/index.ts';
+import { formatStaffDateTime } from '../src/domain/dates.ts';
 
-const USAGE = 'Uso: npm run admin -- create --email CORREO --password CLAVE [--name NOMBRE]\n     npm run admin -- list';
+const USAGE = 'Uso: npm run admin -- create --email CORREO [--name NOMBRE]\n     npm run admin -- list';
+
+/** One line typed in a terminal, not echoed. */
+function askHidden(question: string): Promise<string> {
+  return new Promise((resolve) => {
+    const input = process.stdin;
+    process.stdout.write(question);
+    input.setRawMode(true);
+    input.resume();
+    let typed = '';
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') {
+          input.setRawMode(false);
+          input.pause();
+          input.off('data', onData);
+          process.stdout.write('\n');
+          resolve(typed);
+          return;
+        }
+        if (char === '\u0003') process.exit(130); // Ctrl-C
+        if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1);
+        else typed += char;
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
+/** The first line of standard input (a pipe or a file). */
+async function readLine(): Promise<string> {
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  return '';
+}
+
+async function passwordFromOperator(given: string | undefined): Promise<string> {
+  if (given !== undefined) {
+    console.error('Aviso: --password deja la contraseña en la lista de procesos y en el historial del shell. Omítalo para escribirla sin eco o pasarla por la entrada estándar.');
+    return given;
+  }
+  if (!process.stdin.isTTY) return readLine();
+  const first = await askHidden('Contraseña: ');
+  const second = await askHidden('Repita la contraseña: ');
+  if (first !== second) throw new StaffAccountError('Las contraseñas no coinciden.');
+  return first;
+}
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -25,15 +79,19 @@ async function main(): Promise<void> {
   if (command === 'list') {
     const accounts = await listStaff();
     if (!accounts.length) console.log('No hay cuentas de personal.');
-    for (const account of accounts) console.log(`${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}`);
+    for (const account of accounts) {
+      const lastSignIn = account.lastSignInAt ? formatStaffDateTime(account.lastSignInAt) : 'nunca';
+      console.log(`${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}\túltimo inicio de sesión: ${lastSignIn}`);
+    }
     return;
   }
-  if (!values.email || !values.password) {
+  if (!values.email) {
     console.error(USAGE);
     process.exitCode = 2;
     return;
   }
-  const result = await createOrResetStaff({ email: values.email, password: values.password, name: values.name });
+  const password = await passwordFromOperator(values.password);
+  const result = await createOrResetStaff({ email: values.email, password, name: values.name });
   console.log(result === 'created' ? `Cuenta creada: ${values.email.toLowerCase()}` : `Contraseña restablecida (sesiones cerradas): ${values.email.toLowerCase()}`);
 }
 

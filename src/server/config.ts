@@ -81,6 +81,7 @@ const schema = z.object({
   MAIL_TRANSPORT: z.preprocess(emptyToUndefined, z.enum(['smtp', 'file', 'emailjs']).optional()),
   MAIL_FROM: stringWithDefault('Vértice Consultores <no-reply@verticeconsultores.com.do>'),
   MAIL_DIR: stringWithDefault('data/mail'),
+  FIRST_PASSWORD_FILE: stringWithDefault('data/first-staff-password'),
   STAFF_INBOX: emailWithDefault('soporte@verticeconsultores.com.do'),
   EMAILJS_SERVICE_ID: optionalString,
   EMAILJS_TEMPLATE_ID: optionalString,

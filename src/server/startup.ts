@@ -4,6 +4,7 @@
  */
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
+import { writeFirstPassword } from './auth/first-password.ts';
 import { ensureInitialStaff } from './auth/accounts.ts';
 import { closePageViews } from './analytics/index.ts';
 import { purgeOldEventsIfDue } from './audit/index.ts';
@@ -32,10 +33,12 @@ export async function prepareDatabase(): Promise<void> {
 export async function ensureFirstStaffAccount(): Promise<void> {
   const created = await ensureInitialStaff();
   if (!created) return;
-  // Printed on the console, never logged: logs are kept and shipped, this password must not be.
+  // Never printed: the console of a service ends up in its journal. The file is readable by this user only.
+  const file = getConfig().FIRST_PASSWORD_FILE;
+  writeFirstPassword(file, created.email, created.password);
   console.log(
-    `\nCuenta de personal creada: ${created.email}\nContraseña (se muestra una sola vez): ${created.password}\n` +
-      'Cámbiela con: npm run admin -- create --email ' + created.email + " --password '…'\n",
+    `\nCuenta de personal creada: ${created.email}\nSu contraseña inicial está en ${file} (solo la puede leer este usuario).\n` +
+      'Al iniciar sesión se pide cambiarla; el archivo se borra entonces.\n',
   );
 }
 

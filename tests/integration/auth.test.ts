@@ -97,7 +97,7 @@ describeEachEngine('staff auth', (database) => {
     expect(await createOrResetStaff({ email: OTHER_STAFF, password: PASSWORD }, auth, config)).toBe(
       'created',
     );
-    expect((await listStaff(auth)).map((account) => account.email)).toEqual([STAFF, OTHER_STAFF]);
+    expect((await listStaff(auth, database().db)).map((account) => account.email)).toEqual([STAFF, OTHER_STAFF]);
     const rows = await sql<{ password: string }>`select "password" from "account"`.execute(
       db.withoutPlugins(),
     );

@@ -4,10 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { getConfig, type Config } from '../config.ts';
+import { getDb, type Db } from '../db/index.ts';
+import { removeFirstPasswordOf } from './first-password.ts';
 import { hashPassword } from './password.ts';
 import { getAuth, isStaffEmail, type StaffAuth } from './index.ts';
-
-export const MIN_PASSWORD_LENGTH = 12;
+import { PASSWORD_PROBLEM_MESSAGES, passwordProblem } from './strength.ts';
 
 export class StaffAccountError extends Error {
   override name = 'StaffAccountError';
@@ -18,6 +19,8 @@ export interface StaffAccount {
   email: string;
   name: string;
   createdAt: string;
+  /** When the account last signed in (the audit log), or null. */
+  lastSignInAt: string | null;
 }
 
 /** Creates the account, or resets its password (ending every session it has). */
@@ -30,9 +33,9 @@ export async function createOrResetStaff(
   if (!isStaffEmail(email, config)) {
     throw new StaffAccountError(`${email} no está en ADMIN_EMAILS (${config.ADMIN_EMAILS.join(', ')}).`);
   }
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new StaffAccountError(`La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`);
-  }
+  // The page's rules (length, common and guessable passwords), the message without "nueva".
+  const problem = passwordProblem({ password: input.password, current: '', name: input.name ?? '', email });
+  if (problem) throw new StaffAccountError(PASSWORD_PROBLEM_MESSAGES[problem].replace('La nueva contraseña', 'La contraseña'));
   const context = await auth.$context;
   const adapter = context.internalAdapter;
   const hash = await hashPassword(input.password);
@@ -41,9 +44,11 @@ export async function createOrResetStaff(
     const credential = existing.accounts.find((account) => account.providerId === 'credential');
     if (credential) await adapter.updatePassword(existing.user.id, hash);
     else await adapter.linkAccount({ userId: existing.user.id, providerId: 'credential', accountId: existing.user.id, password: hash });
-    if (input.name !== undefined) await adapter.updateUser(existing.user.id, { name: input.name });
+    // A password an operator chose is not marked for a change.
+    await adapter.updateUser(existing.user.id, { mustChangePassword: false, ...(input.name === undefined ? {} : { name: input.name }) });
     // A reset must lock out whoever knew the old password.
     await adapter.deleteUserSessions(existing.user.id);
+    removeFirstPasswordOf(config.FIRST_PASSWORD_FILE, email);
     return 'reset';
   }
   await createAccount(adapter, email, input.name ?? '', hash);
@@ -52,20 +57,39 @@ export async function createOrResetStaff(
 
 type InternalAdapter = Awaited<StaffAuth['$context']>['internalAdapter'];
 
+/** Sets or clears the mark that sends an account to 'Contraseña' (migration 0009). */
+export async function setMustChangePassword(userId: string, value: boolean, db: Db): Promise<void> {
+  await db.withoutPlugins().updateTable('user').set({ mustChangePassword: value ? 1 : 0 }).where('id', '=', userId).execute();
+}
+
 /** A new user with its password; throws when the e-mail is taken (the column is unique). */
-async function createAccount(adapter: InternalAdapter, email: string, name: string, hash: string): Promise<void> {
-  const user = await adapter.createUser({ email, name, emailVerified: true }, { method: 'admin' });
+async function createAccount(adapter: InternalAdapter, email: string, name: string, hash: string, mustChangePassword = false): Promise<void> {
+  const user = await adapter.createUser({ email, name, emailVerified: true, mustChangePassword }, { method: 'admin' });
   await adapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
 }
 
-export async function listStaff(auth: StaffAuth = getAuth()): Promise<StaffAccount[]> {
+export async function listStaff(auth: StaffAuth = getAuth(), db: Db = getDb()): Promise<StaffAccount[]> {
   const users = await (await auth.$context).internalAdapter.listUsers(undefined, undefined, { field: 'email', direction: 'asc' });
-  return users.map((user) => ({ id: user.id, email: user.email, name: user.name, createdAt: new Date(user.createdAt).toISOString() }));
+  const signIns = await db
+    .selectFrom('auditEvents')
+    .select(['actorId', db.fn.max('at').as('at')])
+    .where('action', '=', 'signin.ok')
+    .groupBy('actorId')
+    .execute();
+  const lastSignIn = new Map(signIns.map((row) => [row.actorId, row.at]));
+  return users.map((user) => ({
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    createdAt: new Date(user.createdAt).toISOString(),
+    lastSignInAt: lastSignIn.has(user.id) ? new Date(lastSignIn.get(user.id)!).toISOString() : null,
+  }));
 }
 
 /**
- * When no account exists, creates one for the first ADMIN_EMAILS address with a random password
- * and returns it (the caller prints it once); null when accounts exist.
+ * When no account exists, creates one for the first ADMIN_EMAILS address with a random password,
+ * marked for a change, and returns it (the caller writes it to FIRST_PASSWORD_FILE); null when
+ * accounts exist.
  */
 export async function ensureInitialStaff(
   auth: StaffAuth = getAuth(),
@@ -78,7 +102,8 @@ export async function ensureInitialStaff(
   try {
     // Create only, never reset: several processes starting at once all see no account, and a reset
     // by the second would void the password the first one printed.
-    await createAccount(adapter, email, '', await hashPassword(password));
+    // Generated: its owner is asked for a password of their own at the first sign-in.
+    await createAccount(adapter, email, '', await hashPassword(password), true);
   } catch (error) {
     // The unique e-mail refused us: another process created the account first and printed its password.
     if (await adapter.findUserByEmail(email)) return null;

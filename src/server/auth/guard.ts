@@ -44,13 +44,26 @@ export function staffRefusal(pathname: string, status: RefusalStatus, kind: 'pag
   return Response.json({ code: refusal.apiCode, message: refusal.message }, { status, headers });
 }
 
+/**
+ * Where a staff page must send its staff member first, or null: an account with a generated password
+ * goes to 'Contraseña' until it has one of its own (the settings page itself stays open).
+ */
+function pendingStep(staff: StaffMember, pathname: string): string | null {
+  if (staff.mustChangePassword && pathname !== ROUTES.adminSettings) return `${ROUTES.adminSettings}?motivo=cambio#contrasena`;
+  return null;
+}
+
 /** The staff member of this request, or the refusal to answer with. */
 export async function staffOrRefusal(context: GuardContext, kind: 'page' | 'api'): Promise<StaffMember | Response> {
-  if (context.locals.staff) return context.locals.staff;
-  const check = await requireStaff(context.request.headers);
-  if (!check.ok) return staffRefusal(context.url.pathname, check.status, kind, check.reason);
-  context.locals.staff = check.staff;
-  return check.staff;
+  let staff = context.locals.staff;
+  if (!staff) {
+    const check = await requireStaff(context.request.headers);
+    if (!check.ok) return staffRefusal(context.url.pathname, check.status, kind, check.reason);
+    staff = context.locals.staff = check.staff;
+  }
+  const step = kind === 'page' ? pendingStep(staff, context.url.pathname) : null;
+  if (step) return new Response(null, { status: 303, headers: { Location: step, 'Cache-Control': 'no-store' } });
+  return staff;
 }
 
 /** For a staff page's frontmatter: `const staff = await requireStaffPage(Astro); if (staff instanceof Response) return staff;` */

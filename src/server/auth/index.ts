@@ -84,6 +84,10 @@ export function createStaffAuth({ db, engine, config, secret }: AuthDeps) {
         verify: ({ hash, password }) => verifyPassword(hash, password),
       },
     },
+    user: {
+      // Migration 0009: set on the generated first account until its owner chooses a password.
+      additionalFields: { mustChangePassword: { type: 'boolean', required: false, defaultValue: false, input: false } },
+    },
     session: {
       // An absolute limit: Better Auth's sliding refresh is off; the last use is kept by requireStaff.
       expiresIn: SESSION_MAX_SECONDS,
@@ -150,6 +154,8 @@ export interface StaffMember {
   email: string;
   name: string;
   sessionToken: string;
+  /** The password was generated (the first account): staff pages lead to 'Contraseña' until it changes. */
+  mustChangePassword: boolean;
 }
 
 
@@ -195,6 +201,6 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
   if (!isStaffEmail(result.user.email, config)) return { ok: false, status: 403 };
   return {
     ok: true,
-    staff: { id: result.user.id, email: result.user.email, name: result.user.name, sessionToken: result.session.token },
+    staff: { id: result.user.id, email: result.user.email, name: result.user.name, sessionToken: result.session.token, mustChangePassword: Boolean(result.user.mustChangePassword) },
   };
 }

@@ -13,6 +13,8 @@ import { getLogger } from '../log.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { mailBrand } from '../mail/index.ts';
 import { passwordChangedMail } from '../mail/templates.ts';
+import { setMustChangePassword } from './accounts.ts';
+import { removeFirstPasswordOf } from './first-password.ts';
 import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './index.ts';
 import { MAX_PASSWORD_LENGTH, PASSWORD_PROBLEM_MESSAGES, passwordProblem } from './strength.ts';
 
@@ -121,7 +123,10 @@ export async function changeStaffPassword(input: PasswordChangeInput, context: P
     const mail = passwordChangedMail(mailBrand(getConfig()), { email: staff.email, name: staff.name, changedAt, ip: context.ip, device: describeDevice(context.userAgent) });
     await enqueueMail(trx, { kind: 'staff.password-changed', ...mail });
     await recordEvent(trx, { action: 'password.changed', actorId: staff.id, actorEmail: staff.email, network: context.network });
+    // A generated password is gone: the account is no longer sent to this section.
+    await setMustChangePassword(staff.id, false, trx);
   });
+  removeFirstPasswordOf(getConfig().FIRST_PASSWORD_FILE, staff.email);
   wakeMailWorkers();
   log.info({ event: 'password.changed', email: staff.email, ip: context.ip }, 'staff password changed');
   return { ok: true };

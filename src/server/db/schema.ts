@@ -134,6 +134,8 @@ export interface UserTable {
   image: string | null;
   createdAt: AuthTime;
   updatedAt: AuthTime;
+  /** Set on an account whose password was generated; 0/1 on SQLite (migration 0009). */
+  mustChangePassword: boolean | number;
 }
 
 export interface SessionTable {
