@@ -89,7 +89,7 @@ export const ENTRY_MAX_LENGTH = 5000;
 export function entryTextProblem(text: string): string | null {
   if (text.trim() === '') return 'Escribe el texto antes de enviarlo.';
   if (text.length > ENTRY_MAX_LENGTH)
-    return `El texto admite hasta 5.000 caracteres; tiene ${text.length.toLocaleString('es-DO')}.`;
+    return `El texto admite hasta 5.000 caracteres; tiene ${String(text.length).replace(/\B(?=(\d{3})+$)/g, '.')}.`;
   return null;
 }
 
