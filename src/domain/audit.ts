@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = {
   'two-step.disabled': 'Verificación en dos pasos desactivada',
   'session.ended': 'Sesión cerrada a distancia',
   'incident.state': 'Cambio de estado de incidencia',
+  'incident.reply': 'Respuesta al cliente',
+  'incident.note': 'Nota interna agregada',
   'client.created': 'Cliente agregado',
   'client.welcome': 'Correo de bienvenida enviado',
 } as const;

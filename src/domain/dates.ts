@@ -22,3 +22,21 @@ export function formatStaffDateTime(iso: string): string {
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
   return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`;
 }
+
+const RELATIVE = new Intl.RelativeTimeFormat('es', { numeric: 'always' });
+const RELATIVE_UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 60 * 60_000],
+  ['month', 30 * 24 * 60 * 60_000],
+  ['day', 24 * 60 * 60_000],
+  ['hour', 60 * 60_000],
+  ['minute', 60_000],
+];
+
+/** How long ago, in Spanish words ("hace 3 días", "hace 1 hora"); under a minute, "hace un momento". */
+export function formatAgo(iso: string, now: Date = new Date()): string {
+  const elapsed = Math.max(0, now.getTime() - new Date(iso).getTime());
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (elapsed >= size) return RELATIVE.format(-Math.floor(elapsed / size), unit);
+  }
+  return 'hace un momento';
+}

@@ -81,3 +81,20 @@ export interface IncidentRecord {
 
 /** What a visitor types into the support form. */
 export type IncidentFields = Pick<IncidentRecord, 'problema' | 'nombre' | 'telefono' | 'email' | 'rnc'>;
+
+/** Longest reply, note or answer (issue 11): plain text, lines kept. */
+export const ENTRY_MAX_LENGTH = 5000;
+
+/** The Spanish message for a reply, note or answer that cannot be stored, or null when it can. */
+export function entryTextProblem(text: string): string | null {
+  if (text.trim() === '') return 'Escribe el texto antes de enviarlo.';
+  if (text.length > ENTRY_MAX_LENGTH)
+    return `El texto admite hasta 5.000 caracteres; tiene ${String(text.length).replace(/\B(?=(\d{3})+$)/g, '.')}.`;
+  return null;
+}
+
+/** One entry of an incident's timeline as the staff page shows it, oldest first. */
+export type TimelineEntry =
+  | { kind: 'problem'; fecha: string; texto: string; autor: string }
+  | { kind: 'state'; fecha: string; estado: IncidentState; autor: string | null }
+  | { kind: 'reply' | 'answer' | 'note'; fecha: string; texto: string; autor: string | null };

@@ -15,3 +15,14 @@ export function whatsappLink(number: string, text?: string): string {
   const base = `https://wa.me/${digits}`;
   return text ? `${base}?text=${encodeURIComponent(text)}` : base;
 }
+
+/**
+ * The wa.me digits of a phone written as a Dominican number (area codes 809, 829 and 849, with or
+ * without the country code 1 and any spaces, dashes, dots or parentheses); null otherwise.
+ */
+export function dominicanWhatsappNumber(phone: string): string | null {
+  if (!/^[\d\s()+.-]+$/.test(phone.trim())) return null;
+  const digits = phone.replace(/\D/g, '');
+  const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  return /^8[024]9\d{7}$/.test(national) ? `1${national}` : null;
+}

@@ -1,11 +1,10 @@
-import { actions, isActionError } from 'astro:actions';
 import { useState, type FormEvent } from 'react';
 import { formatStaffDateTime } from '../../domain/dates';
-import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentRecord, type IncidentState, type IncidentTone } from '../../domain/incidents';
-import { ROUTES } from '../../routes';
+import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentRecord, type IncidentTone } from '../../domain/incidents';
+import { incidentPath, ROUTES } from '../../routes';
 import type { IncidentFilters } from '../../server/incidents/staff';
-import { callableCode } from './callable';
 import { DownloadIcon } from './icons';
+import IncidentStateControl from './IncidentStateControl';
 
 export interface IncidentsPanelProps {
   items: IncidentRecord[];
@@ -25,43 +24,19 @@ const BADGE: Record<IncidentTone, string> = {
 const inputClass =
   'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500';
 
-type Feedback = { kind: 'ok' | 'error'; text: string } | null;
-
 function IncidentCard({ initial }: { initial: IncidentRecord }) {
   const [incident, setIncident] = useState(initial);
-  const [notify, setNotify] = useState(true);
-  const [saving, setSaving] = useState(false);
-  const [feedback, setFeedback] = useState<Feedback>(null);
-  const selectId = `estado-${incident.id}`;
-  const notifyId = `notificar-${incident.id}`;
   const hasEmail = incident.email.trim() !== '';
-
-  async function changeState(estado: IncidentState) {
-    setSaving(true);
-    setFeedback(null);
-    try {
-      const { data, error } = await actions.incidents.setState({ id: incident.id, estado, notificar: notify && hasEmail });
-      if (error || !data) {
-        const code = isActionError(error) ? callableCode(error.status) : 'internal';
-        setFeedback({ kind: 'error', text: `Error al cambiar el estado (${code})` });
-        return;
-      }
-      setIncident({ ...incident, estado: data.incident.estado, historial: data.incident.historial });
-      const note = data.notified.queued ? ' Se avisará al cliente por correo.' : '';
-      setFeedback({ kind: 'ok', text: `Estado actualizado correctamente.${note}` });
-    } catch {
-      setFeedback({ kind: 'error', text: 'Error al cambiar el estado' });
-    } finally {
-      setSaving(false);
-    }
-  }
+  const href = incidentPath(incident.numeroIncidencia);
 
   return (
     <article className="rounded-card border border-line bg-white p-5 shadow-sm sm:p-6" aria-labelledby={`inc-${incident.id}`} data-incidencia={incident.numeroIncidencia}>
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h2 id={`inc-${incident.id}`} className="font-mono text-base font-semibold text-brand-900">
-            {incident.numeroIncidencia}
+            <a href={href} className="hover:underline">
+              {incident.numeroIncidencia}
+            </a>
           </h2>
           <p className="text-sm text-muted">Registrada el {formatStaffDateTime(incident.fecha)}</p>
         </div>
@@ -103,48 +78,12 @@ function IncidentCard({ initial }: { initial: IncidentRecord }) {
             ))}
           </ol>
         </details>
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
-          <div className="flex items-center gap-2">
-            <label htmlFor={selectId} className="text-sm font-medium text-ink">
-              Estado
-            </label>
-            <select
-              id={selectId}
-              value={incident.estado}
-              disabled={saving}
-              onChange={(event) => void changeState(event.target.value as IncidentState)}
-              className="rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 disabled:opacity-60"
-            >
-              {INCIDENT_STATES.map((state) => (
-                <option key={state} value={state}>
-                  {state}
-                </option>
-              ))}
-            </select>
-          </div>
-          <label htmlFor={notifyId} className="flex items-center gap-2 text-sm text-ink">
-            <input
-              id={notifyId}
-              type="checkbox"
-              checked={notify && hasEmail}
-              disabled={!hasEmail}
-              onChange={(event) => setNotify(event.target.checked)}
-              className="size-4 accent-brand-700"
-            />
-            Notificar al cliente
-            {!hasEmail ? <span className="text-xs text-muted">(sin correo)</span> : null}
-          </label>
-        </div>
-      </div>
-      <div aria-live="polite" className="empty:hidden">
-        {feedback ? (
-          <p
-            role={feedback.kind === 'error' ? 'alert' : 'status'}
-            className={`mt-3 rounded-button px-3 py-2 text-sm ${feedback.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}
-          >
-            {feedback.text}
-          </p>
-        ) : null}
+        <IncidentStateControl
+          id={incident.id}
+          estado={incident.estado}
+          hasEmail={hasEmail}
+          onChanged={(changed) => setIncident({ ...incident, estado: changed.estado, historial: changed.historial })}
+        />
       </div>
     </article>
   );

@@ -7,7 +7,8 @@ export interface TrackingResultProps {
   estado: string;
   /** Already formatted for display (Santo Domingo time). */
   fecha: string;
-  historial: Array<{ estado: string; fecha: string }>;
+  /** States and, opened with the token, the staff replies (`texto`), oldest first. */
+  historial: Array<{ estado: string; fecha: string; texto?: string }>;
 }
 
 const TONE_STYLES: Record<IncidentTone, string> = {
@@ -16,7 +17,7 @@ const TONE_STYLES: Record<IncidentTone, string> = {
   done: 'bg-accent-100 text-accent-700',
 };
 
-/** The state of one incident and its history, newest last. Every value is rendered as text. */
+/** The state of one incident and its history (with the replies, when given), newest last. Every value is rendered as text. */
 export default function TrackingResult({ numeroIncidencia, problema, estado, fecha, historial }: TrackingResultProps) {
   return (
     <section aria-labelledby="seguimiento-resultado" className="rounded-card border border-line bg-white p-6 shadow-sm sm:p-8">
@@ -44,6 +45,11 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
             <div>
               <p className="font-semibold text-brand-900">{entry.estado}</p>
               <p className="text-sm text-muted">{entry.fecha}</p>
+              {entry.texto !== undefined ? (
+                <p className="mt-2 rounded-button bg-surface px-4 py-3 text-sm break-words whitespace-pre-wrap text-ink" data-testid="respuesta">
+                  {entry.texto}
+                </p>
+              ) : null}
             </div>
           </li>
         ))}

@@ -18,6 +18,24 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
   rncNorm: string;
   /** The staff notice waits for the next digest (src/server/incidents/notices.ts); 0/1 on SQLite. */
   staffNoticePending: Generated<boolean | number>;
+  /** The staff account (Better Auth's user id) it is assigned to; null when nobody is (migration 0011). */
+  assignedTo: Generated<string | null>;
+}
+
+/** What a timeline entry other than a state change is (src/domain/incidents.ts). */
+export type IncidentEntryKind = 'reply' | 'answer' | 'note';
+
+/** Replies, the visitor's answers and internal notes (src/server/incidents/conversation.ts). */
+export interface IncidentEntriesTable {
+  id: Generated<number>;
+  incidentId: number;
+  kind: IncidentEntryKind;
+  /** The staff author's account id and e-mail; null for the visitor's answers. */
+  authorId: string | null;
+  authorEmail: string | null;
+  body: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
 }
 
 /** One history entry per row (its `actor` is null for the creation entry). */
@@ -186,6 +204,7 @@ export interface AuthRateLimitTable {
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
+  incidentEntries: IncidentEntriesTable;
   clients: ClientsTable;
   contactMessages: ContactMessagesTable;
   mailOutbox: MailOutboxTable;
@@ -204,6 +223,7 @@ export interface Database {
 export type Incident = Selectable<IncidentsTable>;
 export type NewIncident = Insertable<IncidentsTable>;
 export type IncidentEvent = Selectable<IncidentEventsTable>;
+export type IncidentEntry = Selectable<IncidentEntriesTable>;
 export type Client = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;

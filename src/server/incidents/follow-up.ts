@@ -33,6 +33,8 @@ export async function issueFollowUpToken(
 /** What a token opens: the number, the state, the history (without who) and the problem text. */
 export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'estado' | 'fecha'> & {
   historial: Array<Pick<HistoryEntry, 'estado' | 'fecha'>>;
+  /** The staff replies, oldest first (internal notes never). */
+  respuestas: Array<{ texto: string; fecha: string }>;
 };
 
 /** The incident this token opens, or null (a malformed token is not even looked up). */
@@ -53,11 +55,21 @@ export async function followUpByToken(db: Db, token: string): Promise<FollowUp |
   if (!incident) return null;
   const histories = await loadHistories(db, [incident.id]);
   const historial = (histories.get(incident.id) ?? []).map(({ estado, fecha }) => ({ estado, fecha }));
+  // Replies only: an internal note never leaves the staff area.
+  const replies = await db
+    .selectFrom('incidentEntries')
+    .select(['body', 'createdAt'])
+    .where('incidentId', '=', incident.id)
+    .where('kind', '=', 'reply')
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
   return {
     numeroIncidencia: incident.numeroIncidencia,
     problema: incident.problema,
     estado: incident.estado,
     fecha: incident.fecha,
     historial,
+    respuestas: replies.map((reply) => ({ texto: reply.body, fecha: reply.createdAt })),
   };
 }

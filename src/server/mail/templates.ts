@@ -288,6 +288,22 @@ export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailD
   });
 }
 
+/**
+ * A staff reply to the visitor (issue 11): the text a staff member wrote (not the visitor: the
+ * visitor-mail rule above holds) and the follow-up link, whose page shows the whole conversation.
+ */
+export function incidentReplyMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email'>, reply: string, followUpToken: string): MailMessage {
+  return renderMail(brand, incident.email, {
+    subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
+    preheader: `Nuestro equipo de soporte respondió a su incidencia ${incident.numeroIncidencia}.`,
+    heading: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
+    intro: ['Hola:', `Nuestro equipo de soporte respondió a su incidencia ${incident.numeroIncidencia}.`],
+    quote: { label: 'Respuesta', text: reply },
+    action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) },
+    outro: [`¿Dudas? Responda a este correo o llámenos al ${brand.phone}.`, `El equipo de soporte de ${brand.companyName}`],
+  });
+}
+
 /** What the password-changed notice says about the change. */
 export interface PasswordChangedMailData {
   email: string;

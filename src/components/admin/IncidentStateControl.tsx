@@ -1,0 +1,96 @@
+import { actions, isActionError } from 'astro:actions';
+import { useState } from 'react';
+import { INCIDENT_STATES, type IncidentRecord, type IncidentState } from '../../domain/incidents';
+import { callableCode } from './callable';
+
+type Feedback = { kind: 'ok' | 'error'; text: string } | null;
+
+export interface IncidentStateControlProps {
+  id: number;
+  estado: IncidentState;
+  /** The incident has an e-mail: 'Notificar al cliente' can be ticked. */
+  hasEmail: boolean;
+  /** Called with the incident as the server returned it after a change. */
+  onChanged?: (incident: IncidentRecord) => void;
+}
+
+/**
+ * The state dropdown and 'Notificar al cliente', as the incident list and the incident page show
+ * them: a change calls the staff action `incidents.setState` and says how it went.
+ */
+export default function IncidentStateControl({ id, estado: initial, hasEmail, onChanged }: IncidentStateControlProps) {
+  const [estado, setEstado] = useState(initial);
+  const [notify, setNotify] = useState(true);
+  const [saving, setSaving] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const selectId = `estado-${id}`;
+  const notifyId = `notificar-${id}`;
+
+  async function changeState(next: IncidentState) {
+    setSaving(true);
+    setFeedback(null);
+    try {
+      const { data, error } = await actions.incidents.setState({ id, estado: next, notificar: notify && hasEmail });
+      if (error || !data) {
+        const code = isActionError(error) ? callableCode(error.status) : 'internal';
+        setFeedback({ kind: 'error', text: `Error al cambiar el estado (${code})` });
+        return;
+      }
+      setEstado(data.incident.estado);
+      onChanged?.(data.incident);
+      const note = data.notified.queued ? ' Se avisará al cliente por correo.' : '';
+      setFeedback({ kind: 'ok', text: `Estado actualizado correctamente.${note}` });
+    } catch {
+      setFeedback({ kind: 'error', text: 'Error al cambiar el estado' });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
+        <div className="flex items-center gap-2">
+          <label htmlFor={selectId} className="text-sm font-medium text-ink">
+            Estado
+          </label>
+          <select
+            id={selectId}
+            value={estado}
+            disabled={saving}
+            onChange={(event) => void changeState(event.target.value as IncidentState)}
+            className="rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 disabled:opacity-60"
+          >
+            {INCIDENT_STATES.map((state) => (
+              <option key={state} value={state}>
+                {state}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label htmlFor={notifyId} className="flex items-center gap-2 text-sm text-ink">
+          <input
+            id={notifyId}
+            type="checkbox"
+            checked={notify && hasEmail}
+            disabled={!hasEmail}
+            onChange={(event) => setNotify(event.target.checked)}
+            className="size-4 accent-brand-700"
+          />
+          Notificar al cliente
+          {!hasEmail ? <span className="text-xs text-muted">(sin correo)</span> : null}
+        </label>
+      </div>
+      <div aria-live="polite" className="empty:hidden">
+        {feedback ? (
+          <p
+            role={feedback.kind === 'error' ? 'alert' : 'status'}
+            className={`rounded-button px-3 py-2 text-sm ${feedback.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}
+          >
+            {feedback.text}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

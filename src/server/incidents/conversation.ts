@@ -1,0 +1,163 @@
+/**
+ * Each incident as a conversation (issue 11): the one writer of `incident_entries` (staff replies,
+ * internal notes and, later, the visitor's answers) and the readers of the timeline, for the staff
+ * incident page (everything) and the visitor's follow-up page (states and replies, never notes).
+ *
+ * A reply is stored and its mail to the visitor queued in one transaction, with a fresh follow-up
+ * token (follow-up.ts); with no usable e-mail, or past the visitor-mail cap, the reply is still stored
+ * (and shown on the follow-up page) and the caller is told why no mail went out.
+ */
+import { looksLikeEmail } from '../../domain/email.ts';
+import {
+  entryTextProblem,
+  type IncidentRecord,
+  type TimelineEntry,
+} from '../../domain/incidents.ts';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
+import type { Db } from '../db/index.ts';
+import type { IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { incidentReplyMail, type MailBrand } from '../mail/templates.ts';
+import { issueFollowUpToken } from './follow-up.ts';
+import { withHistory } from './history.ts';
+import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
+
+/** The staff member writing: Better Auth's user id and e-mail. */
+export interface EntryAuthor {
+  id: string;
+  email: string;
+}
+
+/** The text cannot be stored (empty or too long); `message` is the Spanish reason. */
+export class EntryTextError extends Error {
+  override name = 'EntryTextError';
+}
+
+export class ConversationIncidentNotFoundError extends Error {
+  override name = 'ConversationIncidentNotFoundError';
+}
+
+/** What became of a reply's mail: queued, no usable address, or the day's visitor-mail cap reached. */
+export type ReplyMailOutcome = 'queued' | 'no-email' | 'daily-cap';
+
+/** The incident with this number (as typed in the URL), with its history; null when there is none. */
+export async function incidentByNumber(db: Db, numeroIncidencia: string): Promise<IncidentRecord | null> {
+  const row = await db
+    .selectFrom('incidents')
+    .selectAll()
+    .where('numeroIncidencia', '=', numeroIncidencia.trim().toUpperCase())
+    .executeTakeFirst();
+  if (!row) return null;
+  const [record] = await withHistory(db, [row]);
+  return record ?? null;
+}
+
+/** The entries of these kinds of one incident, oldest first (created at, then id). */
+export async function loadEntries(
+  db: Db,
+  incidentId: number,
+  kinds: readonly IncidentEntryKind[] = ['reply', 'answer', 'note'],
+): Promise<IncidentEntry[]> {
+  return db
+    .selectFrom('incidentEntries')
+    .selectAll()
+    .where('incidentId', '=', incidentId)
+    .where('kind', 'in', [...kinds])
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * The staff timeline, oldest first: the problem as written, the state changes (the creation entry is
+ * the problem itself), replies, answers and notes. Entries at the same instant keep that order.
+ */
+export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
+  const entries = await loadEntries(db, incident.id);
+  const timeline: Array<TimelineEntry & { rank: number }> = [
+    { kind: 'problem', fecha: incident.fecha, texto: incident.problema, autor: incident.nombre, rank: 0 },
+    ...incident.historial
+      // The first entry (no actor, the initial state at the incident's date) is the opening itself.
+      .filter((entry, index) => !(index === 0 && entry.actor === null))
+      .map((entry) => ({ kind: 'state' as const, fecha: entry.fecha, estado: entry.estado, autor: entry.actor, rank: 1 })),
+    ...entries.map((entry) => ({ kind: entry.kind, fecha: entry.createdAt, texto: entry.body, autor: entry.authorEmail, rank: 2 })),
+  ];
+  // A stable sort by instant: ISO strings of one format compare as dates.
+  timeline.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : a.rank - b.rank));
+  return timeline.map(({ rank: _rank, ...entry }) => entry as TimelineEntry);
+}
+
+function checkText(body: string): void {
+  const problem = entryTextProblem(body);
+  if (problem) throw new EntryTextError(problem);
+}
+
+/** Stores an internal note: never mailed, never shown to the visitor. */
+export async function addNote(
+  db: Db,
+  input: { incidentId: number; author: EntryAuthor; body: string; audit?: AuditActor },
+  now: Date = new Date(),
+): Promise<IncidentEntry> {
+  checkText(input.body);
+  return db.transaction().execute(async (trx) => {
+    const incident = await trx.selectFrom('incidents').select(['id', 'numeroIncidencia']).where('id', '=', input.incidentId).executeTakeFirst();
+    if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    const entry = await trx
+      .insertInto('incidentEntries')
+      .values({ incidentId: incident.id, kind: 'note', authorId: input.author.id, authorEmail: input.author.email, body: input.body, createdAt: now.toISOString() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (input.audit) await recordEvent(trx, { ...input.audit, action: 'incident.note', subject: incident.numeroIncidencia }, now);
+    return entry;
+  });
+}
+
+/**
+ * Stores a reply to the visitor and, in the same transaction, queues its mail (subject 'Respuesta a tu
+ * incidencia {numero}', the text and the follow-up link with a fresh token) when the incident's e-mail
+ * looks like an address and the day's visitor-mail cap allows it.
+ */
+export async function replyToVisitor(
+  db: Db,
+  input: {
+    incidentId: number;
+    author: EntryAuthor;
+    body: string;
+    brand: MailBrand;
+    visitorMailDailyCap?: number;
+    audit?: AuditActor;
+  },
+  now: Date = new Date(),
+): Promise<{ entry: IncidentEntry; mail: ReplyMailOutcome }> {
+  checkText(input.body);
+  const result = await db.transaction().execute(async (trx) => {
+    const incident = await trx.selectFrom('incidents').select(['id', 'numeroIncidencia', 'email']).where('id', '=', input.incidentId).executeTakeFirst();
+    if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    const entry = await trx
+      .insertInto('incidentEntries')
+      .values({ incidentId: incident.id, kind: 'reply', authorId: input.author.id, authorEmail: input.author.email, body: input.body, createdAt: now.toISOString() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    let mail: ReplyMailOutcome = 'no-email';
+    if (looksLikeEmail(incident.email)) {
+      const refusal = await reserveVisitorMail(trx, {
+        kind: 'state',
+        address: incident.email,
+        dailyCap: input.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
+        now,
+      });
+      if (refusal) {
+        mail = 'daily-cap';
+      } else {
+        const token = await issueFollowUpToken(trx, incident.id, now);
+        const to = { numeroIncidencia: incident.numeroIncidencia, email: incident.email.trim() };
+        await enqueueMail(trx, { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token) }, now);
+        mail = 'queued';
+      }
+    }
+    if (input.audit) await recordEvent(trx, { ...input.audit, action: 'incident.reply', subject: incident.numeroIncidencia }, now);
+    return { entry, mail };
+  });
+  if (result.mail === 'queued') wakeMailWorkers();
+  return result;
+}
