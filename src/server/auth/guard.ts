@@ -7,6 +7,7 @@
  */
 import { ACTIONS_PREFIX, ROUTES } from '../../routes.ts';
 import { actionErrorBody, STAFF_REFUSALS } from '../http/refusals.ts';
+import { getConfig } from '../config.ts';
 import { requireStaff, type StaffMember } from './index.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */
@@ -44,13 +45,26 @@ export function staffRefusal(pathname: string, status: RefusalStatus, kind: 'pag
   return Response.json({ code: refusal.apiCode, message: refusal.message }, { status, headers });
 }
 
+/** Where STAFF_REQUIRE_2FA sends an account without two-step verification. */
+export const TWO_STEP_REQUIRED_PATH = `${ROUTES.adminSettings}#dos-pasos`;
+
+/**
+ * Under STAFF_REQUIRE_2FA, the redirect of a staff page for an account without two-step verification
+ * (every page but Configuración itself, where it is turned on; signing out is an endpoint, never sent).
+ */
+export function twoStepRedirect(staff: StaffMember, pathname: string, kind: 'page' | 'api', require = getConfig().STAFF_REQUIRE_2FA): Response | null {
+  if (!require || staff.twoStep || kind !== 'page' || pathname.replace(/\/$/, '') === ROUTES.adminSettings) return null;
+  return new Response(null, { status: 303, headers: { Location: TWO_STEP_REQUIRED_PATH, 'Cache-Control': 'no-store' } });
+}
+
 /** The staff member of this request, or the refusal to answer with. */
 export async function staffOrRefusal(context: GuardContext, kind: 'page' | 'api'): Promise<StaffMember | Response> {
-  if (context.locals.staff) return context.locals.staff;
-  const check = await requireStaff(context.request.headers);
-  if (!check.ok) return staffRefusal(context.url.pathname, check.status, kind, check.reason);
-  context.locals.staff = check.staff;
-  return check.staff;
+  if (!context.locals.staff) {
+    const check = await requireStaff(context.request.headers);
+    if (!check.ok) return staffRefusal(context.url.pathname, check.status, kind, check.reason);
+    context.locals.staff = check.staff;
+  }
+  return twoStepRedirect(context.locals.staff, context.url.pathname, kind) ?? context.locals.staff;
 }
 
 /** For a staff page's frontmatter: `const staff = await requireStaffPage(Astro); if (staff instanceof Response) return staff;` */
