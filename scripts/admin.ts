@@ -1,7 +1,7 @@
 /**
  * `npm run admin -- create --email E --password P [--name N]`: creates or resets a staff account
  * (E must be on ADMIN_EMAILS; P at least 12 characters; a reset ends the account's sessions).
- * `npm run admin -- list`: lists the staff accounts.
+ * `npm run admin -- list`: lists the staff accounts (and whether each has two-step verification on).
  */
 import { parseArgs } from 'node:util';
 import { createOrResetStaff, listStaff, StaffAccountError } from '../src/server/auth/accounts.ts';
@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   if (command === 'list') {
     const accounts = await listStaff();
     if (!accounts.length) console.log('No hay cuentas de personal.');
-    for (const account of accounts) console.log(`${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}`);
+    for (const account of accounts)
+      console.log(`${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}\t${account.twoStep ? 'dos pasos: sí' : 'dos pasos: no'}`);
     return;
   }
   if (!values.email || !values.password) {

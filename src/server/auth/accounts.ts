@@ -18,6 +18,8 @@ export interface StaffAccount {
   email: string;
   name: string;
   createdAt: string;
+  /** Two-step verification is on. */
+  twoStep: boolean;
 }
 
 /** Creates the account, or resets its password (ending every session it has). */
@@ -60,7 +62,13 @@ async function createAccount(adapter: InternalAdapter, email: string, name: stri
 
 export async function listStaff(auth: StaffAuth = getAuth()): Promise<StaffAccount[]> {
   const users = await (await auth.$context).internalAdapter.listUsers(undefined, undefined, { field: 'email', direction: 'asc' });
-  return users.map((user) => ({ id: user.id, email: user.email, name: user.name, createdAt: new Date(user.createdAt).toISOString() }));
+  return users.map((user) => ({
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    createdAt: new Date(user.createdAt).toISOString(),
+    twoStep: Boolean((user as { twoFactorEnabled?: unknown }).twoFactorEnabled),
+  }));
 }
 
 /**
