@@ -85,11 +85,11 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
     await expectNoAxeViolations(page);
 
-    await section(page).getByLabel('Contraseña actual').fill('no-es-la-contraseña');
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');
     await section(page).getByRole('button', { name: 'Activar la verificación en dos pasos' }).click();
     await expect.poll(() => section(page).textContent()).toContain('La contraseña actual no es correcta.');
 
-    await section(page).getByLabel('Contraseña actual').fill(password);
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill(password);
     await section(page).getByRole('button', { name: 'Activar la verificación en dos pasos' }).click();
     const qr = section(page).getByRole('img', { name: /Código QR/ });
     await expect.poll(() => qr.locator('svg').count()).toBe(1);
@@ -191,19 +191,19 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     await page.goto(`${server.url}/admin/configuracion#dos-pasos`);
     const disable = () => section(page).getByRole('button', { name: 'Desactivar la verificación en dos pasos' }).click();
 
-    await section(page).getByLabel('Contraseña actual').fill('no-es-la-contraseña');
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');
     await section(page).getByLabel('Código de la aplicación').fill(currentCode());
     await disable();
     await expect.poll(() => section(page).textContent()).toContain('La contraseña actual no es correcta.');
 
-    await section(page).getByLabel('Contraseña actual').fill(password);
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill(password);
     await section(page).getByLabel('Código de la aplicación').fill(wrongCode());
     await disable();
     await expect.poll(() => section(page).textContent()).toContain('El código no es correcto');
     await expectNoAxeViolations(page);
     expect(await section(page).locator('[data-estado="activada"]').count()).toBe(1);
 
-    await section(page).getByLabel('Contraseña actual').fill(password);
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill(password);
     await section(page).getByLabel('Código de la aplicación').fill(currentCode());
     await disable();
     await page.waitForURL(/hecho=dos-pasos-desactivada/);

@@ -50,7 +50,6 @@ export default function LoginForm({ error, email, notice, companyName, step = 'p
               name="codigo"
               type="text"
               required
-              autoFocus
               autoComplete="one-time-code"
               maxLength={64}
               spellCheck={false}
