@@ -4,7 +4,8 @@
  * clears the mark of a generated password). The password is asked twice without echo in a terminal,
  * read as one line from standard input otherwise, or taken from `--password` (a warning: it shows in
  * the process list and the shell's history).
- * `npm run admin -- list`: lists the staff accounts with their last sign-in.
+ * `npm run admin -- list`: lists the staff accounts with their last sign-in and whether
+ * two-step verification is on.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
     if (!accounts.length) console.log('No hay cuentas de personal.');
     for (const account of accounts) {
       const lastSignIn = account.lastSignInAt ? formatStaffDateTime(account.lastSignInAt) : 'nunca';
-      console.log(`${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}\túltimo inicio de sesión: ${lastSignIn}`);
+      console.log(`${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}\túltimo inicio de sesión: ${lastSignIn}\t${account.twoStep ? 'dos pasos: sí' : 'dos pasos: no'}`);
     }
     return;
   }

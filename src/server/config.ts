@@ -69,6 +69,8 @@ const schema = z.object({
   TRUST_PROXY: booleanFlag(false),
   /** A staff session not used for this long ends (the 12-hour limit from sign-in holds regardless). */
   STAFF_SESSION_IDLE_MINUTES: integerWithDefault(120, 1, 720),
+  /** Every staff account must turn on two-step verification: until it does, staff pages send it to /admin/configuracion#dos-pasos. */
+  STAFF_REQUIRE_2FA: booleanFlag(false),
   FORM_RATE_LIMIT: integerWithDefault(5, 0, 1_000_000),
   VISITOR_MAIL_DAILY_CAP: integerWithDefault(500, 0, 1_000_000),
   STAFF_DIGEST_INTERVAL_SECONDS: integerWithDefault(900, 1, 86_400),

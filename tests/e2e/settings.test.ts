@@ -64,7 +64,7 @@ describe('staff settings', () => {
     const consoleWatch = watchConsole(page);
     await page.getByRole('navigation', { name: 'Panel administrativo' }).getByRole('link', { name: 'Configuración' }).click();
     await page.waitForURL(`${server.url}/admin/configuracion`);
-    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Contraseña', 'Sesiones', 'Actividad']);
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
     await expect.poll(() => page.getByRole('link', { name: 'Configuración' }).first().getAttribute('aria-current')).toBe('page');
     await expectNoAxeViolations(page);
     consoleWatch.assertNone();

@@ -21,6 +21,8 @@ export interface StaffAccount {
   createdAt: string;
   /** When the account last signed in (the audit log), or null. */
   lastSignInAt: string | null;
+  /** Two-step verification is on. */
+  twoStep: boolean;
 }
 
 /** Creates the account, or resets its password (ending every session it has). */
@@ -83,6 +85,7 @@ export async function listStaff(auth: StaffAuth = getAuth(), db: Db = getDb()): 
     name: user.name,
     createdAt: new Date(user.createdAt).toISOString(),
     lastSignInAt: lastSignIn.has(user.id) ? new Date(lastSignIn.get(user.id)!).toISOString() : null,
+    twoStep: Boolean((user as { twoFactorEnabled?: unknown }).twoFactorEnabled),
   }));
 }
 

@@ -7,6 +7,7 @@
  */
 import { ACTIONS_PREFIX, ROUTES } from '../../routes.ts';
 import { actionErrorBody, STAFF_REFUSALS } from '../http/refusals.ts';
+import { getConfig } from '../config.ts';
 import { requireStaff, type StaffMember } from './index.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */
@@ -53,6 +54,18 @@ function pendingStep(staff: StaffMember, pathname: string): string | null {
   return null;
 }
 
+/** Where STAFF_REQUIRE_2FA sends an account without two-step verification. */
+export const TWO_STEP_REQUIRED_PATH = `${ROUTES.adminSettings}#dos-pasos`;
+
+/**
+ * Under STAFF_REQUIRE_2FA, the redirect of a staff page for an account without two-step verification
+ * (every page but Configuración itself, where it is turned on; signing out is an endpoint, never sent).
+ */
+export function twoStepRedirect(staff: StaffMember, pathname: string, kind: 'page' | 'api', require = getConfig().STAFF_REQUIRE_2FA): Response | null {
+  if (!require || staff.twoStep || kind !== 'page' || pathname.replace(/\/$/, '') === ROUTES.adminSettings) return null;
+  return new Response(null, { status: 303, headers: { Location: TWO_STEP_REQUIRED_PATH, 'Cache-Control': 'no-store' } });
+}
+
 /** The staff member of this request, or the refusal to answer with. */
 export async function staffOrRefusal(context: GuardContext, kind: 'page' | 'api'): Promise<StaffMember | Response> {
   let staff = context.locals.staff;
@@ -63,7 +76,7 @@ export async function staffOrRefusal(context: GuardContext, kind: 'page' | 'api'
   }
   const step = kind === 'page' ? pendingStep(staff, context.url.pathname) : null;
   if (step) return new Response(null, { status: 303, headers: { Location: step, 'Cache-Control': 'no-store' } });
-  return staff;
+  return twoStepRedirect(staff, context.url.pathname, kind) ?? staff;
 }
 
 /** For a staff page's frontmatter: `const staff = await requireStaffPage(Astro); if (staff instanceof Response) return staff;` */

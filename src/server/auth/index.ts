@@ -9,10 +9,13 @@
  *    except for sign-in, which our own per-network counters limit (login.ts);
  * 3. passwords are hashed with argon2id at OWASP's parameters (password.ts);
  * 4. public sign-up is off and a password reset revokes every session;
- * 5. a session lasts at most 12 hours from sign-in (never extended), and ends sooner when unused for
+ * 5. two-step verification (TOTP, RFC 6238, with one-time recovery codes) through its `twoFactor`
+ *    plugin, driven from /admin/configuracion and /admin-login (two-step.ts, login.ts);
+ * 6. a session lasts at most 12 hours from sign-in (never extended), and ends sooner when unused for
  *    STAFF_SESSION_IDLE_MINUTES: {@link requireStaff} keeps its last use in `updatedAt`.
  */
 import { betterAuth } from 'better-auth';
+import { twoFactor } from 'better-auth/plugins';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { getConfig, type Config } from '../config.ts';
 import { getDbHandle, ping, type Db, type DbEngine } from '../db/index.ts';
@@ -34,7 +37,7 @@ export const SESSION_MAX_SECONDS = 60 * 60 * 12;
 export const LAST_USE_WRITE_MS = 60_000;
 
 
-const DATE_COLUMNS = new Set(['createdAt', 'updatedAt', 'expiresAt', 'accessTokenExpiresAt', 'refreshTokenExpiresAt']);
+const DATE_COLUMNS = new Set(['createdAt', 'updatedAt', 'expiresAt', 'accessTokenExpiresAt', 'refreshTokenExpiresAt', 'lockedUntil']);
 
 /**
  * Our PostgreSQL pool parses timestamptz into ISO strings (what the rest of the site wants); Better
@@ -110,6 +113,11 @@ export function createStaffAuth({ db, engine, config, secret }: AuthDeps) {
       cookiePrefix: 'vertice',
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
     },
+    plugins: [
+      // Its endpoints are called in-process (two-step.ts, login.ts); wrong codes at sign-in count
+      // against our own per-account-and-network limits, on top of its own per-challenge ones.
+      twoFactor({ issuer: config.COMPANY_NAME, twoFactorCookieMaxAge: 600 }),
+    ],
     logger: {
       level: 'error',
       log: (level, message) => {
@@ -156,6 +164,8 @@ export interface StaffMember {
   sessionToken: string;
   /** The password was generated (the first account): staff pages lead to 'Contraseña' until it changes. */
   mustChangePassword: boolean;
+  /** Two-step verification is on for the account. */
+  twoStep: boolean;
 }
 
 
@@ -201,6 +211,6 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
   if (!isStaffEmail(result.user.email, config)) return { ok: false, status: 403 };
   return {
     ok: true,
-    staff: { id: result.user.id, email: result.user.email, name: result.user.name, sessionToken: result.session.token, mustChangePassword: Boolean(result.user.mustChangePassword) },
+    staff: { id: result.user.id, email: result.user.email, name: result.user.name, sessionToken: result.session.token, twoStep: Boolean(result.user.twoFactorEnabled), mustChangePassword: Boolean(result.user.mustChangePassword) },
   };
 }

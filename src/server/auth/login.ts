@@ -24,7 +24,8 @@ import { clearHits, reserveHit } from '../limits/counters.ts';
 import { processLimits, withinCounterLimit } from '../limits/first-line.ts';
 import type { MemoryLimiter } from '../limits/memory.ts';
 import { getLogger } from '../log.ts';
-import { AUTH_BASE_PATH, CLIENT_IP_HEADER, getAuth, isStaffEmail, type StaffAuth } from './index.ts';
+import { AUTH_BASE_PATH, CLIENT_IP_HEADER, getAuth, isStaffEmail, withClientIp, type StaffAuth } from './index.ts';
+import { pendingSignInUser, totpCode } from './two-step.ts';
 
 export const NETWORK_WINDOW_MS = 10 * 60 * 1000;
 export const NETWORK_MAX = 10;
@@ -41,6 +42,8 @@ export function checkDelayMs(count: number): number {
 
 export type SignInOutcome =
   | { kind: 'ok'; email: string; setCookies: string[] }
+  /** The password was right and the account has two-step verification: ask for a code (Better Auth's two-factor cookie is in `setCookies`). */
+  | { kind: 'two-step'; setCookies: string[] }
   | { kind: 'invalid' }
   | { kind: 'forbidden' }
   | { kind: 'rate-limited' };
@@ -117,7 +120,18 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
     await recordEvent(db, { action: 'signin.failed', actorEmail: email, network });
     return { kind: 'invalid' };
   }
-  const body = (await response.json()) as { token?: string; user?: { id?: string; email?: string } };
+  const body = (await response.json()) as { token?: string; user?: { id?: string; email?: string }; twoFactorRedirect?: boolean };
+  if (body.twoFactorRedirect) {
+    // No session yet: Better Auth left a short-lived two-factor cookie. The counters are cleared only
+    // once the code is right, so a known password does not buy more code guesses.
+    if (!isStaffEmail(email, config)) {
+      log.warn({ event: 'signin.forbidden', email, ip: input.ip, network }, 'sign-in refused: not on ADMIN_EMAILS');
+      await recordEvent(db, { action: 'signin.failed', actorEmail: email, network, detail: 'No está en ADMIN_EMAILS' });
+      return { kind: 'forbidden' };
+    }
+    log.info({ event: 'signin.two-step', email, ip: input.ip, network }, 'sign-in: password right, code asked');
+    return { kind: 'two-step', setCookies: response.headers.getSetCookie() };
+  }
   if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
     // A valid account that is not (or no longer) staff: end the session it was just given.
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
@@ -133,6 +147,72 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
   log.info({ event: 'signin.ok', email, ip: input.ip, network }, 'staff signed in');
   await recordEvent(db, { action: 'signin.ok', actorId: body.user.id, actorEmail: body.user.email, network });
   return { kind: 'ok', email: body.user.email, setCookies: response.headers.getSetCookie() };
+}
+
+export type CodeOutcome =
+  | { kind: 'ok'; email: string; setCookies: string[] }
+  | { kind: 'invalid' }
+  /** No pending sign-in (its cookie is missing or expired, or too many codes were tried on it): start again. */
+  | { kind: 'expired' }
+  | { kind: 'forbidden' }
+  | { kind: 'rate-limited' };
+
+export interface CodeInput {
+  /** A 6-digit code of the authenticator app, or one of the recovery codes. */
+  code: string;
+  /** The request's headers (Better Auth's two-factor cookie). */
+  headers: Headers;
+  ip: string;
+}
+
+/**
+ * The second step of a sign-in: a code of the app, or a recovery code (each works once). The attempt
+ * is reserved in the same counters as a password before the code is checked, so wrong codes count
+ * against the same per-account-and-network limits.
+ */
+export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaults()): Promise<CodeOutcome> {
+  const { auth, config, db } = deps;
+  const log = getLogger();
+  const network = clientNetwork(input.ip);
+  const pending = await pendingSignInUser(input.headers, auth);
+  if (!pending) return { kind: 'expired' };
+  const email = pending.email.toLowerCase();
+  const code = input.code.trim().slice(0, 64);
+  if (!code) return { kind: 'invalid' };
+  const memory = deps.memory ?? processLimits;
+  const reserved = await reserveAttempt(db, memory, email, network);
+  if ('refused' in reserved) {
+    log.warn({ event: 'signin.rate-limited', email, ip: input.ip, network, reason: reserved.refused, step: 'code' }, 'sign-in code refused: limit reached');
+    return { kind: 'rate-limited' };
+  }
+  const delay = checkDelayMs(reserved.accountCount);
+  if (delay > 0) await (deps.wait ?? sleep)(delay);
+  const totp = totpCode(code);
+  const headers = withClientIp(input.headers, input.ip);
+  const response = totp
+    ? await auth.api.verifyTOTP({ body: { code: totp }, headers, asResponse: true })
+    : await auth.api.verifyBackupCode({ body: { code }, headers, asResponse: true });
+  if (!response.ok) {
+    const failure = (await response.json().catch(() => ({}))) as { code?: string };
+    log.info({ event: 'signin.code-failed', email, ip: input.ip, network, status: response.status, code: failure.code }, 'sign-in code refused');
+    await recordEvent(db, { action: 'signin.failed', actorId: pending.id, actorEmail: email, network, detail: totp ? 'Código de verificación incorrecto' : 'Código de recuperación incorrecto' });
+    if (failure.code === 'INVALID_TWO_FACTOR_COOKIE' || failure.code === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE') return { kind: 'expired' };
+    if (failure.code === 'ACCOUNT_TEMPORARILY_LOCKED') return { kind: 'rate-limited' };
+    return { kind: 'invalid' };
+  }
+  const body = (await response.json()) as { token?: string; user?: { id?: string; email?: string } };
+  const setCookies = response.headers.getSetCookie();
+  if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
+    if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
+    await recordEvent(db, { action: 'signin.failed', actorId: body.user?.id, actorEmail: email, network, detail: 'No está en ADMIN_EMAILS' });
+    return { kind: 'forbidden' };
+  }
+  const key = keys(email, network);
+  memory.forget(key.accountNetwork);
+  await clearHits(db, key.accountNetwork);
+  log.info({ event: 'signin.ok', email, ip: input.ip, network, step: totp ? 'totp' : 'recovery-code' }, 'staff signed in');
+  await recordEvent(db, { action: 'signin.ok', actorId: body.user.id, actorEmail: body.user.email, network, detail: totp ? undefined : 'Con un código de recuperación' });
+  return { kind: 'ok', email: body.user.email, setCookies };
 }
 
 /**

@@ -154,6 +154,8 @@ export interface UserTable {
   updatedAt: AuthTime;
   /** Set on an account whose password was generated; 0/1 on SQLite (migration 0009). */
   mustChangePassword: boolean | number;
+  /** Two-step verification (migration 0010); 0/1 on SQLite, null on rows from before it. */
+  twoFactorEnabled: boolean | number | null;
 }
 
 export interface SessionTable {
@@ -192,6 +194,20 @@ export interface VerificationTable {
   updatedAt: AuthTime;
 }
 
+/** Better Auth's two-factor plugin (migration 0010): one row per account that started enrolling. */
+export interface TwoFactorTable {
+  id: string;
+  /** The TOTP secret, encrypted with the auth secret. */
+  secret: string;
+  /** The unused recovery codes, encrypted. */
+  backupCodes: string;
+  userId: string;
+  /** False until the first code confirms the enrolment; 0/1 on SQLite. */
+  verified: boolean | number | null;
+  failedVerificationCount: number | null;
+  lockedUntil: AuthTime | null;
+}
+
 /** Better Auth's sign-in limiter, and our per-account failure counts (src/server/auth/login.ts). */
 export interface AuthRateLimitTable {
   id: string;
@@ -218,6 +234,7 @@ export interface Database {
   account: AccountTable;
   verification: VerificationTable;
   rateLimit: AuthRateLimitTable;
+  twoFactor: TwoFactorTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

@@ -12,6 +12,7 @@ import * as staffNoticeDigest from './0006_staff_notice_digest.ts';
 import * as incidentTokens from './0007_incident_tokens.ts';
 import * as auditLog from './0008_audit_log.ts';
 import * as passwordChangeMark from './0009_password_change_mark.ts';
+import * as twoFactor from './0010_two_factor.ts';
 import * as incidentConversation from './0011_incident_conversation.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -24,5 +25,6 @@ export const migrations: Record<string, Migration> = {
   '0007_incident_tokens': incidentTokens,
   '0008_audit_log': auditLog,
   '0009_password_change_mark': passwordChangeMark,
+  '0010_two_factor': twoFactor,
   '0011_incident_conversation': incidentConversation,
 };

@@ -1,0 +1,223 @@
+/**
+ * 'Verificación en dos pasos' against the production build, in Chromium, with STAFF_REQUIRE_2FA on:
+ * an unenrolled account is sent to the section; enrolment (password, the secret shown as a QR code
+ * and as text, a code computed from that secret, 10 recovery codes with a download); sign-in with a
+ * code (a wrong one refused), with a recovery code (once only); wrong codes count against the
+ * sign-in limits; turning it off needs the password and a code. The tests run in order on one account.
+ */
+import { readFile } from 'node:fs/promises';
+import * as OTPAuth from 'otpauth';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
+import { firstStaffPassword, runAdminScript } from '../support/server.ts';
+import { useSite } from '../support/site.ts';
+
+const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', STAFF_REQUIRE_2FA: 'true', LOG_LEVEL: 'warn' } });
+
+let email = '';
+let password = '';
+let secret = '';
+let recoveryCodes: string[] = [];
+let ipCounter = 0;
+
+beforeAll(() => {
+  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  password = firstStaffPassword(server);
+  expect(email && password).toBeTruthy();
+});
+
+/** The code the authenticator app shows now. */
+const currentCode = () => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+/** A code that is not the current one (nor the one either side of it). */
+function wrongCode(): string {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+  const now = Date.now();
+  const near = new Set([-1, 0, 1].map((step) => totp.generate({ timestamp: now + step * 30_000 })));
+  for (let n = 123456; ; n += 1) if (!near.has(String(n))) return String(n);
+}
+
+const path = (page: Page) => new URL(page.url()).pathname;
+const section = (page: Page) => page.locator('#dos-pasos');
+
+/** A browser context with its own client network (the server trusts X-Forwarded-For here), on the password step. */
+async function passwordStep(ip?: string): Promise<{ context: BrowserContext; page: Page }> {
+  ipCounter += 1;
+  const context = await browser.newContext({ ...DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': ip ?? `198.51.100.${ipCounter}` } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/admin-login`);
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña').fill(password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  return { context, page };
+}
+
+async function codeStep(ip?: string): Promise<{ context: BrowserContext; page: Page }> {
+  const started = await passwordStep(ip);
+  await started.page.waitForURL(`${server.url}/admin-login?paso=codigo`);
+  return started;
+}
+
+async function submitCode(page: Page, code: string): Promise<void> {
+  await page.getByLabel('Código de verificación').fill(code);
+  await page.getByRole('button', { name: 'Verificar' }).click();
+  await page.waitForLoadState();
+}
+
+describe('two-step verification', { timeout: 90_000 }, () => {
+  it('sends an unenrolled account from every staff page to the section while STAFF_REQUIRE_2FA is on', async () => {
+    const { context, page } = await passwordStep();
+    await page.waitForURL(`${server.url}/admin/configuracion#dos-pasos`);
+    await expect.poll(() => section(page).getByRole('status').textContent()).toContain('debe activar la verificación en dos pasos');
+    for (const target of ['/admin', '/admin/incidencias']) {
+      await page.goto(`${server.url}${target}`);
+      expect(path(page)).toBe('/admin/configuracion');
+    }
+    // Signing out still works.
+    await page.getByRole('button', { name: 'Cerrar sesión' }).first().click();
+    await page.waitForURL(`${server.url}/admin-login`);
+    await context.close();
+  });
+
+  it('enrols with the password and a code from the secret shown, then shows 10 recovery codes once, downloadable, and passes axe', async () => {
+    const { context, page } = await passwordStep();
+    await page.waitForURL(/\/admin\/configuracion/);
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
+    await expectNoAxeViolations(page);
+
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');
+    await section(page).getByRole('button', { name: 'Activar la verificación en dos pasos' }).click();
+    await expect.poll(() => section(page).textContent()).toContain('La contraseña actual no es correcta.');
+
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill(password);
+    await section(page).getByRole('button', { name: 'Activar la verificación en dos pasos' }).click();
+    const qr = section(page).getByRole('img', { name: /Código QR/ });
+    await expect.poll(() => qr.locator('svg').count()).toBe(1);
+    secret = ((await section(page).locator('[data-secreto]').textContent()) ?? '').replace(/\s/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await expectNoAxeViolations(page);
+
+    // A wrong code: refused, the same secret shown again.
+    await section(page).getByLabel(/Escribe el código de 6 cifras/).fill(wrongCode());
+    await section(page).getByRole('button', { name: 'Confirmar y activar' }).click();
+    await expect.poll(() => section(page).textContent()).toContain('El código no es correcto');
+    expect(((await section(page).locator('[data-secreto]').textContent()) ?? '').replace(/\s/g, '')).toBe(secret);
+    await expectNoAxeViolations(page);
+
+    // From here on, nothing is refused: no console errors.
+    const consoleWatch = watchConsole(page);
+    await section(page).getByLabel(/Escribe el código de 6 cifras/).fill(currentCode());
+    await section(page).getByRole('button', { name: 'Confirmar y activar' }).click();
+    await expect.poll(() => section(page).locator('[data-codigos] li').count()).toBe(10);
+    recoveryCodes = await section(page).locator('[data-codigos] li').allTextContents();
+    expect(new Set(recoveryCodes).size).toBe(10);
+    await expectNoAxeViolations(page);
+
+    const link = section(page).getByRole('link', { name: /Descargar los códigos/ });
+    expect(await link.getAttribute('href')).toMatch(/^data:text\/plain/);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('codigos-de-recuperacion.txt');
+    const text = await readFile((await download.path())!, 'utf8');
+    for (const code of recoveryCodes) expect(text).toContain(code);
+
+    // Enrolled: staff pages open again; the codes are not shown a second time.
+    await page.goto(`${server.url}/admin`);
+    expect(path(page)).toBe('/admin');
+    await page.goto(`${server.url}/admin/configuracion`);
+    await expect.poll(() => section(page).locator('[data-estado="activada"]').count()).toBe(1);
+    expect(await section(page).locator('[data-codigos]').count()).toBe(0);
+    await expect.poll(() => page.locator('#actividad [data-evento="two-step.enabled"]').count()).toBe(1);
+    expect(runAdminScript(server, ['list'], email)).toContain('dos pasos: sí');
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it('asks for a code after the password, on its own step; a wrong code is refused, the right one signs in', async () => {
+    const { context, page } = await codeStep();
+    await expectNoAxeViolations(page);
+    // No session yet.
+    await page.goto(`${server.url}/admin`);
+    expect(path(page)).toBe('/admin-login');
+    await page.goto(`${server.url}/admin-login?paso=codigo`);
+    await submitCode(page, wrongCode());
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('El código no es correcto');
+    expect(page.url()).toBe(`${server.url}/admin-login?paso=codigo`);
+    await expectNoAxeViolations(page);
+    await submitCode(page, currentCode());
+    await page.waitForURL(`${server.url}/admin`);
+    await context.close();
+  });
+
+  it('takes a recovery code instead of a code, once', async () => {
+    const first = await codeStep();
+    await submitCode(first.page, recoveryCodes[0]!);
+    await first.page.waitForURL(`${server.url}/admin`);
+    await first.context.close();
+
+    const again = await codeStep();
+    await submitCode(again.page, recoveryCodes[0]!);
+    await expect.poll(() => again.page.getByRole('alert').textContent()).toContain('El código no es correcto');
+    expect(path(again.page)).toBe('/admin-login');
+    await again.page.goto(`${server.url}/admin`);
+    expect(path(again.page)).toBe('/admin-login');
+    await again.context.close();
+  });
+
+  it('counts wrong codes against the same per-account-and-network limit as passwords', async () => {
+    const ip = '203.0.113.77';
+    // 1 password + 4 codes, 1 password + 3 codes, 1 password: the 10 checks the network has for the account.
+    for (const codes of [4, 3, 0]) {
+      const { context, page } = await codeStep(ip);
+      for (let i = 0; i < codes; i += 1) {
+        await submitCode(page, wrongCode());
+        await expect.poll(() => page.getByRole('alert').textContent()).toContain('El código no es correcto');
+      }
+      if (codes === 0) {
+        // The 11th check, the right code: refused by the limit before it is checked.
+        const response = page.waitForResponse((answer) => answer.request().method() === 'POST');
+        await submitCode(page, currentCode());
+        expect((await response).status()).toBe(429);
+        await expect.poll(() => page.getByRole('alert').textContent()).toContain('Demasiados intentos');
+        expect(path(page)).toBe('/admin-login');
+      }
+      await context.close();
+    }
+  });
+
+  it('turns off only with the password and a code, and is then required again', async () => {
+    const { context, page } = await codeStep();
+    await submitCode(page, currentCode());
+    await page.waitForURL(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin/configuracion#dos-pasos`);
+    const disable = () => section(page).getByRole('button', { name: 'Desactivar la verificación en dos pasos' }).click();
+
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');
+    await section(page).getByLabel('Código de la aplicación').fill(currentCode());
+    await disable();
+    await expect.poll(() => section(page).textContent()).toContain('La contraseña actual no es correcta.');
+
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill(password);
+    await section(page).getByLabel('Código de la aplicación').fill(wrongCode());
+    await disable();
+    await expect.poll(() => section(page).textContent()).toContain('El código no es correcto');
+    await expectNoAxeViolations(page);
+    expect(await section(page).locator('[data-estado="activada"]').count()).toBe(1);
+
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill(password);
+    await section(page).getByLabel('Código de la aplicación').fill(currentCode());
+    await disable();
+    await page.waitForURL(/hecho=dos-pasos-desactivada/);
+    await expect.poll(() => section(page).locator('[data-estado="desactivada"]').count()).toBe(1);
+    await expect.poll(() => page.locator('#actividad [data-evento="two-step.disabled"]').count()).toBe(1);
+    // Still signed in, and sent back to the section from other staff pages.
+    await page.goto(`${server.url}/admin/incidencias`);
+    expect(path(page)).toBe('/admin/configuracion');
+    expect(runAdminScript(server, ['list'], email)).toContain('dos pasos: no');
+    await context.close();
+
+    // Sign-in no longer asks for a code.
+    const plain = await passwordStep();
+    await plain.page.waitForURL(/\/admin\/configuracion/);
+    await plain.context.close();
+  });
+});
