@@ -14,6 +14,11 @@ export const AUDIT_ACTIONS = {
   'incident.state': 'Cambio de estado de incidencia',
   'client.created': 'Cliente agregado',
   'client.welcome': 'Correo de bienvenida enviado',
+  'client.edited': 'Cliente editado',
+  'client.state': 'Cambio de estado del proyecto',
+  'client.note': 'Nota en un cliente',
+  'client.archived': 'Cliente archivado',
+  'client.restored': 'Cliente restaurado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

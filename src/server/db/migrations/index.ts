@@ -11,6 +11,7 @@ import * as limitCounters from './0005_limit_counters.ts';
 import * as staffNoticeDigest from './0006_staff_notice_digest.ts';
 import * as incidentTokens from './0007_incident_tokens.ts';
 import * as auditLog from './0008_audit_log.ts';
+import * as clientCrm from './0012_client_crm.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006_staff_notice_digest': staffNoticeDigest,
   '0007_incident_tokens': incidentTokens,
   '0008_audit_log': auditLog,
+  '0012_client_crm': clientCrm,
 };
