@@ -35,6 +35,9 @@ export const ROUTES = {
 /** Prefix of Astro's action endpoints (`/_actions/contact.send`). */
 export const ACTIONS_PREFIX = '/_actions/';
 
+/** The staff page of one client. */
+export const adminClientPath = (id: number) => `${ROUTES.adminClients}/${id}`;
+
 /** The path of a blog article. */
 export const articlePath = (id: string) => `${ROUTES.blog}/${id}`;
 
