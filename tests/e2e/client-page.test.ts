@@ -19,7 +19,12 @@ const OTHER = 'ventas@verticeconsultores.com.do';
 const PASSWORD = 'clave-de-soporte-2025';
 
 const { server, browser } = useSite({
-  env: () => ({ ADMIN_EMAILS: `${ADMIN},${SUPPORT},${OTHER}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET: 'prueba-e2e-secreto-de-sesiones-0123456789' }),
+  env: () => ({
+    ADMIN_EMAILS: `${ADMIN},${SUPPORT},${OTHER}`,
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'warn',
+    AUTH_SECRET: 'prueba-e2e-secreto-de-sesiones-0123456789',
+  }),
 });
 let db: Db;
 let ipCounter = 0;
@@ -27,18 +32,42 @@ let alamos = 0;
 let pepe = 0;
 
 beforeAll(async () => {
-  for (const email of [SUPPORT, OTHER]) runAdminScript(server, ['create', '--email', email, '--password', PASSWORD], `${ADMIN},${SUPPORT},${OTHER}`);
+  for (const email of [SUPPORT, OTHER])
+    runAdminScript(
+      server,
+      ['create', '--email', email, '--password', PASSWORD],
+      `${ADMIN},${SUPPORT},${OTHER}`,
+    );
   db = openDatabase(server.env.DATABASE_URL!).db;
-  const base = { nombreRepresentante: 'Carmen Rodríguez', telefono: '8095550142', tipoProyecto: 'Implementación AdmCloud' };
-  pepe = (await createClient(db, { ...base, razonSocial: 'Colmado Don Pepe', email: 'pepe@example.com', rnc: '101850043' }, new Date('2025-03-01T10:00:00.000Z'))).client.id;
-  alamos = (await createClient(db, { ...base, razonSocial: 'Farmacia Los Álamos SRL', email: 'carmen@losalamos.com.do', rnc: '101850043' }, new Date('2025-03-02T10:00:00.000Z'))).client.id;
+  const base = {
+    nombreRepresentante: 'Carmen Rodríguez',
+    telefono: '8095550142',
+    tipoProyecto: 'Implementación AdmCloud',
+  };
+  pepe = (
+    await createClient(
+      db,
+      { ...base, razonSocial: 'Colmado Don Pepe', email: 'pepe@example.com', rnc: '101850043' },
+      new Date('2025-03-01T10:00:00.000Z'),
+    )
+  ).client.id;
+  alamos = (
+    await createClient(
+      db,
+      { ...base, razonSocial: 'Farmacia Los Álamos SRL', email: 'carmen@losalamos.com.do', rnc: '101850043' },
+      new Date('2025-03-02T10:00:00.000Z'),
+    )
+  ).client.id;
 });
 
 afterAll(async () => {
   await db?.destroy();
 });
 
-async function signedIn(email = SUPPORT, javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page }> {
+async function signedIn(
+  email = SUPPORT,
+  javaScriptEnabled = true,
+): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
   const headers = { 'x-forwarded-for': `198.51.100.${ipCounter}` };
   const login = await browser.newContext({ ...DESKTOP, extraHTTPHeaders: headers });
@@ -51,7 +80,12 @@ async function signedIn(email = SUPPORT, javaScriptEnabled = true): Promise<{ co
   if (javaScriptEnabled) return { context: login, page };
   const storageState = await login.storageState();
   await login.close();
-  const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false, storageState, extraHTTPHeaders: headers });
+  const context = await browser.newContext({
+    ...DESKTOP,
+    javaScriptEnabled: false,
+    storageState,
+    extraHTTPHeaders: headers,
+  });
   return { context, page: await context.newPage() };
 }
 
@@ -64,7 +98,10 @@ describe('client page', () => {
     await page.goto(`${server.url}/admin/clientes`);
     await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
     await expectNoAxeViolations(page);
-    await page.locator('li[data-cliente="carmen@losalamos.com.do"]').getByRole('link', { name: 'Farmacia Los Álamos SRL' }).click();
+    await page
+      .locator('li[data-cliente="carmen@losalamos.com.do"]')
+      .getByRole('link', { name: 'Farmacia Los Álamos SRL' })
+      .click();
     await page.waitForURL(`${server.url}/admin/clientes/${alamos}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Farmacia Los Álamos SRL');
     expect(await page.locator('[data-campo="telefono"]').textContent()).toBe('+1 809-555-0142');
@@ -77,10 +114,16 @@ describe('client page', () => {
     expect(await page.getByRole('status').textContent()).toContain('Cambios guardados.');
     expect(await page.locator('[data-campo="telefono"]').textContent()).toBe('+1 829-555-0101');
     const newest = timelineItems(page).first();
-    expect(await newest.textContent()).toContain('Cambió «Teléfono» de «+1 809-555-0142» a «+1 829-555-0101»');
+    expect(await newest.textContent()).toContain(
+      'Cambió «Teléfono» de «+1 809-555-0142» a «+1 829-555-0101»',
+    );
     expect(await newest.textContent()).toContain(SUPPORT);
     expect(await timelineItems(page).last().textContent()).toContain('Cliente agregado');
-    const stored = await db.selectFrom('clients').selectAll().where('id', '=', alamos).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', alamos)
+      .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ telefono: '+1 829-555-0101', version: 2 });
     consoleWatch.assertNone();
 
@@ -90,7 +133,9 @@ describe('client page', () => {
     await page.getByRole('button', { name: 'Guardar cambios' }).click();
     await page.waitForLoadState('load');
     expect(await page.locator('#e-email-error').textContent()).toBe('Correo electrónico no válido.');
-    expect(await page.getByLabel('Correo electrónico', { exact: true }).inputValue()).toBe('carmen@losalamos');
+    expect(await page.getByLabel('Correo electrónico', { exact: true }).inputValue()).toBe(
+      'carmen@losalamos',
+    );
     await page.getByLabel('Correo electrónico', { exact: true }).fill('carmen@losalamos.com.do');
     await page.getByLabel('RNC o cédula', { exact: true }).fill('101850042');
     await page.getByRole('button', { name: 'Guardar cambios' }).click();
@@ -114,13 +159,19 @@ describe('client page', () => {
     await second.page.waitForLoadState('load');
     expect(await second.page.getByRole('alert').textContent()).toContain(STALE_EDIT_MESSAGE);
     expect(await second.page.getByLabel('Teléfono', { exact: true }).inputValue()).toBe('809-555-0222');
-    expect(await second.page.getByLabel('Nombre del representante', { exact: true }).inputValue()).toBe('Pedro Núñez');
+    expect(await second.page.getByLabel('Nombre del representante', { exact: true }).inputValue()).toBe(
+      'Pedro Núñez',
+    );
     await expectNoAxeViolations(second.page);
     // Saving again from the same stale form is still refused; after a reload it goes through.
     await second.page.getByRole('button', { name: 'Guardar cambios' }).click();
     await second.page.waitForLoadState('load');
     expect(await second.page.getByRole('alert').textContent()).toContain(STALE_EDIT_MESSAGE);
-    const stored = await db.selectFrom('clients').selectAll().where('id', '=', pepe).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('clients')
+      .selectAll()
+      .where('id', '=', pepe)
+      .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ telefono: '+1 809-555-0111', nombreRepresentante: 'Carmen Rodríguez' });
     await second.page.goto(path);
     await second.page.getByLabel('Nombre del representante', { exact: true }).fill('Pedro Núñez');
@@ -138,7 +189,9 @@ describe('client page', () => {
     await page.getByRole('button', { name: 'Cambiar estado' }).click();
     await page.waitForURL(/hecho=estado/);
     expect(await page.getByTestId('estado-proyecto').textContent()).toBe('en curso');
-    expect(await timelineItems(page).first().textContent()).toContain('Estado del proyecto: de «pendiente» a «en curso»');
+    expect(await timelineItems(page).first().textContent()).toContain(
+      'Estado del proyecto: de «pendiente» a «en curso»',
+    );
     expect(await timelineItems(page).first().textContent()).toContain(SUPPORT);
 
     await page.goto(`${server.url}/admin/clientes`);
@@ -146,9 +199,15 @@ describe('client page', () => {
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.waitForURL(/estado=en\+curso/);
     expect(await page.locator('li[data-cliente]').count()).toBe(1);
-    expect(await page.locator('li[data-cliente="carmen@losalamos.com.do"] [data-estado]').textContent()).toBe('en curso');
+    expect(await page.locator('li[data-cliente="carmen@losalamos.com.do"] [data-estado]').textContent()).toBe(
+      'en curso',
+    );
     await page.goto(`${server.url}/admin/clientes?estado=pendiente`);
-    expect(await page.locator('li[data-cliente]').evaluateAll((items) => items.map((item) => item.getAttribute('data-cliente')))).toEqual(['pepe@example.com']);
+    expect(
+      await page
+        .locator('li[data-cliente]')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-cliente'))),
+    ).toEqual(['pepe@example.com']);
 
     // Notes: blank refused in Spanish; the text is kept as typed, escaped, lines kept.
     await page.goto(`${server.url}/admin/clientes/${alamos}`);
@@ -157,6 +216,15 @@ describe('client page', () => {
     await page.getByRole('button', { name: 'Agregar nota' }).click();
     await page.waitForLoadState('load');
     expect(await page.locator('#nota-error').textContent()).toBe('Escriba la nota.');
+    const tooLong = `${'x'.repeat(5000)}\nfin`;
+    await page.evaluate(() => document.querySelector('#nota')?.removeAttribute('maxlength'));
+    await page.getByLabel('Nota', { exact: true }).fill(tooLong);
+    await page.getByRole('button', { name: 'Agregar nota' }).click();
+    await page.waitForLoadState('load');
+    expect(await page.locator('#nota-error').textContent()).toBe(
+      'La nota admite como máximo 5000 caracteres.',
+    );
+    expect(await page.getByLabel('Nota', { exact: true }).inputValue()).toBe(tooLong);
     await page.getByLabel('Nota', { exact: true }).fill(note);
     await page.getByRole('button', { name: 'Agregar nota' }).click();
     await page.waitForURL(/hecho=nota/);
@@ -172,7 +240,11 @@ describe('client page', () => {
     await page.getByLabel('Archivados').check();
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.waitForURL(/archivados=1/);
-    expect(await page.locator('li[data-cliente]').evaluateAll((items) => items.map((item) => item.getAttribute('data-cliente')))).toEqual(['carmen@losalamos.com.do']);
+    expect(
+      await page
+        .locator('li[data-cliente]')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-cliente'))),
+    ).toEqual(['carmen@losalamos.com.do']);
     await page.getByRole('link', { name: 'Farmacia Los Álamos SRL' }).click();
     await page.getByRole('button', { name: 'Restaurar' }).click();
     await page.waitForURL(/hecho=restaurado/);
@@ -202,6 +274,9 @@ describe('client page', () => {
       body: new URLSearchParams({ _intent: 'archivar' }),
     });
     expect(post.status).toBe(303);
-    expect((await db.selectFrom('clients').select('archivedAt').where('id', '=', alamos).executeTakeFirstOrThrow()).archivedAt).toBeNull();
+    expect(
+      (await db.selectFrom('clients').select('archivedAt').where('id', '=', alamos).executeTakeFirstOrThrow())
+        .archivedAt,
+    ).toBeNull();
   });
 });

@@ -232,7 +232,7 @@ export default function ClientsPanel({ clients: initial, search, estado, archive
                   {client.archivedAt ? <span className="rounded-full bg-slate-200 px-2.5 py-0.5 text-xs font-semibold text-slate-800">archivado</span> : null}
                 </div>
                 <p className="mt-1 text-sm text-ink">
-                  {client.nombreRepresentante} · <a href={`mailto:${client.email}`} className="text-brand-700 hover:underline">{client.email}</a> · {client.telefono}
+                  {client.nombreRepresentante} · <a href={`mailto:${client.email}`} className="text-brand-700 underline">{client.email}</a> · {client.telefono}
                 </p>
                 <p className="mt-1 text-xs text-muted">
                   RNC {client.rnc} · {client.tipoProyecto} · registrado el {formatStaffDateTime(client.fechaRegistro)}

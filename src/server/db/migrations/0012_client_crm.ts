@@ -13,14 +13,21 @@ const STATES = sql.raw(`('pendiente', 'en curso', 'completado', 'pausado')`);
 const KINDS = sql.raw(`('created', 'edited', 'state', 'welcome', 'note', 'archived', 'restored')`);
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('clients').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.alterTable('clients').addColumn('archived_at', timestampType(db)).execute();
 
   // Today every client is 'pendiente'; a value written another way is folded onto the four states.
   await sql`update clients set estado_proyecto = lower(trim(estado_proyecto))`.execute(db);
-  await sql`update clients set estado_proyecto = 'pendiente' where estado_proyecto not in ${STATES}`.execute(db);
+  await sql`update clients set estado_proyecto = 'pendiente' where estado_proyecto not in ${STATES}`.execute(
+    db,
+  );
   if (isPostgres(db)) {
-    await sql`alter table clients add constraint clients_estado_proyecto_check check (estado_proyecto in ${STATES})`.execute(db);
+    await sql`alter table clients add constraint clients_estado_proyecto_check check (estado_proyecto in ${STATES})`.execute(
+      db,
+    );
   } else {
     // SQLite cannot add a CHECK to an existing table: the same rule as triggers.
     for (const event of ['insert', 'update of estado_proyecto']) {
@@ -44,11 +51,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('detail', 'text')
     .addColumn('created_at', timestampType(db), (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('client_events_client_idx').on('client_events').columns(['client_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('client_events_client_idx')
+    .on('client_events')
+    .columns(['client_id', 'created_at'])
+    .execute();
 
   // The clients added before this migration get their creation entry, dated as registered.
-  await sql`insert into client_events (client_id, kind, created_at) select id, 'created', fecha_registro from clients`.execute(db);
-  await sql`insert into client_events (client_id, kind, created_at) select id, 'welcome', fecha_registro from clients where correo_bienvenida_enviado = ${isPostgres(db) ? sql`true` : sql`1`}`.execute(db);
+  await sql`insert into client_events (client_id, kind, created_at) select id, 'created', fecha_registro from clients`.execute(
+    db,
+  );
+  await sql`insert into client_events (client_id, kind, created_at) select id, 'welcome', fecha_registro from clients where correo_bienvenida_enviado = ${isPostgres(db) ? sql`true` : sql`1`}`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
