@@ -8,6 +8,7 @@ import {
   setClientState,
   updateClient,
 } from '../../src/server/clients/index.ts';
+import { sendWelcome } from '../../src/server/clients/welcome.ts';
 import { describeEachEngine } from '../support/db.ts';
 
 const input = {
@@ -186,5 +187,13 @@ describeEachEngine('client CRM writer', (database) => {
         .where('id', '=', client.id)
         .execute(),
     ).rejects.toThrow();
+  });
+
+  it('records the welcome mail in the timeline, with who sent it', async () => {
+    const { db } = database();
+    const { client } = await createClient(db, input);
+    await sendWelcome(db, client.id, async () => {}, ana);
+    const [newest] = await clientTimeline(db, client.id);
+    expect(newest).toMatchObject({ kind: 'welcome', actorEmail: ana.actorEmail });
   });
 });
