@@ -38,6 +38,9 @@ export const ACTIONS_PREFIX = '/_actions/';
 /** The staff page of one incident (`/admin/incidencias/INC-…`). */
 export const incidentPath = (numeroIncidencia: string) => `${ROUTES.adminIncidents}/${encodeURIComponent(numeroIncidencia)}`;
 
+/** The staff page of one client. */
+export const adminClientPath = (id: number) => `${ROUTES.adminClients}/${id}`;
+
 /** The path of a blog article. */
 export const articlePath = (id: string) => `${ROUTES.blog}/${id}`;
 

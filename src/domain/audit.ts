@@ -16,6 +16,11 @@ export const AUDIT_ACTIONS = {
   'incident.note': 'Nota interna agregada',
   'client.created': 'Cliente agregado',
   'client.welcome': 'Correo de bienvenida enviado',
+  'client.edited': 'Cliente editado',
+  'client.state': 'Cambio de estado del proyecto',
+  'client.note': 'Nota en un cliente',
+  'client.archived': 'Cliente archivado',
+  'client.restored': 'Cliente restaurado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

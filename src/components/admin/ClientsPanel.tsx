@@ -1,8 +1,8 @@
 import { actions, isActionError, isInputError } from 'astro:actions';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { formatStaffDateTime } from '../../domain/dates';
-import { CLIENT_FIELDS, type ClientFieldName, type ClientRecord } from '../../domain/forms/client';
-import { ROUTES } from '../../routes';
+import { CLIENT_FIELDS, PROJECT_STATES, type ClientFieldName, type ClientRecord, type ProjectState } from '../../domain/forms/client';
+import { adminClientPath, ROUTES } from '../../routes';
 import { callableCode, withTimeout } from './callable';
 
 /** The outcome of the add-client form when it was posted without JavaScript (rendered by the page). */
@@ -17,6 +17,10 @@ type ClientFormResult = { kind: 'ok' | 'error'; text: string; warnings?: string[
 export interface ClientsPanelProps {
   clients: ClientRecord[];
   search?: string;
+  /** The project-state filter, when one is applied. */
+  estado?: ProjectState;
+  /** The archived clients are listed instead of the active ones. */
+  archived?: boolean;
   form?: ClientFormOutcome;
 }
 
@@ -183,18 +187,33 @@ function ClientForm({ onCreated, initial }: { onCreated: (client: ClientRecord) 
 }
 
 /** Clientes: search (in the URL, applied by the server), the list with its welcome-mail buttons, and the add-client form. */
-export default function ClientsPanel({ clients: initial, search, form }: ClientsPanelProps) {
+export default function ClientsPanel({ clients: initial, search, estado, archived = false, form }: ClientsPanelProps) {
   const [clients, setClients] = useState(initial);
+  // A client just added is active and 'pendiente': it joins the list only when the filters show it.
+  const showsNew = !archived && (!estado || estado === 'pendiente');
   return (
     <div className="flex flex-col gap-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight text-brand-900">Clientes</h1>
-        <p className="mt-1 text-sm text-muted">Empresas con proyectos en curso, más recientes primero.</p>
+        <p className="mt-1 text-sm text-muted">
+          {archived ? 'Clientes archivados, más recientes primero.' : 'Empresas con proyectos en curso, más recientes primero.'}
+        </p>
       </div>
 
-      <form method="get" action={ROUTES.adminClients} role="search" aria-label="Buscar clientes" className="flex gap-2">
+      <form method="get" action={ROUTES.adminClients} role="search" aria-label="Buscar clientes" className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
         <label htmlFor="buscar-cliente" className="sr-only">Buscar por razón social, correo o RNC</label>
-        <input id="buscar-cliente" name="q" type="search" defaultValue={search} placeholder="Buscar por razón social, correo o RNC" className={inputClass} />
+        <input id="buscar-cliente" name="q" type="search" defaultValue={search} placeholder="Buscar por razón social, correo o RNC" className={`${inputClass} sm:w-auto sm:flex-1`} />
+        <label htmlFor="filtro-estado" className="sr-only">Estado del proyecto</label>
+        <select id="filtro-estado" name="estado" defaultValue={estado ?? ''} className={`${inputClass} sm:w-auto`}>
+          <option value="">Todos los estados</option>
+          {PROJECT_STATES.map((state) => (
+            <option key={state} value={state}>{state}</option>
+          ))}
+        </select>
+        <label className="flex items-center gap-2 text-sm text-ink">
+          <input type="checkbox" name="archivados" value="1" defaultChecked={archived} className="size-4" />
+          Archivados
+        </label>
         <button type="submit" className="rounded-button bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">Buscar</button>
       </form>
 
@@ -206,11 +225,14 @@ export default function ClientsPanel({ clients: initial, search, form }: Clients
             <li key={client.id} className="flex flex-col gap-4 rounded-card border border-line bg-white p-5 shadow-sm sm:flex-row sm:items-start sm:justify-between" data-cliente={client.email}>
               <div className="min-w-0">
                 <div className="flex flex-wrap items-center gap-2">
-                  <h2 className="font-semibold text-brand-900">{client.razonSocial}</h2>
-                  <span className="rounded-full bg-sun-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800">{client.estadoProyecto}</span>
+                  <h2 className="font-semibold break-words text-brand-900">
+                    <a href={adminClientPath(client.id)} className="hover:underline">{client.razonSocial}</a>
+                  </h2>
+                  <span className="rounded-full bg-sun-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800" data-estado>{client.estadoProyecto}</span>
+                  {client.archivedAt ? <span className="rounded-full bg-slate-200 px-2.5 py-0.5 text-xs font-semibold text-slate-800">archivado</span> : null}
                 </div>
                 <p className="mt-1 text-sm text-ink">
-                  {client.nombreRepresentante} · <a href={`mailto:${client.email}`} className="text-brand-700 hover:underline">{client.email}</a> · {client.telefono}
+                  {client.nombreRepresentante} · <a href={`mailto:${client.email}`} className="text-brand-700 underline">{client.email}</a> · {client.telefono}
                 </p>
                 <p className="mt-1 text-xs text-muted">
                   RNC {client.rnc} · {client.tipoProyecto} · registrado el {formatStaffDateTime(client.fechaRegistro)}
@@ -222,7 +244,7 @@ export default function ClientsPanel({ clients: initial, search, form }: Clients
         </ul>
       )}
 
-      <ClientForm initial={form} onCreated={(client) => setClients((list) => [client, ...list])} />
+      <ClientForm initial={form} onCreated={(client) => { if (showsNew) setClients((list) => [client, ...list]); }} />
     </div>
   );
 }

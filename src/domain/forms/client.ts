@@ -48,10 +48,43 @@ export const CLIENT_FIELDS: ReadonlyArray<{
   { name: 'tipoProyecto', label: 'Tipo de proyecto', type: 'text', autoComplete: 'off' },
 ];
 
+/** 'Estado del proyecto', in the order offered. */
+export const PROJECT_STATES = ['pendiente', 'en curso', 'completado', 'pausado'] as const;
+export type ProjectState = (typeof PROJECT_STATES)[number];
+
+export function isProjectState(value: unknown): value is ProjectState {
+  return typeof value === 'string' && (PROJECT_STATES as readonly string[]).includes(value);
+}
+
+/** What a client's timeline records. */
+export const CLIENT_EVENT_KINDS = ['created', 'edited', 'state', 'welcome', 'note', 'archived', 'restored'] as const;
+export type ClientEventKind = (typeof CLIENT_EVENT_KINDS)[number];
+
+export const NOTE_MAX = 5000;
+
+/** 'Agregar nota': 1 to 5000 characters (blank lines around it trimmed, the lines inside kept). */
+export const clientNoteSchema = /* @__PURE__ */ z.object({
+  nota: /* @__PURE__ */ z
+    .string({ error: 'Escriba la nota.' })
+    .check(
+      /* @__PURE__ */ z.trim(),
+      /* @__PURE__ */ z.minLength(1, 'Escriba la nota.'),
+      /* @__PURE__ */ z.maxLength(NOTE_MAX, `La nota admite como máximo ${NOTE_MAX} caracteres.`),
+    ),
+});
+
+/** What the second of two concurrent edits is told. */
+export const STALE_EDIT_MESSAGE =
+  'Otro miembro del personal guardó cambios en este cliente. Recarga la página para ver la versión actual.';
+
 /** A client as the staff area shows it (the record without its search columns). */
 export interface ClientRecord extends ClientInput {
   id: number;
-  estadoProyecto: string;
+  estadoProyecto: ProjectState;
+  /** Bumped by each edit; the 'Editar' form carries the one it was loaded with. */
+  version: number;
+  /** ISO 8601 UTC, or null while the client is active. */
+  archivedAt: string | null;
   /** ISO 8601 UTC. */
   fechaRegistro: string;
   correoBienvenidaEnviado: boolean;

@@ -5,11 +5,18 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import { stdnum } from 'stdnum';
-import type { ClientInput, ClientRecord } from '../../domain/forms/client.ts';
+import {
+  CLIENT_FIELDS,
+  type ClientEventKind,
+  type ClientFieldName,
+  type ClientInput,
+  type ClientRecord,
+  type ProjectState,
+} from '../../domain/forms/client.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import { clientRow } from '../db/rows.ts';
-import type { Client } from '../db/schema.ts';
+import { clientEditRow, clientRow } from '../db/rows.ts';
+import type { Client, ClientEvent } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
 
 const DO_AREA_CODES = ['809', '829', '849'];
@@ -75,6 +82,7 @@ export async function createClient(
       )
       .returningAll()
       .executeTakeFirstOrThrow();
+    await recordClientEvent(trx, inserted.id, 'created', audit, null, now);
     if (audit)
       await recordEvent(
         trx,
@@ -83,20 +91,68 @@ export async function createClient(
       );
     return inserted;
   });
+  return { client: toView(row), warnings: clientWarnings(input) };
+}
+
+/** The warnings (never refusals) of the add-client and 'Editar' forms. */
+export function clientWarnings(input: Pick<ClientInput, 'rnc'>): string[] {
   const warning = taxIdWarning(input.rnc);
-  return { client: toView(row), warnings: warning ? [warning] : [] };
+  return warning ? [warning] : [];
 }
 
 function toView({ razonSocialNorm: _a, emailNorm: _b, rncNorm: _c, ...client }: Client): ClientRecord {
-  // SQLite hands booleans back as 0/1.
-  return { ...client, correoBienvenidaEnviado: Boolean(client.correoBienvenidaEnviado) };
+  // SQLite hands booleans back as 0/1; PostgreSQL may hand an integer back as a string.
+  return {
+    ...client,
+    correoBienvenidaEnviado: Boolean(client.correoBienvenidaEnviado),
+    version: Number(client.version),
+    archivedAt: client.archivedAt ?? null,
+  };
+}
+
+/** Inserts one timeline entry (`db` may be a transaction). */
+async function recordClientEvent(
+  db: Db,
+  clientId: number,
+  kind: ClientEventKind,
+  actor: AuditActor | undefined,
+  detail: string | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('clientEvents')
+    .values({
+      clientId,
+      kind,
+      actorId: actor?.actorId ?? null,
+      actorEmail: actor?.actorEmail ?? null,
+      detail,
+      createdAt: now.toISOString(),
+    })
+    .execute();
 }
 
 export const CLIENT_LIST_LIMIT = 500;
 
-/** Newest first; `search` matches razonSocial, email or RNC (substring, case and accents ignored). */
-export async function listClients(db: Db, search?: string): Promise<ClientRecord[]> {
-  let query = db.selectFrom('clients').selectAll();
+export interface ClientListFilter {
+  search?: string | undefined;
+  /** Only the clients in this project state. */
+  estado?: ProjectState | undefined;
+  /** The archived clients instead of the active ones. */
+  archived?: boolean | undefined;
+}
+
+/**
+ * Newest first; `search` matches razonSocial, email or RNC (substring, case and accents ignored).
+ * Active clients unless `archived`; a string is the search alone.
+ */
+export async function listClients(db: Db, filter: string | ClientListFilter = {}): Promise<ClientRecord[]> {
+  const { search, estado, archived } = typeof filter === 'string' ? { search: filter } : filter;
+  let query = db
+    .selectFrom('clients')
+    .selectAll()
+    .where('archivedAt', archived ? 'is not' : 'is', null);
+  if (estado) query = query.where('estadoProyecto', '=', estado);
   const term = search ? normalizeForSearch(search).slice(0, 100) : '';
   if (term) {
     const pattern = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -116,9 +172,174 @@ export async function getClient(db: Db, id: number): Promise<ClientRecord | null
   return row ? toView(row) : null;
 }
 
-export async function markWelcomeSent(db: Db, id: number, audit?: AuditActor): Promise<void> {
+export async function markWelcomeSent(db: Db, id: number, audit?: AuditActor, now: Date = new Date()): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('clients').set({ correoBienvenidaEnviado: true }).where('id', '=', id).execute();
-    if (audit) await recordEvent(trx, { ...audit, action: 'client.welcome', subject: id });
+    await recordClientEvent(trx, id, 'welcome', audit, null, now);
+    if (audit) await recordEvent(trx, { ...audit, action: 'client.welcome', subject: id }, now);
   });
+}
+
+/** One edited field, as the timeline records it. */
+export interface ClientFieldChange {
+  field: ClientFieldName;
+  from: string;
+  to: string;
+}
+
+export type ClientEditOutcome =
+  | { kind: 'saved'; client: ClientRecord; changes: ClientFieldChange[]; warnings: string[] }
+  /** Someone saved the client since `version` was loaded: nothing was written. */
+  | { kind: 'stale'; current: ClientRecord }
+  | { kind: 'not-found' };
+
+/**
+ * 'Editar': saves every editable field (phone normalised and e-mail lowercased as at creation, the
+ * search columns derived again by `clientEditRow`) when the client is still at `version`, bumps the
+ * version, and records one timeline entry per changed field. A save that changes nothing writes nothing.
+ */
+export async function updateClient(
+  db: Db,
+  id: number,
+  input: ClientInput,
+  version: number,
+  actor?: AuditActor,
+  now: Date = new Date(),
+): Promise<ClientEditOutcome> {
+  const next: ClientInput = { ...input, telefono: normalizeDominicanPhone(input.telefono), email: input.email.toLowerCase() };
+  return db.transaction().execute(async (trx): Promise<ClientEditOutcome> => {
+    const row = await trx.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return { kind: 'not-found' };
+    const current = toView(row);
+    if (current.version !== version) return { kind: 'stale', current };
+    const changes = CLIENT_FIELDS.filter(({ name }) => current[name] !== next[name]).map(({ name }) => ({
+      field: name,
+      from: current[name],
+      to: next[name],
+    }));
+    if (changes.length === 0) return { kind: 'saved', client: current, changes, warnings: clientWarnings(next) };
+    const updated = await trx
+      .updateTable('clients')
+      .set({ ...clientEditRow(next), version: sql<number>`version + 1` })
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .returningAll()
+      .executeTakeFirst();
+    // Another save committed between the read and this write.
+    if (!updated) return { kind: 'stale', current };
+    for (const change of changes) await recordClientEvent(trx, id, 'edited', actor, JSON.stringify(change), now);
+    if (actor)
+      await recordEvent(
+        trx,
+        { ...actor, action: 'client.edited', subject: id, detail: changes.map((change) => change.field).join(', ') },
+        now,
+      );
+    return { kind: 'saved', client: toView(updated), changes, warnings: clientWarnings(next) };
+  });
+}
+
+/** 'Estado del proyecto': records the change (from, to) in the timeline; null when there is no such client. */
+export async function setClientState(
+  db: Db,
+  id: number,
+  estado: ProjectState,
+  actor?: AuditActor,
+  now: Date = new Date(),
+): Promise<ClientRecord | null> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return null;
+    if (row.estadoProyecto === estado) return toView(row);
+    const updated = await trx
+      .updateTable('clients')
+      .set({ estadoProyecto: estado })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordClientEvent(trx, id, 'state', actor, JSON.stringify({ from: row.estadoProyecto, to: estado }), now);
+    if (actor) await recordEvent(trx, { ...actor, action: 'client.state', subject: id, detail: `${row.estadoProyecto} → ${estado}` }, now);
+    return toView(updated);
+  });
+}
+
+/** 'Agregar nota' (the text already checked by `clientNoteSchema`); false when there is no such client. */
+export async function addClientNote(
+  db: Db,
+  id: number,
+  text: string,
+  actor?: AuditActor,
+  now: Date = new Date(),
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('clients').select('id').where('id', '=', id).executeTakeFirst();
+    if (!row) return false;
+    await recordClientEvent(trx, id, 'note', actor, text, now);
+    if (actor) await recordEvent(trx, { ...actor, action: 'client.note', subject: id }, now);
+    return true;
+  });
+}
+
+/** 'Archivar' (`archived`) and 'Restaurar': nothing is deleted; null when there is no such client. */
+export async function setClientArchived(
+  db: Db,
+  id: number,
+  archived: boolean,
+  actor?: AuditActor,
+  now: Date = new Date(),
+): Promise<ClientRecord | null> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return null;
+    if ((row.archivedAt !== null) === archived) return toView(row);
+    const updated = await trx
+      .updateTable('clients')
+      .set({ archivedAt: archived ? now.toISOString() : null })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordClientEvent(trx, id, archived ? 'archived' : 'restored', actor, null, now);
+    if (actor) await recordEvent(trx, { ...actor, action: archived ? 'client.archived' : 'client.restored', subject: id }, now);
+    return toView(updated);
+  });
+}
+
+/** One timeline entry as the client page shows it. */
+export interface ClientTimelineEntry {
+  id: number;
+  kind: ClientEventKind;
+  actorEmail: string | null;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** A note's text. */
+  note?: string;
+  /** An edited field, or the state change (no `field`). */
+  change?: { field?: ClientFieldName; from: string; to: string };
+}
+
+function timelineEntry(event: ClientEvent): ClientTimelineEntry {
+  const entry: ClientTimelineEntry = { id: event.id, kind: event.kind, actorEmail: event.actorEmail, at: event.createdAt };
+  if (event.kind === 'note') entry.note = event.detail ?? '';
+  if ((event.kind === 'edited' || event.kind === 'state') && event.detail) {
+    try {
+      entry.change = JSON.parse(event.detail) as ClientTimelineEntry['change'];
+    } catch {
+      // A detail that is not JSON is shown without its change.
+    }
+  }
+  return entry;
+}
+
+export const TIMELINE_LIMIT = 1000;
+
+/** The client's timeline, newest first. */
+export async function clientTimeline(db: Db, id: number): Promise<ClientTimelineEntry[]> {
+  const rows = await db
+    .selectFrom('clientEvents')
+    .selectAll()
+    .where('clientId', '=', id)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(TIMELINE_LIMIT)
+    .execute();
+  return rows.map(timelineEntry);
 }

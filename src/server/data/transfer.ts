@@ -8,7 +8,7 @@
  * An import is idempotent (a record already present is skipped) and atomic (one transaction).
  */
 import type { Transaction } from 'kysely';
-import { CLIENT_FIELDS, type ClientRecord } from '../../domain/forms/client.ts';
+import { CLIENT_FIELDS, isProjectState, type ClientRecord } from '../../domain/forms/client.ts';
 import { INCIDENT_NUMBER_PATTERN, INITIAL_STATE, isIncidentState, type HistoryEntry, type IncidentRecord } from '../../domain/incidents.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
@@ -17,7 +17,7 @@ import type { ContactMessage, Database } from '../db/schema.ts';
 import { historyText, loadHistories } from '../incidents/history.ts';
 
 export type ExportedIncident = Omit<IncidentRecord, 'id'>;
-export type ExportedClient = Omit<ClientRecord, 'id'>;
+export type ExportedClient = Omit<ClientRecord, 'id' | 'version' | 'archivedAt'>;
 export type ExportedContactMessage = Omit<ContactMessage, 'id'>;
 
 export interface ExportData {
@@ -202,7 +202,7 @@ async function importClient(trx: Transaction<Database>, raw: unknown): Promise<'
     email,
     rnc,
     tipoProyecto: text(record.tipoProyecto, 200),
-    estadoProyecto: text(record.estadoProyecto, 200) || 'pendiente',
+    estadoProyecto: projectState(text(record.estadoProyecto, 200)),
     fechaRegistro,
     correoBienvenidaEnviado: record.correoBienvenidaEnviado === true,
   });
@@ -216,8 +216,15 @@ async function importClient(trx: Transaction<Database>, raw: unknown): Promise<'
     .where('fechaRegistro', '=', fechaRegistro)
     .executeTakeFirst();
   if (exists) return 'skipped';
-  await trx.insertInto('clients').values(row).execute();
+  const { id } = await trx.insertInto('clients').values(row).returning('id').executeTakeFirstOrThrow();
+  await trx.insertInto('clientEvents').values({ clientId: id, kind: 'created', actorId: null, actorEmail: null, detail: null, createdAt: fechaRegistro }).execute();
   return 'imported';
+}
+
+/** A project state as stored: one of the four, any other value (or none) as 'pendiente'. */
+function projectState(value: string) {
+  const folded = value.trim().toLowerCase();
+  return isProjectState(folded) ? folded : 'pendiente';
 }
 
 async function importContactMessage(trx: Transaction<Database>, raw: unknown): Promise<'imported' | 'skipped' | 'invalid'> {

@@ -23,12 +23,26 @@ export function incidentRow(fields: Omit<Insertable<IncidentsTable>, IncidentSea
   return { ...fields, ...incidentSearchColumns(fields) };
 }
 
-/** A `clients` row ready to insert: the given fields plus their search columns. */
-export function clientRow(fields: Omit<Insertable<ClientsTable>, ClientSearchColumns>): NewClient {
+function clientSearchColumns(fields: { razonSocial: string; email: string; rnc: string }): Pick<NewClient, ClientSearchColumns> {
   return {
-    ...fields,
     razonSocialNorm: normalizeForSearch(fields.razonSocial),
     emailNorm: normalizeForSearch(fields.email),
     rncNorm: normalizeForSearch(fields.rnc),
   };
+}
+
+/** A `clients` row ready to insert: the given fields plus their search columns. */
+export function clientRow(fields: Omit<Insertable<ClientsTable>, ClientSearchColumns>): NewClient {
+  return { ...fields, ...clientSearchColumns(fields) };
+}
+
+/** The editable fields of a client ('Editar'). */
+export type ClientEditableFields = Pick<
+  NewClient,
+  'razonSocial' | 'nombreRepresentante' | 'telefono' | 'email' | 'rnc' | 'tipoProyecto'
+>;
+
+/** The `set` of an edit: every editable field plus the search columns derived from them, as at insert. */
+export function clientEditRow(fields: ClientEditableFields): ClientEditableFields & Pick<NewClient, ClientSearchColumns> {
+  return { ...fields, ...clientSearchColumns(fields) };
 }

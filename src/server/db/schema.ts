@@ -4,7 +4,7 @@
  * strings in both engines (PostgreSQL `timestamptz` values are parsed back to ISO strings).
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { ClientRecord } from '../../domain/forms/client.ts';
+import type { ClientEventKind, ClientRecord, ProjectState } from '../../domain/forms/client.ts';
 import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
 
 /** The columns of the domain's incident record (src/domain/incidents.ts), plus the search columns. */
@@ -47,17 +47,34 @@ export interface IncidentEventsTable extends HistoryEntry {
 /** The columns of the domain's client record (src/domain/forms/client.ts), plus the search columns. */
 export interface ClientsTable extends Omit<
   ClientRecord,
-  'id' | 'estadoProyecto' | 'correoBienvenidaEnviado'
+  'id' | 'estadoProyecto' | 'correoBienvenidaEnviado' | 'version' | 'archivedAt'
 > {
   id: Generated<number>;
-  /** 'pendiente' unless given. */
-  estadoProyecto: Generated<string>;
+  /** 'pendiente' unless given; one of PROJECT_STATES (a CHECK on PostgreSQL, triggers on SQLite). */
+  estadoProyecto: Generated<ProjectState>;
+  /** Optimistic concurrency of the 'Editar' form: 1 at creation, + 1 on each edit. */
+  version: Generated<number>;
+  /** When it was archived (ISO 8601 UTC); null while active. */
+  archivedAt: Generated<string | null>;
   /** false unless given; SQLite hands it back as 0/1 (the clients module converts). */
   correoBienvenidaEnviado: Generated<boolean>;
   /** `normalizeForSearch` copies for the client search; derived by `clientRow` (./rows.ts). */
   razonSocialNorm: string;
   emailNorm: string;
   rncNorm: string;
+}
+
+/** A client's timeline (migration 0012): inserted, never updated. */
+export interface ClientEventsTable {
+  id: Generated<number>;
+  clientId: number;
+  kind: ClientEventKind;
+  actorId: string | null;
+  actorEmail: string | null;
+  /** A note's text; for 'edited' and 'state', JSON `{ field?, from, to }`. */
+  detail: string | null;
+  /** ISO 8601 UTC. */
+  createdAt: string;
 }
 
 export interface ContactMessagesTable {
@@ -222,6 +239,7 @@ export interface Database {
   incidentEvents: IncidentEventsTable;
   incidentEntries: IncidentEntriesTable;
   clients: ClientsTable;
+  clientEvents: ClientEventsTable;
   contactMessages: ContactMessagesTable;
   mailOutbox: MailOutboxTable;
   pageViews: PageViewsTable;
@@ -243,6 +261,7 @@ export type IncidentEvent = Selectable<IncidentEventsTable>;
 export type IncidentEntry = Selectable<IncidentEntriesTable>;
 export type Client = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
+export type ClientEvent = Selectable<ClientEventsTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;
 export type OutboxMail = Selectable<MailOutboxTable>;
 export type AuditEvent = Selectable<AuditEventsTable>;

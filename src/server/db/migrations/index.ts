@@ -14,6 +14,7 @@ import * as auditLog from './0008_audit_log.ts';
 import * as passwordChangeMark from './0009_password_change_mark.ts';
 import * as twoFactor from './0010_two_factor.ts';
 import * as incidentConversation from './0011_incident_conversation.ts';
+import * as clientCrm from './0012_client_crm.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009_password_change_mark': passwordChangeMark,
   '0010_two_factor': twoFactor,
   '0011_incident_conversation': incidentConversation,
+  '0012_client_crm': clientCrm,
 };
