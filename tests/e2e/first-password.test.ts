@@ -10,7 +10,7 @@ import { DESKTOP } from '../support/browser.ts';
 import { generatedFirstPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser } = useSite();
+const { server, browser } = useSite({ keepGeneratedPassword: true });
 const ADMINS = 'admin@verticeconsultores.com.do,soporte@verticeconsultores.com.do';
 const CHOSEN = 'mamey-lámpara-cordillera-58';
 
@@ -51,9 +51,15 @@ describe('the first staff password', () => {
 
   it('the admin command reads the password from standard input, warns about --password, refuses weak ones and lists sign-ins', () => {
     const email = 'soporte@verticeconsultores.com.do';
-    expect(runAdminScript(server, ['create', '--email', email], ADMINS, `${CHOSEN}\n`)).toContain(`Cuenta creada: ${email}`);
-    expect(() => runAdminScript(server, ['create', '--email', email], ADMINS, 'Contraseña123\n')).toThrow(/demasiado común o fácil de adivinar/);
-    expect(() => runAdminScript(server, ['create', '--email', email, '--password', 'password1234'], ADMINS)).toThrow(/--password deja la contraseña/);
+    expect(runAdminScript(server, ['create', '--email', email], ADMINS, `${CHOSEN}\n`)).toContain(
+      `Cuenta creada: ${email}`,
+    );
+    expect(() => runAdminScript(server, ['create', '--email', email], ADMINS, 'Contraseña123\n')).toThrow(
+      /demasiado común o fácil de adivinar/,
+    );
+    expect(() =>
+      runAdminScript(server, ['create', '--email', email, '--password', 'password1234'], ADMINS),
+    ).toThrow(/--password deja la contraseña/);
     const listed = runAdminScript(server, ['list'], ADMINS);
     expect(listed).toMatch(/admin@verticeconsultores\.com\.do.*último inicio de sesión: \d{2}\/\d{2}\/\d{4}/);
     expect(listed).toMatch(/soporte@verticeconsultores\.com\.do.*último inicio de sesión: nunca/);

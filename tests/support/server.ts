@@ -5,6 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -74,7 +75,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -83,7 +88,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`El servidor terminó al arrancar (código ${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`El servidor terminó al arrancar (código ${child.exitCode}):\n${output}`);
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) break;
@@ -122,7 +128,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
 /** The password the tests give the first staff account in place of the generated one. */
 export const FIRST_STAFF_TEST_PASSWORD = 'guayacán-brújula-zafiro-42';
-const readied = new WeakMap<RunningServer, string>();
+/** Keyed by the server's address: tests reach a server through useSite's proxy, never the object itself. */
+const readied = new Map<string, string>();
 
 /** The generated password and the account it belongs to, from the server's FIRST_PASSWORD_FILE (mode 0600). */
 export function generatedFirstPassword(server: RunningServer): { email: string; password: string } | null {
@@ -134,28 +141,51 @@ export function generatedFirstPassword(server: RunningServer): { email: string; 
   }
 }
 
+const resetArgs = (email: string) => ['scripts/admin.ts', 'create', '--email', email];
+
 /**
- * A password the first staff account signs in with, ready for the staff pages: the generated one is
- * marked for a change (every page would lead to 'Contraseña'), so the account is reset once, as an
- * operator does, to {@link FIRST_STAFF_TEST_PASSWORD} given on standard input.
+ * Resets the first staff account, as an operator does, to {@link FIRST_STAFF_TEST_PASSWORD} given on
+ * standard input: the generated password is marked for a change (every page would lead to
+ * 'Contraseña'). Asynchronous, so that the test's open keep-alive connections are not left to go stale
+ * while it runs (useSite calls it right after the start).
  */
+export async function prepareFirstStaff(server: RunningServer): Promise<void> {
+  const generated = generatedFirstPassword(server);
+  if (!generated || readied.has(server.url)) return;
+  const child = spawn(process.execPath, resetArgs(generated.email), {
+    cwd: ROOT,
+    env: { ...server.env, LOG_LEVEL: 'silent' },
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  child.stdin!.end(`${FIRST_STAFF_TEST_PASSWORD}\n`);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`No se pudo preparar la cuenta de personal inicial (código ${code}).`);
+  readied.set(server.url, FIRST_STAFF_TEST_PASSWORD);
+}
+
+/** The password the first staff account signs in with, ready for the staff pages (see {@link prepareFirstStaff}). */
 export function firstStaffPassword(server: RunningServer): string {
-  const known = readied.get(server);
+  const known = readied.get(server.url);
   if (known) return known;
   const generated = generatedFirstPassword(server);
   if (!generated) return '';
-  execFileSync(process.execPath, ['scripts/admin.ts', 'create', '--email', generated.email], {
+  execFileSync(process.execPath, resetArgs(generated.email), {
     cwd: ROOT,
     env: { ...server.env, LOG_LEVEL: 'silent' },
     input: `${FIRST_STAFF_TEST_PASSWORD}\n`,
     encoding: 'utf8',
   });
-  readied.set(server, FIRST_STAFF_TEST_PASSWORD);
+  readied.set(server.url, FIRST_STAFF_TEST_PASSWORD);
   return FIRST_STAFF_TEST_PASSWORD;
 }
 
 /** `npm run admin -- ARGS` against this server's database, with this ADMIN_EMAILS; returns what it printed. */
-export function runAdminScript(server: RunningServer, args: string[], adminEmails: string, input?: string): string {
+export function runAdminScript(
+  server: RunningServer,
+  args: string[],
+  adminEmails: string,
+  input?: string,
+): string {
   return execFileSync(process.execPath, ['scripts/admin.ts', ...args], {
     cwd: ROOT,
     env: { ...server.env, ADMIN_EMAILS: adminEmails, LOG_LEVEL: 'silent' },
@@ -175,7 +205,10 @@ export async function signInFirstStaff(server: RunningServer): Promise<string> {
     headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ email, password }),
   });
-  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   if (response.status !== 303 || !cookie) throw new Error(`No se pudo iniciar sesión (${response.status}).`);
   return cookie;
 }

@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser, watchConsole } from './browser.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { prepareFirstStaff, startServer, type RunningServer } from './server.ts';
 import { startSmtpPeer, type SmtpPeer } from './smtp.ts';
 import { silenceWhatsNew } from './whatsnew.ts';
 
@@ -20,6 +20,8 @@ export interface SiteOptions {
   browser?: boolean;
   /** Start an SMTP peer and point `SMTP_URL` at it. */
   smtp?: boolean;
+  /** Leave the first staff account with its generated password (default: reset to a known one, see prepareFirstStaff). */
+  keepGeneratedPassword?: boolean;
 }
 
 export interface Site {
@@ -70,6 +72,7 @@ export function useSite(options: SiteOptions = {}): Site {
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;
     for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
+    if (!options.keepGeneratedPassword) await prepareFirstStaff(server!);
   });
 
   afterAll(async () => {
