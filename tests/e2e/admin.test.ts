@@ -98,6 +98,7 @@ beforeAll(async () => {
         rnc: item.rnc,
         estado: item.estado,
         fecha: item.fecha,
+        lastActivityAt: item.fecha,
         nombreNorm: normalizeForSearch(item.nombre),
         rncNorm: normalizeForSearch(item.rnc),
       })

@@ -14,6 +14,7 @@ import {
   replyToVisitor,
   staffTimeline,
 } from '../../src/server/incidents/conversation.ts';
+import { migrateToLatest, migrator } from '../../src/server/db/index.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
 import { setIncidentState } from '../../src/server/incidents/staff.ts';
 import { describeEachEngine } from '../support/db.ts';
@@ -27,7 +28,10 @@ const TOKEN_IN_LINK = /seguimiento\?token=([A-Za-z0-9_-]{24})/;
 describeEachEngine('incident conversation', (database) => {
   it('stores a reply and queues its mail with a follow-up link that shows the reply, never the note', async () => {
     const { db } = database();
-    const incident = await insertIncident(db, { numeroIncidencia: 'INC-20250101-1234', email: 'jose@cliente.example' });
+    const incident = await insertIncident(db, {
+      numeroIncidencia: 'INC-20250101-1234',
+      email: 'jose@cliente.example',
+    });
     await addNote(db, { incidentId: incident.id, author, body: 'Nota: llamar el lunes' }, at(1));
     const body = 'Hola José:\nYa revisamos la impresora.\n<b>no es html</b>';
     const { entry, mail } = await replyToVisitor(db, { incidentId: incident.id, author, body, brand }, at(2));
@@ -37,7 +41,11 @@ describeEachEngine('incident conversation', (database) => {
     const mails = await db.selectFrom('mailOutbox').selectAll().execute();
     expect(mails).toHaveLength(1);
     const [queued] = mails;
-    expect(queued).toMatchObject({ kind: 'incident.reply', toAddress: 'jose@cliente.example', subject: 'Respuesta a tu incidencia INC-20250101-1234' });
+    expect(queued).toMatchObject({
+      kind: 'incident.reply',
+      toAddress: 'jose@cliente.example',
+      subject: 'Respuesta a tu incidencia INC-20250101-1234',
+    });
     expect(queued!.textBody).toContain('Ya revisamos la impresora.');
     expect(queued!.textBody).not.toContain('llamar el lunes');
     expect(queued!.htmlBody).toContain('&lt;b&gt;no es html&lt;/b&gt;');
@@ -53,7 +61,10 @@ describeEachEngine('incident conversation', (database) => {
   it('stores a reply without mail when the incident has no usable e-mail, and a note never mails', async () => {
     const { db } = database();
     const incident = await insertIncident(db, { email: 'no tengo correo' });
-    expect((await replyToVisitor(db, { incidentId: incident.id, author, body: 'Le llamamos.', brand }, at(1))).mail).toBe('no-email');
+    expect(
+      (await replyToVisitor(db, { incidentId: incident.id, author, body: 'Le llamamos.', brand }, at(1)))
+        .mail,
+    ).toBe('no-email');
     await addNote(db, { incidentId: incident.id, author, body: 'Cliente difícil' }, at(2));
     expect(await db.selectFrom('mailOutbox').selectAll().execute()).toEqual([]);
     expect(await db.selectFrom('incidentTokens').selectAll().execute()).toEqual([]);
@@ -63,9 +74,15 @@ describeEachEngine('incident conversation', (database) => {
   it('refuses empty and too long texts, and unknown incidents, storing nothing', async () => {
     const { db } = database();
     const incident = await insertIncident(db);
-    await expect(addNote(db, { incidentId: incident.id, author, body: '  \n ' })).rejects.toThrow(EntryTextError);
-    await expect(replyToVisitor(db, { incidentId: incident.id, author, body: 'x'.repeat(ENTRY_MAX_LENGTH + 1), brand })).rejects.toThrow(/5\.000 caracteres/);
-    await expect(addNote(db, { incidentId: incident.id + 99, author, body: 'hola' })).rejects.toThrow(ConversationIncidentNotFoundError);
+    await expect(addNote(db, { incidentId: incident.id, author, body: '  \n ' })).rejects.toThrow(
+      EntryTextError,
+    );
+    await expect(
+      replyToVisitor(db, { incidentId: incident.id, author, body: 'x'.repeat(ENTRY_MAX_LENGTH + 1), brand }),
+    ).rejects.toThrow(/5\.000 caracteres/);
+    await expect(addNote(db, { incidentId: incident.id + 99, author, body: 'hola' })).rejects.toThrow(
+      ConversationIncidentNotFoundError,
+    );
     expect(await loadEntries(db, incident.id)).toEqual([]);
     expect(await db.selectFrom('mailOutbox').selectAll().execute()).toEqual([]);
     // Exactly 5,000 characters is fine.
@@ -75,9 +92,17 @@ describeEachEngine('incident conversation', (database) => {
 
   it('builds the staff timeline oldest first: problem, state changes with who, replies and notes', async () => {
     const { db } = database();
-    const opened = await insertIncident(db, { numeroIncidencia: 'INC-20250102-2222', fecha: at(0).toISOString(), problema: 'No imprime' });
+    const opened = await insertIncident(db, {
+      numeroIncidencia: 'INC-20250102-2222',
+      fecha: at(0).toISOString(),
+      problema: 'No imprime',
+    });
     await addNote(db, { incidentId: opened.id, author, body: 'Revisar driver' }, at(3));
-    await setIncidentState(db, { id: opened.id, estado: 'En Proceso', actor: 'admin@vertice.example' }, at(2));
+    await setIncidentState(
+      db,
+      { id: opened.id, estado: 'En Proceso', actor: 'admin@vertice.example' },
+      at(2),
+    );
     await replyToVisitor(db, { incidentId: opened.id, author, body: 'Ya casi', brand }, at(4));
     const incident = await incidentByNumber(db, ' inc-20250102-2222 ');
     expect(incident?.id).toBe(opened.id);
@@ -95,9 +120,85 @@ describeEachEngine('incident conversation', (database) => {
   it('adds the nullable assigned_to column to incidents', async () => {
     const { db } = database();
     const incident = await insertIncident(db);
-    const row = await db.selectFrom('incidents').select('assignedTo').where('id', '=', incident.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('incidents')
+      .select('assignedTo')
+      .where('id', '=', incident.id)
+      .executeTakeFirstOrThrow();
     expect(row.assignedTo).toBeNull();
     await db.updateTable('incidents').set({ assignedTo: author.id }).where('id', '=', incident.id).execute();
     expect((await incidentByNumber(db, incident.numeroIncidencia!))?.id).toBe(incident.id);
+  });
+  it("keeps each incident's last activity and the customer-waiting mark with its timeline", async () => {
+    const { db } = database();
+    const incident = await insertIncident(db, { fecha: at(0).toISOString() });
+    const activity = () =>
+      db
+        .selectFrom('incidents')
+        .select(['lastActivityAt', 'customerWaiting'])
+        .where('id', '=', incident.id)
+        .executeTakeFirstOrThrow();
+    const iso = (value: unknown) =>
+      new Date(String(value instanceof Date ? value.toISOString() : value)).toISOString();
+    expect(iso((await activity()).lastActivityAt)).toBe(at(0).toISOString());
+    await addNote(db, { incidentId: incident.id, author, body: 'Nota' }, at(5));
+    expect(iso((await activity()).lastActivityAt)).toBe(at(5).toISOString());
+    await setIncidentState(db, { id: incident.id, estado: 'En Proceso', actor: author.email }, at(9));
+    expect(iso((await activity()).lastActivityAt)).toBe(at(9).toISOString());
+    await replyToVisitor(db, { incidentId: incident.id, author, body: 'Respuesta', brand }, at(12));
+    expect(iso((await activity()).lastActivityAt)).toBe(at(12).toISOString());
+    expect(Boolean((await activity()).customerWaiting)).toBe(false);
+  });
+
+  it('fills last activity and the customer-waiting mark from the history when migration 0013 runs', async () => {
+    const { db } = database();
+    const answered = await insertIncident(db, {
+      numeroIncidencia: 'INC-20250102-0001',
+      fecha: at(0).toISOString(),
+    });
+    const replied = await insertIncident(db, {
+      numeroIncidencia: 'INC-20250102-0002',
+      fecha: at(0).toISOString(),
+    });
+    const quiet = await insertIncident(db, {
+      numeroIncidencia: 'INC-20250102-0003',
+      fecha: at(3).toISOString(),
+    });
+    await setIncidentState(db, { id: answered.id, estado: 'Resuelto', actor: author.email }, at(20));
+    const entry = (incidentId: number, kind: 'reply' | 'answer', minute: number) => ({
+      incidentId,
+      kind,
+      authorId: kind === 'reply' ? author.id : null,
+      authorEmail: kind === 'reply' ? author.email : null,
+      body: kind,
+      createdAt: at(minute).toISOString(),
+    });
+    await db
+      .insertInto('incidentEntries')
+      .values([
+        entry(answered.id, 'reply', 10),
+        entry(answered.id, 'answer', 30),
+        entry(replied.id, 'answer', 10),
+        entry(replied.id, 'reply', 40),
+      ])
+      .execute();
+
+    const down = await migrator(db).migrateDown();
+    expect(down.error).toBeUndefined();
+    expect(down.results?.[0]?.migrationName).toBe('0013_incident_activity');
+    await migrateToLatest(db);
+
+    const rows = await db
+      .selectFrom('incidents')
+      .select(['id', 'lastActivityAt', 'customerWaiting'])
+      .orderBy('id')
+      .execute();
+    const iso = (value: unknown) =>
+      new Date(String(value instanceof Date ? value.toISOString() : value)).toISOString();
+    expect(rows.map((row) => [row.id, iso(row.lastActivityAt), Boolean(row.customerWaiting)])).toEqual([
+      [answered.id, at(30).toISOString(), true],
+      [replied.id, at(40).toISOString(), false],
+      [quiet.id, at(3).toISOString(), false],
+    ]);
   });
 });

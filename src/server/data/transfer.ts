@@ -177,6 +177,7 @@ async function importIncident(trx: Transaction<Database>, raw: unknown): Promise
         rnc: text(record.rnc, 200),
         estado,
         fecha,
+        lastActivityAt: historial.reduce((latest, entry) => (entry.fecha > latest ? entry.fecha : latest), fecha),
       }),
     )
     .returning('id')

@@ -128,15 +128,19 @@ export async function dropPgSchema(url: string, schema: string): Promise<void> {
   }
 }
 
-/** Applies every pending migration; throws with the failing migration's name on error. */
-export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+/** Kysely's migrator over our migrations, keeping its bookkeeping in the database's own schema. */
+export function migrator(db: Kysely<any>): Migrator {
   const schema = schemaOf.get(db);
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const result = await migrator.migrateToLatest();
+}
+
+/** Applies every pending migration; throws with the failing migration's name on error. */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const result = await migrator(db).migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((item) => item.status === 'Error');
     const cause = result.error instanceof Error ? result.error.message : String(result.error);

@@ -18,12 +18,27 @@ export function incidentSearchColumns(fields: {
   return { nombreNorm: normalizeForSearch(fields.nombre), rncNorm: normalizeForSearch(fields.rnc) };
 }
 
-/** An `incidents` row ready to insert: the given fields plus their search columns. */
-export function incidentRow(fields: Omit<Insertable<IncidentsTable>, IncidentSearchColumns>): NewIncident {
-  return { ...fields, ...incidentSearchColumns(fields) };
+/**
+ * An `incidents` row ready to insert: the given fields plus their search columns; its last activity
+ * is its creation unless given (an import carries its history).
+ */
+export function incidentRow(
+  fields: Omit<Insertable<IncidentsTable>, IncidentSearchColumns | 'lastActivityAt'> & {
+    lastActivityAt?: string;
+  },
+): NewIncident {
+  return {
+    ...fields,
+    lastActivityAt: fields.lastActivityAt ?? fields.fecha,
+    ...incidentSearchColumns(fields),
+  };
 }
 
-function clientSearchColumns(fields: { razonSocial: string; email: string; rnc: string }): Pick<NewClient, ClientSearchColumns> {
+function clientSearchColumns(fields: {
+  razonSocial: string;
+  email: string;
+  rnc: string;
+}): Pick<NewClient, ClientSearchColumns> {
   return {
     razonSocialNorm: normalizeForSearch(fields.razonSocial),
     emailNorm: normalizeForSearch(fields.email),
@@ -43,6 +58,8 @@ export type ClientEditableFields = Pick<
 >;
 
 /** The `set` of an edit: every editable field plus the search columns derived from them, as at insert. */
-export function clientEditRow(fields: ClientEditableFields): ClientEditableFields & Pick<NewClient, ClientSearchColumns> {
+export function clientEditRow(
+  fields: ClientEditableFields,
+): ClientEditableFields & Pick<NewClient, ClientSearchColumns> {
   return { ...fields, ...clientSearchColumns(fields) };
 }

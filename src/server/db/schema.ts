@@ -20,6 +20,14 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
   staffNoticePending: Generated<boolean | number>;
   /** The staff account (Better Auth's user id) it is assigned to; null when nobody is (migration 0011). */
   assignedTo: Generated<string | null>;
+  /**
+   * When anything last happened to it (creation, state, assignment, reply, note, answer): ISO 8601 UTC,
+   * 'Última actividad'. Required at insert (`incidentRow` defaults it to `fecha`); kept by
+   * src/server/incidents/activity.ts (migration 0013).
+   */
+  lastActivityAt: string;
+  /** The visitor answered and no staff reply followed yet ('Respuesta del cliente'); 0/1 on SQLite. */
+  customerWaiting: Generated<boolean | number>;
 }
 
 /** What a timeline entry other than a state change is (src/domain/incidents.ts). */

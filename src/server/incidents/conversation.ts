@@ -8,16 +8,13 @@
  * (and shown on the follow-up page) and the caller is told why no mail went out.
  */
 import { looksLikeEmail } from '../../domain/email.ts';
-import {
-  entryTextProblem,
-  type IncidentRecord,
-  type TimelineEntry,
-} from '../../domain/incidents.ts';
+import { entryTextProblem, type IncidentRecord, type TimelineEntry } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentReplyMail, type MailBrand } from '../mail/templates.ts';
+import { touchIncident } from './activity.ts';
 import { issueFollowUpToken } from './follow-up.ts';
 import { withHistory } from './history.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
@@ -79,8 +76,20 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
     ...incident.historial
       // The first entry (no actor, the initial state at the incident's date) is the opening itself.
       .filter((entry, index) => !(index === 0 && entry.actor === null))
-      .map((entry) => ({ kind: 'state' as const, fecha: entry.fecha, estado: entry.estado, autor: entry.actor, rank: 1 })),
-    ...entries.map((entry) => ({ kind: entry.kind, fecha: entry.createdAt, texto: entry.body, autor: entry.authorEmail, rank: 2 })),
+      .map((entry) => ({
+        kind: 'state' as const,
+        fecha: entry.fecha,
+        estado: entry.estado,
+        autor: entry.actor,
+        rank: 1,
+      })),
+    ...entries.map((entry) => ({
+      kind: entry.kind,
+      fecha: entry.createdAt,
+      texto: entry.body,
+      autor: entry.authorEmail,
+      rank: 2,
+    })),
   ];
   // A stable sort by instant: ISO strings of one format compare as dates.
   timeline.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : a.rank - b.rank));
@@ -100,14 +109,31 @@ export async function addNote(
 ): Promise<IncidentEntry> {
   checkText(input.body);
   return db.transaction().execute(async (trx) => {
-    const incident = await trx.selectFrom('incidents').select(['id', 'numeroIncidencia']).where('id', '=', input.incidentId).executeTakeFirst();
+    const incident = await trx
+      .selectFrom('incidents')
+      .select(['id', 'numeroIncidencia'])
+      .where('id', '=', input.incidentId)
+      .executeTakeFirst();
     if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await trx
       .insertInto('incidentEntries')
-      .values({ incidentId: incident.id, kind: 'note', authorId: input.author.id, authorEmail: input.author.email, body: input.body, createdAt: now.toISOString() })
+      .values({
+        incidentId: incident.id,
+        kind: 'note',
+        authorId: input.author.id,
+        authorEmail: input.author.email,
+        body: input.body,
+        createdAt: now.toISOString(),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (input.audit) await recordEvent(trx, { ...input.audit, action: 'incident.note', subject: incident.numeroIncidencia }, now);
+    await touchIncident(trx, incident.id, 'note', now);
+    if (input.audit)
+      await recordEvent(
+        trx,
+        { ...input.audit, action: 'incident.note', subject: incident.numeroIncidencia },
+        now,
+      );
     return entry;
   });
 }
@@ -131,13 +157,25 @@ export async function replyToVisitor(
 ): Promise<{ entry: IncidentEntry; mail: ReplyMailOutcome }> {
   checkText(input.body);
   const result = await db.transaction().execute(async (trx) => {
-    const incident = await trx.selectFrom('incidents').select(['id', 'numeroIncidencia', 'email']).where('id', '=', input.incidentId).executeTakeFirst();
+    const incident = await trx
+      .selectFrom('incidents')
+      .select(['id', 'numeroIncidencia', 'email'])
+      .where('id', '=', input.incidentId)
+      .executeTakeFirst();
     if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await trx
       .insertInto('incidentEntries')
-      .values({ incidentId: incident.id, kind: 'reply', authorId: input.author.id, authorEmail: input.author.email, body: input.body, createdAt: now.toISOString() })
+      .values({
+        incidentId: incident.id,
+        kind: 'reply',
+        authorId: input.author.id,
+        authorEmail: input.author.email,
+        body: input.body,
+        createdAt: now.toISOString(),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await touchIncident(trx, incident.id, 'reply', now);
     let mail: ReplyMailOutcome = 'no-email';
     if (looksLikeEmail(incident.email)) {
       const refusal = await reserveVisitorMail(trx, {
@@ -151,11 +189,20 @@ export async function replyToVisitor(
       } else {
         const token = await issueFollowUpToken(trx, incident.id, now);
         const to = { numeroIncidencia: incident.numeroIncidencia, email: incident.email.trim() };
-        await enqueueMail(trx, { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token) }, now);
+        await enqueueMail(
+          trx,
+          { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token) },
+          now,
+        );
         mail = 'queued';
       }
     }
-    if (input.audit) await recordEvent(trx, { ...input.audit, action: 'incident.reply', subject: incident.numeroIncidencia }, now);
+    if (input.audit)
+      await recordEvent(
+        trx,
+        { ...input.audit, action: 'incident.reply', subject: incident.numeroIncidencia },
+        now,
+      );
     return { entry, mail };
   });
   if (result.mail === 'queued') wakeMailWorkers();

@@ -18,7 +18,13 @@ import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
 import { issueFollowUpToken } from './follow-up.ts';
 import { loadHistories } from './history.ts';
-import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, noticeNow, reserveVisitorMail, type VisitorMailRefusal } from './notices.ts';
+import {
+  DEFAULT_VISITOR_MAIL_DAILY_CAP,
+  holdNotice,
+  noticeNow,
+  reserveVisitorMail,
+  type VisitorMailRefusal,
+} from './notices.ts';
 
 /** Random part of the number: 1000 to 9999 (spec §9), so 9,000 numbers per UTC day. */
 const SUFFIX_MIN = 1000;
@@ -117,17 +123,29 @@ export async function createIncident(
     let visitorMail: VisitorMailOutcome = 'no-email';
     if (visitorEmail) {
       visitorMail =
-        (await reserveVisitorMail(trx, { kind: 'confirmation', address: visitorEmail, dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP, now })) ?? 'queued';
+        (await reserveVisitorMail(trx, {
+          kind: 'confirmation',
+          address: visitorEmail,
+          dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
+          now,
+        })) ?? 'queued';
       if (visitorMail === 'queued') {
         const token = await issueFollowUpToken(trx, row.id, now);
-        await enqueueMail(trx, { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData, token) }, now);
+        await enqueueMail(
+          trx,
+          { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData, token) },
+          now,
+        );
       }
     }
     const staffNotice: CreatedIncident['staffNotice'] = (await noticeNow(trx, now)) ? 'queued' : 'held';
     if (staffNotice === 'queued') {
       await enqueueMail(
         trx,
-        { kind: 'incident.staff-notice', ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail) },
+        {
+          kind: 'incident.staff-notice',
+          ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail),
+        },
         now,
       );
     } else {

@@ -20,6 +20,7 @@ import type { Database } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentStateMail, type MailBrand } from '../mail/templates.ts';
 import { normalizeForSearch } from '../text.ts';
+import { touchIncident } from './activity.ts';
 import { issueFollowUpToken } from './follow-up.ts';
 import { historyText, withHistory } from './history.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
@@ -262,7 +263,8 @@ export class IncidentNotFoundError extends Error {
   override name = 'IncidentNotFoundError';
 }
 
-export type NotifyResult = { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' | 'daily-cap' };
+export type NotifyResult =
+  { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' | 'daily-cap' };
 
 /**
  * Sets the state and appends the history entry (state, server time, who) in one transaction.
@@ -298,19 +300,39 @@ export async function setIncidentState(
       .insertInto('incidentEvents')
       .values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor })
       .execute();
+    await touchIncident(trx, input.id, 'state', now);
     if (input.audit)
-      await recordEvent(trx, { ...input.audit, action: 'incident.state', subject: updated.numeroIncidencia, detail: input.estado }, now);
+      await recordEvent(
+        trx,
+        { ...input.audit, action: 'incident.state', subject: updated.numeroIncidencia, detail: input.estado },
+        now,
+      );
     let result: NotifyResult = { queued: false, reason: 'not-requested' };
     if (input.notify) {
       // A free-text e-mail that is no address would only fail at the mail server, for good.
       if (!looksLikeEmail(updated.email)) {
         result = { queued: false, reason: 'no-email' };
-      } else if (await reserveVisitorMail(trx, { kind: 'state', address: updated.email, dailyCap: input.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP, now })) {
+      } else if (
+        await reserveVisitorMail(trx, {
+          kind: 'state',
+          address: updated.email,
+          dailyCap: input.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
+          now,
+        })
+      ) {
         result = { queued: false, reason: 'daily-cap' };
       } else {
         await enqueueMail(
           trx,
-          { kind: 'incident.state', ...incidentStateMail(input.notify, updated, fecha, await issueFollowUpToken(trx, updated.id, now)) },
+          {
+            kind: 'incident.state',
+            ...incidentStateMail(
+              input.notify,
+              updated,
+              fecha,
+              await issueFollowUpToken(trx, updated.id, now),
+            ),
+          },
           now,
         );
         result = { queued: true };

@@ -15,6 +15,7 @@ import * as passwordChangeMark from './0009_password_change_mark.ts';
 import * as twoFactor from './0010_two_factor.ts';
 import * as incidentConversation from './0011_incident_conversation.ts';
 import * as clientCrm from './0012_client_crm.ts';
+import * as incidentActivity from './0013_incident_activity.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010_two_factor': twoFactor,
   '0011_incident_conversation': incidentConversation,
   '0012_client_crm': clientCrm,
+  '0013_incident_activity': incidentActivity,
 };
