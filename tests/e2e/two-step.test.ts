@@ -13,7 +13,9 @@ import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', STAFF_REQUIRE_2FA: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser } = useSite({
+  env: { TRUST_PROXY: 'true', STAFF_REQUIRE_2FA: 'true', LOG_LEVEL: 'warn' },
+});
 
 let email = '';
 let password = '';
@@ -28,7 +30,8 @@ beforeAll(() => {
 });
 
 /** The code the authenticator app shows now. */
-const currentCode = () => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+const currentCode = () =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
 /** A code that is not the current one (nor the one either side of it). */
 function wrongCode(): string {
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
@@ -41,9 +44,16 @@ const path = (page: Page) => new URL(page.url()).pathname;
 const section = (page: Page) => page.locator('#dos-pasos');
 
 /** A browser context with its own client network (the server trusts X-Forwarded-For here), on the password step. */
-async function passwordStep(ip?: string): Promise<{ context: BrowserContext; page: Page }> {
+async function passwordStep(
+  ip?: string,
+  javaScriptEnabled = true,
+): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
-  const context = await browser.newContext({ ...DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': ip ?? `198.51.100.${ipCounter}` } });
+  const context = await browser.newContext({
+    ...DESKTOP,
+    javaScriptEnabled,
+    extraHTTPHeaders: { 'x-forwarded-for': ip ?? `198.51.100.${ipCounter}` },
+  });
   const page = await context.newPage();
   await page.goto(`${server.url}/admin-login`);
   await page.getByLabel('Correo electrónico').fill(email);
@@ -52,8 +62,11 @@ async function passwordStep(ip?: string): Promise<{ context: BrowserContext; pag
   return { context, page };
 }
 
-async function codeStep(ip?: string): Promise<{ context: BrowserContext; page: Page }> {
-  const started = await passwordStep(ip);
+async function codeStep(
+  ip?: string,
+  javaScriptEnabled = true,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const started = await passwordStep(ip, javaScriptEnabled);
   await started.page.waitForURL(`${server.url}/admin-login?paso=codigo`);
   return started;
 }
@@ -68,7 +81,9 @@ describe('two-step verification', { timeout: 90_000 }, () => {
   it('sends an unenrolled account from every staff page to the section while STAFF_REQUIRE_2FA is on', async () => {
     const { context, page } = await passwordStep();
     await page.waitForURL(`${server.url}/admin/configuracion#dos-pasos`);
-    await expect.poll(() => section(page).getByRole('status').textContent()).toContain('debe activar la verificación en dos pasos');
+    await expect
+      .poll(() => section(page).getByRole('status').textContent())
+      .toContain('debe activar la verificación en dos pasos');
     for (const target of ['/admin', '/admin/incidencias']) {
       await page.goto(`${server.url}${target}`);
       expect(path(page)).toBe('/admin/configuracion');
@@ -82,7 +97,9 @@ describe('two-step verification', { timeout: 90_000 }, () => {
   it('enrols with the password and a code from the secret shown, then shows 10 recovery codes once, downloadable, and passes axe', async () => {
     const { context, page } = await passwordStep();
     await page.waitForURL(/\/admin\/configuracion/);
-    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 2 }).allTextContents())
+      .toEqual(['Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
     await expectNoAxeViolations(page);
 
     await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');
@@ -98,15 +115,21 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     await expectNoAxeViolations(page);
 
     // A wrong code: refused, the same secret shown again.
-    await section(page).getByLabel(/Escribe el código de 6 cifras/).fill(wrongCode());
+    await section(page)
+      .getByLabel(/Escribe el código de 6 cifras/)
+      .fill(wrongCode());
     await section(page).getByRole('button', { name: 'Confirmar y activar' }).click();
     await expect.poll(() => section(page).textContent()).toContain('El código no es correcto');
-    expect(((await section(page).locator('[data-secreto]').textContent()) ?? '').replace(/\s/g, '')).toBe(secret);
+    expect(((await section(page).locator('[data-secreto]').textContent()) ?? '').replace(/\s/g, '')).toBe(
+      secret,
+    );
     await expectNoAxeViolations(page);
 
     // From here on, nothing is refused: no console errors.
     const consoleWatch = watchConsole(page);
-    await section(page).getByLabel(/Escribe el código de 6 cifras/).fill(currentCode());
+    await section(page)
+      .getByLabel(/Escribe el código de 6 cifras/)
+      .fill(currentCode());
     await section(page).getByRole('button', { name: 'Confirmar y activar' }).click();
     await expect.poll(() => section(page).locator('[data-codigos] li').count()).toBe(10);
     recoveryCodes = await section(page).locator('[data-codigos] li').allTextContents();
@@ -156,7 +179,9 @@ describe('two-step verification', { timeout: 90_000 }, () => {
 
     const again = await codeStep();
     await submitCode(again.page, recoveryCodes[0]!);
-    await expect.poll(() => again.page.getByRole('alert').textContent()).toContain('El código no es correcto');
+    await expect
+      .poll(() => again.page.getByRole('alert').textContent())
+      .toContain('El código no es correcto');
     expect(path(again.page)).toBe('/admin-login');
     await again.page.goto(`${server.url}/admin`);
     expect(path(again.page)).toBe('/admin-login');
@@ -189,7 +214,8 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     await submitCode(page, currentCode());
     await page.waitForURL(`${server.url}/admin`);
     await page.goto(`${server.url}/admin/configuracion#dos-pasos`);
-    const disable = () => section(page).getByRole('button', { name: 'Desactivar la verificación en dos pasos' }).click();
+    const disable = () =>
+      section(page).getByRole('button', { name: 'Desactivar la verificación en dos pasos' }).click();
 
     await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');
     await section(page).getByLabel('Código de la aplicación').fill(currentCode());
@@ -219,5 +245,45 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     const plain = await passwordStep();
     await plain.page.waitForURL(/\/admin\/configuracion/);
     await plain.context.close();
+  });
+  it('works with JavaScript off: enrolment, the code step and turning it off are plain forms', async () => {
+    const { context, page } = await passwordStep(undefined, false);
+    await page.waitForURL(/\/admin\/configuracion/);
+    await section(page).getByLabel('Confirma con tu contraseña actual').fill(password);
+    await section(page).getByRole('button', { name: 'Activar la verificación en dos pasos' }).click();
+    await expect
+      .poll(() =>
+        section(page)
+          .getByRole('img', { name: /Código QR/ })
+          .locator('svg')
+          .count(),
+      )
+      .toBe(1);
+    secret = ((await section(page).locator('[data-secreto]').textContent()) ?? '').replace(/\s/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await section(page)
+      .getByLabel(/Escribe el código de 6 cifras/)
+      .fill(currentCode());
+    await section(page).getByRole('button', { name: 'Confirmar y activar' }).click();
+    await expect.poll(() => section(page).locator('[data-codigos] li').count()).toBe(10);
+    expect(
+      await section(page)
+        .getByRole('link', { name: /Descargar los códigos/ })
+        .getAttribute('href'),
+    ).toMatch(/^data:text\/plain/);
+    await context.close();
+
+    const signIn = await codeStep(undefined, false);
+    await submitCode(signIn.page, currentCode());
+    await signIn.page.waitForURL(`${server.url}/admin`);
+    await signIn.page.goto(`${server.url}/admin/configuracion#dos-pasos`);
+    await section(signIn.page).getByLabel('Confirma con tu contraseña actual').fill(password);
+    await section(signIn.page).getByLabel('Código de la aplicación').fill(currentCode());
+    await section(signIn.page)
+      .getByRole('button', { name: 'Desactivar la verificación en dos pasos' })
+      .click();
+    await signIn.page.waitForURL(/hecho=dos-pasos-desactivada/);
+    await expect.poll(() => section(signIn.page).locator('[data-estado="desactivada"]').count()).toBe(1);
+    await signIn.context.close();
   });
 });
