@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSchema, dropPgSchema, openDatabase, type Db } from '../../src/server/db/index.ts';
 import { postAction, submitIncident } from '../support/actions.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../support/db.ts';
-import { firstStaffPassword, generatedFirstPassword, startServer, TEST_AUTH_SECRET, type RunningServer } from '../support/server.ts';
+import {
+  firstStaffPassword,
+  generatedFirstPassword,
+  startServer,
+  TEST_AUTH_SECRET,
+  type RunningServer,
+} from '../support/server.ts';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -62,36 +68,81 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     return fetch(`${server.url}/admin-login`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { origin: server.url, 'x-forwarded-for': ip, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        origin: server.url,
+        'x-forwarded-for': ip,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ email, password: secret }),
     });
   }
 
-  const queuedMails = async () => Number((await db.selectFrom('mailOutbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const queuedMails = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('mailOutbox')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
-  const dashboard = (server: RunningServer, cookie: string) => fetch(`${server.url}/admin`, { redirect: 'manual', headers: { cookie } });
+  const dashboard = (server: RunningServer, cookie: string) =>
+    fetch(`${server.url}/admin`, { redirect: 'manual', headers: { cookie } });
 
   it('shares sessions: signed in on A works on B; signed out on A is refused on B', async () => {
     const response = await signIn(a, ADMIN, password, '198.51.100.10');
     expect(response.status).toBe(303);
-    const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     expect(cookie).toMatch(/session_token=/);
 
     expect((await dashboard(b, cookie)).status).toBe(200);
     expect((await dashboard(a, cookie)).status).toBe(200);
 
-    const out = await fetch(`${a.url}/api/staff/logout`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: a.url } });
+    const out = await fetch(`${a.url}/api/staff/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: a.url },
+    });
     expect(out.status).toBe(303);
     const refused = await dashboard(b, cookie);
     expect(refused.status).toBe(303);
     expect(refused.headers.get('location')).toBe('/admin-login');
   });
 
+  it("ends another session on every process at once: 'Cerrar las demás sesiones' on A is refused on B", async () => {
+    const cookieOf = (response: Response) =>
+      response.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0])
+        .join('; ');
+    const mine = cookieOf(await signIn(a, ADMIN, password, '198.51.100.11'));
+    const other = cookieOf(await signIn(b, ADMIN, password, '198.51.100.12'));
+    expect((await dashboard(b, other)).status).toBe(200);
+    const ended = await fetch(`${a.url}/admin/configuracion`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: mine, origin: a.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ accion: 'cerrar-demas' }),
+    });
+    expect(ended.status).toBeLessThan(400);
+    const refused = await dashboard(b, other);
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/admin-login');
+    expect((await dashboard(b, mine)).status).toBe(200);
+  });
+
   it('counts the sign-in limit per IP across both processes', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 11; attempt += 1) {
       const server = attempt % 2 ? b : a;
-      statuses.push((await signIn(server, `intruso${attempt}@example.com`, 'clave-equivocada-123', '198.51.100.20')).status);
+      statuses.push(
+        (await signIn(server, `intruso${attempt}@example.com`, 'clave-equivocada-123', '198.51.100.20'))
+          .status,
+      );
     }
     // 10 sign-ins per IP per 10 minutes in all: the 11th is refused, whichever process gets it.
     expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
@@ -105,7 +156,12 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 6; attempt += 1) {
       const server = attempt % 2 ? b : a;
-      const answer = await postAction(server.url, 'contact.send', { name: `Persona ${attempt}`, email: `p${attempt}@cliente.example`, message: `Mensaje ${attempt}` }, { 'x-forwarded-for': '198.51.100.30' });
+      const answer = await postAction(
+        server.url,
+        'contact.send',
+        { name: `Persona ${attempt}`, email: `p${attempt}@cliente.example`, message: `Mensaje ${attempt}` },
+        { 'x-forwarded-for': '198.51.100.30' },
+      );
       statuses.push(answer.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
@@ -116,46 +172,77 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     // Mails queued by the tests before this one (five contact notices when the whole file runs).
     const earlier = await queuedMails();
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => submitIncident(index % 2 ? b.url : a.url, `two-${index}`, { 'x-forwarded-for': `203.0.113.${index + 1}` })),
+      Array.from({ length: 12 }, (_, index) =>
+        submitIncident(index % 2 ? b.url : a.url, `two-${index}`, {
+          'x-forwarded-for': `203.0.113.${index + 1}`,
+        }),
+      ),
     );
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     // A confirmation per incident, and a staff notice for each until the hour's notices are used up;
     // the rest wait for a digest, which either worker queues on its next round.
     expect(await queuedMails()).toBeGreaterThanOrEqual(earlier + 12 + 1);
-    const held = () => db.selectFrom('incidents').select('id').where('staffNoticePending', '=', true).execute();
+    const held = () =>
+      db.selectFrom('incidents').select('id').where('staffNoticePending', '=', true).execute();
     await expect.poll(async () => (await held()).length, { timeout: 30_000 }).toBe(0);
     const queued = await queuedMails();
     await expect.poll(() => smtp.messages.length, { timeout: 30_000 }).toBe(queued);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // room for a duplicate to show up
     expect(smtp.messages).toHaveLength(queued);
     // The text too: two digests may share a subject ("2 incidencias nuevas (resumen)").
-    const keys = smtp.messages.map((mail) => `${mail.to && 'text' in mail.to ? mail.to.text : ''}|${mail.subject}|${mail.text}`);
+    const keys = smtp.messages.map(
+      (mail) => `${mail.to && 'text' in mail.to ? mail.to.text : ''}|${mail.subject}|${mail.text}`,
+    );
     expect(new Set(keys).size).toBe(queued);
     const rows = await db.selectFrom('mailOutbox').select(['status', 'attempts']).execute();
     expect(rows.every((row) => row.status === 'sent' && row.attempts === 1)).toBe(true);
     // Both processes sent mail, and their logs add up to one send per row.
-    const sentBy = (server: RunningServer) => server.output().split('\n').filter((line) => line.includes('"msg":"mail sent"')).length;
+    const sentBy = (server: RunningServer) =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"mail sent"')).length;
     expect(sentBy(a)).toBeGreaterThan(0);
     expect(sentBy(b)).toBeGreaterThan(0);
     // The log is written asynchronously: the last "mail sent" line may trail the mail itself.
     await expect.poll(() => sentBy(a) + sentBy(b)).toBe(queued);
     // Every incident reached the staff inbox exactly once, in a notice or a digest, whichever process queued it.
     for (const index of Array.from({ length: 12 }, (_, i) => i)) {
-      const told = smtp.messages.filter((mail) => (mail.subject?.startsWith('Nueva incidencia') || mail.subject?.endsWith('(resumen)')) && new RegExp(`two-${index}(?!\\d)`).test(mail.text ?? ''));
+      const told = smtp.messages.filter(
+        (mail) =>
+          (mail.subject?.startsWith('Nueva incidencia') || mail.subject?.endsWith('(resumen)')) &&
+          new RegExp(`two-${index}(?!\\d)`).test(mail.text ?? ''),
+      );
       expect(told, `two-${index}`).toHaveLength(1);
     }
   });
 
   it('adds up page views from both processes on either dashboard', async () => {
-    for (const [server, path] of [[a, '/blog'], [a, '/blog'], [b, '/productos'], [b, '/blog'], [a, '/servicios']] as const) {
-      const response = await fetch(`${server.url}/api/pv`, { method: 'POST', headers: { origin: server.url, 'content-type': 'text/plain' }, body: path });
+    for (const [server, path] of [
+      [a, '/blog'],
+      [a, '/blog'],
+      [b, '/productos'],
+      [b, '/blog'],
+      [a, '/servicios'],
+    ] as const) {
+      const response = await fetch(`${server.url}/api/pv`, {
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'text/plain' },
+        body: path,
+      });
       expect(response.status).toBe(204);
     }
     const response = await signIn(b, ADMIN, password, '198.51.100.40');
-    const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     // Each process writes the views it counted every few seconds (src/server/analytics).
     for (const server of [a, b]) {
-      const visits = async () => /data-testid="visitas-hoy"[^>]*>\s*(?:<!--[^>]*-->)?\s*(\d+)/.exec(await (await dashboard(server, cookie)).text())?.[1];
+      const visits = async () =>
+        /data-testid="visitas-hoy"[^>]*>\s*(?:<!--[^>]*-->)?\s*(\d+)/.exec(
+          await (await dashboard(server, cookie)).text(),
+        )?.[1];
       await expect.poll(visits, { timeout: 15_000, message: server.url }).toBe('5');
     }
   });
