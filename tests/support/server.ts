@@ -197,6 +197,7 @@ export function runAdminScript(
 /** Signs in with the staff account the server created on its first start (password printed once). */
 export async function signInFirstStaff(server: RunningServer): Promise<string> {
   const email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1];
+  await prepareFirstStaff(server);
   const password = firstStaffPassword(server);
   if (!email || !password) throw new Error('El servidor no creó la cuenta de personal inicial.');
   const response = await fetch(`${server.url}/admin-login`, {

@@ -12,7 +12,12 @@ const MAX_PATH_LENGTH = 120;
 const PATH_PATTERN = /^\/[a-z0-9\-/]*$/;
 
 /** Made once: building a formatter costs far more than formatting (it was a beacon's largest cost). */
-const LOCAL_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+const LOCAL_DAY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** The calendar day in Santo Domingo (`yyyy-mm-dd`): "today" means the staff's today. */
 export function localDay(now: Date = new Date()): string {
@@ -33,7 +38,9 @@ async function addViews(db: Db, day: string, path: string, count: number): Promi
   await db
     .insertInto('pageViews')
     .values({ day, path, count })
-    .onConflict((oc) => oc.columns(['day', 'path']).doUpdateSet({ count: sql`${sql.ref('pageViews.count')} + ${count}` }))
+    .onConflict((oc) =>
+      oc.columns(['day', 'path']).doUpdateSet({ count: sql`${sql.ref('pageViews.count')} + ${count}` }),
+    )
     .execute();
 }
 
@@ -60,7 +67,12 @@ function viewBuffer(): ViewBuffer {
 }
 
 /** Counts one view in memory (see {@link ViewBuffer}); false when the path is not one of ours. */
-export async function bufferPageView(db: Db, rawPath: string, now: Date = new Date(), known?: ReadonlySet<string>): Promise<boolean> {
+export async function bufferPageView(
+  db: Db,
+  rawPath: string,
+  now: Date = new Date(),
+  known?: ReadonlySet<string>,
+): Promise<boolean> {
   const path = normalizeViewPath(rawPath);
   if (!path || (known && !known.has(path))) return false;
   const buffer = viewBuffer();
@@ -93,7 +105,8 @@ export async function flushPageViews(db?: Db): Promise<number> {
       written += count;
     } catch (error) {
       // The database did not answer: this and every later entry wait for the next flush.
-      for (const [laterKey, laterCount] of entries.slice(index)) buffer.counts.set(laterKey, (buffer.counts.get(laterKey) ?? 0) + laterCount);
+      for (const [laterKey, laterCount] of entries.slice(index))
+        buffer.counts.set(laterKey, (buffer.counts.get(laterKey) ?? 0) + laterCount);
       buffer.timer ??= setTimeout(() => void flushPageViews().catch(() => undefined), FLUSH_MS).unref();
       throw error;
     }
@@ -122,7 +135,12 @@ export interface PathViews {
 }
 
 /** The most viewed paths over the last `days` days (today included). */
-export async function mostViewedPages(db: Db, days = 30, limit = 5, now: Date = new Date()): Promise<PathViews[]> {
+export async function mostViewedPages(
+  db: Db,
+  days = 30,
+  limit = 5,
+  now: Date = new Date(),
+): Promise<PathViews[]> {
   const since = localDay(new Date(now.getTime() - (days - 1) * 86_400_000));
   const rows = await db
     .selectFrom('pageViews')
