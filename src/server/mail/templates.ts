@@ -375,7 +375,7 @@ export function meetingMail(brand: MailBrand, data: MeetingMailData, kind: 'requ
     ['Hora (Santo Domingo)', time],
     ['Duración', formatDuration(data.durationMinutes)],
     ['Lugar o enlace', data.place],
-    ['Organiza', `${data.organizerName} (${data.organizerEmail})`],
+    ['Organiza', data.organizerName ? `${data.organizerName} (${data.organizerEmail})` : data.organizerEmail],
   ];
   const intro = copyTo
     ? [
