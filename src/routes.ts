@@ -41,6 +41,9 @@ export const incidentPath = (numeroIncidencia: string) => `${ROUTES.adminInciden
 /** The staff page of one client. */
 export const adminClientPath = (id: number) => `${ROUTES.adminClients}/${id}`;
 
+/** The 'Reunión' form of one client. */
+export const adminClientMeetingPath = (id: number) => `${ROUTES.adminClients}/${id}/reunion`;
+
 /** The path of a blog article. */
 export const articlePath = (id: string) => `${ROUTES.blog}/${id}`;
 

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = {
   'client.note': 'Nota en un cliente',
   'client.archived': 'Cliente archivado',
   'client.restored': 'Cliente restaurado',
+  'client.meeting': 'Reunión enviada a un cliente',
+  'client.meeting-cancelled': 'Reunión cancelada',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

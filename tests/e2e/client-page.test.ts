@@ -100,7 +100,7 @@ describe('client page', () => {
     await expectNoAxeViolations(page);
     await page
       .locator('li[data-cliente="carmen@losalamos.com.do"]')
-      .getByRole('link', { name: 'Farmacia Los Álamos SRL' })
+      .getByRole('link', { name: 'Farmacia Los Álamos SRL', exact: true })
       .click();
     await page.waitForURL(`${server.url}/admin/clientes/${alamos}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Farmacia Los Álamos SRL');

@@ -2,7 +2,7 @@ import { actions, isActionError, isInputError } from 'astro:actions';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { formatStaffDateTime } from '../../domain/dates';
 import { CLIENT_FIELDS, PROJECT_STATES, type ClientFieldName, type ClientRecord, type ProjectState } from '../../domain/forms/client';
-import { adminClientPath, ROUTES } from '../../routes';
+import { adminClientMeetingPath, adminClientPath, ROUTES } from '../../routes';
 import { callableCode, withTimeout } from './callable';
 
 /** The outcome of the add-client form when it was posted without JavaScript (rendered by the page). */
@@ -83,9 +83,11 @@ function WelcomeButton({ client }: { client: ClientRecord }) {
         >
           {label}
         </button>
-        <button type="button" disabled title="Próximamente" className="cursor-not-allowed rounded-button border border-line px-3 py-2 text-sm font-medium text-muted">
-          Reunión
-        </button>
+        {client.archivedAt ? null : (
+          <a href={adminClientMeetingPath(client.id)} aria-label={`Reunión — ${client.razonSocial}`} className="rounded-button border border-line px-3 py-2 text-sm font-medium text-brand-900 hover:bg-surface">
+            Reunión
+          </a>
+        )}
       </div>
       <div aria-live="polite" className="empty:hidden">
         {message ? (

@@ -13,6 +13,7 @@ import {
   type ClientRecord,
   type ProjectState,
 } from '../../domain/forms/client.ts';
+import type { MeetingEventKind } from '../../domain/forms/meeting.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import { clientEditRow, clientRow } from '../db/rows.ts';
@@ -306,7 +307,8 @@ export async function setClientArchived(
 /** One timeline entry as the client page shows it. */
 export interface ClientTimelineEntry {
   id: number;
-  kind: ClientEventKind;
+  /** A client event, or a meeting sent or cancelled (read from client_meetings). */
+  kind: ClientEventKind | MeetingEventKind;
   actorEmail: string | null;
   /** ISO 8601 UTC. */
   at: string;
@@ -314,6 +316,8 @@ export interface ClientTimelineEntry {
   note?: string;
   /** An edited field, or the state change (no `field`). */
   change?: { field?: ClientFieldName; from: string; to: string };
+  /** A meeting: its start (ISO 8601 UTC), duration and place. */
+  meeting?: { startsAt: string; durationMinutes: number; place: string };
 }
 
 function timelineEntry(event: ClientEvent): ClientTimelineEntry {
@@ -331,7 +335,7 @@ function timelineEntry(event: ClientEvent): ClientTimelineEntry {
 
 export const TIMELINE_LIMIT = 1000;
 
-/** The client's timeline, newest first. */
+/** The client's timeline, newest first: its events, and its meetings when sent and when cancelled. */
 export async function clientTimeline(db: Db, id: number): Promise<ClientTimelineEntry[]> {
   const rows = await db
     .selectFrom('clientEvents')
@@ -341,5 +345,21 @@ export async function clientTimeline(db: Db, id: number): Promise<ClientTimeline
     .orderBy('id', 'desc')
     .limit(TIMELINE_LIMIT)
     .execute();
-  return rows.map(timelineEntry);
+  const meetings = await db
+    .selectFrom('clientMeetings')
+    .selectAll()
+    .where('clientId', '=', id)
+    .orderBy('createdAt', 'desc')
+    .limit(TIMELINE_LIMIT)
+    .execute();
+  const entries = rows.map(timelineEntry);
+  for (const row of meetings) {
+    const meeting = { startsAt: row.startsAt, durationMinutes: Number(row.durationMinutes), place: row.place };
+    entries.push({ id: row.id, kind: 'meeting', actorEmail: row.organizerEmail, at: row.createdAt, meeting });
+    if (row.cancelledAt)
+      entries.push({ id: row.id, kind: 'meeting-cancelled', actorEmail: row.cancelledBy, at: row.cancelledAt, meeting });
+  }
+  // Stable: entries at the same instant keep their order (events by id, then meetings).
+  entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return entries.slice(0, TIMELINE_LIMIT);
 }

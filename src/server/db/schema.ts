@@ -111,6 +111,33 @@ export interface MailOutboxTable {
   lastError: string | null;
   createdAt: string;
   sentAt: string | null;
+  /** JSON `MailAttachment[]` (src/server/mail/types.ts), migration 0016; null on older rows and mails without files. */
+  attachments: Generated<string | null>;
+}
+
+/** A meeting sent to a client ('Reunión', migration 0016); cancelling sets `cancelledAt`, nothing is deleted. */
+export interface ClientMeetingsTable {
+  id: Generated<number>;
+  clientId: number;
+  /** The staff organiser: Better Auth's user id, e-mail and name (the invitation's ORGANIZER). */
+  organizerId: string;
+  organizerEmail: string;
+  organizerName: string;
+  /** ISO 8601 UTC; `endsAt` = start + duration. */
+  startsAt: string;
+  endsAt: string;
+  /** 1 to 480. */
+  durationMinutes: number;
+  /** A place, or an https:// video-call link. */
+  place: string;
+  note: Generated<string>;
+  /** The iCalendar UID and SEQUENCE the invitation and its cancellation share. */
+  uid: string;
+  sequence: Generated<number>;
+  createdAt: string;
+  cancelledAt: Generated<string | null>;
+  /** E-mail of the staff member who cancelled it. */
+  cancelledBy: Generated<string | null>;
 }
 
 export interface PageViewsTable {
@@ -248,6 +275,7 @@ export interface Database {
   incidentEntries: IncidentEntriesTable;
   clients: ClientsTable;
   clientEvents: ClientEventsTable;
+  clientMeetings: ClientMeetingsTable;
   contactMessages: ContactMessagesTable;
   mailOutbox: MailOutboxTable;
   pageViews: PageViewsTable;
@@ -273,3 +301,4 @@ export type ClientEvent = Selectable<ClientEventsTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;
 export type OutboxMail = Selectable<MailOutboxTable>;
 export type AuditEvent = Selectable<AuditEventsTable>;
+export type ClientMeeting = Selectable<ClientMeetingsTable>;

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Database, OutboxMail } from '../db/schema.ts';
-import { MailDeliveryError, type MailTransport, type QueuedMail } from './types.ts';
+import { MailDeliveryError, type MailAttachment, type MailTransport, type QueuedMail } from './types.ts';
 
 export const RETRY_BASE_MS = 60_000;
 export const RETRY_MAX_MS = 60 * 60_000;
@@ -38,10 +38,19 @@ export async function enqueueMail(trx: Transaction<Database> | Db, mail: QueuedM
       lastError: null,
       createdAt: now.toISOString(),
       sentAt: null,
+      // Only set when there are files, so a mail without them writes the same row as before 0016.
+      ...(mail.attachments?.length ? { attachments: JSON.stringify(mail.attachments) } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** The files of a stored row; rows from before migration 0016 (or without files) have none. */
+export function storedAttachments(row: Pick<OutboxMail, 'attachments'>): { attachments?: MailAttachment[] } {
+  if (!row.attachments) return {};
+  const parsed = JSON.parse(row.attachments) as MailAttachment[];
+  return Array.isArray(parsed) && parsed.length ? { attachments: parsed } : {};
 }
 
 /** Delay before attempt n+1 after n failed attempts: 1 min, 2, 4 … capped at 1 h. */
@@ -192,7 +201,14 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       }
       attempted += 1;
       try {
-        await transport.send({ to: row.toAddress, replyTo: row.replyTo, subject: row.subject, text: row.textBody, html: row.htmlBody });
+        await transport.send({
+          to: row.toAddress,
+          replyTo: row.replyTo,
+          subject: row.subject,
+          text: row.textBody,
+          html: row.htmlBody,
+          ...storedAttachments(row),
+        });
         await markSent(db, row.id, now());
         log?.info({ mailId: row.id, kind: row.kind, attempt: row.attempts, transport: transport.kind }, 'mail sent');
       } catch (error) {

@@ -11,6 +11,12 @@ import { MailDeliveryError, type MailMessage, type MailTransport } from './types
 const SEND_TIMEOUT_MS = 30_000;
 
 function toNodemailer(from: string, mail: MailMessage) {
+  const files = mail.attachments ?? [];
+  // One calendar file with a method is the mail's invitation: nodemailer sends it both as a
+  // `text/calendar; method=…` alternative (what Gmail and Outlook read as an invitation) and as an
+  // `.ics` attachment. Any other file is an ordinary attachment.
+  const invitation = files.find((file) => file.method && file.contentType.startsWith('text/calendar'));
+  const others = files.filter((file) => file !== invitation);
   return {
     from,
     to: mail.to,
@@ -18,6 +24,10 @@ function toNodemailer(from: string, mail: MailMessage) {
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
+    ...(invitation ? { icalEvent: { method: invitation.method, filename: invitation.filename, content: invitation.content } } : {}),
+    ...(others.length
+      ? { attachments: others.map((file) => ({ filename: file.filename, contentType: file.contentType, content: file.content })) }
+      : {}),
   };
 }
 

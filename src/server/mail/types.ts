@@ -6,6 +6,21 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with the mail (none when absent). */
+  attachments?: MailAttachment[];
+}
+
+/**
+ * A file of a mail, its content as text (UTF-8). A `text/calendar` file with a `method` is sent the way
+ * calendar clients recognise an invitation: as a `text/calendar; method=…` alternative of the body and
+ * as an `.ics` attachment (nodemailer's `icalEvent`).
+ */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+  /** iCalendar METHOD of a calendar file: REQUEST (an invitation) or CANCEL. */
+  method?: 'REQUEST' | 'CANCEL';
 }
 
 /** A mail for the outbox: `kind` says what caused it (`incident.created`, `contact.received`…). */
