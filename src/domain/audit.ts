@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = {
   'client.note': 'Nota en un cliente',
   'client.archived': 'Cliente archivado',
   'client.restored': 'Cliente restaurado',
+  'contact.handled': 'Mensaje de contacto atendido',
+  'contact.pending': 'Mensaje de contacto marcado como pendiente',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
