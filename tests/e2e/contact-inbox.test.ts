@@ -342,6 +342,9 @@ describe('contact inbox', () => {
     await poll(() => form.getByRole('status').textContent()).toContain(
       'Cliente «Ferretería Martínez SRL» guardado correctamente.',
     );
+    // The form starts empty again, so the same client is not saved twice by mistake.
+    expect(await form.getByLabel('Nombre del representante').inputValue()).toBe('');
+    expect(await form.getByLabel('Correo electrónico').inputValue()).toBe('');
     const client = await db
       .selectFrom('clients')
       .selectAll()
