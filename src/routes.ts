@@ -30,6 +30,9 @@ export const ROUTES = {
   productAdmcloud: '/producto/admcloud',
   productRestaurantpe: '/producto/restaurantpe',
   productTiendao: '/producto/tiendao',
+  /** The contact inbox (issue 11) and its CSV export. */
+  adminMessages: '/admin/mensajes',
+  staffMessagesCsv: '/api/staff/mensajes.csv',
 } as const;
 
 /** Prefix of Astro's action endpoints (`/_actions/contact.send`). */
@@ -43,6 +46,15 @@ export const adminClientPath = (id: number) => `${ROUTES.adminClients}/${id}`;
 
 /** The 'Reunión' form of one client. */
 export const adminClientMeetingPath = (id: number) => `${ROUTES.adminClients}/${id}/reunion`;
+/** The fields of the add-client form that `/admin/clientes` pre-fills from its query ('Crear cliente' in the inbox). */
+export const CLIENT_PREFILL_FIELDS = ['nombreRepresentante', 'email'] as const;
+
+/** The add-client form of `/admin/clientes`, pre-filled with these values (only a pre-fill: checked on submit). */
+export const newClientPath = (prefill: Partial<Record<(typeof CLIENT_PREFILL_FIELDS)[number], string>>) => {
+  const params = new URLSearchParams();
+  for (const name of CLIENT_PREFILL_FIELDS) if (prefill[name]) params.set(name, prefill[name]);
+  return `${ROUTES.adminClients}?${params.toString()}#nuevo-cliente`;
+};
 
 /** The path of a blog article. */
 export const articlePath = (id: string) => `${ROUTES.blog}/${id}`;

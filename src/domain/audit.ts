@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = {
   'client.restored': 'Cliente restaurado',
   'client.meeting': 'Reunión enviada a un cliente',
   'client.meeting-cancelled': 'Reunión cancelada',
+  'contact.handled': 'Mensaje de contacto atendido',
+  'contact.pending': 'Mensaje de contacto marcado como pendiente',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

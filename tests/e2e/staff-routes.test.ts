@@ -15,7 +15,7 @@ const staffRoutes = [...routesUnder('admin'), ...routesUnder('api/staff'), ROUTE
 
 describe('staff routes in the build', () => {
   it('finds the staff routes to check', () => {
-    expect(staffRoutes).toEqual(expect.arrayContaining([ROUTES.admin, ROUTES.adminIncidents, ROUTES.adminClients, ROUTES.staffIncidentsCsv, ROUTES.adminLogin]));
+    expect(staffRoutes).toEqual(expect.arrayContaining([ROUTES.admin, ROUTES.adminIncidents, ROUTES.adminClients, ROUTES.staffIncidentsCsv, ROUTES.adminLogin, ROUTES.adminMessages, ROUTES.staffMessagesCsv]));
   });
 
   it('prerendered none of them into dist/client', () => {

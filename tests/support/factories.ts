@@ -5,12 +5,20 @@
  */
 import { INITIAL_STATE, type HistoryEntry } from '../../src/domain/incidents.ts';
 import type { Db } from '../../src/server/db/index.ts';
-import { clientRow, incidentRow } from '../../src/server/db/rows.ts';
-import type { NewClient, NewIncident } from '../../src/server/db/schema.ts';
+import { clientRow, contactMessageRow, incidentRow } from '../../src/server/db/rows.ts';
+import type { NewClient, NewContactMessage, NewIncident } from '../../src/server/db/schema.ts';
 
 type IncidentInput = Omit<NewIncident, 'nombreNorm' | 'rncNorm'>;
 type ClientInput = Omit<NewClient, 'razonSocialNorm' | 'emailNorm' | 'rncNorm'>;
-type ContactMessageInput = { name: string; email: string; message: string; createdAt: string };
+type ContactMessageInput = {
+  name: string;
+  email: string;
+  message: string;
+  createdAt: string;
+  handledAt?: string | null;
+  handledById?: string | null;
+  handledByEmail?: string | null;
+};
 
 let sequence = 0;
 /** A number of its own for each built incident (1000…9999, then it wraps: pass one when building more). */
@@ -90,21 +98,21 @@ export async function insertClient(
   return { ...row, id };
 }
 
-/** A contact message as the contact form stores it, with these overrides. */
-export function buildContactMessage(overrides: Partial<ContactMessageInput> = {}): ContactMessageInput {
-  return {
+/** A contact message row ready to insert, as the contact form stores it (search columns derived), with these overrides. */
+export function buildContactMessage(overrides: Partial<ContactMessageInput> = {}): NewContactMessage {
+  return contactMessageRow({
     name: 'Pedro Núñez',
     email: 'pedro@cliente.example',
     message: 'Necesito una cotización.',
     createdAt: '2025-01-01T10:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 export async function insertContactMessage(
   db: Db,
   overrides: Partial<ContactMessageInput> = {},
-): Promise<ContactMessageInput & { id: number }> {
+): Promise<NewContactMessage & { id: number }> {
   const row = buildContactMessage(overrides);
   const { id } = await db.insertInto('contactMessages').values(row).returning('id').executeTakeFirstOrThrow();
   return { ...row, id };

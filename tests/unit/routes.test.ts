@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   articlePath,
+  CLIENT_PREFILL_FIELDS,
+  newClientPath,
   isPrivatePath,
   isPublicPage,
   isStaffEndpoint,
@@ -42,6 +44,8 @@ describe('routes module', () => {
     expect(isStaffPage('/administracion')).toBe(false);
     expect(isStaffPage(ROUTES.adminLogin)).toBe(false);
     expect(isStaffEndpoint(ROUTES.staffIncidentsCsv)).toBe(true);
+    expect(isStaffPage(ROUTES.adminMessages)).toBe(true);
+    expect(isStaffEndpoint(ROUTES.staffMessagesCsv)).toBe(true);
     // Signing out needs no session: a stale cookie must still be able to leave.
     expect(isStaffEndpoint(ROUTES.adminLogout)).toBe(false);
     expect(isStaffPath(ROUTES.adminLogin)).toBe(true);
@@ -55,5 +59,12 @@ describe('routes module', () => {
     expect(isPublicPage(articlePath('mejor-erp-2025'))).toBe(true);
     expect(isPublicPage('/blog/Mayusculas')).toBe(false);
     expect(isPublicPage(ROUTES.admin)).toBe(false);
+  });
+
+  it("builds the add-client form's pre-fill link of the contact inbox", () => {
+    expect(CLIENT_PREFILL_FIELDS).toEqual(['nombreRepresentante', 'email']);
+    expect(newClientPath({ nombreRepresentante: 'Ana & Pérez', email: 'ana+1@example.com' })).toBe(
+      '/admin/clientes?nombreRepresentante=Ana+%26+P%C3%A9rez&email=ana%2B1%40example.com#nuevo-cliente',
+    );
   });
 });

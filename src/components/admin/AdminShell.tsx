@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
+import { formatPendingCount } from '../../domain/messages';
 import { ROUTES } from '../../routes';
-import { CollapseIcon, GearIcon, HomeIcon, LogoutIcon, MenuIcon, TicketIcon, UsersIcon } from './icons';
+import { CollapseIcon, GearIcon, HomeIcon, InboxIcon, LogoutIcon, MenuIcon, TicketIcon, UsersIcon } from './icons';
 
 export interface AdminShellProps {
   /** Path of the current page, to mark the active item. */
@@ -8,6 +9,8 @@ export interface AdminShellProps {
   companyName: string;
   /** E-mail of the signed-in staff member. */
   userEmail: string;
+  /** Contact messages nobody has marked 'atendido' yet ('Mensajes' badge); unknown when undefined. */
+  pendingMessages?: number | undefined;
   children?: ReactNode;
 }
 
@@ -15,24 +18,43 @@ const ITEMS = [
   { href: ROUTES.admin, label: 'Inicio', Icon: HomeIcon },
   { href: ROUTES.adminIncidents, label: 'Incidencias', Icon: TicketIcon },
   { href: ROUTES.adminClients, label: 'Clientes', Icon: UsersIcon },
+  { href: ROUTES.adminMessages, label: 'Mensajes', Icon: InboxIcon },
   { href: ROUTES.adminSettings, label: 'Configuración', Icon: GearIcon },
 ] as const;
 
-function NavList({ currentPath, idPrefix }: { currentPath: string; idPrefix: string }) {
+/** "1 pendiente", "22 pendientes", "999+ pendientes". */
+const pendingPhrase = (count: number) => `${formatPendingCount(count)} ${count === 1 ? 'pendiente' : 'pendientes'}`;
+
+/** The 'Mensajes' badge: the pending count, read by screen readers as a phrase. */
+function PendingBadge({ count }: { count: number }) {
+  const shown = formatPendingCount(count);
+  return (
+    <span className="nav-label ml-auto">
+      <span aria-hidden="true" data-testid="mensajes-pendientes" className="rounded-full bg-accent-500 px-2 py-0.5 text-xs font-semibold text-brand-950">
+        {shown}
+      </span>
+      <span className="sr-only">{` (${pendingPhrase(count)})`}</span>
+    </span>
+  );
+}
+
+function NavList({ currentPath, idPrefix, pendingMessages }: { currentPath: string; idPrefix: string; pendingMessages?: number | undefined }) {
   return (
     <ul className="flex flex-col gap-1" id={`${idPrefix}-lista`}>
       {ITEMS.map(({ href, label, Icon }) => {
         const active = href === ROUTES.admin ? currentPath === href : currentPath.startsWith(href);
+        const badge = href === ROUTES.adminMessages && pendingMessages ? pendingMessages : 0;
         return (
           <li key={href}>
             <a
               href={href}
               aria-current={active ? 'page' : undefined}
-              title={label}
+              title={badge ? `${label} (${pendingPhrase(badge)})` : label}
               className="flex items-center gap-3 rounded-button px-3 py-2.5 text-sm font-medium text-brand-100 transition-colors hover:bg-white/10 hover:text-white aria-[current=page]:bg-white aria-[current=page]:text-brand-900"
             >
               <Icon className="size-5 shrink-0" />
               <span className="nav-label">{label}</span>
+              {badge ? <PendingBadge count={badge} /> : null}
             </a>
           </li>
         );
@@ -77,7 +99,7 @@ function LogoutButton({ compact = false }: { compact?: boolean }) {
  * Frame of the staff pages, without JavaScript: on a desktop the sidebar collapses to icons with a
  * checkbox (CSS `:has(:checked)`); on a phone it is a `popover` opened from the top bar.
  */
-export default function AdminShell({ currentPath, companyName, userEmail, children }: AdminShellProps) {
+export default function AdminShell({ currentPath, companyName, userEmail, pendingMessages, children }: AdminShellProps) {
   return (
     <div className="admin-shell min-h-dvh bg-surface lg:flex">
       <aside className="admin-sidebar sticky top-0 hidden h-dvh w-64 shrink-0 flex-col gap-6 bg-brand-900 p-4 transition-[width] duration-200 lg:flex">
@@ -85,7 +107,7 @@ export default function AdminShell({ currentPath, companyName, userEmail, childr
           <Brand companyName={companyName} />
         </div>
         <nav aria-label="Panel administrativo" className="flex-1">
-          <NavList currentPath={currentPath} idPrefix="lateral" />
+          <NavList currentPath={currentPath} idPrefix="lateral" pendingMessages={pendingMessages} />
         </nav>
         <div className="flex flex-col gap-2 border-t border-white/10 pt-4">
           <label className="flex cursor-pointer items-center gap-3 rounded-button px-3 py-2.5 text-sm text-brand-100 hover:bg-white/10 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent-500">
@@ -134,7 +156,7 @@ export default function AdminShell({ currentPath, companyName, userEmail, childr
             Cerrar
           </button>
         </div>
-        <NavList currentPath={currentPath} idPrefix="movil" />
+        <NavList currentPath={currentPath} idPrefix="movil" pendingMessages={pendingMessages} />
       </nav>
     </div>
   );

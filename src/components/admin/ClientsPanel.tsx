@@ -130,6 +130,8 @@ function ClientForm({ onCreated, initial }: { onCreated: (client: ClientRecord) 
         return;
       }
       form.reset();
+      // A pre-filled form ('Crear cliente' in the contact inbox) starts empty again, not at its pre-fill.
+      for (const input of form.querySelectorAll('input')) input.value = '';
       onCreated(saved.client);
       setResult({ kind: 'ok', text: CLIENT_FORM_TEXT.saved(saved.client.razonSocial), warnings: saved.warnings });
     } catch {

@@ -63,3 +63,9 @@ export const DownloadIcon = (p: { className?: string }) => (
     <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
   </Icon>
 );
+export const InboxIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <path d="M4 13 6.5 5h11L20 13v6H4z" />
+    <path d="M4 13h4.5l1 2.5h5l1-2.5H20" />
+  </Icon>
+);

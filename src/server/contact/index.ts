@@ -4,6 +4,7 @@
  * down loses nothing.
  */
 import type { Db } from '../db/index.ts';
+import { contactMessageRow } from '../db/rows.ts';
 import type { ContactMessage } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { contactStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
@@ -22,7 +23,7 @@ export async function saveContactMessage(db: Db, fields: ContactFields, options:
   const saved = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('contactMessages')
-      .values({ ...fields, createdAt })
+      .values(contactMessageRow({ ...fields, createdAt }))
       .returning('id')
       .executeTakeFirstOrThrow();
     await enqueueMail(trx, { kind: 'contact.received', ...contactStaffNoticeMail(options.brand, options.staffInbox, { ...fields, createdAt }) }, now);

@@ -12,13 +12,13 @@ import { CLIENT_FIELDS, isProjectState, type ClientRecord } from '../../domain/f
 import { INCIDENT_NUMBER_PATTERN, INITIAL_STATE, isIncidentState, type HistoryEntry, type IncidentRecord } from '../../domain/incidents.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
-import { clientRow, incidentRow } from '../db/rows.ts';
+import { clientRow, contactMessageRow, incidentRow } from '../db/rows.ts';
 import type { ContactMessage, Database } from '../db/schema.ts';
 import { historyText, loadHistories } from '../incidents/history.ts';
 
 export type ExportedIncident = Omit<IncidentRecord, 'id'>;
 export type ExportedClient = Omit<ClientRecord, 'id' | 'version' | 'archivedAt'>;
-export type ExportedContactMessage = Omit<ContactMessage, 'id'>;
+export type ExportedContactMessage = Pick<ContactMessage, 'name' | 'email' | 'message' | 'createdAt'>;
 
 export interface ExportData {
   exportedAt: string;
@@ -242,7 +242,10 @@ async function importContactMessage(trx: Transaction<Database>, raw: unknown): P
     .where('message', '=', message)
     .executeTakeFirst();
   if (exists) return 'skipped';
-  await trx.insertInto('contactMessages').values({ name: text(record.name, 200), email, message, createdAt }).execute();
+  await trx
+    .insertInto('contactMessages')
+    .values(contactMessageRow({ name: text(record.name, 200), email, message, createdAt }))
+    .execute();
   return 'imported';
 }
 

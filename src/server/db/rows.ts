@@ -5,7 +5,14 @@
  */
 import type { Insertable } from 'kysely';
 import { normalizeForSearch } from '../text.ts';
-import type { ClientsTable, IncidentsTable, NewClient, NewIncident } from './schema.ts';
+import type {
+  ClientsTable,
+  ContactMessagesTable,
+  IncidentsTable,
+  NewClient,
+  NewContactMessage,
+  NewIncident,
+} from './schema.ts';
 
 type IncidentSearchColumns = 'nombreNorm' | 'rncNorm';
 type ClientSearchColumns = 'razonSocialNorm' | 'emailNorm' | 'rncNorm';
@@ -62,4 +69,18 @@ export function clientEditRow(
   fields: ClientEditableFields,
 ): ClientEditableFields & Pick<NewClient, ClientSearchColumns> {
   return { ...fields, ...clientSearchColumns(fields) };
+}
+
+type ContactMessageSearchColumns = 'nameNorm' | 'emailNorm' | 'messageNorm';
+
+/** A `contact_messages` row ready to insert: the given fields plus the inbox's search columns. */
+export function contactMessageRow(
+  fields: Omit<Insertable<ContactMessagesTable>, ContactMessageSearchColumns>,
+): NewContactMessage {
+  return {
+    ...fields,
+    nameNorm: normalizeForSearch(fields.name),
+    emailNorm: normalizeForSearch(fields.email),
+    messageNorm: normalizeForSearch(fields.message),
+  };
 }

@@ -91,6 +91,14 @@ export interface ContactMessagesTable {
   email: string;
   message: string;
   createdAt: string;
+  /** 'Marcar como atendido' (migration 0015): when (ISO 8601 UTC) and by whom; null while pending. */
+  handledAt: Generated<string | null>;
+  handledById: Generated<string | null>;
+  handledByEmail: Generated<string | null>;
+  /** `normalizeForSearch` copies for the inbox search; derived by `contactMessageRow` (./rows.ts). */
+  nameNorm: string;
+  emailNorm: string;
+  messageNorm: string;
 }
 
 export type MailStatus = 'pending' | 'sent' | 'failed';
@@ -299,6 +307,7 @@ export type Client = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type ClientEvent = Selectable<ClientEventsTable>;
 export type ContactMessage = Selectable<ContactMessagesTable>;
+export type NewContactMessage = Insertable<ContactMessagesTable>;
 export type OutboxMail = Selectable<MailOutboxTable>;
 export type AuditEvent = Selectable<AuditEventsTable>;
 export type ClientMeeting = Selectable<ClientMeetingsTable>;
