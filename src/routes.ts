@@ -30,6 +30,10 @@ export const ROUTES = {
   productAdmcloud: '/producto/admcloud',
   productRestaurantpe: '/producto/restaurantpe',
   productTiendao: '/producto/tiendao',
+  /** 'Exportar CSV' of the client list (same filters as the list). */
+  staffClientsCsv: '/api/staff/clientes.csv',
+  /** 'Importar CSV': upload, preview and confirmation (multipart POST). */
+  adminClientsImport: '/admin/clientes/importar',
 } as const;
 
 /** Prefix of Astro's action endpoints (`/_actions/contact.send`). */
