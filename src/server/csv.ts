@@ -34,5 +34,8 @@ export function csvCell(value: CsvValue): string {
 
 /** A whole CSV document: UTF-8 BOM (so Excel shows accents), CRLF line ends. */
 export function toCsv(header: string[], rows: Array<Array<CsvValue>>): string {
-  return `\uFEFF${stringify([header, ...rows].map((row) => row.map(formulaSafe)), OPTIONS)}`;
+  return `\uFEFF${stringify(
+    [header, ...rows].map((row) => row.map(formulaSafe)),
+    OPTIONS,
+  )}`;
 }

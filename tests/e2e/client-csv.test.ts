@@ -9,7 +9,12 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, listClients, setClientArchived, setClientState } from '../../src/server/clients/index.ts';
+import {
+  createClient,
+  listClients,
+  setClientArchived,
+  setClientState,
+} from '../../src/server/clients/index.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
@@ -21,7 +26,8 @@ const { server, browser, smtp } = useSite({
   smtp: true,
   env: { ADMIN_EMAILS: ADMIN, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
 });
-const HEADER = 'Razón social,Nombre del representante,Teléfono,Correo electrónico,RNC o cédula,Tipo de proyecto';
+const HEADER =
+  'Razón social,Nombre del representante,Teléfono,Correo electrónico,RNC o cédula,Tipo de proyecto';
 const XSS = '<img src=x onerror="window.__xss=1">';
 const FORMULA = '=HYPERLINK("http://malo.example","clic")';
 
@@ -29,26 +35,47 @@ let db: Db;
 let ipCounter = 0;
 let alamosId = 0;
 
-const base = { nombreRepresentante: 'Carmen Rodríguez', telefono: '8095550142', tipoProyecto: 'Implementación AdmCloud' };
+const base = {
+  nombreRepresentante: 'Carmen Rodríguez',
+  telefono: '8095550142',
+  tipoProyecto: 'Implementación AdmCloud',
+};
 
 beforeAll(async () => {
   db = openDatabase(server.env.DATABASE_URL!).db;
   alamosId = (
     await createClient(
       db,
-      { ...base, razonSocial: 'Farmacia Los Álamos SRL', email: 'carmen@losalamos.com.do', rnc: '101-85004-3' },
+      {
+        ...base,
+        razonSocial: 'Farmacia Los Álamos SRL',
+        email: 'carmen@losalamos.com.do',
+        rnc: '101-85004-3',
+      },
       new Date('2025-03-01T10:00:00.000Z'),
     )
   ).client.id;
   const formula = await createClient(
     db,
-    { ...base, razonSocial: FORMULA, email: 'formula@example.com', rnc: '101850002', tipoProyecto: '+Tiendao' },
+    {
+      ...base,
+      razonSocial: FORMULA,
+      email: 'formula@example.com',
+      rnc: '101850002',
+      tipoProyecto: '+Tiendao',
+    },
     new Date('2025-03-02T10:00:00.000Z'),
   );
   await setClientState(db, formula.client.id, 'en curso');
   await createClient(
     db,
-    { ...base, razonSocial: `${XSS} "Comillas", SRL`, email: 'xss@example.com', rnc: '101850019', telefono: '@809 555 0199' },
+    {
+      ...base,
+      razonSocial: `${XSS} "Comillas", SRL`,
+      email: 'xss@example.com',
+      rnc: '101850019',
+      telefono: '@809 555 0199',
+    },
     new Date('2025-03-03T10:00:00.000Z'),
   );
   const archived = await createClient(
@@ -83,15 +110,29 @@ async function signedIn(
   return { context, page: await context.newPage() };
 }
 
-const csvFile = (text: string, name = 'clientes.csv') => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
+const csvFile = (text: string, name = 'clientes.csv') => ({
+  name,
+  mimeType: 'text/csv',
+  buffer: Buffer.from(text, 'utf8'),
+});
 const rowsOf = (page: Page) => page.getByRole('region', { name: 'Filas del archivo' }).locator('tbody tr');
 const clientCount = async (target: Db) =>
-  Number((await target.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await target
+        .selectFrom('clients')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** A client as the round trip compares it: every field but the ones a new database assigns. */
 const comparable = (clients: Awaited<ReturnType<typeof listClients>>) =>
   clients
-    .map(({ id: _id, fechaRegistro: _fecha, version: _version, correoBienvenidaEnviado: _sent, ...client }) => client)
+    .map(
+      ({ id: _id, fechaRegistro: _fecha, version: _version, correoBienvenidaEnviado: _sent, ...client }) =>
+        client,
+    )
     .sort((a, b) => a.email.localeCompare(b.email));
 
 async function upload(page: Page, url: string, file: ReturnType<typeof csvFile>): Promise<void> {
@@ -115,7 +156,11 @@ describe('clients CSV', () => {
     expect(download.suggestedFilename()).toMatch(/^clientes-\d{4}-\d{2}-\d{2}\.csv$/);
     const file = readFileSync((await download.path())!);
     const exported = file.toString('utf8');
-    expect(exported.startsWith('\uFEFF"Id","Razón social","Nombre del representante","Teléfono","Correo electrónico","RNC o cédula","Tipo de proyecto","Estado del proyecto"')).toBe(true);
+    expect(
+      exported.startsWith(
+        '\uFEFF"Id","Razón social","Nombre del representante","Teléfono","Correo electrónico","RNC o cédula","Tipo de proyecto","Estado del proyecto"',
+      ),
+    ).toBe(true);
     expect(exported).toContain(`"'=HYPERLINK(""http://malo.example"",""clic"")"`);
     expect(exported).toContain(`"'+1 809-555-0142"`);
     expect(exported).toContain(`"'@809 555 0199"`);
@@ -124,16 +169,23 @@ describe('clients CSV', () => {
     expect(exported.split('\r\n').filter(Boolean)).toHaveLength(4);
 
     // The filters travel with the export: the archived list, and a state.
-    const archivedCsv = await page.evaluate(async (href) => (await fetch(href)).text(), `/api/staff/clientes.csv?archivados=1`);
+    const archivedCsv = await page.evaluate(
+      async (href) => (await fetch(href)).text(),
+      `/api/staff/clientes.csv?archivados=1`,
+    );
     expect(archivedCsv).toContain('"Archivada SRL"');
     expect(archivedCsv).toContain('"sí"');
     await page.goto(`${server.url}/admin/clientes?estado=en+curso`);
-    expect(await page.getByRole('link', { name: 'Exportar CSV' }).getAttribute('href')).toBe('/api/staff/clientes.csv?estado=en+curso');
+    expect(await page.getByRole('link', { name: 'Exportar CSV' }).getAttribute('href')).toBe(
+      '/api/staff/clientes.csv?estado=en+curso',
+    );
     consoleWatch.assertNone();
     await context.close();
 
     // A second server with an empty database.
-    const second = await startServer({ env: { ADMIN_EMAILS: ADMIN, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+    const second = await startServer({
+      env: { ADMIN_EMAILS: ADMIN, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
+    });
     const secondDb = openDatabase(second.env.DATABASE_URL!).db;
     try {
       await prepareFirstStaff(second);
@@ -152,15 +204,25 @@ describe('clients CSV', () => {
       await signed.page.getByRole('button', { name: 'Importar 3 clientes' }).click();
       await signed.page.waitForURL(/importados=3/);
       expect(await signed.page.getByRole('status').textContent()).toContain('Se importaron 3 clientes.');
-      expect(comparable(await listClients(secondDb, { limit: null }))).toEqual(comparable(await listClients(db, { limit: null })));
+      expect(comparable(await listClients(secondDb, { limit: null }))).toEqual(
+        comparable(await listClients(db, { limit: null })),
+      );
       // Each creation is in the client's timeline, and the import in the activity log.
       const events = await secondDb.selectFrom('clientEvents').selectAll().execute();
-      expect(events.map((event) => [event.kind, event.detail, event.actorEmail])).toEqual(Array(3).fill(['created', 'csv', ADMIN]));
-      const audit = await secondDb.selectFrom('auditEvents').selectAll().where('action', '=', 'client.imported').execute();
+      expect(events.map((event) => [event.kind, event.detail, event.actorEmail])).toEqual(
+        Array(3).fill(['created', 'csv', ADMIN]),
+      );
+      const audit = await secondDb
+        .selectFrom('auditEvents')
+        .selectAll()
+        .where('action', '=', 'client.imported')
+        .execute();
       expect(audit.map((event) => event.detail)).toEqual(['3 clientes importados; 0 filas omitidas']);
       const imported = (await listClients(secondDb, 'formula@example.com'))[0]!;
       await signed.page.goto(`${second.url}/admin/clientes/${imported.id}`);
-      expect(await signed.page.getByRole('list', { name: 'Historial del cliente' }).textContent()).toContain('Cliente agregado (importado desde CSV)');
+      expect(await signed.page.getByRole('list', { name: 'Historial del cliente' }).textContent()).toContain(
+        'Cliente agregado (importado desde CSV)',
+      );
       expect(await signed.page.getByRole('heading', { level: 1 }).textContent()).toBe(FORMULA);
       secondWatch.assertNone();
       await signed.context.close();
@@ -191,14 +253,20 @@ describe('clients CSV', () => {
     expect(await row(4).getAttribute('data-resultado')).toBe('valid');
     expect(await row(4).locator('[data-advertencia]').textContent()).toContain('dígito verificador');
     expect(await row(5).getAttribute('data-resultado')).toBe('duplicate');
-    expect(await row(5).textContent()).toContain('Ya existe un cliente con este RNC: «Farmacia Los Álamos SRL». Se omite.');
+    expect(await row(5).textContent()).toContain(
+      'Ya existe un cliente con este RNC: «Farmacia Los Álamos SRL». Se omite.',
+    );
     expect(await row(6).getAttribute('data-resultado')).toBe('valid');
     expect(await row(7).getAttribute('data-resultado')).toBe('duplicate');
     expect(await row(7).textContent()).toContain('Repite el RNC de la fila de la línea 6 de este archivo.');
     expect(await row(8).textContent()).toContain('Correo electrónico: Este campo es obligatorio.');
     expect(await row(8).locator('td').nth(2).textContent()).toBe(XSS);
     expect(await page.locator('table img').count()).toBe(0);
-    expect(await page.locator('[data-resumen]').allTextContents()).toEqual(['2 válidas', '3 con errores', '2 duplicadas']);
+    expect(await page.locator('[data-resumen]').allTextContents()).toEqual([
+      '2 válidas',
+      '3 con errores',
+      '2 duplicadas',
+    ]);
     // (axe runs on the previews of the JavaScript-enabled tests: it needs scripts.)
 
     // 'Cancelar' writes nothing.
@@ -211,9 +279,13 @@ describe('clients CSV', () => {
     await upload(page, server.url, csvFile(csv, 'con-errores.csv'));
     await page.getByRole('button', { name: 'Importar 2 clientes' }).click();
     await page.waitForURL(/importados=2&omitidas=5/);
-    expect(await page.getByRole('status').textContent()).toContain('Se importaron 2 clientes. 5 filas omitidas.');
+    expect(await page.getByRole('status').textContent()).toContain(
+      'Se importaron 2 clientes. 5 filas omitidas.',
+    );
     expect(await clientCount(db)).toBe(before + 2);
-    expect((await listClients(db, 'Nueva Válida')).map((client) => client.telefono)).toEqual(['+1 809-555-0108']);
+    expect((await listClients(db, 'Nueva Válida')).map((client) => client.telefono)).toEqual([
+      '+1 809-555-0108',
+    ]);
     expect(await listClients(db, 'Correo Malo')).toEqual([]);
     await context.close();
   });
@@ -224,12 +296,22 @@ describe('clients CSV', () => {
     const big = `${HEADER}\r\n${'Empresa Grande SRL,Rep,8095550100,grande@example.com,101850051,AdmCloud\r\n'.repeat(30_000)}`;
     expect(Buffer.byteLength(big)).toBeGreaterThan(2 * 1024 * 1024);
     await upload(page, server.url, csvFile(big, 'grande.csv'));
-    expect(await page.getByRole('alert').textContent()).toMatch(/^El archivo pesa 2[,.]\d MB y el máximo es 2 MB\./);
+    expect(await page.getByRole('alert').textContent()).toMatch(
+      /^El archivo pesa 2[,.]\d MB y el máximo es 2 MB\./,
+    );
 
-    const many = [HEADER, ...Array.from({ length: 5001 }, (_, index) => `E${index},R,8095550100,e${index}@x.do,${300000000 + index},T`)].join('\n');
+    const many = [
+      HEADER,
+      ...Array.from(
+        { length: 5001 },
+        (_, index) => `E${index},R,8095550100,e${index}@x.do,${300000000 + index},T`,
+      ),
+    ].join('\n');
     expect(Buffer.byteLength(many)).toBeLessThan(2 * 1024 * 1024);
     await upload(page, server.url, csvFile(many, 'muchas.csv'));
-    expect(await page.getByRole('alert').textContent()).toContain('El archivo tiene más de 5,000 filas, el máximo por importación.');
+    expect(await page.getByRole('alert').textContent()).toContain(
+      'El archivo tiene más de 5,000 filas, el máximo por importación.',
+    );
 
     // A confirmation whose file differs from the previewed one is refused.
     await upload(page, server.url, csvFile(`${HEADER}\nUna SRL,R,8095550100,una@example.com,101850051,T\n`));
@@ -238,7 +320,9 @@ describe('clients CSV', () => {
     });
     await page.getByRole('button', { name: 'Importar 1 cliente' }).click();
     await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('alert').textContent()).toBe('La vista previa caducó o no es válida. Vuelva a subir el archivo.');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'La vista previa caducó o no es válida. Vuelva a subir el archivo.',
+    );
     expect(await clientCount(db)).toBe(before);
 
     // Without a session the export and the import page are refused.
@@ -253,20 +337,41 @@ describe('clients CSV', () => {
 
 describe("the client's incidents", () => {
   it('lists the incidents matching the RNC or e-mail, newest first, and links an incident back to its client', async () => {
-    await insertIncident(db, { numeroIncidencia: 'INC-20250401-1001', nombre: 'Carmen', rnc: '101850043', email: 'otra@example.com', fecha: '2025-04-01T10:00:00.000Z' });
-    await insertIncident(db, { numeroIncidencia: 'INC-20250402-1002', nombre: 'Carmen R.', rnc: '', email: 'Carmen@LosAlamos.com.do', fecha: '2025-04-02T10:00:00.000Z' });
-    await insertIncident(db, { numeroIncidencia: 'INC-20250403-1003', nombre: 'Nadie', rnc: '999999999', email: 'nadie@example.com', fecha: '2025-04-03T10:00:00.000Z' });
+    await insertIncident(db, {
+      numeroIncidencia: 'INC-20250401-1001',
+      nombre: 'Carmen',
+      rnc: '101850043',
+      email: 'otra@example.com',
+      fecha: '2025-04-01T10:00:00.000Z',
+    });
+    await insertIncident(db, {
+      numeroIncidencia: 'INC-20250402-1002',
+      nombre: 'Carmen R.',
+      rnc: '',
+      email: 'Carmen@LosAlamos.com.do',
+      fecha: '2025-04-02T10:00:00.000Z',
+    });
+    await insertIncident(db, {
+      numeroIncidencia: 'INC-20250403-1003',
+      nombre: 'Nadie',
+      rnc: '999999999',
+      email: 'nadie@example.com',
+      fecha: '2025-04-03T10:00:00.000Z',
+    });
     for (const viewport of [PHONE, DESKTOP]) {
       const { context, page } = await signedIn(server, viewport);
       const consoleWatch = watchConsole(page);
       await page.goto(`${server.url}/admin/clientes/${alamosId}`);
       const list = page.getByRole('list', { name: 'Incidencias del cliente' });
-      expect(await list.locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-incidencia')))).toEqual([
-        'INC-20250402-1002',
-        'INC-20250401-1001',
-      ]);
+      expect(
+        await list
+          .locator('li')
+          .evaluateAll((items) => items.map((item) => item.getAttribute('data-incidencia'))),
+      ).toEqual(['INC-20250402-1002', 'INC-20250401-1001']);
       expect(await list.locator('li').first().textContent()).toContain('por correo');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.viewport!.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.viewport!.width,
+      );
       await expectNoAxeViolations(page);
       await page.screenshot({ path: `/tmp/crm-client-${viewport.viewport!.width}.png`, fullPage: true });
 
@@ -279,8 +384,14 @@ describe("the client's incidents", () => {
       await page.goto(`${server.url}/admin/incidencias/INC-20250403-1003`);
       expect(await page.getByTestId('cliente-de-incidencia').count()).toBe(0);
 
-      await upload(page, server.url, csvFile(`${HEADER}\nUna SRL,R,8095550100,una@example.com,101850051,T\n`));
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.viewport!.width);
+      await upload(
+        page,
+        server.url,
+        csvFile(`${HEADER}\nUna SRL,R,8095550100,una@example.com,101850051,T\n`),
+      );
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.viewport!.width,
+      );
       await page.screenshot({ path: `/tmp/crm-import-${viewport.viewport!.width}.png`, fullPage: true });
       consoleWatch.assertNone();
       await context.close();
@@ -291,13 +402,39 @@ describe("the client's incidents", () => {
 describe('welcome mail', () => {
   it("gives each product's first steps when the project names it, and the general text otherwise", async () => {
     const cases = [
-      { razonSocial: 'Bienvenida AdmCloud SRL', tipoProyecto: 'ERP AdmCloud', expect: ['facturación electrónica (e-CF)', 'de 4 a 6 semanas'], link: '/producto/admcloud' },
-      { razonSocial: 'Bienvenida Restaurante SRL', tipoProyecto: 'restaurant.PE para 2 sucursales', expect: ['mapa de mesas', 'cierre de caja por turno'], link: '/producto/restaurantpe' },
-      { razonSocial: 'Bienvenida Colmado SRL', tipoProyecto: 'tiendao app', expect: ['número de WhatsApp', 'Cargue sus productos'], link: '/producto/tiendao' },
-      { razonSocial: 'Bienvenida General SRL', tipoProyecto: 'Desarrollo de reportes', expect: ['reunión de arranque del proyecto', 'consultor asignado'], link: null },
+      {
+        razonSocial: 'Bienvenida AdmCloud SRL',
+        tipoProyecto: 'ERP AdmCloud',
+        expect: ['facturación electrónica (e-CF)', 'de 4 a 6 semanas'],
+        link: '/producto/admcloud',
+      },
+      {
+        razonSocial: 'Bienvenida Restaurante SRL',
+        tipoProyecto: 'restaurant.PE para 2 sucursales',
+        expect: ['mapa de mesas', 'cierre de caja por turno'],
+        link: '/producto/restaurantpe',
+      },
+      {
+        razonSocial: 'Bienvenida Colmado SRL',
+        tipoProyecto: 'tiendao app',
+        expect: ['número de WhatsApp', 'Cargue sus productos'],
+        link: '/producto/tiendao',
+      },
+      {
+        razonSocial: 'Bienvenida General SRL',
+        tipoProyecto: 'Desarrollo de reportes',
+        expect: ['reunión de arranque del proyecto', 'consultor asignado'],
+        link: null,
+      },
     ];
     for (const [index, item] of cases.entries())
-      await createClient(db, { ...base, razonSocial: item.razonSocial, tipoProyecto: item.tipoProyecto, email: `bienvenida${index}@example.com`, rnc: `10185010${index}` });
+      await createClient(db, {
+        ...base,
+        razonSocial: item.razonSocial,
+        tipoProyecto: item.tipoProyecto,
+        email: `bienvenida${index}@example.com`,
+        rnc: `10185010${index}`,
+      });
     const { context, page } = await signedIn(server);
     const consoleWatch = watchConsole(page);
     await page.goto(`${server.url}/admin/clientes?q=Bienvenida`);
@@ -305,7 +442,9 @@ describe('welcome mail', () => {
     for (const [index, item] of cases.entries()) {
       const entry = page.locator(`li[data-cliente="bienvenida${index}@example.com"]`);
       await entry.getByRole('button', { name: /Bienvenida/ }).click();
-      await expect.poll(() => entry.getByRole('button', { name: /Enviado/ }).count(), { timeout: 15_000 }).toBe(1);
+      await expect
+        .poll(() => entry.getByRole('button', { name: /Enviado/ }).count(), { timeout: 15_000 })
+        .toBe(1);
       const mail = await smtp.waitFor((message) => message.subject?.includes(item.razonSocial) ?? false);
       const text = mail.text ?? '';
       for (const phrase of item.expect) expect(text).toContain(phrase);
@@ -318,7 +457,8 @@ describe('welcome mail', () => {
         expect(text).not.toContain('/producto/');
         expect(text).not.toMatch(/4\. /);
       }
-      for (const other of cases.filter((candidate) => candidate !== item)) for (const phrase of other.expect) expect(text).not.toContain(phrase);
+      for (const other of cases.filter((candidate) => candidate !== item))
+        for (const phrase of other.expect) expect(text).not.toContain(phrase);
     }
     consoleWatch.assertNone();
     await context.close();

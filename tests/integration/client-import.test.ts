@@ -29,7 +29,8 @@ import type { Db } from '../../src/server/db/index.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident } from '../support/factories.ts';
 
-const HEADER = 'Razón social,Nombre del representante,Teléfono,Correo electrónico,RNC o cédula,Tipo de proyecto';
+const HEADER =
+  'Razón social,Nombre del representante,Teléfono,Correo electrónico,RNC o cédula,Tipo de proyecto';
 const bytes = (text: string) => new TextEncoder().encode(text);
 const ana = { actorId: 'u1', actorEmail: 'ana@vertice.example', network: '198.51.100.1' };
 const base = {
@@ -39,11 +40,15 @@ const base = {
 };
 
 async function clientCount(db: Db): Promise<number> {
-  const row = await db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('clients')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-const importAudit = (db: Db) => db.selectFrom('auditEvents').selectAll().where('action', '=', 'client.imported').execute();
+const importAudit = (db: Db) =>
+  db.selectFrom('auditEvents').selectAll().where('action', '=', 'client.imported').execute();
 
 describeEachEngine('client CSV import', (database) => {
   it('reads a BOM, quoted fields with commas, quotes and line breaks, and CRLF line ends', async () => {
@@ -78,7 +83,12 @@ describeEachEngine('client CSV import', (database) => {
 
   it('gives each bad row its Spanish errors, keeps RNC warnings as warnings, and skips duplicates', async () => {
     const { db } = database();
-    await createClient(db, { ...base, razonSocial: 'Cliente Existente SRL', email: 'existe@example.com', rnc: '101-85000-2' });
+    await createClient(db, {
+      ...base,
+      razonSocial: 'Cliente Existente SRL',
+      email: 'existe@example.com',
+      rnc: '101-85000-2',
+    });
     const csv = [
       HEADER,
       ',Sin Razón,8095550104,sinrazon@example.com,101850051,AdmCloud',
@@ -89,17 +99,29 @@ describeEachEngine('client CSV import', (database) => {
       'Repetida SRL,Juana,8095550109,juana@example.com,101-85007-8,AdmCloud',
       'Estado Raro SRL,Raúl,8095550110,raul@example.com,101850043,AdmCloud',
     ].join('\n');
-    const withState = csv.replace(HEADER, `${HEADER},Estado del proyecto`).replace('AdmCloud\nPrimera', 'AdmCloud,en curso\nPrimera').replace(/AdmCloud$/, 'AdmCloud,cerrado');
+    const withState = csv
+      .replace(HEADER, `${HEADER},Estado del proyecto`)
+      .replace('AdmCloud\nPrimera', 'AdmCloud,en curso\nPrimera')
+      .replace(/AdmCloud$/, 'AdmCloud,cerrado');
     const preview = await previewImport(db, bytes(withState));
     const byLine = (line: number) => preview.rows.find((row) => row.line === line)!;
-    expect(byLine(2)).toMatchObject({ status: 'invalid', errors: ['Razón social: Este campo es obligatorio.'] });
-    expect(byLine(3)).toMatchObject({ status: 'invalid', errors: ['Correo electrónico: Correo electrónico no válido.'] });
+    expect(byLine(2)).toMatchObject({
+      status: 'invalid',
+      errors: ['Razón social: Este campo es obligatorio.'],
+    });
+    expect(byLine(3)).toMatchObject({
+      status: 'invalid',
+      errors: ['Correo electrónico: Correo electrónico no válido.'],
+    });
     expect(byLine(4)).toMatchObject({ status: 'valid', errors: [] });
     expect(byLine(4).warnings[0]).toMatch(/dígito verificador/);
     expect(byLine(5)).toMatchObject({ status: 'duplicate', estadoProyecto: 'en curso' });
     expect(byLine(5).errors[0]).toContain('Cliente Existente SRL');
     expect(byLine(6).status).toBe('valid');
-    expect(byLine(7)).toMatchObject({ status: 'duplicate', errors: ['Repite el RNC de la fila de la línea 6 de este archivo. Se omite.'] });
+    expect(byLine(7)).toMatchObject({
+      status: 'duplicate',
+      errors: ['Repite el RNC de la fila de la línea 6 de este archivo. Se omite.'],
+    });
     expect(byLine(8).status).toBe('invalid');
     expect(byLine(8).errors[0]).toMatch(/^Estado del proyecto: «cerrado» no es un estado válido/);
     expect(preview).toMatchObject({ valid: 2, invalid: 3, duplicate: 2 });
@@ -109,12 +131,21 @@ describeEachEngine('client CSV import', (database) => {
     const names = (await listClients(db)).map((client) => client.razonSocial).sort();
     expect(names).toEqual(['Aviso RNC SRL', 'Cliente Existente SRL', 'Primera SRL']);
     const primera = (await listClients(db, 'Primera'))[0]!;
-    expect(primera).toMatchObject({ telefono: '+1 809-555-0108', estadoProyecto: 'pendiente', correoBienvenidaEnviado: false });
+    expect(primera).toMatchObject({
+      telefono: '+1 809-555-0108',
+      estadoProyecto: 'pendiente',
+      correoBienvenidaEnviado: false,
+    });
     const timeline = await clientTimeline(db, primera.id);
-    expect(timeline).toEqual([expect.objectContaining({ kind: 'created', imported: true, actorEmail: ana.actorEmail })]);
+    expect(timeline).toEqual([
+      expect.objectContaining({ kind: 'created', imported: true, actorEmail: ana.actorEmail }),
+    ]);
     const audit = await importAudit(db);
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actorEmail: ana.actorEmail, detail: '2 clientes importados; 5 filas omitidas' });
+    expect(audit[0]).toMatchObject({
+      actorEmail: ana.actorEmail,
+      detail: '2 clientes importados; 5 filas omitidas',
+    });
 
     // The same file again: every row is now invalid or a duplicate, and nothing is written.
     expect(await importClients(db, bytes(withState), ana)).toEqual({ imported: 0, skipped: 7 });
@@ -123,13 +154,20 @@ describeEachEngine('client CSV import', (database) => {
 
   it('writes all the valid rows or none: a failure on the last batch leaves no client behind', async () => {
     const { db } = database();
-    const rows = Array.from({ length: 450 }, (_, index) => `Empresa ${index} SRL,Rep,8095550100,e${index}@example.com,${200000000 + index},AdmCloud`);
+    const rows = Array.from(
+      { length: 450 },
+      (_, index) => `Empresa ${index} SRL,Rep,8095550100,e${index}@example.com,${200000000 + index},AdmCloud`,
+    );
     // A statement inside the same transaction fails after the first batch of 400 was inserted: a
     // trigger refuses the 401st row (SQLite raise(), PostgreSQL a CHECK added for the test).
     if (isPostgres(db)) {
-      await sql`alter table clients add constraint test_no_empresa_449 check (razon_social <> 'Empresa 449 SRL')`.execute(db);
+      await sql`alter table clients add constraint test_no_empresa_449 check (razon_social <> 'Empresa 449 SRL')`.execute(
+        db,
+      );
     } else {
-      await sql`create trigger test_no_empresa_449 before insert on clients when new.razon_social = 'Empresa 449 SRL' begin select raise(abort, 'refused'); end`.execute(db);
+      await sql`create trigger test_no_empresa_449 before insert on clients when new.razon_social = 'Empresa 449 SRL' begin select raise(abort, 'refused'); end`.execute(
+        db,
+      );
     }
     try {
       await expect(importClients(db, bytes([HEADER, ...rows].join('\n')), ana)).rejects.toThrow();
@@ -140,22 +178,28 @@ describeEachEngine('client CSV import', (database) => {
       if (isPostgres(db)) await sql`alter table clients drop constraint test_no_empresa_449`.execute(db);
       else await sql`drop trigger test_no_empresa_449`.execute(db);
     }
-    expect(await importClients(db, bytes([HEADER, ...rows].join('\n')), ana)).toEqual({ imported: 450, skipped: 0 });
+    expect(await importClients(db, bytes([HEADER, ...rows].join('\n')), ana)).toEqual({
+      imported: 450,
+      skipped: 0,
+    });
   });
 
   it('refuses, in Spanish, a file over the limits, with missing columns, not UTF-8, or malformed', async () => {
     const { db } = database();
-    const refusal = (data: Uint8Array) => previewImport(db, data).then(
-      () => 'accepted',
-      (error: unknown) => (error instanceof ImportRefusal ? error.message : `other: ${String(error)}`),
-    );
+    const refusal = (data: Uint8Array) =>
+      previewImport(db, data).then(
+        () => 'accepted',
+        (error: unknown) => (error instanceof ImportRefusal ? error.message : `other: ${String(error)}`),
+      );
     const row = (index: number) => `E${index},R,8095550100,e${index}@x.do,${300000000 + index},T`;
     const atLimit = [HEADER, ...Array.from({ length: IMPORT_MAX_ROWS }, (_, index) => row(index))].join('\n');
     expect((await previewImport(db, bytes(atLimit))).valid).toBe(IMPORT_MAX_ROWS);
     expect(await refusal(bytes(`${atLimit}\n${row(IMPORT_MAX_ROWS)}`))).toMatch(/más de 5,000 filas/);
     const big = new Uint8Array(2 * 1024 * 1024 + 1).fill(0x61);
     expect(await refusal(big)).toMatch(/el máximo es 2 MB/);
-    expect(await refusal(bytes('Razón social,Teléfono\nA,1\n'))).toMatch(/^Faltan las columnas «Nombre del representante», «Correo electrónico»/);
+    expect(await refusal(bytes('Razón social,Teléfono\nA,1\n'))).toMatch(
+      /^Faltan las columnas «Nombre del representante», «Correo electrónico»/,
+    );
     expect(await refusal(new Uint8Array([0x52, 0xe1, 0x7a, 0x0a]))).toMatch(/no está en UTF-8/);
     expect(await refusal(bytes(`${HEADER}\n"Sin cerrar,R,1,a@b.do,1,T\n`))).toMatch(/comillas/);
     expect(await refusal(bytes(`${HEADER}\n`))).toMatch(/solo los encabezados/);
@@ -164,7 +208,11 @@ describeEachEngine('client CSV import', (database) => {
   it('round-trips: the export of a database imports into an empty one as the same clients', async () => {
     const { db } = database();
     const tricky = [
-      { razonSocial: '=HYPERLINK("http://evil.example","x")', email: 'formula@example.com', rnc: '101850002' },
+      {
+        razonSocial: '=HYPERLINK("http://evil.example","x")',
+        email: 'formula@example.com',
+        rnc: '101850002',
+      },
       { razonSocial: '<img src=x onerror=alert(1)>, "SRL"', email: 'xss@example.com', rnc: '101850019' },
       { razonSocial: 'Línea uno\nLínea dos', email: 'lineas@example.com', rnc: '-101850027' },
       { razonSocial: '@Arroba; Punto y coma', email: 'arroba@example.com', rnc: '+101850035' },
@@ -178,19 +226,26 @@ describeEachEngine('client CSV import', (database) => {
     expect(exported).not.toMatch(/(^|,)"[=+\-@]/m);
 
     // "Into an empty database": the rows are deleted, then the file is imported back.
-    const before = (await listClients(db, { limit: null })).map(({ id: _id, fechaRegistro: _f, version: _v, ...client }) => client);
+    const before = (await listClients(db, { limit: null })).map(
+      ({ id: _id, fechaRegistro: _f, version: _v, ...client }) => client,
+    );
     await db.deleteFrom('clientEvents').execute();
     await db.deleteFrom('clients').execute();
     expect(await importClients(db, bytes(exported), ana)).toEqual({ imported: 4, skipped: 0 });
-    const after = (await listClients(db, { limit: null })).map(({ id: _id, fechaRegistro: _f, version: _v, ...client }) => client);
-    expect(after.sort((a, b) => a.email.localeCompare(b.email))).toEqual(before.sort((a, b) => a.email.localeCompare(b.email)));
+    const after = (await listClients(db, { limit: null })).map(
+      ({ id: _id, fechaRegistro: _f, version: _v, ...client }) => client,
+    );
+    expect(after.sort((a, b) => a.email.localeCompare(b.email))).toEqual(
+      before.sort((a, b) => a.email.localeCompare(b.email)),
+    );
   });
 
   it('signs the carried upload for one staff member and one file, for an hour', () => {
     const file = bytes('a,b\n');
     const now = Date.parse('2025-05-01T12:00:00Z');
     const signature = signUpload('u1', file, now, 'secreto-de-prueba-0123456789abcdefghij');
-    const verify = (staff: string, data: Uint8Array, at: number) => verifyUpload(staff, data, signature, at, 'secreto-de-prueba-0123456789abcdefghij');
+    const verify = (staff: string, data: Uint8Array, at: number) =>
+      verifyUpload(staff, data, signature, at, 'secreto-de-prueba-0123456789abcdefghij');
     expect(verify('u1', file, now + 1000)).toBe(true);
     expect(verify('u2', file, now)).toBe(false);
     expect(verify('u1', bytes('a,c\n'), now)).toBe(false);
@@ -202,13 +257,48 @@ describeEachEngine('client CSV import', (database) => {
 describeEachEngine('clients and incidents matched by RNC or e-mail', (database) => {
   it("lists a client's incidents newest first and links an incident to its clients", async () => {
     const { db } = database();
-    const { client } = await createClient(db, { ...base, razonSocial: 'Farmacia Los Álamos SRL', email: 'carmen@losalamos.com.do', rnc: '101-85004-3' });
-    await createClient(db, { ...base, razonSocial: 'Otra Empresa SRL', email: 'otra@example.com', rnc: '101850051' });
-    await insertIncident(db, { numeroIncidencia: 'INC-20250101-1001', rnc: '101850043', email: 'alguien@example.com', fecha: '2025-01-01T10:00:00.000Z' });
-    await insertIncident(db, { numeroIncidencia: 'INC-20250102-1002', rnc: '', email: '  Carmen@LosAlamos.com.do ', fecha: '2025-01-02T10:00:00.000Z' });
-    await insertIncident(db, { numeroIncidencia: 'INC-20250103-1003', rnc: '101 850 043', email: 'carmen@losalamos.com.do', fecha: '2025-01-03T10:00:00.000Z' });
-    await insertIncident(db, { numeroIncidencia: 'INC-20250104-1004', rnc: '101850051', email: 'nadie@example.com', fecha: '2025-01-04T10:00:00.000Z' });
-    await insertIncident(db, { numeroIncidencia: 'INC-20250105-1005', rnc: '', email: '', fecha: '2025-01-05T10:00:00.000Z' });
+    const { client } = await createClient(db, {
+      ...base,
+      razonSocial: 'Farmacia Los Álamos SRL',
+      email: 'carmen@losalamos.com.do',
+      rnc: '101-85004-3',
+    });
+    await createClient(db, {
+      ...base,
+      razonSocial: 'Otra Empresa SRL',
+      email: 'otra@example.com',
+      rnc: '101850051',
+    });
+    await insertIncident(db, {
+      numeroIncidencia: 'INC-20250101-1001',
+      rnc: '101850043',
+      email: 'alguien@example.com',
+      fecha: '2025-01-01T10:00:00.000Z',
+    });
+    await insertIncident(db, {
+      numeroIncidencia: 'INC-20250102-1002',
+      rnc: '',
+      email: '  Carmen@LosAlamos.com.do ',
+      fecha: '2025-01-02T10:00:00.000Z',
+    });
+    await insertIncident(db, {
+      numeroIncidencia: 'INC-20250103-1003',
+      rnc: '101 850 043',
+      email: 'carmen@losalamos.com.do',
+      fecha: '2025-01-03T10:00:00.000Z',
+    });
+    await insertIncident(db, {
+      numeroIncidencia: 'INC-20250104-1004',
+      rnc: '101850051',
+      email: 'nadie@example.com',
+      fecha: '2025-01-04T10:00:00.000Z',
+    });
+    await insertIncident(db, {
+      numeroIncidencia: 'INC-20250105-1005',
+      rnc: '',
+      email: '',
+      fecha: '2025-01-05T10:00:00.000Z',
+    });
 
     const incidents = await clientIncidents(db, client);
     expect(incidents.map((incident) => [incident.numeroIncidencia, incident.matchedBy])).toEqual([
@@ -216,7 +306,9 @@ describeEachEngine('clients and incidents matched by RNC or e-mail', (database) 
       ['INC-20250102-1002', 'email'],
       ['INC-20250101-1001', 'rnc'],
     ]);
-    expect(await incidentClients(db, { rnc: '101850043', email: '' })).toEqual([{ id: client.id, razonSocial: 'Farmacia Los Álamos SRL', archived: false }]);
+    expect(await incidentClients(db, { rnc: '101850043', email: '' })).toEqual([
+      { id: client.id, razonSocial: 'Farmacia Los Álamos SRL', archived: false },
+    ]);
     expect(await incidentClients(db, { rnc: '', email: 'CARMEN@losalamos.com.do' })).toHaveLength(1);
     // An incident with neither an RNC nor an e-mail matches no client (empty keys never match).
     await createClient(db, { ...base, razonSocial: 'Sin Datos', email: 'x@example.com', rnc: '---' });
@@ -232,11 +324,21 @@ describeEachEngine('clients and incidents matched by RNC or e-mail', (database) 
         // On a handful of rows PostgreSQL would rightly read the table: forbid that, then see what it uses.
         return db.transaction().execute(async (trx) => {
           await sql`set local enable_seqscan = off`.execute(trx);
-          const result = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...compiled, sql: `explain ${compiled.sql}`, query: undefined as never, queryId: undefined as never });
+          const result = await trx.executeQuery<{ 'QUERY PLAN': string }>({
+            ...compiled,
+            sql: `explain ${compiled.sql}`,
+            query: undefined as never,
+            queryId: undefined as never,
+          });
           return result.rows.map((row) => Object.values(row).join(' ')).join('\n');
         });
       }
-      const result = await db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}`, query: undefined as never, queryId: undefined as never });
+      const result = await db.executeQuery<{ detail: string }>({
+        ...compiled,
+        sql: `explain query plan ${compiled.sql}`,
+        query: undefined as never,
+        queryId: undefined as never,
+      });
       return result.rows.map((row) => row.detail).join('\n');
     };
     const keys = { rnc: '101-85004-3', email: 'Carmen@LosAlamos.com.do' };
@@ -247,7 +349,10 @@ describeEachEngine('clients and incidents matched by RNC or e-mail', (database) 
     expect(clientsPlan).toContain('clients_rnc_key_idx');
     expect(clientsPlan).toContain('clients_email_key_idx');
     // The import's duplicate check.
-    const clientsByRnc = db.selectFrom('clients').select('id').where(rncKeySql, 'in', ['101850043', '101850051']);
+    const clientsByRnc = db
+      .selectFrom('clients')
+      .select('id')
+      .where(rncKeySql, 'in', ['101850043', '101850051']);
     expect(await plan(clientsByRnc)).toContain('clients_rnc_key_idx');
   });
 });

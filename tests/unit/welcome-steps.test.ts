@@ -25,7 +25,11 @@ describe('welcome mail steps', () => {
   });
 
   it('gives 3 to 4 steps per product with the product page, and the general text otherwise', () => {
-    for (const [type, path] of [['AdmCloud', '/producto/admcloud'], ['Restaurant.pe', '/producto/restaurantpe'], ['Tiendao', '/producto/tiendao']] as const) {
+    for (const [type, path] of [
+      ['AdmCloud', '/producto/admcloud'],
+      ['Restaurant.pe', '/producto/restaurantpe'],
+      ['Tiendao', '/producto/tiendao'],
+    ] as const) {
       const steps = welcomeSteps(type);
       expect(steps.steps.length).toBeGreaterThanOrEqual(3);
       expect(steps.steps.length).toBeLessThanOrEqual(4);

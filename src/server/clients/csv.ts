@@ -134,7 +134,8 @@ function readRecords(bytes: Uint8Array): string[][] {
     throw new ImportRefusal(
       `El archivo tiene más de ${formatCount(IMPORT_MAX_ROWS)} filas, el máximo por importación. Divídalo en varios archivos e impórtelos uno a uno.`,
     );
-  if (records.length === 1) throw new ImportRefusal('El archivo no tiene filas de clientes, solo los encabezados.');
+  if (records.length === 1)
+    throw new ImportRefusal('El archivo no tiene filas de clientes, solo los encabezados.');
   return records;
 }
 
@@ -146,7 +147,9 @@ function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: s
   names.forEach((name, index) => {
     if (!columnOf.has(name)) columnOf.set(name, index);
   });
-  const missing = CLIENT_FIELDS.filter((field) => !columnOf.has(field.label)).map((field) => `«${field.label}»`);
+  const missing = CLIENT_FIELDS.filter((field) => !columnOf.has(field.label)).map(
+    (field) => `«${field.label}»`,
+  );
   if (missing.length)
     throw new ImportRefusal(
       `${missing.length === 1 ? 'Falta la columna' : 'Faltan las columnas'} ${missing.join(', ')}. Use los encabezados del archivo que da «Exportar CSV».`,
@@ -159,11 +162,11 @@ function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: s
     line += 1;
     const startLine = line;
     line += lineBreaks(record);
-    const cell = (index: number | undefined) => (index === undefined ? '' : unFormulaSafe((record[index] ?? '').trim()).trim());
-    const values = Object.fromEntries(CLIENT_FIELDS.map((field) => [field.name, cell(columnOf.get(field.label))])) as Record<
-      ClientFieldName,
-      string
-    >;
+    const cell = (index: number | undefined) =>
+      index === undefined ? '' : unFormulaSafe((record[index] ?? '').trim()).trim();
+    const values = Object.fromEntries(
+      CLIENT_FIELDS.map((field) => [field.name, cell(columnOf.get(field.label))]),
+    ) as Record<ClientFieldName, string>;
     const errors: string[] = [];
     const parsed = clientInputSchema.safeParse(values);
     if (!parsed.success) {
@@ -179,7 +182,8 @@ function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: s
     let estadoProyecto: ProjectState = 'pendiente';
     if (rawState) {
       if (isProjectState(rawState)) estadoProyecto = rawState;
-      else errors.push(`${STATE_HEADER}: «${rawState}» no es un estado válido (${PROJECT_STATES.join(', ')}).`);
+      else
+        errors.push(`${STATE_HEADER}: «${rawState}» no es un estado válido (${PROJECT_STATES.join(', ')}).`);
     }
     return {
       line: startLine,
@@ -227,10 +231,18 @@ export async function previewImport(db: Db, bytes: Uint8Array): Promise<ImportPr
     if (row.errors.length) return { ...row, status: 'invalid' };
     const client = existing.get(key);
     if (client !== undefined)
-      return { ...row, status: 'duplicate', errors: [`Ya existe un cliente con este RNC: «${client}». Se omite.`] };
+      return {
+        ...row,
+        status: 'duplicate',
+        errors: [`Ya existe un cliente con este RNC: «${client}». Se omite.`],
+      };
     const first = firstLineOf.get(key);
     if (first !== undefined)
-      return { ...row, status: 'duplicate', errors: [`Repite el RNC de la fila de la línea ${first} de este archivo. Se omite.`] };
+      return {
+        ...row,
+        status: 'duplicate',
+        errors: [`Repite el RNC de la fila de la línea ${first} de este archivo. Se omite.`],
+      };
     firstLineOf.set(key, row.line);
     return { ...row, status: 'valid' };
   });
@@ -328,7 +340,12 @@ function uploadMac(secret: string, staffId: string, time: string, bytes: Uint8Ar
 }
 
 /** The signature the confirmation form carries with the file. */
-export function signUpload(staffId: string, bytes: Uint8Array, now = Date.now(), secret = getAuthSecret()): string {
+export function signUpload(
+  staffId: string,
+  bytes: Uint8Array,
+  now = Date.now(),
+  secret = getAuthSecret(),
+): string {
   const time = String(Math.trunc(now));
   return `${time}.${uploadMac(secret, staffId, time, bytes)}`;
 }

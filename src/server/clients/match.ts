@@ -46,7 +46,11 @@ export interface ClientIncident {
 export const CLIENT_INCIDENTS_LIMIT = 200;
 
 /** The query of {@link clientIncidents}; null when the client has neither key. Exported for the plan test. */
-export function clientIncidentsQuery(db: Db, client: { rnc: string; email: string }, limit = CLIENT_INCIDENTS_LIMIT) {
+export function clientIncidentsQuery(
+  db: Db,
+  client: { rnc: string; email: string },
+  limit = CLIENT_INCIDENTS_LIMIT,
+) {
   const match = keysMatch(rncKey(client.rnc), emailKey(client.email));
   if (!match) return null;
   return db
