@@ -184,6 +184,23 @@ describeEachEngine('client CSV import', (database) => {
     });
   });
 
+  it('imports a file once when it is confirmed twice at the same time (a double submit)', async () => {
+    const { db } = database();
+    const file = bytes(
+      [
+        HEADER,
+        ...Array.from(
+          { length: 50 },
+          (_, index) =>
+            `Doble ${index} SRL,Rep,8095550100,d${index}@example.com,${400000000 + index},AdmCloud`,
+        ),
+      ].join('\n'),
+    );
+    const outcomes = await Promise.all([importClients(db, file, ana), importClients(db, file, ana)]);
+    expect(outcomes.map((outcome) => outcome.imported).sort()).toEqual([0, 50]);
+    expect(await clientCount(db)).toBe(50);
+  });
+
   it('refuses, in Spanish, a file over the limits, with missing columns, not UTF-8, or malformed', async () => {
     const { db } = database();
     const refusal = (data: Uint8Array) =>

@@ -7,6 +7,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
+import { sql } from 'kysely';
 import {
   CLIENT_FIELDS,
   clientInputSchema,
@@ -20,6 +21,7 @@ import {
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { getAuthSecret } from '../auth/secret.ts';
 import { toCsv, unFormulaSafe } from '../csv.ts';
+import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
 import { clientRow } from '../db/rows.ts';
 import { clientWarnings, normalizeDominicanPhone } from './index.ts';
@@ -256,6 +258,8 @@ export interface ImportOutcome {
 }
 
 const BATCH = 400;
+/** The advisory lock of client imports on PostgreSQL (any constant no other code uses). */
+const IMPORT_LOCK_KEY = 1_214_012;
 
 /**
  * Writes the valid rows of the file, validated again inside the transaction (a client added since
@@ -269,6 +273,9 @@ export async function importClients(
   now: Date = new Date(),
 ): Promise<ImportOutcome> {
   return db.transaction().execute(async (trx) => {
+    // Two imports at once (a double submit) must not both find a row new: PostgreSQL serialises them
+    // on a lock held until commit; SQLite already runs one write transaction at a time.
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${IMPORT_LOCK_KEY})`.execute(trx);
     const preview = await previewImport(trx, bytes);
     const valid = preview.rows.filter((row) => row.status === 'valid');
     const skipped = preview.rows.length - valid.length;
