@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import interactionDirective from './src/client/interaction-integration.ts';
 import { minifyPageScript } from './src/lib/inline-script.ts';
 import { getConfig } from './src/server/config.ts';
-import { ACTION_BODY_BYTES, MAX_BODY_BYTES } from './src/server/http/security.ts';
+import { ACTION_BODY_BYTES, ADAPTER_BODY_BYTES } from './src/server/http/security.ts';
 import { BUILD_ORIGIN, precompressBuild } from './src/server/http/static-files.ts';
 
 // One build serves any SITE_URL: prerendered files carry a placeholder origin that the server replaces
@@ -68,9 +68,9 @@ export default defineConfig({
   output: 'static',
   adapter: node({
     mode: 'standalone',
-    // The adapter accepts 1 GiB by default; nothing we receive is anywhere near 100 KB. Bodies that
-    // announce their length are refused earlier, per route (src/server/http/security.ts).
-    bodySizeLimit: MAX_BODY_BYTES,
+    // The adapter accepts 1 GiB by default; nothing we receive is anywhere near 100 KB but the client
+    // CSV import (4 MiB). Every body is refused earlier, per route (src/server/http/security.ts).
+    bodySizeLimit: ADAPTER_BODY_BYTES,
     staticHeaders: true,
   }),
   integrations: [react(), interactionDirective(), precompress()],

@@ -33,6 +33,10 @@ export const ROUTES = {
   /** The contact inbox (issue 11) and its CSV export. */
   adminMessages: '/admin/mensajes',
   staffMessagesCsv: '/api/staff/mensajes.csv',
+  /** 'Exportar CSV' of the client list (same filters as the list). */
+  staffClientsCsv: '/api/staff/clientes.csv',
+  /** 'Importar CSV': upload, preview and confirmation (multipart POST). */
+  adminClientsImport: '/admin/clientes/importar',
 } as const;
 
 /** Prefix of Astro's action endpoints (`/_actions/contact.send`). */

@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = {
   'client.meeting-cancelled': 'Reunión cancelada',
   'contact.handled': 'Mensaje de contacto atendido',
   'contact.pending': 'Mensaje de contacto marcado como pendiente',
+  'client.imported': 'Clientes importados desde CSV',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

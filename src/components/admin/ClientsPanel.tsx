@@ -190,6 +190,18 @@ function ClientForm({ onCreated, initial }: { onCreated: (client: ClientRecord) 
   );
 }
 
+const TOOL_LINK = 'rounded-button border border-line bg-white px-4 py-2 text-sm font-semibold text-brand-900 shadow-sm hover:bg-brand-50';
+
+/** 'Exportar CSV' of what the list shows: the same filters. */
+function clientsCsvHref(search: string | undefined, estado: ProjectState | undefined, archived: boolean): string {
+  const params = new URLSearchParams();
+  if (search) params.set('q', search);
+  if (estado) params.set('estado', estado);
+  if (archived) params.set('archivados', '1');
+  const query = params.toString();
+  return query ? `${ROUTES.staffClientsCsv}?${query}` : ROUTES.staffClientsCsv;
+}
+
 /** Clientes: search (in the URL, applied by the server), the list with its welcome-mail buttons, and the add-client form. */
 export default function ClientsPanel({ clients: initial, search, estado, archived = false, form }: ClientsPanelProps) {
   const [clients, setClients] = useState(initial);
@@ -220,6 +232,11 @@ export default function ClientsPanel({ clients: initial, search, estado, archive
         </label>
         <button type="submit" className="rounded-button bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">Buscar</button>
       </form>
+
+      <div className="flex flex-wrap gap-2">
+        <a href={clientsCsvHref(search, estado, archived)} className={TOOL_LINK}>Exportar CSV</a>
+        <a href={ROUTES.adminClientsImport} className={TOOL_LINK}>Importar CSV</a>
+      </div>
 
       {clients.length === 0 ? (
         <p className="rounded-card border border-dashed border-line bg-white p-8 text-center text-muted">No se encontraron resultados.</p>

@@ -141,6 +141,8 @@ export interface ClientListFilter {
   estado?: ProjectState | undefined;
   /** The archived clients instead of the active ones. */
   archived?: boolean | undefined;
+  /** At most this many (default {@link CLIENT_LIST_LIMIT}); null: all of them (the CSV export). */
+  limit?: number | null | undefined;
 }
 
 /**
@@ -148,7 +150,7 @@ export interface ClientListFilter {
  * Active clients unless `archived`; a string is the search alone.
  */
 export async function listClients(db: Db, filter: string | ClientListFilter = {}): Promise<ClientRecord[]> {
-  const { search, estado, archived } = typeof filter === 'string' ? { search: filter } : filter;
+  const { search, estado, archived, limit = CLIENT_LIST_LIMIT } = typeof filter === 'string' ? { search: filter } : filter;
   let query = db
     .selectFrom('clients')
     .selectAll()
@@ -160,11 +162,8 @@ export async function listClients(db: Db, filter: string | ClientListFilter = {}
     const like = (column: string) => sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
     query = query.where((eb) => eb.or([like('razonSocialNorm'), like('emailNorm'), like('rncNorm')]));
   }
-  const rows = await query
-    .orderBy('fechaRegistro', 'desc')
-    .orderBy('id', 'desc')
-    .limit(CLIENT_LIST_LIMIT)
-    .execute();
+  query = query.orderBy('fechaRegistro', 'desc').orderBy('id', 'desc');
+  const rows = await (limit === null ? query : query.limit(limit)).execute();
   return rows.map(toView);
 }
 
@@ -314,6 +313,8 @@ export interface ClientTimelineEntry {
   at: string;
   /** A note's text. */
   note?: string;
+  /** A creation by 'Importar CSV'. */
+  imported?: boolean;
   /** An edited field, or the state change (no `field`). */
   change?: { field?: ClientFieldName; from: string; to: string };
   /** A meeting: its start (ISO 8601 UTC), duration and place. */
@@ -323,6 +324,7 @@ export interface ClientTimelineEntry {
 function timelineEntry(event: ClientEvent): ClientTimelineEntry {
   const entry: ClientTimelineEntry = { id: event.id, kind: event.kind, actorEmail: event.actorEmail, at: event.createdAt };
   if (event.kind === 'note') entry.note = event.detail ?? '';
+  if (event.kind === 'created' && event.detail === 'csv') entry.imported = true;
   if ((event.kind === 'edited' || event.kind === 'state') && event.detail) {
     try {
       entry.change = JSON.parse(event.detail) as ClientTimelineEntry['change'];

@@ -48,7 +48,7 @@ export function baseHeaders(config: Pick<Config, 'SITE_URL'>): Record<string, st
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Largest body of any request (the adapter's own limit, astro.config.ts). */
+/** Largest body of a request to any route without a limit of its own. */
 export const MAX_BODY_BYTES = 100 * 1024;
 /** Largest body of an action (astro.config.ts `security.actionBodySizeLimit`). */
 export const ACTION_BODY_BYTES = 64 * 1024;
@@ -56,11 +56,19 @@ export const ACTION_BODY_BYTES = 64 * 1024;
 const SIGN_IN_BODY_BYTES = 4 * 1024;
 /** The page-view beacon: a path. */
 const BEACON_BODY_BYTES = 1024;
+/**
+ * 'Importar CSV': a file of up to 2 MB, and its confirmation, which carries the same file back in
+ * base64 (a third larger) with the multipart framing. The page itself refuses a file over 2 MB in Spanish.
+ */
+export const CLIENT_IMPORT_BODY_BYTES = 4 * 1024 * 1024;
+/** The adapter's own limit (astro.config.ts): the largest of the per-route limits. */
+export const ADAPTER_BODY_BYTES = CLIENT_IMPORT_BODY_BYTES;
 
 /** The largest body a request to this path may carry. */
 export function bodyLimit(pathname: string, search: string): number {
   if (pathname === ROUTES.beacon) return BEACON_BODY_BYTES;
   if (pathname === ROUTES.adminLogin) return SIGN_IN_BODY_BYTES;
+  if (pathname === ROUTES.adminClientsImport && !/[?&]_action=/.test(search)) return CLIENT_IMPORT_BODY_BYTES;
   if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;
 }

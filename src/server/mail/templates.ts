@@ -8,6 +8,7 @@ import { formatStaffDateTime, TIME_ZONE } from '../../domain/dates.ts';
 import { formatDuration } from '../../domain/forms/meeting.ts';
 import { INCIDENT_STATE_MEANING, type IncidentRecord } from '../../domain/incidents.ts';
 import type { MailMessage } from './types.ts';
+import { welcomeSteps } from './welcome-steps.ts';
 
 export interface MailBrand {
   companyName: string;
@@ -246,6 +247,8 @@ export interface WelcomeMailData {
 
 /** To a new client's representative, sent by staff from Clientes ('📧 Bienvenida'). */
 export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessage {
+  // The steps depend on the product the project names, if any (./welcome-steps.ts).
+  const plan = welcomeSteps(data.tipoProyecto);
   return renderMail(brand, data.email, {
     subject: `Bienvenido a ${brand.companyName}, ${data.razonSocial}`,
     preheader: `Gracias por confiar en ${brand.companyName}: estos son los próximos pasos de su proyecto.`,
@@ -253,6 +256,7 @@ export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessag
     intro: [
       `Hola, ${data.nombreRepresentante}:`,
       `Gracias por confiar en ${brand.companyName}. Es un gusto darle la bienvenida a ${data.razonSocial} como cliente; ya estamos preparando el arranque de su proyecto.`,
+      ...(plan.intro ? [plan.intro] : []),
     ],
     rows: [
       ['Empresa', data.razonSocial],
@@ -261,12 +265,9 @@ export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessag
     ],
     quote: {
       label: 'Próximos pasos',
-      text: [
-        '1. Le contactaremos en los próximos días para acordar la reunión de arranque del proyecto.',
-        '2. En esa reunión definimos juntos el alcance, el calendario y las personas clave de su equipo.',
-        '3. Durante la implementación tendrá un consultor asignado y soporte en español, aquí en República Dominicana.',
-      ].join('\n'),
+      text: plan.steps.map((step, index) => `${index + 1}. ${step}`).join('\n'),
     },
+    ...(plan.link ? { action: { label: plan.link.label, href: absoluteUrl(brand, plan.link.path) } } : {}),
     outro: [`¿Preguntas? Responda a este correo, escríbanos a ${brand.email} o llámenos al ${brand.phone}.`, `Un cordial saludo,\nEl equipo de ${brand.companyName}`],
   });
 }

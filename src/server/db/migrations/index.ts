@@ -18,6 +18,7 @@ import * as clientCrm from './0012_client_crm.ts';
 import * as incidentActivity from './0013_incident_activity.ts';
 import * as contactInbox from './0015_contact_inbox.ts';
 import * as clientMeetings from './0016_client_meetings.ts';
+import * as clientMatchIndexes from './0018_client_match_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013_incident_activity': incidentActivity,
   '0015_contact_inbox': contactInbox,
   '0016_client_meetings': clientMeetings,
+  '0018_client_match_indexes': clientMatchIndexes,
 };
