@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = {
   'client.note': 'Nota en un cliente',
   'client.archived': 'Cliente archivado',
   'client.restored': 'Cliente restaurado',
+  'incident.assigned': 'Incidencia asignada',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
