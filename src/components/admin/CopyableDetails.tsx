@@ -66,7 +66,7 @@ export default function CopyableDetails({ details }: CopyableDetailsProps) {
                 <button
                   type="button"
                   onClick={() => void copy(label, value)}
-                  aria-label={`Copiar ${label.toLowerCase()}`}
+                  aria-label={`Copiar ${label === label.toUpperCase() ? label : label.toLowerCase()}`}
                   className="rounded-button border border-line bg-white px-2 py-0.5 text-xs font-semibold text-brand-700 shadow-xs hover:bg-brand-50"
                 >
                   Copiar
