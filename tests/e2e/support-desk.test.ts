@@ -13,6 +13,10 @@ import { ANSWER_SENT_MESSAGE } from '../../src/domain/forms/tracking.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, poll, watchConsole } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
+import { TRACKING_NOT_FOUND } from '../../src/domain/forms/tracking.ts';
+import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
+import { formStamp } from '../support/form-stamp.ts';
+import { postForm } from '../support/http.ts';
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
@@ -39,6 +43,12 @@ const ANSWER = `Sigue sin imprimir ${SCRIPT}\nOtra línea ${IMG}`;
 let db: Db;
 let firstPassword = '';
 let ipCounter = 0;
+// src/actions/guards.ts imports astro:actions, which exists only in the build: its messages as written there.
+const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.';
+const RATE_LIMIT_MESSAGE =
+  'Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.';
+/** A follow-up token of OTHER, as its mails would carry it. */
+let otherToken = '';
 
 beforeAll(async () => {
   firstPassword = firstStaffPassword(server);
@@ -46,8 +56,20 @@ beforeAll(async () => {
   expect(/Cuenta de personal creada: (\S+)/.exec(server.output())?.[1]).toBe(FIRST);
   runAdminScript(server, ['create', '--email', SECOND, '--password', SECOND_PASSWORD], ADMIN_EMAILS);
   db = openDatabase(server.env.DATABASE_URL!).db;
-  await insertIncident(db, { numeroIncidencia: NUMERO, problema: 'La impresora no imprime.', nombre: 'María Núñez', telefono: '809-555-0199', email: VISITOR, rnc: '131-12345-6' });
-  await insertIncident(db, { numeroIncidencia: OTHER, nombre: 'Pedro', email: 'pedro@cliente.example' });
+  await insertIncident(db, {
+    numeroIncidencia: NUMERO,
+    problema: 'La impresora no imprime.',
+    nombre: 'María Núñez',
+    telefono: '809-555-0199',
+    email: VISITOR,
+    rnc: '131-12345-6',
+  });
+  const other = await insertIncident(db, {
+    numeroIncidencia: OTHER,
+    nombre: 'Pedro',
+    email: 'pedro@cliente.example',
+  });
+  otherToken = await issueFollowUpToken(db, other.id, new Date());
 });
 
 afterAll(async () => {
@@ -56,7 +78,11 @@ afterAll(async () => {
 
 async function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
   ipCounter += 1;
-  return browser.newContext({ ...DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` }, ...options });
+  return browser.newContext({
+    ...DESKTOP,
+    extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` },
+    ...options,
+  });
 }
 
 /** A visitor of the public pages, from a network of its own, past the announcement toast. */
@@ -65,7 +91,11 @@ async function visitorContext(): Promise<BrowserContext> {
   return quietContext({ ...DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` } });
 }
 
-async function signedIn(email: string, password: string, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+async function signedIn(
+  email: string,
+  password: string,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(options);
   const page = await context.newPage();
   await page.goto(`${server.url}/admin-login`);
@@ -77,13 +107,18 @@ async function signedIn(email: string, password: string, options: BrowserContext
 }
 
 const incidentUrl = (numero: string) => `${server.url}/admin/incidencias/${numero}`;
-const kinds = (page: Page) => page.locator('[data-tipo]').evaluateAll((items) => items.map((item) => item.getAttribute('data-tipo')));
+const kinds = (page: Page) =>
+  page.locator('[data-tipo]').evaluateAll((items) => items.map((item) => item.getAttribute('data-tipo')));
 const toAddress = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '');
 
 /** Fails the test when a payload ran: an alert, or an element the payload would have created. */
 async function expectInert(page: Page, dialogs: string[]): Promise<void> {
   expect(await page.locator('img[src="x"]').count()).toBe(0);
-  expect(await page.evaluate(() => [...document.scripts].some((script) => script.textContent?.includes('alert(1)')))).toBe(false);
+  expect(
+    await page.evaluate(() =>
+      [...document.scripts].some((script) => script.textContent?.includes('alert(1)')),
+    ),
+  ).toBe(false);
   expect(dialogs).toEqual([]);
 }
 
@@ -108,7 +143,9 @@ describe('support desk', () => {
     await page.getByLabel('Asignar a').selectOption({ label: SECOND });
     await page.getByRole('button', { name: 'Asignar', exact: true }).click();
     await page.waitForURL(/hecho=asignada$/);
-    expect(await page.getByRole('status').first().textContent()).toBe('La incidencia quedó asignada. Se avisó por correo a la persona asignada.');
+    expect(await page.getByRole('status').first().textContent()).toBe(
+      'La incidencia quedó asignada. Se avisó por correo a la persona asignada.',
+    );
     expect(await page.getByTestId('asignada-a').textContent()).toBe(SECOND);
     const assignment = page.locator('[data-tipo="assignment"]');
     expect(await assignment.innerText()).toContain(FIRST);
@@ -129,12 +166,19 @@ describe('support desk', () => {
     await page.getByLabel('Asignar a').selectOption({ label: SECOND });
     await page.getByRole('button', { name: 'Asignar', exact: true }).click();
     await page.waitForURL(/hecho=asignada$/);
-    await poll(() => smtp.messages.filter((item) => item.subject === `Te asignaron la incidencia ${NUMERO}`).length).toBe(2);
+    await poll(
+      () => smtp.messages.filter((item) => item.subject === `Te asignaron la incidencia ${NUMERO}`).length,
+    ).toBe(2);
     expect(smtp.messages.filter((item) => toAddress(item).includes(FIRST))).toEqual([]);
     expect(await page.locator('[data-tipo="assignment"]').count()).toBe(3);
     consoleWatch.assertNone();
 
-    const events = await db.selectFrom('auditEvents').select(['action', 'actorEmail', 'detail']).where('action', '=', 'incident.assigned').orderBy('id').execute();
+    const events = await db
+      .selectFrom('auditEvents')
+      .select(['action', 'actorEmail', 'detail'])
+      .where('action', '=', 'incident.assigned')
+      .orderBy('id')
+      .execute();
     expect(events.map((event) => [event.actorEmail, event.detail])).toEqual([
       [FIRST, SECOND],
       [FIRST, FIRST],
@@ -145,7 +189,12 @@ describe('support desk', () => {
 
   it('assigns without JavaScript, and shows the details as plain text there; with JavaScript each has a working Copiar button', async () => {
     const { context } = await signedIn(FIRST, firstPassword);
-    const noScript = await browser.newContext({ ...DESKTOP, storageState: await context.storageState(), javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.200' } });
+    const noScript = await browser.newContext({
+      ...DESKTOP,
+      storageState: await context.storageState(),
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.200' },
+    });
     const bare = await noScript.newPage();
     await bare.goto(incidentUrl(OTHER));
     expect(await bare.getByRole('button', { name: /^Copiar/ }).count()).toBe(0);
@@ -216,8 +265,12 @@ describe('support desk', () => {
     expect(String(replyMail.html)).not.toContain(SCRIPT);
     expect(String(replyMail.html)).not.toContain('<img src=x');
     expect(String(replyMail.html)).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(smtp.messages.some((item) => `${item.text ?? ''}${String(item.html)}`.includes('Nota privada'))).toBe(false);
-    const link = /(https?:\/\/\S+\/soporte\/seguimiento\?token=[A-Za-z0-9_-]{24})/.exec(replyMail.text ?? '')?.[1];
+    expect(
+      smtp.messages.some((item) => `${item.text ?? ''}${String(item.html)}`.includes('Nota privada')),
+    ).toBe(false);
+    const link = /(https?:\/\/\S+\/soporte\/seguimiento\?token=[A-Za-z0-9_-]{24})/.exec(
+      replyMail.text ?? '',
+    )?.[1];
     expect(link).toBeTruthy();
 
     // The visitor: the reply as text, never the note; answers in the 'Responder' box.
@@ -251,13 +304,19 @@ describe('support desk', () => {
     await visitor.close();
 
     // The assignee's mail with the answer, escaped.
-    const answerMail = await smtp.waitFor((item) => item.subject === `Respuesta del cliente en la incidencia ${NUMERO}`);
+    const answerMail = await smtp.waitFor(
+      (item) => item.subject === `Respuesta del cliente en la incidencia ${NUMERO}`,
+    );
     expect(toAddress(answerMail)).toContain(SECOND);
     expect(answerMail.text).toContain(ANSWER);
     expect(answerMail.text).toContain('reabierta por el cliente');
     expect(String(answerMail.html)).not.toContain(SCRIPT);
     expect(String(answerMail.html)).not.toContain('<img src=x');
-    expect(smtp.messages.some((item) => toAddress(item).includes(STAFF_INBOX) && item.subject?.includes('Respuesta del cliente'))).toBe(false);
+    expect(
+      smtp.messages.some(
+        (item) => toAddress(item).includes(STAFF_INBOX) && item.subject?.includes('Respuesta del cliente'),
+      ),
+    ).toBe(false);
 
     // The other staff member, on reload: the note, the reply, the resolution, the reopening and the answer.
     await second.page.reload();
@@ -277,7 +336,8 @@ describe('support desk', () => {
     const csv = await (await page.request.get(`${server.url}/api/staff/incidencias.csv`)).text();
     expect(csv).toContain(NUMERO);
     expect(csv).toContain('reabierta por el cliente');
-    for (const text of ['Nota privada', 'Hola María', 'Sigue sin imprimir', 'alert(1)']) expect(csv).not.toContain(text);
+    for (const text of ['Nota privada', 'Hola María', 'Sigue sin imprimir', 'alert(1)'])
+      expect(csv).not.toContain(text);
     consoleWatch.assertNone();
     visitorConsole.assertNone();
     await second.context.close();
@@ -299,5 +359,57 @@ describe('support desk', () => {
     expect(body).not.toContain('Sigue sin imprimir');
     expect(body).not.toContain('Hola María');
     await visitor.close();
+  });
+
+  it('refuses answers as the public forms do: honeypot, start time, too fast, per-network limit, unknown token, too long; nothing stored', async () => {
+    const answers = () =>
+      db.selectFrom('incidentEntries').select('body').where('kind', '=', 'answer').execute();
+    const before = (await answers()).length;
+    const post = (fields: Record<string, string>, network: string) =>
+      postForm(server.url, '/_actions/incidents.answer', fields, { headers: { 'x-forwarded-for': network } });
+    const message = (body: string) => (JSON.parse(body) as { message: string }).message;
+    const good = (respuesta: string) => ({ token: otherToken, respuesta, startedAt: formStamp() });
+
+    for (const [label, fields, reason] of [
+      ['honeypot', { ...good('Bot'), website: 'https://spam.test' }, 'honeypot'],
+      ['missing stamp', { token: otherToken, respuesta: 'Bot' }, 'stamp-missing'],
+      [
+        'forged stamp',
+        { ...good('Bot'), startedAt: formStamp({ secret: 'un-secreto-que-el-servidor-no-conoce-0123' }) },
+        'stamp-forged',
+      ],
+      ['too fast', { ...good('Bot'), startedAt: formStamp({ ageMs: 0 }) }, 'too-fast'],
+    ] as const) {
+      const response = await post(fields, '192.0.2.10');
+      expect(response.status, label).toBe(400);
+      await poll(() => server.output()).toMatch(
+        new RegExp(`"action":"incidents\\.answer","network":"192\\.0\\.2\\.10","reason":"${reason}"`),
+      );
+    }
+    expect(message((await post({ ...good('Bot'), website: 'x' }, '192.0.2.10')).body)).toBe(TOO_FAST_MESSAGE);
+    // The same network, done properly: stored.
+    expect((await post(good('Bot'), '192.0.2.10')).status).toBe(200);
+
+    // Too long: the field's message; unknown token: the neutral message.
+    const long = await post(good('x'.repeat(5001)), '192.0.2.11');
+    expect(long.status).toBe(400);
+    expect(long.body).toContain('La respuesta admite como máximo 5000 caracteres.');
+    const unknown = await post({ ...good('Hola'), token: 'A'.repeat(24) }, '192.0.2.11');
+    expect(unknown.status).toBe(404);
+    expect(message(unknown.body)).toBe(TRACKING_NOT_FOUND);
+
+    // FORM_RATE_LIMIT (5) per network per 10 minutes, the unknown token's try included; another network is unaffected.
+    for (let index = 0; index < 4; index += 1)
+      expect((await post(good(`Respuesta ${index}`), '192.0.2.11')).status).toBe(200);
+    const limited = await post(good('Una más'), '192.0.2.11');
+    expect(limited.status).toBe(429);
+    expect(message(limited.body)).toBe(RATE_LIMIT_MESSAGE);
+    expect((await post(good('Desde otra red'), '192.0.2.12')).status).toBe(200);
+
+    // Stored: the one from 192.0.2.10 that passed, four, and the other network's; never a refused one.
+    const bodies = (await answers()).map((row) => row.body);
+    expect(bodies.length - before).toBe(6);
+    expect(bodies).not.toContain('Una más');
+    expect(bodies.filter((body) => body === 'Bot')).toHaveLength(1);
   });
 });

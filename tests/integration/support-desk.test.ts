@@ -34,6 +34,9 @@ const IMG = '"><img src=x onerror=alert(1)>';
 const at = (minute: number) => new Date(Date.UTC(2025, 0, 2, 10, minute));
 const TOKEN_IN_LINK = /seguimiento\?token=([A-Za-z0-9_-]{24})/;
 const network = '203.0.113.0';
+/** A stored time as ISO text: PostgreSQL's driver may hand back a Date. */
+const iso = (value: unknown) =>
+  new Date(String(value instanceof Date ? value.toISOString() : value)).toISOString();
 
 /** A Better Auth user row, as `npm run admin -- create` leaves it. */
 async function addStaff(db: Db, account: { id: string; email: string }, name = ''): Promise<void> {
@@ -77,7 +80,11 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     const incident = await insertIncident(db, { numeroIncidencia: 'INC-20250102-1111', nombre: 'José' });
     const audit = { actorId: ANA.id, actorEmail: ANA.email, network };
 
-    const toLuis = await assignIncident(db, { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, audit }, at(2));
+    const toLuis = await assignIncident(
+      db,
+      { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, audit },
+      at(2),
+    );
     expect(toLuis.outcome).toBe('mailed');
     const mails = await db.selectFrom('mailOutbox').selectAll().execute();
     expect(mails).toHaveLength(1);
@@ -90,13 +97,39 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     expect(mails[0]!.textBody).toContain(ANA.email);
 
     // The same again: nothing recorded, nothing mailed.
-    expect((await assignIncident(db, { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, audit }, at(3))).outcome).toBe('unchanged');
+    expect(
+      (
+        await assignIncident(
+          db,
+          { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, audit },
+          at(3),
+        )
+      ).outcome,
+    ).toBe('unchanged');
     // To oneself: recorded, not mailed.
-    expect((await assignIncident(db, { incidentId: incident.id, assigneeId: ANA.id, actor: ANA, brand, audit }, at(4))).outcome).toBe('self');
+    expect(
+      (
+        await assignIncident(
+          db,
+          { incidentId: incident.id, assigneeId: ANA.id, actor: ANA, brand, audit },
+          at(4),
+        )
+      ).outcome,
+    ).toBe('self');
     // Nobody.
-    expect((await assignIncident(db, { incidentId: incident.id, assigneeId: null, actor: ANA, brand, audit }, at(5))).outcome).toBe('unassigned');
+    expect(
+      (
+        await assignIncident(
+          db,
+          { incidentId: incident.id, assigneeId: null, actor: ANA, brand, audit },
+          at(5),
+        )
+      ).outcome,
+    ).toBe('unassigned');
     expect(await db.selectFrom('mailOutbox').selectAll().execute()).toHaveLength(1);
-    await expect(assignIncident(db, { incidentId: incident.id, assigneeId: 'nadie', actor: ANA, brand }, at(6))).rejects.toThrow(AssigneeNotFoundError);
+    await expect(
+      assignIncident(db, { incidentId: incident.id, assigneeId: 'nadie', actor: ANA, brand }, at(6)),
+    ).rejects.toThrow(AssigneeNotFoundError);
 
     const timeline = await staffTimeline(db, (await incidentByNumber(db, 'INC-20250102-1111'))!);
     expect(timeline.filter((entry) => entry.kind === 'assignment')).toEqual([
@@ -104,29 +137,55 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       { kind: 'assignment', fecha: at(4).toISOString(), autor: ANA.email, asignado: ANA.email },
       { kind: 'assignment', fecha: at(5).toISOString(), autor: ANA.email, asignado: null },
     ]);
-    const events = await db.selectFrom('auditEvents').select(['action', 'actorEmail', 'subject', 'detail']).orderBy('id').execute();
+    const events = await db
+      .selectFrom('auditEvents')
+      .select(['action', 'actorEmail', 'subject', 'detail'])
+      .orderBy('id')
+      .execute();
     expect(events).toEqual([
-      { action: 'incident.assigned', actorEmail: ANA.email, subject: 'INC-20250102-1111', detail: LUIS.email },
+      {
+        action: 'incident.assigned',
+        actorEmail: ANA.email,
+        subject: 'INC-20250102-1111',
+        detail: LUIS.email,
+      },
       { action: 'incident.assigned', actorEmail: ANA.email, subject: 'INC-20250102-1111', detail: ANA.email },
-      { action: 'incident.assigned', actorEmail: ANA.email, subject: 'INC-20250102-1111', detail: 'Sin asignar' },
+      {
+        action: 'incident.assigned',
+        actorEmail: ANA.email,
+        subject: 'INC-20250102-1111',
+        detail: 'Sin asignar',
+      },
     ]);
-    const row = await db.selectFrom('incidents').select(['assignedTo', 'lastActivityAt']).where('id', '=', incident.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('incidents')
+      .select(['assignedTo', 'lastActivityAt'])
+      .where('id', '=', incident.id)
+      .executeTakeFirstOrThrow();
     expect(row.assignedTo).toBeNull();
-    expect(new Date(String(row.lastActivityAt instanceof Date ? row.lastActivityAt.toISOString() : row.lastActivityAt)).toISOString()).toBe(at(5).toISOString());
+    expect(iso(row.lastActivityAt)).toBe(at(5).toISOString());
   });
 
   it("stores the visitor's answer, reopens a resolved incident and notifies the assignee; escaped in the mail", async () => {
     const { db } = database();
     await addStaff(db, ANA);
     await addStaff(db, LUIS);
-    const incident = await insertIncident(db, { numeroIncidencia: 'INC-20250102-2222', nombre: 'José', email: 'jose@cliente.example' });
+    const incident = await insertIncident(db, {
+      numeroIncidencia: 'INC-20250102-2222',
+      nombre: 'José',
+      email: 'jose@cliente.example',
+    });
     await assignIncident(db, { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand }, at(1));
     const token = await tokenFor(db, incident.id);
     await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: ANA.email }, at(3));
 
     const body = `Sigue fallando ${SCRIPT}\nSegunda línea ${IMG}`;
     const stored = await answerFromVisitor(db, { token, body, brand, staffInbox: STAFF_INBOX }, at(7));
-    expect(stored).toMatchObject({ reopened: true, notified: 'assignee', numeroIncidencia: 'INC-20250102-2222' });
+    expect(stored).toMatchObject({
+      reopened: true,
+      notified: 'assignee',
+      numeroIncidencia: 'INC-20250102-2222',
+    });
     expect(stored!.entry).toMatchObject({ kind: 'answer', body, authorId: null, authorEmail: null });
 
     const record = (await incidentByNumber(db, 'INC-20250102-2222'))!;
@@ -136,10 +195,18 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       ['Resuelto', ANA.email],
       ['En Proceso', REOPENED_BY_CUSTOMER],
     ]);
-    const flags = await db.selectFrom('incidents').select('customerWaiting').where('id', '=', incident.id).executeTakeFirstOrThrow();
+    const flags = await db
+      .selectFrom('incidents')
+      .select('customerWaiting')
+      .where('id', '=', incident.id)
+      .executeTakeFirstOrThrow();
     expect(Boolean(flags.customerWaiting)).toBe(true);
 
-    const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.answer').executeTakeFirstOrThrow();
+    const mail = await db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .where('kind', '=', 'incident.answer')
+      .executeTakeFirstOrThrow();
     expect(mail.toAddress).toBe(LUIS.email);
     expect(mail.subject).toBe('Respuesta del cliente en la incidencia INC-20250102-2222');
     expect(mail.textBody).toContain(body);
@@ -170,17 +237,43 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     const { db } = database();
     const incident = await insertIncident(db, { email: 'ana@cliente.example' });
     const token = await tokenFor(db, incident.id);
-    const stored = await answerFromVisitor(db, { token, body: 'Gracias, funciona.', brand, staffInbox: STAFF_INBOX }, at(5));
+    const stored = await answerFromVisitor(
+      db,
+      { token, body: 'Gracias, funciona.', brand, staffInbox: STAFF_INBOX },
+      at(5),
+    );
     expect(stored).toMatchObject({ reopened: false, notified: 'staff-inbox' });
-    expect((await db.selectFrom('incidents').select('estado').where('id', '=', incident.id).executeTakeFirstOrThrow()).estado).toBe('Registrado');
-    const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.answer').executeTakeFirstOrThrow();
+    expect(
+      (
+        await db
+          .selectFrom('incidents')
+          .select('estado')
+          .where('id', '=', incident.id)
+          .executeTakeFirstOrThrow()
+      ).estado,
+    ).toBe('Registrado');
+    const mail = await db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .where('kind', '=', 'incident.answer')
+      .executeTakeFirstOrThrow();
     expect(mail.toAddress).toBe(STAFF_INBOX);
     expect(mail.textBody).not.toContain('reabierta');
 
-    expect(await answerFromVisitor(db, { token: 'A'.repeat(24), body: 'hola', brand, staffInbox: STAFF_INBOX })).toBeNull();
-    expect(await answerFromVisitor(db, { token: 'corto', body: 'hola', brand, staffInbox: STAFF_INBOX })).toBeNull();
-    await expect(answerFromVisitor(db, { token, body: ' \n ', brand, staffInbox: STAFF_INBOX })).rejects.toThrow(EntryTextError);
-    await expect(answerFromVisitor(db, { token, body: 'x'.repeat(5001), brand, staffInbox: STAFF_INBOX })).rejects.toThrow(/5\.000 caracteres/);
-    expect(await db.selectFrom('incidentEntries').select('kind').where('kind', '=', 'answer').execute()).toHaveLength(1);
+    expect(
+      await answerFromVisitor(db, { token: 'A'.repeat(24), body: 'hola', brand, staffInbox: STAFF_INBOX }),
+    ).toBeNull();
+    expect(
+      await answerFromVisitor(db, { token: 'corto', body: 'hola', brand, staffInbox: STAFF_INBOX }),
+    ).toBeNull();
+    await expect(
+      answerFromVisitor(db, { token, body: ' \n ', brand, staffInbox: STAFF_INBOX }),
+    ).rejects.toThrow(EntryTextError);
+    await expect(
+      answerFromVisitor(db, { token, body: 'x'.repeat(5001), brand, staffInbox: STAFF_INBOX }),
+    ).rejects.toThrow(/5\.000 caracteres/);
+    expect(
+      await db.selectFrom('incidentEntries').select('kind').where('kind', '=', 'answer').execute(),
+    ).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 
 export interface CopyableDetailsProps {
   /** Label and value of each detail, in order; an empty value shows '—' and has no button. */
@@ -31,19 +31,23 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+const subscribeNever = () => () => {};
+
 /**
  * The visitor's details in the incident page's header (issue 11): plain, selectable text on the
  * server; once hydrated, a small 'Copiar' button beside each value, so the page works without
  * JavaScript and the buttons only appear where they work. A live region says what was copied.
  */
 export default function CopyableDetails({ details }: CopyableDetailsProps) {
-  const [ready, setReady] = useState(false);
+  // False on the server and while hydrating, true after: the buttons appear only where they work.
+  const ready = useSyncExternalStore(
+    subscribeNever,
+    () => true,
+    () => false,
+  );
   const [message, setMessage] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => {
-    setReady(true);
-    return () => clearTimeout(timer.current);
-  }, []);
+  useEffect(() => () => clearTimeout(timer.current), []);
 
   async function copy(label: string, value: string) {
     const ok = await copyText(value);

@@ -19,7 +19,11 @@ export interface AnswerFormProps {
  */
 export default function AnswerForm({ token, values = {}, errors, formError, startedAt }: AnswerFormProps) {
   return (
-    <section id="responder" aria-labelledby="responder-titulo" className="rounded-card border border-line bg-white p-6 shadow-sm sm:p-8">
+    <section
+      id="responder"
+      aria-labelledby="responder-titulo"
+      className="rounded-card border border-line bg-white p-6 shadow-sm sm:p-8"
+    >
       <h2 id="responder-titulo" className="text-lg font-semibold text-brand-900">
         Responder
       </h2>
@@ -37,7 +41,10 @@ export default function AnswerForm({ token, values = {}, errors, formError, star
         />
         <AntiAbuseFields startedAt={startedAt} />
         {formError ? (
-          <div role="alert" className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          <div
+            role="alert"
+            className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+          >
             {formError}
           </div>
         ) : null}

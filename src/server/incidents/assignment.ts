@@ -75,8 +75,13 @@ export async function assignIncident(
           .executeTakeFirst()) ?? null;
       if (!assignee) throw new AssigneeNotFoundError(`No existe la cuenta ${input.assigneeId}`);
     }
-    if ((incident.assignedTo ?? null) === input.assigneeId) return { outcome: 'unchanged' as const, assignee };
-    await trx.updateTable('incidents').set({ assignedTo: input.assigneeId }).where('id', '=', incident.id).execute();
+    if ((incident.assignedTo ?? null) === input.assigneeId)
+      return { outcome: 'unchanged' as const, assignee };
+    await trx
+      .updateTable('incidents')
+      .set({ assignedTo: input.assigneeId })
+      .where('id', '=', incident.id)
+      .execute();
     await trx
       .insertInto('incidentAssignments')
       .values({
@@ -104,7 +109,10 @@ export async function assignIncident(
     if (assignee.id === input.actor.id) return { outcome: 'self' as const, assignee };
     await enqueueMail(
       trx,
-      { kind: 'incident.assigned', ...incidentAssignedMail(input.brand, assignee.email, incident, input.actor.email) },
+      {
+        kind: 'incident.assigned',
+        ...incidentAssignedMail(input.brand, assignee.email, incident, input.actor.email),
+      },
       now,
     );
     return { outcome: 'mailed' as const, assignee };

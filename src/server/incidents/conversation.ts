@@ -77,7 +77,10 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments] = await Promise.all([loadEntries(db, incident.id), loadAssignments(db, incident.id)]);
+  const [entries, assignments] = await Promise.all([
+    loadEntries(db, incident.id),
+    loadAssignments(db, incident.id),
+  ]);
   const timeline: Array<TimelineEntry & { rank: number }> = [
     { kind: 'problem', fecha: incident.fecha, texto: incident.problema, autor: incident.nombre, rank: 0 },
     ...incident.historial
@@ -236,7 +239,12 @@ export async function answerFromVisitor(
   db: Db,
   input: { token: string; body: string; brand: MailBrand; staffInbox: string },
   now: Date = new Date(),
-): Promise<{ entry: IncidentEntry; numeroIncidencia: string; reopened: boolean; notified: AnswerNotice } | null> {
+): Promise<{
+  entry: IncidentEntry;
+  numeroIncidencia: string;
+  reopened: boolean;
+  notified: AnswerNotice;
+} | null> {
   checkText(input.body);
   const result = await db.transaction().execute(async (trx) => {
     const incidentId = await incidentIdByToken(trx, input.token);
@@ -248,10 +256,19 @@ export async function answerFromVisitor(
       .executeTakeFirstOrThrow();
     const reopened = incident.estado === 'Resuelto';
     if (reopened) {
-      await trx.updateTable('incidents').set({ estado: 'En Proceso' }).where('id', '=', incident.id).execute();
+      await trx
+        .updateTable('incidents')
+        .set({ estado: 'En Proceso' })
+        .where('id', '=', incident.id)
+        .execute();
       await trx
         .insertInto('incidentEvents')
-        .values({ incidentId: incident.id, estado: 'En Proceso', fecha: now.toISOString(), actor: REOPENED_BY_CUSTOMER })
+        .values({
+          incidentId: incident.id,
+          estado: 'En Proceso',
+          fecha: now.toISOString(),
+          actor: REOPENED_BY_CUSTOMER,
+        })
         .execute();
       await touchIncident(trx, incident.id, 'state', now);
     }
