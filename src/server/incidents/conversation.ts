@@ -43,8 +43,11 @@ export class ConversationIncidentNotFoundError extends Error {
 /** What became of a reply's mail: queued, no usable address, or the day's visitor-mail cap reached. */
 export type ReplyMailOutcome = 'queued' | 'no-email' | 'daily-cap';
 
-/** The incident with this number (as typed in the URL), with its history; null when there is none. */
-export async function incidentByNumber(db: Db, numeroIncidencia: string): Promise<IncidentRecord | null> {
+/** The incident with this number (as typed in the URL), with its history and assignee; null when there is none. */
+export async function incidentByNumber(
+  db: Db,
+  numeroIncidencia: string,
+): Promise<(IncidentRecord & { assignedTo: string | null }) | null> {
   const row = await db
     .selectFrom('incidents')
     .selectAll()
@@ -52,7 +55,7 @@ export async function incidentByNumber(db: Db, numeroIncidencia: string): Promis
     .executeTakeFirst();
   if (!row) return null;
   const [record] = await withHistory(db, [row]);
-  return record ?? null;
+  return record ? { ...record, assignedTo: row.assignedTo ?? null } : null;
 }
 
 /** The entries of these kinds of one incident, oldest first (created at, then id). */
