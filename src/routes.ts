@@ -111,6 +111,7 @@ export const isPublicPage = (pathname: string): boolean =>
 export const FORM_ACTIONS = {
   incidentCreate: `${ROUTES.supportNew}?_action=incidents.create`,
   incidentTrack: `${ROUTES.supportTracking}?_action=incidents.track`,
+  incidentAnswer: `${ROUTES.supportTracking}?_action=incidents.answer`,
   contactSend: `${ROUTES.supportHub}?_action=contact.send#contacto`,
 } as const;
 

@@ -1,15 +1,16 @@
 /**
  * Astro Actions: thin adapters from HTTP to src/server. Public: `incidents.create`, `incidents.track`,
- * `contact.send` (all `accept: 'form'`, so the same actions serve the islands and plain HTML forms).
+ * `incidents.answer` (the visitor's answer on the follow-up page opened with a token), `contact.send` (all `accept: 'form'`, so the same actions serve the islands and plain HTML forms).
  * Staff (guarded in src/actions/staff.ts): `incidents.setState`, `clients.create`, `clients.sendWelcome`.
  */
 import { ActionError, defineAction } from 'astro:actions';
 import { CONTACT_MESSAGES, contactFormSchema } from '../domain/forms/contact.ts';
 import { INCIDENT_MESSAGES, incidentFormSchema } from '../domain/forms/incident.ts';
-import { TRACKING_NOT_FOUND, trackingFormSchema } from '../domain/forms/tracking.ts';
+import { answerFormSchema, TRACKING_NOT_FOUND, trackingFormSchema } from '../domain/forms/tracking.ts';
 import { getConfig } from '../server/config.ts';
 import { saveContactMessage } from '../server/contact/index.ts';
 import { getDb } from '../server/db/index.ts';
+import { answerFromVisitor } from '../server/incidents/conversation.ts';
 import { createIncident, IncidentNumbersExhaustedError, trackIncident } from '../server/incidents/index.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
@@ -62,6 +63,29 @@ export const server = {
           const incident = await trackIncident(getDb(), input.numeroIncidencia, input.email);
           if (!incident) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
           return incident;
+        });
+      },
+    }),
+    answer: defineAction({
+      accept: 'form',
+      input: answerFormSchema,
+      handler: async (input, context) => {
+        requireHuman(context, input, 'incidents.answer');
+        return answerWith('incidents.answer', 'No pudimos guardar tu respuesta en este momento. Intenta nuevamente.', async () => {
+          await requireWithinRateLimit(context, 'incidents.answer');
+          const config = getConfig();
+          const stored = await answerFromVisitor(getDb(), {
+            token: input.token,
+            body: input.respuesta,
+            brand: mailBrand(config),
+            staffInbox: config.STAFF_INBOX,
+          });
+          if (!stored) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
+          getLogger().info(
+            { event: 'incident.answer', numeroIncidencia: stored.numeroIncidencia, reopened: stored.reopened, notified: stored.notified },
+            'visitor answer stored',
+          );
+          return { numeroIncidencia: stored.numeroIncidencia };
         });
       },
     }),

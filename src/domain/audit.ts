@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = {
   'contact.handled': 'Mensaje de contacto atendido',
   'contact.pending': 'Mensaje de contacto marcado como pendiente',
   'client.imported': 'Clientes importados desde CSV',
+  'incident.assigned': 'Incidencia asignada',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -97,4 +97,11 @@ export function entryTextProblem(text: string): string | null {
 export type TimelineEntry =
   | { kind: 'problem'; fecha: string; texto: string; autor: string }
   | { kind: 'state'; fecha: string; estado: IncidentState; autor: string | null }
-  | { kind: 'reply' | 'answer' | 'note'; fecha: string; texto: string; autor: string | null };
+  | { kind: 'reply' | 'answer' | 'note'; fecha: string; texto: string; autor: string | null }
+  | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null };
+
+/**
+ * The `actor` of the history entry written when the visitor's answer sets a resolved incident back to
+ * 'En Proceso' (src/server/incidents/conversation.ts): shown where a staff member's e-mail would be.
+ */
+export const REOPENED_BY_CUSTOMER = 'reabierta por el cliente';

@@ -54,7 +54,7 @@ describeEachEngine('incident conversation', (database) => {
     expect(token).toBeTruthy();
 
     const followUp = await followUpByToken(db, token!);
-    expect(followUp?.respuestas).toEqual([{ texto: body, fecha: at(2).toISOString() }]);
+    expect(followUp?.respuestas).toEqual([{ texto: body, fecha: at(2).toISOString(), de: 'equipo' }]);
     expect(JSON.stringify(followUp)).not.toContain('llamar el lunes');
   });
 

@@ -345,9 +345,9 @@ describeEachEngine('client meetings', (database) => {
   it('migration 0016 goes down and up again, keeping the outbox', async () => {
     const { db } = database();
     await enqueueMail(db, { kind: 'x', to: 'a@vertice.example', subject: 'S', text: 'T', html: 'H' }, NOW);
-    const down = await migrator(db).migrateDown();
+    const down = await migrator(db).migrateTo('0015_contact_inbox');
     expect(down.error).toBeUndefined();
-    expect(down.results?.[0]?.migrationName).toBe('0016_client_meetings');
+    expect(down.results?.map((result) => result.migrationName)).toContain('0016_client_meetings');
     await migrateToLatest(db);
     expect(await db.selectFrom('mailOutbox').select(['subject', 'attachments']).execute()).toEqual([
       { subject: 'S', attachments: null },

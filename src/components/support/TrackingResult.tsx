@@ -7,8 +7,8 @@ export interface TrackingResultProps {
   estado: string;
   /** Already formatted for display (Santo Domingo time). */
   fecha: string;
-  /** States and, opened with the token, the staff replies (`texto`), oldest first. */
-  historial: Array<{ estado: string; fecha: string; texto?: string }>;
+  /** States and, opened with the token, the staff replies and the visitor's answers (`texto`, `de`), oldest first. */
+  historial: Array<{ estado: string; fecha: string; texto?: string; de?: 'equipo' | 'cliente' }>;
 }
 
 const TONE_STYLES: Record<IncidentTone, string> = {
@@ -46,7 +46,7 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
               <p className="font-semibold text-brand-900">{entry.estado}</p>
               <p className="text-sm text-muted">{entry.fecha}</p>
               {entry.texto !== undefined ? (
-                <p className="mt-2 rounded-button bg-surface px-4 py-3 text-sm break-words whitespace-pre-wrap text-ink" data-testid="respuesta">
+                <p className="mt-2 rounded-button bg-surface px-4 py-3 text-sm break-words whitespace-pre-wrap text-ink" data-testid={entry.de === 'cliente' ? 'tu-respuesta' : 'respuesta'}>
                   {entry.texto}
                 </p>
               ) : null}

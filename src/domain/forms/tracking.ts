@@ -2,7 +2,7 @@
  * The follow-up form of /soporte/seguimiento: incident number and the e-mail it was opened with.
  */
 import * as z from 'zod/mini';
-import { SHORT_TEXT_MAX, antiAbuseFields, textField } from './common.ts';
+import { LONG_TEXT_MAX, SHORT_TEXT_MAX, antiAbuseFields, textField } from './common.ts';
 import { looksLikeEmail } from '../email.ts';
 import { INCIDENT_NUMBER_PATTERN } from '../incidents.ts';
 
@@ -29,3 +29,23 @@ export const trackingFormSchema = z.object({
 export type TrackingFormInput = z.output<typeof trackingFormSchema>;
 
 export const TRACKING_NOT_FOUND = 'No encontramos una incidencia con esos datos.';
+
+/**
+ * The visitor's answer on the follow-up page opened with a token (issue 11): the token (a hidden field)
+ * and the text, 1 to 5,000 characters with lines kept.
+ */
+export const answerFormSchema = z.object({
+  token: textField({ label: 'El enlace de seguimiento', max: SHORT_TEXT_MAX, required: 'Abre esta página con el enlace de tu correo.' }),
+  respuesta: textField({
+    label: 'La respuesta',
+    max: LONG_TEXT_MAX,
+    multiline: true,
+    required: 'Escribe tu respuesta antes de enviarla.',
+  }),
+  ...antiAbuseFields,
+});
+
+export type AnswerFormInput = z.output<typeof answerFormSchema>;
+
+/** Shown on the follow-up page after an answer was stored. */
+export const ANSWER_SENT_MESSAGE = 'Recibimos tu respuesta. Nuestro equipo de soporte la verá y te contestará por correo.';

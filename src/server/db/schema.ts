@@ -46,6 +46,18 @@ export interface IncidentEntriesTable {
   createdAt: string;
 }
 
+/** Each change of `incidents.assigned_to`, for the timeline (migration 0014); assignee null: 'Sin asignar'. */
+export interface IncidentAssignmentsTable {
+  id: Generated<number>;
+  incidentId: number;
+  assigneeId: string | null;
+  assigneeEmail: string | null;
+  assignedById: string;
+  assignedByEmail: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+}
+
 /** One history entry per row (its `actor` is null for the creation entry). */
 export interface IncidentEventsTable extends HistoryEntry {
   id: Generated<number>;
@@ -297,12 +309,14 @@ export interface Database {
   verification: VerificationTable;
   rateLimit: AuthRateLimitTable;
   twoFactor: TwoFactorTable;
+  incidentAssignments: IncidentAssignmentsTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;
 export type NewIncident = Insertable<IncidentsTable>;
 export type IncidentEvent = Selectable<IncidentEventsTable>;
 export type IncidentEntry = Selectable<IncidentEntriesTable>;
+export type IncidentAssignment = Selectable<IncidentAssignmentsTable>;
 export type Client = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type ClientEvent = Selectable<ClientEventsTable>;

@@ -1,6 +1,6 @@
 /**
  * Each incident as a conversation (issue 11): the one writer of `incident_entries` (staff replies,
- * internal notes and, later, the visitor's answers) and the readers of the timeline, for the staff
+ * internal notes and the visitor's answers from the follow-up page) and the readers of the timeline, for the staff
  * incident page (everything) and the visitor's follow-up page (states and replies, never notes).
  *
  * A reply is stored and its mail to the visitor queued in one transaction, with a fresh follow-up
@@ -8,14 +8,20 @@
  * (and shown on the follow-up page) and the caller is told why no mail went out.
  */
 import { looksLikeEmail } from '../../domain/email.ts';
-import { entryTextProblem, type IncidentRecord, type TimelineEntry } from '../../domain/incidents.ts';
+import {
+  entryTextProblem,
+  REOPENED_BY_CUSTOMER,
+  type IncidentRecord,
+  type TimelineEntry,
+} from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentReplyMail, type MailBrand } from '../mail/templates.ts';
+import { incidentAnswerMail, incidentReplyMail, type MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
-import { issueFollowUpToken } from './follow-up.ts';
+import { loadAssignments } from './assignment.ts';
+import { incidentIdByToken, issueFollowUpToken } from './follow-up.ts';
 import { withHistory } from './history.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
 
@@ -37,8 +43,11 @@ export class ConversationIncidentNotFoundError extends Error {
 /** What became of a reply's mail: queued, no usable address, or the day's visitor-mail cap reached. */
 export type ReplyMailOutcome = 'queued' | 'no-email' | 'daily-cap';
 
-/** The incident with this number (as typed in the URL), with its history; null when there is none. */
-export async function incidentByNumber(db: Db, numeroIncidencia: string): Promise<IncidentRecord | null> {
+/** The incident with this number (as typed in the URL), with its history and assignee; null when there is none. */
+export async function incidentByNumber(
+  db: Db,
+  numeroIncidencia: string,
+): Promise<(IncidentRecord & { assignedTo: string | null }) | null> {
   const row = await db
     .selectFrom('incidents')
     .selectAll()
@@ -46,7 +55,7 @@ export async function incidentByNumber(db: Db, numeroIncidencia: string): Promis
     .executeTakeFirst();
   if (!row) return null;
   const [record] = await withHistory(db, [row]);
-  return record ?? null;
+  return record ? { ...record, assignedTo: row.assignedTo ?? null } : null;
 }
 
 /** The entries of these kinds of one incident, oldest first (created at, then id). */
@@ -67,10 +76,14 @@ export async function loadEntries(
 
 /**
  * The staff timeline, oldest first: the problem as written, the state changes (the creation entry is
- * the problem itself), replies, answers and notes. Entries at the same instant keep that order.
+ * the problem itself), assignments, replies, answers and notes. Entries at the same instant keep
+ * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const entries = await loadEntries(db, incident.id);
+  const [entries, assignments] = await Promise.all([
+    loadEntries(db, incident.id),
+    loadAssignments(db, incident.id),
+  ]);
   const timeline: Array<TimelineEntry & { rank: number }> = [
     { kind: 'problem', fecha: incident.fecha, texto: incident.problema, autor: incident.nombre, rank: 0 },
     ...incident.historial
@@ -83,6 +96,13 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
         autor: entry.actor,
         rank: 1,
       })),
+    ...assignments.map((assignment) => ({
+      kind: 'assignment' as const,
+      fecha: assignment.createdAt,
+      autor: assignment.assignedByEmail,
+      asignado: assignment.assigneeEmail,
+      rank: 1,
+    })),
     ...entries.map((entry) => ({
       kind: entry.kind,
       fecha: entry.createdAt,
@@ -206,5 +226,85 @@ export async function replyToVisitor(
     return { entry, mail };
   });
   if (result.mail === 'queued') wakeMailWorkers();
+  return result;
+}
+
+/** Who the visitor's answer notice went to: the assignee, or the staff inbox when nobody is assigned. */
+export type AnswerNotice = 'assignee' | 'staff-inbox';
+
+/**
+ * Stores the visitor's answer, sent from the follow-up page opened with `token`, and in the same
+ * transaction: sets a 'Resuelto' incident back to 'En Proceso' (history actor "reabierta por el
+ * cliente"), marks the incident as waiting for staff, and queues the notice with the answer to the
+ * assignee, or to the staff inbox when nobody is assigned. Null when the token opens no incident.
+ */
+export async function answerFromVisitor(
+  db: Db,
+  input: { token: string; body: string; brand: MailBrand; staffInbox: string },
+  now: Date = new Date(),
+): Promise<{
+  entry: IncidentEntry;
+  numeroIncidencia: string;
+  reopened: boolean;
+  notified: AnswerNotice;
+} | null> {
+  checkText(input.body);
+  const result = await db.transaction().execute(async (trx) => {
+    const incidentId = await incidentIdByToken(trx, input.token);
+    if (incidentId === null) return null;
+    const incident = await trx
+      .selectFrom('incidents')
+      .select(['id', 'numeroIncidencia', 'nombre', 'estado', 'assignedTo'])
+      .where('id', '=', incidentId)
+      .executeTakeFirstOrThrow();
+    const reopened = incident.estado === 'Resuelto';
+    if (reopened) {
+      await trx
+        .updateTable('incidents')
+        .set({ estado: 'En Proceso' })
+        .where('id', '=', incident.id)
+        .execute();
+      await trx
+        .insertInto('incidentEvents')
+        .values({
+          incidentId: incident.id,
+          estado: 'En Proceso',
+          fecha: now.toISOString(),
+          actor: REOPENED_BY_CUSTOMER,
+        })
+        .execute();
+      await touchIncident(trx, incident.id, 'state', now);
+    }
+    const entry = await trx
+      .insertInto('incidentEntries')
+      .values({
+        incidentId: incident.id,
+        kind: 'answer',
+        authorId: null,
+        authorEmail: null,
+        body: input.body,
+        createdAt: now.toISOString(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await touchIncident(trx, incident.id, 'answer', now);
+    const assignee = incident.assignedTo
+      ? await trx
+          .withoutPlugins()
+          .selectFrom('user')
+          .select('email')
+          .where('id', '=', incident.assignedTo)
+          .executeTakeFirst()
+      : undefined;
+    const to = assignee?.email ?? input.staffInbox;
+    await enqueueMail(
+      trx,
+      { kind: 'incident.answer', ...incidentAnswerMail(input.brand, to, incident, input.body, reopened) },
+      now,
+    );
+    const notified: AnswerNotice = assignee ? 'assignee' : 'staff-inbox';
+    return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified };
+  });
+  if (result) wakeMailWorkers();
   return result;
 }

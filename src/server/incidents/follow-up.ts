@@ -30,11 +30,22 @@ export async function issueFollowUpToken(
   return token;
 }
 
+/** The id of the incident this token opens, or null (a malformed token is not even looked up). */
+export async function incidentIdByToken(db: Kysely<Database>, token: string): Promise<number | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const row = await db
+    .selectFrom('incidentTokens')
+    .select('incidentId')
+    .where('tokenHash', '=', hashToken(token))
+    .executeTakeFirst();
+  return row?.incidentId ?? null;
+}
+
 /** What a token opens: the number, the state, the history (without who) and the problem text. */
 export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'estado' | 'fecha'> & {
   historial: Array<Pick<HistoryEntry, 'estado' | 'fecha'>>;
-  /** The staff replies, oldest first (internal notes never). */
-  respuestas: Array<{ texto: string; fecha: string }>;
+  /** The staff replies and the visitor's own answers, oldest first (internal notes never). */
+  respuestas: Array<{ texto: string; fecha: string; de: 'equipo' | 'cliente' }>;
 };
 
 /** The incident this token opens, or null (a malformed token is not even looked up). */
@@ -55,12 +66,12 @@ export async function followUpByToken(db: Db, token: string): Promise<FollowUp |
   if (!incident) return null;
   const histories = await loadHistories(db, [incident.id]);
   const historial = (histories.get(incident.id) ?? []).map(({ estado, fecha }) => ({ estado, fecha }));
-  // Replies only: an internal note never leaves the staff area.
+  // Replies and answers only: an internal note never leaves the staff area.
   const replies = await db
     .selectFrom('incidentEntries')
-    .select(['body', 'createdAt'])
+    .select(['kind', 'body', 'createdAt'])
     .where('incidentId', '=', incident.id)
-    .where('kind', '=', 'reply')
+    .where('kind', 'in', ['reply', 'answer'])
     .orderBy('createdAt')
     .orderBy('id')
     .execute();
@@ -70,6 +81,10 @@ export async function followUpByToken(db: Db, token: string): Promise<FollowUp |
     estado: incident.estado,
     fecha: incident.fecha,
     historial,
-    respuestas: replies.map((reply) => ({ texto: reply.body, fecha: reply.createdAt })),
+    respuestas: replies.map((reply) => ({
+      texto: reply.body,
+      fecha: reply.createdAt,
+      de: reply.kind === 'answer' ? ('cliente' as const) : ('equipo' as const),
+    })),
   };
 }

@@ -3,7 +3,7 @@
  * (mail clients block them and they leak when a mail is read). Every value is escaped in the HTML;
  * the plain text carries the same content.
  */
-import { ROUTES } from '../../routes.ts';
+import { incidentPath, ROUTES } from '../../routes.ts';
 import { formatStaffDateTime, TIME_ZONE } from '../../domain/dates.ts';
 import { formatDuration } from '../../domain/forms/meeting.ts';
 import { INCIDENT_STATE_MEANING, type IncidentRecord } from '../../domain/incidents.ts';
@@ -405,4 +405,55 @@ export function meetingMail(brand: MailBrand, data: MeetingMailData, kind: 'requ
     },
     copyTo ? null : formatAddress(data.organizerName, data.organizerEmail),
   );
+}
+
+/** To a staff member an incident was assigned to by someone else (issue 11), with the incident's link. */
+export function incidentAssignedMail(
+  brand: MailBrand,
+  to: string,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
+  assignedBy: string,
+): MailMessage {
+  return renderMail(brand, to, {
+    subject: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
+    preheader: `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
+    heading: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
+    intro: [`${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`],
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Cliente', incident.nombre],
+      ['Asignada por', assignedBy],
+    ],
+    action: { label: 'Abrir la incidencia', href: absoluteUrl(brand, incidentPath(incident.numeroIncidencia)) },
+  });
+}
+
+/**
+ * To the assignee (or the staff inbox when nobody is assigned): the visitor answered on the follow-up
+ * page. The visitor's text is quoted (escaped like every value); `reopened` when the answer set a
+ * resolved incident back to 'En Proceso'.
+ */
+export function incidentAnswerMail(
+  brand: MailBrand,
+  to: string,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
+  answer: string,
+  reopened: boolean,
+): MailMessage {
+  return renderMail(brand, to, {
+    subject: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
+    preheader: `El cliente respondió en la incidencia ${incident.numeroIncidencia}.`,
+    heading: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
+    intro: [
+      `El cliente respondió desde su página de seguimiento de la incidencia ${incident.numeroIncidencia}.`,
+      ...(reopened ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).'] : []),
+    ],
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Cliente', incident.nombre],
+    ],
+    quote: { label: 'Respuesta del cliente', text: answer },
+    action: { label: 'Abrir la incidencia', href: absoluteUrl(brand, incidentPath(incident.numeroIncidencia)) },
+    outro: ['Responde desde la página de la incidencia: así la respuesta queda en la conversación y le llega al cliente.'],
+  });
 }

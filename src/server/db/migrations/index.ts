@@ -16,6 +16,7 @@ import * as twoFactor from './0010_two_factor.ts';
 import * as incidentConversation from './0011_incident_conversation.ts';
 import * as clientCrm from './0012_client_crm.ts';
 import * as incidentActivity from './0013_incident_activity.ts';
+import * as incidentAssignments from './0014_incident_assignments.ts';
 import * as contactInbox from './0015_contact_inbox.ts';
 import * as clientMeetings from './0016_client_meetings.ts';
 import * as clientMatchIndexes from './0018_client_match_indexes.ts';
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0011_incident_conversation': incidentConversation,
   '0012_client_crm': clientCrm,
   '0013_incident_activity': incidentActivity,
+  '0014_incident_assignments': incidentAssignments,
   '0015_contact_inbox': contactInbox,
   '0016_client_meetings': clientMeetings,
   '0018_client_match_indexes': clientMatchIndexes,

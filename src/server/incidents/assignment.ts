@@ -1,0 +1,133 @@
+/**
+ * Who works on an incident (issue 11): 'Asignar a' on the staff incident page. Each change sets
+ * `incidents.assigned_to`, adds a row to the timeline (`incident_assignments`: who assigned whom,
+ * when), touches the incident's activity and records an audit event, all in one transaction; the
+ * assignee's mail (unless they assigned it to themselves) is queued in that same transaction.
+ */
+import type { Db } from '../db/index.ts';
+import type { IncidentAssignment } from '../db/schema.ts';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { incidentAssignedMail, type MailBrand } from '../mail/templates.ts';
+import { touchIncident } from './activity.ts';
+import type { EntryAuthor } from './conversation.ts';
+
+/** A staff account as the 'Asignar a' dropdown lists it. */
+export interface AssignableStaff {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export class AssignmentIncidentNotFoundError extends Error {
+  override name = 'AssignmentIncidentNotFoundError';
+}
+
+/** The chosen account does not exist (removed meanwhile, or a forged form). */
+export class AssigneeNotFoundError extends Error {
+  override name = 'AssigneeNotFoundError';
+}
+
+/** Every staff account (Better Auth's `user` table), by e-mail. */
+export async function listAssignableStaff(db: Db): Promise<AssignableStaff[]> {
+  return db.withoutPlugins().selectFrom('user').select(['id', 'email', 'name']).orderBy('email').execute();
+}
+
+/** How an account is named in the dropdown and the header: 'Name · e-mail', or the e-mail alone. */
+export function staffLabel(account: Pick<AssignableStaff, 'email' | 'name'>): string {
+  const name = account.name.trim();
+  return name && name !== account.email ? `${name} · ${account.email}` : account.email;
+}
+
+/** What an assignment did: nothing (already so), or assigned, with or without the assignee's mail. */
+export type AssignmentOutcome = 'unchanged' | 'unassigned' | 'self' | 'mailed';
+
+/**
+ * Assigns the incident to `assigneeId` (null: 'Sin asignar'). Assigning it to whom it already has is
+ * not recorded again. The assignee is mailed with the incident's link unless they are the actor.
+ */
+export async function assignIncident(
+  db: Db,
+  input: {
+    incidentId: number;
+    assigneeId: string | null;
+    actor: EntryAuthor;
+    brand: MailBrand;
+    audit?: AuditActor;
+  },
+  now: Date = new Date(),
+): Promise<{ outcome: AssignmentOutcome; assignee: AssignableStaff | null }> {
+  const result = await db.transaction().execute(async (trx) => {
+    const incident = await trx
+      .selectFrom('incidents')
+      .select(['id', 'numeroIncidencia', 'nombre', 'assignedTo'])
+      .where('id', '=', input.incidentId)
+      .executeTakeFirst();
+    if (!incident) throw new AssignmentIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    let assignee: AssignableStaff | null = null;
+    if (input.assigneeId !== null) {
+      assignee =
+        (await trx
+          .withoutPlugins()
+          .selectFrom('user')
+          .select(['id', 'email', 'name'])
+          .where('id', '=', input.assigneeId)
+          .executeTakeFirst()) ?? null;
+      if (!assignee) throw new AssigneeNotFoundError(`No existe la cuenta ${input.assigneeId}`);
+    }
+    if ((incident.assignedTo ?? null) === input.assigneeId)
+      return { outcome: 'unchanged' as const, assignee };
+    await trx
+      .updateTable('incidents')
+      .set({ assignedTo: input.assigneeId })
+      .where('id', '=', incident.id)
+      .execute();
+    await trx
+      .insertInto('incidentAssignments')
+      .values({
+        incidentId: incident.id,
+        assigneeId: assignee?.id ?? null,
+        assigneeEmail: assignee?.email ?? null,
+        assignedById: input.actor.id,
+        assignedByEmail: input.actor.email,
+        createdAt: now.toISOString(),
+      })
+      .execute();
+    await touchIncident(trx, incident.id, 'assignment', now);
+    if (input.audit)
+      await recordEvent(
+        trx,
+        {
+          ...input.audit,
+          action: 'incident.assigned',
+          subject: incident.numeroIncidencia,
+          detail: assignee ? assignee.email : 'Sin asignar',
+        },
+        now,
+      );
+    if (!assignee) return { outcome: 'unassigned' as const, assignee };
+    if (assignee.id === input.actor.id) return { outcome: 'self' as const, assignee };
+    await enqueueMail(
+      trx,
+      {
+        kind: 'incident.assigned',
+        ...incidentAssignedMail(input.brand, assignee.email, incident, input.actor.email),
+      },
+      now,
+    );
+    return { outcome: 'mailed' as const, assignee };
+  });
+  if (result.outcome === 'mailed') wakeMailWorkers();
+  return result;
+}
+
+/** The incident's assignments, oldest first. */
+export async function loadAssignments(db: Db, incidentId: number): Promise<IncidentAssignment[]> {
+  return db
+    .selectFrom('incidentAssignments')
+    .selectAll()
+    .where('incidentId', '=', incidentId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+}
