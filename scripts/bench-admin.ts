@@ -182,7 +182,11 @@ function seededNumber(i: number): string {
  * and notes (incident_entries).
  */
 async function seedPages(db: Db, size: number, staffId: string, staffEmail: string): Promise<string> {
-  await db.updateTable('incidents').set({ assignedTo: staffId }).where('assignedTo', '=', 'staff-0').execute();
+  await db
+    .updateTable('incidents')
+    .set({ assignedTo: staffId })
+    .where('assignedTo', '=', 'staff-0')
+    .execute();
   const numero = seededNumber(Math.floor(size / 2));
   const incident = await db
     .selectFrom('incidents')
@@ -256,7 +260,8 @@ async function timedGet(context: PageContext, path: string): Promise<{ time: num
   const response = await fetch(`${context.server.url}${path}`, { headers: { cookie: context.cookie } });
   const html = await response.text();
   const time = performance.now() - t0;
-  if (response.status !== 200) throw new Error(`${path} respondió ${response.status} (${thousands(context.size)})`);
+  if (response.status !== 200)
+    throw new Error(`${path} respondió ${response.status} (${thousands(context.size)})`);
   return { time, html };
 }
 
@@ -270,7 +275,9 @@ async function measurePages(
     for (const context of contexts) {
       const { html } = await timedGet(context, scenario.path(context));
       if (!scenario.check(html))
-        throw new Error(`«${scenario.name}» no muestra lo esperado a ${thousands(context.size)} incidencias.`);
+        throw new Error(
+          `«${scenario.name}» no muestra lo esperado a ${thousands(context.size)} incidencias.`,
+        );
     }
     for (let run = 0; run < PAGE_WARM_UP; run++)
       for (const context of contexts) await timedGet(context, scenario.path(context));
@@ -289,9 +296,13 @@ function printPageTable(
   scenarios: PageScenario[],
   results: Map<string, { median: number; p95: number }[]>,
 ): boolean {
-  console.log(`\nPáginas del personal servidas por el servidor real (${engine}), ${PAGE_RUNS} peticiones por tamaño:\n`);
+  console.log(
+    `\nPáginas del personal servidas por el servidor real (${engine}), ${PAGE_RUNS} peticiones por tamaño:\n`,
+  );
   const sizeColumns = sizes.map((size) => `p95 a ${thousands(size)}`);
-  console.log(`| página | ${sizeColumns.join(' | ')} | mediana a ${thousands(sizes.at(-1)!)} | crecimiento p95 | objetivo | resultado |`);
+  console.log(
+    `| página | ${sizeColumns.join(' | ')} | mediana a ${thousands(sizes.at(-1)!)} | crecimiento p95 | objetivo | resultado |`,
+  );
   console.log(`|---|${sizes.map(() => '---|').join('')}---|---|---|---|`);
   let allOk = true;
   for (const scenario of scenarios) {
@@ -331,7 +342,9 @@ async function explainList(db: Db, postgres: boolean): Promise<void> {
       // The page's ids are what depends on the size; the rest reads those 20 rows by key.
       if (!/order by/i.test(compiled.sql) || /"id" in \(/.test(compiled.sql)) continue;
       const plan = await db.executeQuery<Record<string, unknown>>(
-        CompiledQuery.raw(`explain ${postgres ? '' : 'query plan '}${compiled.sql}`, [...compiled.parameters]),
+        CompiledQuery.raw(`explain ${postgres ? '' : 'query plan '}${compiled.sql}`, [
+          ...compiled.parameters,
+        ]),
       );
       console.log(`  ${compiled.sql.replace(/\s+/g, ' ')}`);
       for (const row of plan.rows) console.log(`    ${String(row['QUERY PLAN'] ?? row.detail)}`);
@@ -384,7 +397,13 @@ async function main(): Promise<void> {
     for (let run = 0; run < WARM_UP; run++) {
       for (const [, query] of CASES)
         for (const { db } of databases)
-          await listIncidents(db, parseIncidentQuery(new URLSearchParams(query)).filters, 1, undefined, LIST_VIEWER);
+          await listIncidents(
+            db,
+            parseIncidentQuery(new URLSearchParams(query)).filters,
+            1,
+            undefined,
+            LIST_VIEWER,
+          );
     }
 
     const results = new Map<string, { median: number; p95: number }[]>();

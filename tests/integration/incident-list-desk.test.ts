@@ -33,19 +33,79 @@ async function insertStaff(db: Db): Promise<void> {
     .withoutPlugins()
     .insertInto('user')
     .values([
-      { id: ANA, name: 'Ana Soporte', email: 'ana@vertice.example', emailVerified: 1, image: null, createdAt: now, updatedAt: now, mustChangePassword: 0, twoFactorEnabled: 0 },
-      { id: LUIS, name: '', email: 'luis@vertice.example', emailVerified: 1, image: null, createdAt: now, updatedAt: now, mustChangePassword: 0, twoFactorEnabled: 0 },
+      {
+        id: ANA,
+        name: 'Ana Soporte',
+        email: 'ana@vertice.example',
+        emailVerified: 1,
+        image: null,
+        createdAt: now,
+        updatedAt: now,
+        mustChangePassword: 0,
+        twoFactorEnabled: 0,
+      },
+      {
+        id: LUIS,
+        name: '',
+        email: 'luis@vertice.example',
+        emailVerified: 1,
+        image: null,
+        createdAt: now,
+        updatedAt: now,
+        mustChangePassword: 0,
+        twoFactorEnabled: 0,
+      },
     ])
     .execute();
 }
 
 // number, name, state, created, assignee, last activity, customer waiting
 const ROWS: [string, string, IncidentState, string, string | null, string, boolean][] = [
-  ['INC-20250101-1001', 'José Pérez', 'Registrado', '2025-01-01T10:00:00.000Z', ANA, '2025-01-10T10:00:00.000Z', false],
-  ['INC-20250102-2002', 'María Gómez', 'En Proceso', '2025-01-02T10:00:00.000Z', null, '2025-01-02T10:00:00.000Z', false],
-  ['INC-20250103-3003', 'Ana Pérez', 'Registrado', '2025-01-03T10:00:00.000Z', LUIS, '2025-01-08T10:00:00.000Z', true],
-  ['INC-20250104-4004', 'Pedro Núñez', 'Resuelto', '2025-01-04T10:00:00.000Z', ANA, '2025-01-04T12:00:00.000Z', false],
-  ['INC-20250105-5005', 'Luisa Pérez', 'Registrado', '2025-01-05T10:00:00.000Z', null, '2025-01-06T10:00:00.000Z', false],
+  [
+    'INC-20250101-1001',
+    'José Pérez',
+    'Registrado',
+    '2025-01-01T10:00:00.000Z',
+    ANA,
+    '2025-01-10T10:00:00.000Z',
+    false,
+  ],
+  [
+    'INC-20250102-2002',
+    'María Gómez',
+    'En Proceso',
+    '2025-01-02T10:00:00.000Z',
+    null,
+    '2025-01-02T10:00:00.000Z',
+    false,
+  ],
+  [
+    'INC-20250103-3003',
+    'Ana Pérez',
+    'Registrado',
+    '2025-01-03T10:00:00.000Z',
+    LUIS,
+    '2025-01-08T10:00:00.000Z',
+    true,
+  ],
+  [
+    'INC-20250104-4004',
+    'Pedro Núñez',
+    'Resuelto',
+    '2025-01-04T10:00:00.000Z',
+    ANA,
+    '2025-01-04T12:00:00.000Z',
+    false,
+  ],
+  [
+    'INC-20250105-5005',
+    'Luisa Pérez',
+    'Registrado',
+    '2025-01-05T10:00:00.000Z',
+    null,
+    '2025-01-06T10:00:00.000Z',
+    false,
+  ],
 ];
 
 async function seedRows(db: Db): Promise<Map<string, number>> {
@@ -70,7 +130,8 @@ async function seedRows(db: Db): Promise<Map<string, number>> {
 }
 
 describeEachEngine('support desk incident list', (database) => {
-  const numbers = (items: { numeroIncidencia: string }[]) => items.map((item) => item.numeroIncidencia.slice(-4));
+  const numbers = (items: { numeroIncidencia: string }[]) =>
+    items.map((item) => item.numeroIncidencia.slice(-4));
   const ana = { staffId: ANA };
 
   it('filters by assignment, sorts by last activity, combines both with the other filters and pages', async () => {
@@ -97,7 +158,9 @@ describeEachEngine('support desk incident list', (database) => {
     expect([numbers(first.items), first.hasNext]).toEqual([['1001', '3003'], true]);
     // 'Asignadas a mí' for nobody in particular matches nothing; another viewer sees their own.
     expect(numbers((await listIncidents(db, { asignacion: 'mias' })).items)).toEqual([]);
-    expect(numbers((await listIncidents(db, { asignacion: 'mias' }, 1, PAGE_SIZE, { staffId: LUIS })).items)).toEqual(['3003']);
+    expect(
+      numbers((await listIncidents(db, { asignacion: 'mias' }, 1, PAGE_SIZE, { staffId: LUIS })).items),
+    ).toEqual(['3003']);
 
     // The CSV link's export follows the same filters and order.
     const csv = await exportIncidentsCsv(db, { asignacion: 'mias', orden: 'actividad' }, ana);
@@ -108,44 +171,99 @@ describeEachEngine('support desk incident list', (database) => {
     const { db } = database();
     const ids = await seedRows(db);
     const byNumber = async () =>
-      new Map((await listIncidents(db, {}, 1, PAGE_SIZE, ana)).items.map((item) => [item.numeroIncidencia.slice(-4), item]));
+      new Map(
+        (await listIncidents(db, {}, 1, PAGE_SIZE, ana)).items.map((item) => [
+          item.numeroIncidencia.slice(-4),
+          item,
+        ]),
+      );
     let items = await byNumber();
-    expect(items.get('1001')).toMatchObject({ asignadaA: 'Ana Soporte', ultimaActividad: '2025-01-10T10:00:00.000Z', respuestaDelCliente: false });
+    expect(items.get('1001')).toMatchObject({
+      asignadaA: 'Ana Soporte',
+      ultimaActividad: '2025-01-10T10:00:00.000Z',
+      respuestaDelCliente: false,
+    });
     expect(items.get('3003')).toMatchObject({ asignadaA: 'luis@vertice.example', respuestaDelCliente: true });
     expect(items.get('2002')).toMatchObject({ asignadaA: null, respuestaDelCliente: false });
     // Only the record's own fields reach the page (no search columns, no raw flags).
     expect(Object.keys(items.get('1001')!).sort()).toEqual(
-      ['asignadaA', 'email', 'estado', 'fecha', 'historial', 'id', 'nombre', 'numeroIncidencia', 'problema', 'respuestaDelCliente', 'rnc', 'telefono', 'ultimaActividad'].sort(),
+      [
+        'asignadaA',
+        'email',
+        'estado',
+        'fecha',
+        'historial',
+        'id',
+        'nombre',
+        'numeroIncidencia',
+        'problema',
+        'respuestaDelCliente',
+        'rnc',
+        'telefono',
+        'ultimaActividad',
+      ].sort(),
     );
 
     // A state change moves 2002 to the top of the sort by activity.
     const changed = new Date('2025-02-01T09:00:00.000Z');
-    await setIncidentState(db, { id: ids.get('INC-20250102-2002')!, estado: 'Resuelto', actor: 'ana@vertice.example' }, changed);
-    expect(numbers((await listIncidents(db, { orden: 'actividad' }, 1, 2, ana)).items)).toEqual(['2002', '1001']);
+    await setIncidentState(
+      db,
+      { id: ids.get('INC-20250102-2002')!, estado: 'Resuelto', actor: 'ana@vertice.example' },
+      changed,
+    );
+    expect(numbers((await listIncidents(db, { orden: 'actividad' }, 1, 2, ana)).items)).toEqual([
+      '2002',
+      '1001',
+    ]);
     // A visitor's answer marks it; a note does not clear the mark, a reply would (activity.ts).
-    await db.transaction().execute((trx) => touchIncident(trx, ids.get('INC-20250102-2002')!, 'answer', new Date('2025-02-02T09:00:00.000Z')));
-    await addNote(db, { incidentId: ids.get('INC-20250102-2002')!, author: { id: ANA, email: 'ana@vertice.example' }, body: 'Llamar mañana.' }, new Date('2025-02-03T09:00:00.000Z'));
+    await db
+      .transaction()
+      .execute((trx) =>
+        touchIncident(trx, ids.get('INC-20250102-2002')!, 'answer', new Date('2025-02-02T09:00:00.000Z')),
+      );
+    await addNote(
+      db,
+      {
+        incidentId: ids.get('INC-20250102-2002')!,
+        author: { id: ANA, email: 'ana@vertice.example' },
+        body: 'Llamar mañana.',
+      },
+      new Date('2025-02-03T09:00:00.000Z'),
+    );
     items = await byNumber();
-    expect(items.get('2002')).toMatchObject({ respuestaDelCliente: true, ultimaActividad: '2025-02-03T09:00:00.000Z' });
-    await db.transaction().execute((trx) => touchIncident(trx, ids.get('INC-20250102-2002')!, 'reply', new Date('2025-02-04T09:00:00.000Z')));
+    expect(items.get('2002')).toMatchObject({
+      respuestaDelCliente: true,
+      ultimaActividad: '2025-02-03T09:00:00.000Z',
+    });
+    await db
+      .transaction()
+      .execute((trx) =>
+        touchIncident(trx, ids.get('INC-20250102-2002')!, 'reply', new Date('2025-02-04T09:00:00.000Z')),
+      );
     expect((await byNumber()).get('2002')).toMatchObject({ respuestaDelCliente: false });
 
     // An assignee whose account is gone still reads as assigned.
-    await db.updateTable('incidents').set({ assignedTo: 'user-gone' }).where('id', '=', ids.get('INC-20250105-5005')!).execute();
+    await db
+      .updateTable('incidents')
+      .set({ assignedTo: 'user-gone' })
+      .where('id', '=', ids.get('INC-20250105-5005')!)
+      .execute();
     expect((await byNumber()).get('5005')).toMatchObject({ asignadaA: 'Cuenta eliminada' });
   });
 
   it('reads the filters and the sort from the URL and writes them back', () => {
-    const { filters } = parseIncidentQuery(new URLSearchParams('asignacion=mias&orden=actividad&estado=Resuelto'));
+    const { filters } = parseIncidentQuery(
+      new URLSearchParams('asignacion=mias&orden=actividad&estado=Resuelto'),
+    );
     expect(filters).toMatchObject({ asignacion: 'mias', orden: 'actividad', estado: 'Resuelto' });
     expect(incidentQueryString(filters, 2)).toBe('?estado=Resuelto&asignacion=mias&orden=actividad&pagina=2');
     expect(parseIncidentQuery(new URLSearchParams('asignacion=todas&orden=fecha')).filters).toMatchObject({
       asignacion: undefined,
       orden: undefined,
     });
-    expect(incidentQueryString(parseIncidentQuery(new URLSearchParams('asignacion=sin-asignar')).filters)).toBe(
-      '?asignacion=sin-asignar',
-    );
+    expect(
+      incidentQueryString(parseIncidentQuery(new URLSearchParams('asignacion=sin-asignar')).filters),
+    ).toBe('?asignacion=sin-asignar');
   });
 });
 
@@ -178,7 +296,10 @@ describeEachEngine('support desk incident list beyond the recent window', (datab
           (filters.asignacion !== 'mias' || row.assignedTo === ANA) &&
           (filters.asignacion !== 'sin-asignar' || row.assignedTo === null),
       )
-      .sort((a, b) => b[sorted].localeCompare(a[sorted]) || ids.get(b.numeroIncidencia)! - ids.get(a.numeroIncidencia)!)
+      .sort(
+        (a, b) =>
+          b[sorted].localeCompare(a[sorted]) || ids.get(b.numeroIncidencia)! - ids.get(a.numeroIncidencia)!,
+      )
       .map((row) => row.numeroIncidencia);
   }
 
@@ -186,7 +307,10 @@ describeEachEngine('support desk incident list beyond the recent window', (datab
     const { db } = database();
     await insertIncidents(db, rows, () => []);
     const ids = new Map(
-      (await db.selectFrom('incidents').select(['id', 'numeroIncidencia']).execute()).map((row) => [row.numeroIncidencia, row.id]),
+      (await db.selectFrom('incidents').select(['id', 'numeroIncidencia']).execute()).map((row) => [
+        row.numeroIncidencia,
+        row.id,
+      ]),
     );
     const cases: IncidentFilters[] = [
       { orden: 'actividad' },
@@ -205,7 +329,12 @@ describeEachEngine('support desk incident list beyond the recent window', (datab
       const pages = Math.ceil(expected.length / PAGE_SIZE);
       for (const page of new Set([1, 2, pages])) {
         const result = await listIncidents(db, filters, page, PAGE_SIZE, { staffId: ANA });
-        expect({ filters, page, items: result.items.map((item) => item.numeroIncidencia), hasNext: result.hasNext }).toEqual({
+        expect({
+          filters,
+          page,
+          items: result.items.map((item) => item.numeroIncidencia),
+          hasNext: result.hasNext,
+        }).toEqual({
           filters,
           page,
           items: expected.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),

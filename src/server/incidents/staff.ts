@@ -255,7 +255,8 @@ async function pageIds(
           (cte) => cte('matches').materialized(),
           () => {
             let query = db.selectFrom('incidents').select(['incidents.id', `incidents.${column} as sorted`]);
-            for (const condition of [...text.flatMap(trigramConditions), ...exact]) query = query.where(condition);
+            for (const condition of [...text.flatMap(trigramConditions), ...exact])
+              query = query.where(condition);
             return query;
           },
         )
