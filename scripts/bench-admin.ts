@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CompiledQuery, createQueryId, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
@@ -296,8 +296,12 @@ function printPageTable(
   scenarios: PageScenario[],
   results: Map<string, { median: number; p95: number }[]>,
 ): boolean {
+  // A shared machine's other work lands in the p95: the load average tells the reader how much there was.
+  const load = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ');
   console.log(
-    `\nPáginas del personal servidas por el servidor real (${engine}), ${PAGE_RUNS} peticiones por tamaño:\n`,
+    `\nPáginas del personal servidas por el servidor real (${engine}), ${PAGE_RUNS} peticiones por tamaño, carga del sistema (1/5/15 min) ${load} en ${availableParallelism()} núcleos:\n`,
   );
   const sizeColumns = sizes.map((size) => `p95 a ${thousands(size)}`);
   console.log(
