@@ -32,16 +32,13 @@ const MAX_FILTER_LENGTH = 100;
 export const ASSIGNMENT_FILTERS = ['mias', 'sin-asignar'] as const;
 export type AssignmentFilter = (typeof ASSIGNMENT_FILTERS)[number];
 
-/** The list's order: 'Más recientes' (by creation, the default) or 'Última actividad' (`actividad`). */
-export type IncidentSort = 'recientes' | 'actividad';
-
 export interface IncidentFilters {
   numero?: string;
   nombre?: string;
   rnc?: string;
   estado?: IncidentState;
   asignacion?: AssignmentFilter;
-  /** Absent means 'recientes'. */
+  /** The order: 'Última actividad'; absent, 'Más recientes' (by creation). */
   orden?: 'actividad';
 }
 
