@@ -1,13 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { formatStaffDateTime } from '../../domain/dates';
-import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentRecord, type IncidentTone } from '../../domain/incidents';
+import { formatAgo, formatStaffDateTime } from '../../domain/dates';
+import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentTone } from '../../domain/incidents';
 import { incidentPath, ROUTES } from '../../routes';
-import type { IncidentFilters } from '../../server/incidents/staff';
+import type { IncidentFilters, IncidentListItem } from '../../server/incidents/staff';
 import { DownloadIcon } from './icons';
 import IncidentStateControl from './IncidentStateControl';
 
 export interface IncidentsPanelProps {
-  items: IncidentRecord[];
+  items: IncidentListItem[];
+  /** The server's time of the render (ISO): the ages are counted from it, the same on server and browser. */
+  now: string;
   filters: IncidentFilters;
   page: number;
   prevHref?: string;
@@ -24,13 +26,17 @@ const BADGE: Record<IncidentTone, string> = {
 const inputClass =
   'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500';
 
-function IncidentCard({ initial }: { initial: IncidentRecord }) {
+function IncidentCard({ initial, now }: { initial: IncidentListItem; now: string }) {
   const [incident, setIncident] = useState(initial);
   const hasEmail = incident.email.trim() !== '';
   const href = incidentPath(incident.numeroIncidencia);
 
   return (
-    <article className="rounded-card border border-line bg-white p-5 shadow-sm sm:p-6" aria-labelledby={`inc-${incident.id}`} data-incidencia={incident.numeroIncidencia}>
+    <article
+      className="rounded-card border border-line bg-white p-5 shadow-sm sm:p-6"
+      aria-labelledby={`inc-${incident.id}`}
+      data-incidencia={incident.numeroIncidencia}
+    >
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h2 id={`inc-${incident.id}`} className="font-mono text-base font-semibold text-brand-900">
@@ -38,14 +44,31 @@ function IncidentCard({ initial }: { initial: IncidentRecord }) {
               {incident.numeroIncidencia}
             </a>
           </h2>
-          <p className="text-sm text-muted">Registrada el {formatStaffDateTime(incident.fecha)}</p>
+          <p className="text-sm text-muted">
+            Registrada el {formatStaffDateTime(incident.fecha)} ·{' '}
+            <span data-testid="antiguedad">abierta {formatAgo(incident.fecha, new Date(now))}</span>
+          </p>
         </div>
-        <span className={`rounded-full px-3 py-1 text-xs font-semibold ring-1 ${BADGE[INCIDENT_STATE_TONE[incident.estado]]}`} data-testid="estado-actual">
-          {incident.estado}
-        </span>
+        <div className="flex flex-wrap items-center gap-2">
+          {incident.respuestaDelCliente ? (
+            <span
+              className="inline-flex items-center gap-1 rounded-full bg-red-50 px-3 py-1 text-xs font-semibold text-red-800 ring-1 ring-red-600/30"
+              data-testid="respuesta-del-cliente"
+            >
+              <span aria-hidden="true" className="size-2 rounded-full bg-red-600" />
+              Respuesta del cliente
+            </span>
+          ) : null}
+          <span
+            className={`rounded-full px-3 py-1 text-xs font-semibold ring-1 ${BADGE[INCIDENT_STATE_TONE[incident.estado]]}`}
+            data-testid="estado-actual"
+          >
+            {incident.estado}
+          </span>
+        </div>
       </header>
 
-      <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
+      <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:gap-x-6 lg:grid-cols-3">
         {(
           [
             ['Nombre', incident.nombre],
@@ -59,6 +82,22 @@ function IncidentCard({ initial }: { initial: IncidentRecord }) {
             <dd className="truncate text-ink">{value || '—'}</dd>
           </div>
         ))}
+        <div className="min-w-0">
+          <dt className="text-xs font-medium tracking-wide text-muted uppercase">Asignada a</dt>
+          <dd
+            className={`truncate ${incident.asignadaA ? 'text-ink' : 'text-muted'}`}
+            title={incident.asignadaA ?? undefined}
+            data-testid="asignada-a"
+          >
+            {incident.asignadaA ?? 'Sin asignar'}
+          </dd>
+        </div>
+        <div className="min-w-0">
+          <dt className="text-xs font-medium tracking-wide text-muted uppercase">Última actividad</dt>
+          <dd className="truncate text-ink" data-testid="ultima-actividad">
+            {formatStaffDateTime(incident.ultimaActividad)}
+          </dd>
+        </div>
       </dl>
       <div className="mt-4">
         <h3 className="text-xs font-medium tracking-wide text-muted uppercase">Problema</h3>
@@ -67,7 +106,9 @@ function IncidentCard({ initial }: { initial: IncidentRecord }) {
 
       <div className="mt-5 flex flex-col gap-4 border-t border-line pt-4 lg:flex-row lg:items-start lg:justify-between">
         <details className="group text-sm lg:max-w-md">
-          <summary className="cursor-pointer font-medium text-brand-700 hover:underline">Historial ({incident.historial.length})</summary>
+          <summary className="cursor-pointer font-medium text-brand-700 hover:underline">
+            Historial ({incident.historial.length})
+          </summary>
           <ol className="mt-3 flex flex-col gap-2 border-l-2 border-brand-100 pl-4" data-testid="historial">
             {incident.historial.map((entry, index) => (
               <li key={`${entry.fecha}-${index}`}>
@@ -82,7 +123,14 @@ function IncidentCard({ initial }: { initial: IncidentRecord }) {
           id={incident.id}
           estado={incident.estado}
           hasEmail={hasEmail}
-          onChanged={(changed) => setIncident({ ...incident, estado: changed.estado, historial: changed.historial })}
+          onChanged={(changed) =>
+            setIncident({
+              ...incident,
+              estado: changed.estado,
+              historial: changed.historial,
+              ultimaActividad: changed.historial.at(-1)?.fecha ?? incident.ultimaActividad,
+            })
+          }
         />
       </div>
     </article>
@@ -90,63 +138,150 @@ function IncidentCard({ initial }: { initial: IncidentRecord }) {
 }
 
 /** The incident list with its filters (in the URL, applied by the server) and the state controls. */
-export default function IncidentsPanel({ items, filters, page, prevHref, nextHref, csvHref }: IncidentsPanelProps) {
+export default function IncidentsPanel({
+  items,
+  now,
+  filters,
+  page,
+  prevHref,
+  nextHref,
+  csvHref,
+}: IncidentsPanelProps) {
   const [loading, setLoading] = useState(false);
   const onSubmit = (_event: FormEvent<HTMLFormElement>) => setLoading(true);
-  const filtered = Boolean(filters.numero || filters.nombre || filters.rnc || filters.estado);
+  const filtered = Boolean(
+    filters.numero || filters.nombre || filters.rnc || filters.estado || filters.asignacion || filters.orden,
+  );
 
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold tracking-tight text-brand-900">Incidencias</h1>
-          <p className="mt-1 text-sm text-muted">Más recientes primero. Los filtros quedan en la dirección de la página para compartir la vista.</p>
+          <p className="mt-1 text-sm text-muted">
+            {filters.orden === 'actividad' ? 'Con actividad más reciente primero.' : 'Más recientes primero.'}{' '}
+            Los filtros quedan en la dirección de la página para compartir la vista.
+          </p>
         </div>
-        <a href={csvHref} className="inline-flex items-center gap-2 rounded-button border border-line bg-white px-4 py-2 text-sm font-semibold text-brand-900 shadow-sm hover:bg-brand-50" download>
+        <a
+          href={csvHref}
+          className="inline-flex items-center gap-2 rounded-button border border-line bg-white px-4 py-2 text-sm font-semibold text-brand-900 shadow-sm hover:bg-brand-50"
+          download
+        >
           <DownloadIcon className="size-4" />
           Exportar CSV
         </a>
       </div>
 
-      <form method="get" action={ROUTES.adminIncidents} onSubmit={onSubmit} role="search" aria-label="Filtrar incidencias" className="grid gap-4 rounded-card border border-line bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
+      <form
+        method="get"
+        action={ROUTES.adminIncidents}
+        onSubmit={onSubmit}
+        role="search"
+        aria-label="Filtrar incidencias"
+        className="grid grid-cols-2 gap-3 rounded-card border border-line bg-white p-4 shadow-sm sm:gap-4 lg:grid-cols-4 lg:items-end"
+      >
         <div className="flex flex-col gap-1">
-          <label htmlFor="f-numero" className="text-xs font-medium text-muted">Número</label>
-          <input id="f-numero" name="numero" defaultValue={filters.numero} placeholder="INC-20250101-1234" className={inputClass} />
+          <label htmlFor="f-numero" className="text-xs font-medium text-muted">
+            Número
+          </label>
+          <input
+            id="f-numero"
+            name="numero"
+            defaultValue={filters.numero}
+            placeholder="INC-20250101-1234"
+            className={inputClass}
+          />
         </div>
         <div className="flex flex-col gap-1">
-          <label htmlFor="f-nombre" className="text-xs font-medium text-muted">Nombre</label>
+          <label htmlFor="f-nombre" className="text-xs font-medium text-muted">
+            Nombre
+          </label>
           <input id="f-nombre" name="nombre" defaultValue={filters.nombre} className={inputClass} />
         </div>
         <div className="flex flex-col gap-1">
-          <label htmlFor="f-rnc" className="text-xs font-medium text-muted">RNC</label>
-          <input id="f-rnc" name="rnc" defaultValue={filters.rnc} inputMode="numeric" className={inputClass} />
+          <label htmlFor="f-rnc" className="text-xs font-medium text-muted">
+            RNC
+          </label>
+          <input
+            id="f-rnc"
+            name="rnc"
+            defaultValue={filters.rnc}
+            inputMode="numeric"
+            className={inputClass}
+          />
         </div>
         <div className="flex flex-col gap-1">
-          <label htmlFor="f-estado" className="text-xs font-medium text-muted">Estado</label>
+          <label htmlFor="f-estado" className="text-xs font-medium text-muted">
+            Estado
+          </label>
           <select id="f-estado" name="estado" defaultValue={filters.estado ?? ''} className={inputClass}>
             <option value="">Todos</option>
             {INCIDENT_STATES.map((state) => (
-              <option key={state} value={state}>{state}</option>
+              <option key={state} value={state}>
+                {state}
+              </option>
             ))}
           </select>
         </div>
-        <div className="flex gap-2">
-          <button type="submit" className="flex-1 rounded-button bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">Filtrar</button>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="f-asignacion" className="text-xs font-medium text-muted">
+            Asignación
+          </label>
+          <select
+            id="f-asignacion"
+            name="asignacion"
+            defaultValue={filters.asignacion ?? ''}
+            className={inputClass}
+          >
+            <option value="">Todas</option>
+            <option value="mias">Asignadas a mí</option>
+            <option value="sin-asignar">Sin asignar</option>
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="f-orden" className="text-xs font-medium text-muted">
+            Ordenar por
+          </label>
+          <select id="f-orden" name="orden" defaultValue={filters.orden ?? ''} className={inputClass}>
+            <option value="">Más recientes</option>
+            <option value="actividad">Última actividad</option>
+          </select>
+        </div>
+        <div className="col-span-2 flex gap-2 lg:col-span-1 lg:col-start-4">
+          <button
+            type="submit"
+            className="flex-1 rounded-button bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+          >
+            Filtrar
+          </button>
           {filtered ? (
-            <a href={ROUTES.adminIncidents} className="rounded-button border border-line px-3 py-2 text-sm font-medium text-brand-900 hover:bg-brand-50">Limpiar</a>
+            <a
+              href={ROUTES.adminIncidents}
+              className="rounded-button border border-line px-3 py-2 text-sm font-medium text-brand-900 hover:bg-brand-50"
+            >
+              Limpiar
+            </a>
           ) : null}
         </div>
       </form>
 
       <div aria-live="polite" aria-busy={loading}>
         {loading ? (
-          <p role="status" className="rounded-card border border-dashed border-line bg-white p-8 text-center text-muted">Cargando incidencias...</p>
+          <p
+            role="status"
+            className="rounded-card border border-dashed border-line bg-white p-8 text-center text-muted"
+          >
+            Cargando incidencias...
+          </p>
         ) : items.length === 0 ? (
-          <p className="rounded-card border border-dashed border-line bg-white p-8 text-center text-muted">No hay coincidencias.</p>
+          <p className="rounded-card border border-dashed border-line bg-white p-8 text-center text-muted">
+            No hay coincidencias.
+          </p>
         ) : (
           <div className="flex flex-col gap-4">
             {items.map((incident) => (
-              <IncidentCard key={incident.id} initial={incident} />
+              <IncidentCard key={incident.id} initial={incident} now={now} />
             ))}
           </div>
         )}
@@ -154,9 +289,27 @@ export default function IncidentsPanel({ items, filters, page, prevHref, nextHre
 
       {prevHref || nextHref ? (
         <nav aria-label="Paginación" className="flex items-center justify-between gap-4 text-sm">
-          {prevHref ? <a href={prevHref} className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50">← Anterior</a> : <span />}
+          {prevHref ? (
+            <a
+              href={prevHref}
+              className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50"
+            >
+              ← Anterior
+            </a>
+          ) : (
+            <span />
+          )}
           <span className="text-muted">Página {page}</span>
-          {nextHref ? <a href={nextHref} className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50">Siguiente →</a> : <span />}
+          {nextHref ? (
+            <a
+              href={nextHref}
+              className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50"
+            >
+              Siguiente →
+            </a>
+          ) : (
+            <span />
+          )}
         </nav>
       ) : null}
     </div>

@@ -22,26 +22,42 @@ import { incidentStateMail, type MailBrand } from '../mail/templates.ts';
 import { normalizeForSearch } from '../text.ts';
 import { touchIncident } from './activity.ts';
 import { issueFollowUpToken } from './follow-up.ts';
-import { historyText, withHistory } from './history.ts';
+import { historyText, loadHistories, withHistory } from './history.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
 
 export const PAGE_SIZE = 20;
 const MAX_FILTER_LENGTH = 100;
+
+/** 'Asignadas a mí' (`mias`: the signed-in staff member's) or 'Sin asignar' (`sin-asignar`). */
+export const ASSIGNMENT_FILTERS = ['mias', 'sin-asignar'] as const;
+export type AssignmentFilter = (typeof ASSIGNMENT_FILTERS)[number];
 
 export interface IncidentFilters {
   numero?: string;
   nombre?: string;
   rnc?: string;
   estado?: IncidentState;
+  asignacion?: AssignmentFilter;
+  /** The order: 'Última actividad'; absent, 'Más recientes' (by creation). */
+  orden?: 'actividad';
 }
 
-/** Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&pagina=`); junk is dropped. */
+/** Who is looking: the staff account 'Asignadas a mí' means (Better Auth's user id). */
+export interface IncidentViewer {
+  staffId: string;
+}
+
+/**
+ * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&asignacion=&orden=&pagina=`);
+ * junk is dropped.
+ */
 export function parseIncidentQuery(params: URLSearchParams): { filters: IncidentFilters; page: number } {
   const text = (name: string) => {
     const value = params.get(name)?.trim().slice(0, MAX_FILTER_LENGTH);
     return value ? value : undefined;
   };
   const estado = params.get('estado');
+  const asignacion = params.get('asignacion');
   const page = Number.parseInt(params.get('pagina') ?? '1', 10);
   return {
     filters: {
@@ -49,6 +65,10 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
       nombre: text('nombre'),
       rnc: text('rnc'),
       estado: isIncidentState(estado) ? estado : undefined,
+      asignacion: (ASSIGNMENT_FILTERS as readonly (string | null)[]).includes(asignacion)
+        ? (asignacion as AssignmentFilter)
+        : undefined,
+      orden: params.get('orden') === 'actividad' ? 'actividad' : undefined,
     },
     page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
   };
@@ -57,7 +77,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
 /** The query string for these filters (and page), for links that keep the current view. */
 export function incidentQueryString(filters: IncidentFilters, page = 1): string {
   const params = new URLSearchParams();
-  for (const key of ['numero', 'nombre', 'rnc', 'estado'] as const) {
+  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'asignacion', 'orden'] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }
@@ -110,17 +130,44 @@ function trigramConditions(filter: TextFilter) {
   return [likeCondition('incidents', { ...filter, term: last }), likeCondition('incidents', filter, true)];
 }
 
+/**
+ * The assignment filter as a condition: both read the (assigned_to, fecha, id) index of migration
+ * 0011, or (assigned_to, last_activity_at, id) of 0017 for the sort by activity. 'Asignadas a mí'
+ * without a viewer matches nothing (no account has the empty id).
+ */
+function assignmentCondition(filters: IncidentFilters, viewer?: IncidentViewer) {
+  if (filters.asignacion === 'sin-asignar') return sql<SqlBool>`${sql.ref('incidents.assigned_to')} is null`;
+  if (filters.asignacion === 'mias')
+    return sql<SqlBool>`${sql.ref('incidents.assigned_to')} = ${viewer?.staffId ?? ''}`;
+  return null;
+}
+
+/** The conditions that are no text search (state, assignment): each has an index with the list's orders. */
+function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer) {
+  const conditions = [];
+  if (filters.estado) conditions.push(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
+  const assignment = assignmentCondition(filters, viewer);
+  if (assignment) conditions.push(assignment);
+  return conditions;
+}
+
 /** The filters as conditions on `incidents`; `opaque` as in {@link likeCondition}. */
 function applyFilters<O>(
   query: SelectQueryBuilder<Database, 'incidents', O>,
   filters: IncidentFilters,
+  viewer?: IncidentViewer,
   opaque = false,
 ): SelectQueryBuilder<Database, 'incidents', O> {
   let result = query;
   for (const filter of textFilters(filters))
     result = result.where(likeCondition('incidents', filter, opaque));
-  if (filters.estado) result = result.where(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
+  for (const condition of exactConditions(filters, viewer)) result = result.where(condition);
   return result;
+}
+
+/** The column the list is sorted by (newest first, then by id). */
+function sortColumn(filters: IncidentFilters): 'fecha' | 'lastActivityAt' {
+  return filters.orden === 'actividad' ? 'lastActivityAt' : 'fecha';
 }
 
 /**
@@ -139,15 +186,28 @@ const FTS_PROBE = 200;
 
 type IdQuery = SelectQueryBuilder<Database, 'incidents', { id: number }>;
 
-/** Ids of one page (plus one, to know whether a next page exists), newest first. */
-async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: number): Promise<number[]> {
+/**
+ * Ids of one page (plus one, to know whether a next page exists), newest first by the list's sort
+ * column (`fecha`, or `last_activity_at` for 'Última actividad'); everything below reads "date" as
+ * that column.
+ */
+async function pageIds(
+  db: Db,
+  filters: IncidentFilters,
+  offset: number,
+  limit: number,
+  viewer?: IncidentViewer,
+): Promise<number[]> {
   const text = textFilters(filters);
+  const column = sortColumn(filters);
   const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
   const ordered = (query: IdQuery) =>
-    query.orderBy('incidents.fecha', 'desc').orderBy('incidents.id', 'desc').limit(limit).offset(offset);
-  const filtered = () => applyFilters(db.selectFrom('incidents').select('incidents.id'), filters);
+    query.orderBy(`incidents.${column}`, 'desc').orderBy('incidents.id', 'desc').limit(limit).offset(offset);
+  const filtered = () => applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer);
+  const exact = exactConditions(filters, viewer);
 
-  // No text: (fecha desc, id desc) or (estado, fecha desc, id desc), an index walk that stops at the page.
+  // No text: an index walk that stops at the page, on (date desc, id desc), or on (estado, date…) /
+  // (assigned_to, date…) when one of those filters is set.
   if (!text.length) return ids(await ordered(filtered()).execute());
 
   const sqlite = !isPostgres(db);
@@ -167,19 +227,17 @@ async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: 
 
   // 2. The newest RECENT_WINDOW rows, walked in order until the page is full. Rows dated like the
   //    window's oldest are included too, so nothing outside it can come before anything inside.
-  const edge = await (
-    filters.estado
-      ? db.selectFrom('incidents').where('estado', '=', filters.estado)
-      : db.selectFrom('incidents')
-  )
-    .select('fecha')
-    .orderBy('fecha', 'desc')
-    .orderBy('id', 'desc')
+  //    The window is that of the state and assignment filters (their indexes give it).
+  let edgeQuery = db.selectFrom('incidents').select(`incidents.${column} as edge`);
+  for (const condition of exact) edgeQuery = edgeQuery.where(condition);
+  const edge = await edgeQuery
+    .orderBy(`incidents.${column}`, 'desc')
+    .orderBy('incidents.id', 'desc')
     .limit(1)
     .offset(RECENT_WINDOW - 1)
     .executeTakeFirst();
-  let inWindow = applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, !sqlite);
-  if (edge) inWindow = inWindow.where('incidents.fecha', '>=', edge.fecha);
+  let inWindow = applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer, !sqlite);
+  if (edge) inWindow = inWindow.where(`incidents.${column}`, '>=', edge.edge);
   const recent = ids(await ordered(inWindow).execute());
   // A full page, or the window held every incident: that is the answer.
   if (recent.length === limit || !edge) return recent;
@@ -193,14 +251,15 @@ async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: 
         .with(
           (cte) => cte('matches').materialized(),
           () => {
-            let query = db.selectFrom('incidents').select(['incidents.id', 'incidents.fecha']);
-            for (const condition of text.flatMap(trigramConditions)) query = query.where(condition);
-            return filters.estado ? query.where('incidents.estado', '=', filters.estado) : query;
+            let query = db.selectFrom('incidents').select(['incidents.id', `incidents.${column} as sorted`]);
+            for (const condition of [...text.flatMap(trigramConditions), ...exact])
+              query = query.where(condition);
+            return query;
           },
         )
         .selectFrom('matches')
         .select('matches.id')
-        .orderBy('matches.fecha', 'desc')
+        .orderBy('matches.sorted', 'desc')
         .orderBy('matches.id', 'desc')
         .limit(limit)
         .offset(offset)
@@ -209,45 +268,99 @@ async function pageIds(db: Db, filters: IncidentFilters, offset: number, limit: 
   }
   if (!indexed) return ids(await ordered(filtered()).execute());
   // CROSS JOIN keeps the written join order in SQLite: the index's matches drive, nothing walks the table.
-  const where = text
-    .filter((filter) => filter !== indexed)
-    .map((filter) => likeCondition('incidents', filter));
-  if (filters.estado) where.push(sql<SqlBool>`incidents.estado = ${filters.estado}`);
+  const where = [
+    ...text.filter((filter) => filter !== indexed).map((filter) => likeCondition('incidents', filter)),
+    ...exact,
+  ];
   const rows = await sql<{
     id: number;
   }>`select incidents.id from (${ftsMatches(indexed.column, indexed.term)}) as matches
     cross join incidents on incidents.id = matches.id
     ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
-    order by incidents.fecha desc, incidents.id desc limit ${limit} offset ${offset}`.execute(db);
+    order by ${sql.ref(`incidents.${column === 'fecha' ? 'fecha' : 'last_activity_at'}`)} desc, incidents.id desc
+    limit ${limit} offset ${offset}`.execute(db);
   return ids(rows.rows);
 }
 
+/** A row of the staff list: the incident with its history, who has it and how it stands. */
+export interface IncidentListItem extends IncidentRecord {
+  /** The assignee's name, else their e-mail; null when nobody is assigned ('Sin asignar'). */
+  asignadaA: string | null;
+  /** ISO 8601 UTC: 'Última actividad'. */
+  ultimaActividad: string;
+  /** The visitor answered and no staff reply followed yet: 'Respuesta del cliente'. */
+  respuestaDelCliente: boolean;
+}
+
 export interface IncidentPage {
-  items: IncidentRecord[];
+  items: IncidentListItem[];
   page: number;
   pageSize: number;
   hasNext: boolean;
 }
 
-/** One page of the filtered list, newest first (fecha, then id). */
+/**
+ * One page of the filtered list, newest first by creation (fecha, then id), or by last activity with
+ * `orden: 'actividad'`. `viewer` is who 'Asignadas a mí' means.
+ *
+ * Two round trips without a text filter (the page's rows with their assignee's name, then their
+ * histories): on a busy server each one waits its turn, so the rows come straight from the index walk.
+ * A text search first finds the page's ids (see {@link pageIds}).
+ */
 export async function listIncidents(
   db: Db,
   filters: IncidentFilters,
   page = 1,
   pageSize = PAGE_SIZE,
+  viewer?: IncidentViewer,
 ): Promise<IncidentPage> {
-  const ids = await pageIds(db, filters, (page - 1) * pageSize, pageSize + 1);
-  const shown = ids.slice(0, pageSize);
-  const rows = shown.length
-    ? await db
-        .selectFrom('incidents')
-        .selectAll()
-        .where('id', 'in', shown)
-        .orderBy('fecha', 'desc')
-        .orderBy('id', 'desc')
-        .execute()
-    : [];
-  return { items: await withHistory(db, rows), page, pageSize, hasNext: ids.length > pageSize };
+  const column = sortColumn(filters);
+  // The assignee's name from Better Auth's `user` table (its columns need no case mapping).
+  let query = db
+    .selectFrom('incidents')
+    .leftJoin('user', 'user.id', 'incidents.assignedTo')
+    .selectAll('incidents')
+    .select(['user.name as assigneeName', 'user.email as assigneeEmail'])
+    .orderBy(`incidents.${column}`, 'desc')
+    .orderBy('incidents.id', 'desc');
+  let rows;
+  if (textFilters(filters).length) {
+    const ids = await pageIds(db, filters, (page - 1) * pageSize, pageSize + 1, viewer);
+    rows = ids.length ? await query.where('incidents.id', 'in', ids).execute() : [];
+  } else {
+    for (const condition of exactConditions(filters, viewer)) query = query.where(condition);
+    rows = await query
+      .limit(pageSize + 1)
+      .offset((page - 1) * pageSize)
+      .execute();
+  }
+  const shown = rows.slice(0, pageSize);
+  const histories = await loadHistories(
+    db,
+    shown.map((row) => row.id),
+  );
+  const items = shown.map((row): IncidentListItem => {
+    const {
+      assignedTo,
+      assigneeName,
+      assigneeEmail,
+      lastActivityAt,
+      customerWaiting,
+      staffNoticePending: _pending,
+      nombreNorm: _nombre,
+      rncNorm: _rnc,
+      ...incident
+    } = row;
+    return {
+      ...incident,
+      historial: histories.get(row.id) ?? [],
+      // An account since removed still reads as assigned.
+      asignadaA: assignedTo ? assigneeName?.trim() || assigneeEmail || 'Cuenta eliminada' : null,
+      ultimaActividad: lastActivityAt,
+      respuestaDelCliente: Boolean(customerWaiting),
+    };
+  });
+  return { items, page, pageSize, hasNext: rows.length > pageSize };
 }
 
 export async function countIncidentsByState(db: Db): Promise<Record<IncidentState, number>> {
@@ -347,8 +460,12 @@ export async function setIncidentState(
 
 export const CSV_MAX_ROWS = 100_000;
 
-/** The filtered list as CSV (see csv.ts), dates and history in Santo Domingo time. */
-export async function exportIncidentsCsv(db: Db, filters: IncidentFilters): Promise<string> {
+/** The filtered list, in the list's order, as CSV (see csv.ts), dates and history in Santo Domingo time. */
+export async function exportIncidentsCsv(
+  db: Db,
+  filters: IncidentFilters,
+  viewer?: IncidentViewer,
+): Promise<string> {
   const header = [
     'Número',
     'Fecha',
@@ -363,8 +480,8 @@ export async function exportIncidentsCsv(db: Db, filters: IncidentFilters): Prom
   const lines: string[][] = [];
   const batch = 1000;
   for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
-    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters)
-      .orderBy('fecha', 'desc')
+    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters, viewer)
+      .orderBy(sortColumn(filters), 'desc')
       .orderBy('id', 'desc')
       .limit(batch)
       .offset(offset)

@@ -11,7 +11,7 @@ export const GET: APIRoute = async (context) => {
   if (staff instanceof Response) return staff;
   const { url } = context;
   const { filters } = parseIncidentQuery(url.searchParams);
-  const csv = await exportIncidentsCsv(getDb(), filters);
+  const csv = await exportIncidentsCsv(getDb(), filters, { staffId: staff.id });
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {
     headers: {

@@ -19,6 +19,7 @@ import * as incidentActivity from './0013_incident_activity.ts';
 import * as incidentAssignments from './0014_incident_assignments.ts';
 import * as contactInbox from './0015_contact_inbox.ts';
 import * as clientMeetings from './0016_client_meetings.ts';
+import * as incidentActivityIndexes from './0017_incident_activity_indexes.ts';
 import * as clientMatchIndexes from './0018_client_match_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   '0014_incident_assignments': incidentAssignments,
   '0015_contact_inbox': contactInbox,
   '0016_client_meetings': clientMeetings,
+  '0017_incident_activity_indexes': incidentActivityIndexes,
   '0018_client_match_indexes': clientMatchIndexes,
 };
