@@ -18,6 +18,8 @@ export interface DashboardProps {
   /** The latest announcements (the site's "what's new" list), newest first. */
   news: NewsItem[];
   incidentCounts: Record<IncidentState, number>;
+  /** More blocks under the cards (the charts: ./charts/DashboardCharts.tsx). */
+  children?: React.ReactNode;
 }
 
 const number = new Intl.NumberFormat('es-DO');
@@ -41,7 +43,7 @@ const TONE_STYLES: Record<IncidentTone, string> = {
 };
 
 /** The staff home: welcome, analytics link and four cards filled with real data. */
-export default function Dashboard({ displayName, analyticsUrl, visitsToday, topPages, news, incidentCounts }: DashboardProps) {
+export default function Dashboard({ displayName, analyticsUrl, visitsToday, topPages, news, incidentCounts, children }: DashboardProps) {
   const maxViews = Math.max(1, ...topPages.map((page) => page.views));
   return (
     <div className="flex flex-col gap-8">
@@ -109,6 +111,8 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
           )}
         </Card>
       </div>
+
+      {children}
 
       <Card title="Últimas novedades">
         {news.length ? (
