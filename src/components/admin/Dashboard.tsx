@@ -50,7 +50,7 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
       <div className="flex flex-col gap-4 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">
         <div>
           <p className="text-sm text-brand-100">Panel Administrativo</p>
-          <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">Bienvenido, {displayName}</h1>
+          <h1 className="mt-1 text-2xl font-bold tracking-tight wrap-break-word sm:text-3xl">Bienvenido, {displayName}</h1>
           <p className="mt-2 max-w-xl text-sm text-brand-100">Siga las incidencias de soporte, administre los clientes y revise el tráfico del sitio.</p>
         </div>
         <a

@@ -44,7 +44,7 @@ export function ChartCard({ id, title, subtitle, lead, children, table, classNam
         <summary className="cursor-pointer font-semibold text-brand-700 hover:text-brand-900">
           Ver datos
         </summary>
-        <div className="mt-3 max-h-80 overflow-auto">
+        <div className="mt-3">
           <table id={`${id}-datos`} className="w-full border-collapse text-left">
             <caption className="sr-only">{table.caption}</caption>
             <thead>

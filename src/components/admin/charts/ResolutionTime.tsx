@@ -38,7 +38,7 @@ export function ResolutionTime({
 }) {
   const periods = [
     { key: 'actual', label: 'Últimos 30 días', period: current, fill: 'fill-accent-600' },
-    { key: 'anterior', label: '30 días anteriores', period: previous, fill: 'fill-brand-100' },
+    { key: 'anterior', label: '30 días anteriores', period: previous, fill: 'fill-muted' },
   ];
   const y = scaleBand<string>()
     .domain(periods.map((item) => item.key))
