@@ -46,6 +46,17 @@ export interface DashboardCharts {
 }
 
 /**
+ * When a history first reaches 'Resuelto' (ISO 8601 UTC), or null: the incident's `resolvedAt`, which
+ * the charts count and measure (a reopened incident resolved again keeps its first resolution).
+ */
+export function firstResolvedAt(history: ReadonlyArray<{ estado: string; fecha: string }>): string | null {
+  let first: string | null = null;
+  for (const entry of history)
+    if (entry.estado === 'Resuelto' && (first === null || entry.fecha < first)) first = entry.fecha;
+  return first;
+}
+
+/**
  * A duration as the staff read it at a glance: the two largest units, `1 d 4 h`, `3 h 20 min`,
  * `45 min`; under a minute, `menos de 1 min`.
  */

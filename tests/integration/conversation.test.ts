@@ -183,9 +183,10 @@ describeEachEngine('incident conversation', (database) => {
       ])
       .execute();
 
-    const down = await migrator(db).migrateDown();
+    // Down to just before 0013, whatever later migrations there are, then up again.
+    const down = await migrator(db).migrateTo('0012_client_crm');
     expect(down.error).toBeUndefined();
-    expect(down.results?.[0]?.migrationName).toBe('0013_incident_activity');
+    expect(down.results?.map((result) => result.migrationName)).toContain('0013_incident_activity');
     await migrateToLatest(db);
 
     const rows = await db

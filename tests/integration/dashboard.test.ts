@@ -14,7 +14,8 @@ import {
   resolutionTimes,
   visitsPerDay,
 } from '../../src/server/dashboard/index.ts';
-import type { Db } from '../../src/server/db/index.ts';
+import { migrateToLatest, migrator, type Db } from '../../src/server/db/index.ts';
+import { setIncidentState } from '../../src/server/incidents/staff.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident, insertIncidents } from '../support/factories.ts';
 
@@ -233,6 +234,50 @@ describeEachEngine('staff home charts', (database) => {
       medianSeconds: Math.round(median(previous)!),
       resolved: previous.length,
     });
+  });
+
+  it("keeps an incident's first resolution through the staff's state changes, as the charts count it", async () => {
+    const { db } = database();
+    const { id } = await insertIncident(db, { fecha: '2025-03-03T12:00:00.000Z' });
+    const change = (estado: IncidentState, at: string) =>
+      setIncidentState(db, { id, estado, actor: 'soporte@example.com' }, new Date(at));
+    await change('En Proceso', '2025-03-03T13:00:00.000Z');
+    expect((await incidentsPerWeek(db, NOW)).at(-2)).toEqual({ week: '2025-03-03', opened: 1, resolved: 0 });
+    await change('Resuelto', '2025-03-04T12:00:00.000Z');
+    await change('En Proceso', '2025-03-10T12:00:00.000Z');
+    await change('Resuelto', '2025-03-11T12:00:00.000Z');
+    const row = await db
+      .selectFrom('incidents')
+      .select('resolvedAt')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(new Date(String(row.resolvedAt)).toISOString()).toBe('2025-03-04T12:00:00.000Z');
+    const weeks = await incidentsPerWeek(db, NOW);
+    expect(weeks.at(-2)).toEqual({ week: '2025-03-03', opened: 1, resolved: 1 });
+    expect(weeks.at(-1)).toEqual({ week: '2025-03-10', opened: 0, resolved: 0 });
+    expect((await resolutionTimes(db, NOW)).current).toMatchObject({ medianSeconds: 86_400, resolved: 1 });
+  });
+
+  it('fills the first resolution of existing incidents from their history (migration 0019)', async () => {
+    const { db } = database();
+    await incident(
+      db,
+      '2025-03-01T10:00:00.000Z',
+      ['Resuelto', '2025-03-02T10:00:00.000Z'],
+      ['En Proceso', '2025-03-03T10:00:00.000Z'],
+      ['Resuelto', '2025-03-04T10:00:00.000Z'],
+    );
+    await incident(db, '2025-03-05T10:00:00.000Z', ['En Proceso', '2025-03-05T11:00:00.000Z']);
+    const down = await migrator(db).migrateTo('0013_incident_activity');
+    expect(down.error).toBeUndefined();
+    expect(down.results?.map((result) => result.migrationName)).toContain('0019_incident_resolved_at');
+    await migrateToLatest(db);
+    const rows = await db.selectFrom('incidents').select(['fecha', 'resolvedAt']).orderBy('fecha').execute();
+    expect(
+      rows.map((row) => (row.resolvedAt === null ? null : new Date(String(row.resolvedAt)).toISOString())),
+    ).toEqual(['2025-03-02T10:00:00.000Z', null]);
+    expect((await incidentsPerWeek(db, NOW)).at(-3)).toEqual({ week: '2025-02-24', opened: 1, resolved: 1 });
+    expect((await incidentsPerWeek(db, NOW)).at(-2)).toEqual({ week: '2025-03-03', opened: 1, resolved: 0 });
   });
 
   it('finds where a Santo Domingo day starts in UTC', () => {

@@ -291,7 +291,11 @@ export async function setIncidentState(
   const { incident, notified } = await db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('incidents')
-      .set({ estado: input.estado })
+      .set({
+        estado: input.estado,
+        // The first resolution is kept for the staff home's charts (migration 0019).
+        ...(input.estado === 'Resuelto' ? { resolvedAt: sql<string>`coalesce(resolved_at, ${fecha})` } : {}),
+      })
       .where('id', '=', input.id)
       .returningAll()
       .executeTakeFirst();

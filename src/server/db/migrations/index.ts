@@ -16,6 +16,7 @@ import * as twoFactor from './0010_two_factor.ts';
 import * as incidentConversation from './0011_incident_conversation.ts';
 import * as clientCrm from './0012_client_crm.ts';
 import * as incidentActivity from './0013_incident_activity.ts';
+import * as incidentResolvedAt from './0019_incident_resolved_at.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011_incident_conversation': incidentConversation,
   '0012_client_crm': clientCrm,
   '0013_incident_activity': incidentActivity,
+  '0019_incident_resolved_at': incidentResolvedAt,
 };
