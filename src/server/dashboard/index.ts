@@ -1,6 +1,6 @@
 /**
  * The staff home's charts (issue 12): page views per day, incidents opened and resolved per week, and
- * the median resolution time. Every number is aggregated in SQL (one short query each, the same on
+ * the median resolution time. Every number is aggregated in SQL (a few short queries, the same on
  * both engines but for the one expression noted), then laid on the full calendar here so that a day or
  * a week without data is a zero, not a gap.
  *
