@@ -3,6 +3,7 @@
  * the tests, the benchmarks and any seed script. Runs under Node's type stripping too (scripts):
  * `.ts` import extensions and erasable syntax only.
  */
+import { firstResolvedAt } from '../../src/domain/dashboard.ts';
 import { INITIAL_STATE, type HistoryEntry } from '../../src/domain/incidents.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { clientRow, contactMessageRow, incidentRow } from '../../src/server/db/rows.ts';
@@ -52,12 +53,15 @@ export async function insertIncidents(
   const ids: number[] = [];
   for (let start = 0; start < list.length; start += 500) {
     const rows = list.slice(start, start + 500).map(buildIncident);
+    const histories = rows.map((row) =>
+      history ? history(row) : [{ estado: INITIAL_STATE, fecha: row.fecha, actor: null }],
+    );
+    // As the site keeps it: the first time the history reaches 'Resuelto' (migration 0019).
+    for (const [index, row] of rows.entries()) row.resolvedAt ??= firstResolvedAt(histories[index]!);
     const inserted = await db.insertInto('incidents').values(rows).returning('id').execute();
-    const events = inserted.flatMap(({ id }, index) => {
-      const row = rows[index]!;
-      const entries = history ? history(row) : [{ estado: INITIAL_STATE, fecha: row.fecha, actor: null }];
-      return entries.map((entry) => ({ incidentId: id, ...entry }));
-    });
+    const events = inserted.flatMap(({ id }, index) =>
+      histories[index]!.map((entry) => ({ incidentId: id, ...entry })),
+    );
     if (events.length) await db.insertInto('incidentEvents').values(events).execute();
     ids.push(...inserted.map(({ id }) => id));
   }

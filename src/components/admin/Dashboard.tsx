@@ -18,6 +18,8 @@ export interface DashboardProps {
   /** The latest announcements (the site's "what's new" list), newest first. */
   news: NewsItem[];
   incidentCounts: Record<IncidentState, number>;
+  /** More blocks under the cards (the charts: ./charts/DashboardCharts.tsx). */
+  children?: React.ReactNode;
 }
 
 const number = new Intl.NumberFormat('es-DO');
@@ -41,14 +43,14 @@ const TONE_STYLES: Record<IncidentTone, string> = {
 };
 
 /** The staff home: welcome, analytics link and four cards filled with real data. */
-export default function Dashboard({ displayName, analyticsUrl, visitsToday, topPages, news, incidentCounts }: DashboardProps) {
+export default function Dashboard({ displayName, analyticsUrl, visitsToday, topPages, news, incidentCounts, children }: DashboardProps) {
   const maxViews = Math.max(1, ...topPages.map((page) => page.views));
   return (
     <div className="flex flex-col gap-8">
       <div className="flex flex-col gap-4 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">
         <div>
           <p className="text-sm text-brand-100">Panel Administrativo</p>
-          <h1 className="mt-1 text-2xl font-bold tracking-tight sm:text-3xl">Bienvenido, {displayName}</h1>
+          <h1 className="mt-1 text-2xl font-bold tracking-tight wrap-break-word sm:text-3xl">Bienvenido, {displayName}</h1>
           <p className="mt-2 max-w-xl text-sm text-brand-100">Siga las incidencias de soporte, administre los clientes y revise el tráfico del sitio.</p>
         </div>
         <a
@@ -109,6 +111,8 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
           )}
         </Card>
       </div>
+
+      {children}
 
       <Card title="Últimas novedades">
         {news.length ? (

@@ -10,6 +10,7 @@
 import type { Transaction } from 'kysely';
 import { CLIENT_FIELDS, isProjectState, type ClientRecord } from '../../domain/forms/client.ts';
 import { INCIDENT_NUMBER_PATTERN, INITIAL_STATE, isIncidentState, type HistoryEntry, type IncidentRecord } from '../../domain/incidents.ts';
+import { firstResolvedAt } from '../../domain/dashboard.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import { clientRow, contactMessageRow, incidentRow } from '../db/rows.ts';
@@ -178,6 +179,7 @@ async function importIncident(trx: Transaction<Database>, raw: unknown): Promise
         estado,
         fecha,
         lastActivityAt: historial.reduce((latest, entry) => (entry.fecha > latest ? entry.fecha : latest), fecha),
+        resolvedAt: firstResolvedAt(historial),
       }),
     )
     .returning('id')

@@ -27,7 +27,8 @@ export function incidentSearchColumns(fields: {
 
 /**
  * An `incidents` row ready to insert: the given fields plus their search columns; its last activity
- * is its creation unless given (an import carries its history).
+ * is its creation unless given (an import carries its history). An import or a seed that carries a
+ * history gives `resolvedAt` too (`firstResolvedAt` of src/domain/dashboard.ts).
  */
 export function incidentRow(
   fields: Omit<Insertable<IncidentsTable>, IncidentSearchColumns | 'lastActivityAt'> & {

@@ -28,6 +28,11 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
   lastActivityAt: string;
   /** The visitor answered and no staff reply followed yet ('Respuesta del cliente'); 0/1 on SQLite. */
   customerWaiting: Generated<boolean | number>;
+  /**
+   * When it first reached 'Resuelto' (ISO 8601 UTC), kept when reopened; null while never resolved.
+   * Set by the state change that resolves it, and by `incidentRow` from an imported history (migration 0019).
+   */
+  resolvedAt: Generated<string | null>;
 }
 
 /** What a timeline entry other than a state change is (src/domain/incidents.ts). */

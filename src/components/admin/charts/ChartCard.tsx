@@ -1,0 +1,102 @@
+/**
+ * The frame every chart of the staff home shares: a titled card, the chart (an SVG drawn on the
+ * server, named by its title and described in words for screen readers) and, behind 'Ver datos', a
+ * table of the same numbers. No JavaScript: <details> opens by itself.
+ */
+import type { ReactNode } from 'react';
+
+export interface ChartTable {
+  caption: string;
+  columns: string[];
+  /** Each row's cells, already formatted; the first is the row's header. */
+  rows: string[][];
+}
+
+export interface ChartCardProps {
+  /** Builds the ids of the heading, the SVG's title and description, and the table. */
+  id: string;
+  title: string;
+  /** What the card shows, in a line under the title (visible to everyone). */
+  subtitle?: string;
+  /** Extra content between the subtitle and the chart (a legend, key figures). */
+  lead?: ReactNode;
+  /** The chart itself; receives the ids its <title> and <desc> must carry. */
+  children: (ids: { title: string; desc: string }) => ReactNode;
+  table: ChartTable;
+  className?: string;
+}
+
+export function ChartCard({ id, title, subtitle, lead, children, table, className = '' }: ChartCardProps) {
+  const headingId = `${id}-titulo`;
+  return (
+    <section
+      aria-labelledby={headingId}
+      data-chart={id}
+      className={`rounded-card border border-line bg-white p-4 shadow-sm sm:p-6 ${className}`}
+    >
+      <h2 id={headingId} className="text-sm font-semibold tracking-wide text-muted uppercase">
+        {title}
+      </h2>
+      {subtitle ? <p className="mt-1 text-sm text-muted">{subtitle}</p> : null}
+      {lead ? <div className="mt-3">{lead}</div> : null}
+      <div className="mt-4">{children({ title: `${id}-svg-titulo`, desc: `${id}-svg-desc` })}</div>
+      <details className="mt-4 text-sm">
+        <summary className="cursor-pointer font-semibold text-brand-700 hover:text-brand-900">
+          Ver datos
+        </summary>
+        <div className="mt-3">
+          <table id={`${id}-datos`} className="w-full border-collapse text-left">
+            <caption className="sr-only">{table.caption}</caption>
+            <thead>
+              <tr className="border-b border-line">
+                {table.columns.map((column, index) => (
+                  <th
+                    key={column}
+                    scope="col"
+                    className={`py-1.5 pr-3 font-semibold text-ink ${index ? 'text-right' : ''}`}
+                  >
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map(([head, ...cells]) => (
+                <tr key={head} className="border-b border-line last:border-0">
+                  <th scope="row" className="py-1.5 pr-3 font-normal text-ink">
+                    {head}
+                  </th>
+                  {cells.map((cell, index) => (
+                    <td key={index} className="py-1.5 pr-3 text-right text-ink tabular-nums">
+                      {cell}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </section>
+  );
+}
+
+/** Drawing size of every chart (the SVG's viewBox; it scales to the card's width). */
+export const CHART_WIDTH = 360;
+export const CHART_HEIGHT = 200;
+export const MARGIN = { top: 12, right: 12, bottom: 26, left: 36 };
+
+/** Dates of the charts: a calendar day `yyyy-mm-dd` as '3 mar' (the day is a date, no time zone to apply). */
+const SHORT_DAY = new Intl.DateTimeFormat('es-DO', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const LONG_DAY = new Intl.DateTimeFormat('es-DO', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+export const calendarDate = (day: string) => new Date(`${day}T00:00:00Z`);
+export const shortDay = (day: string | Date) =>
+  SHORT_DAY.format(typeof day === 'string' ? calendarDate(day) : day).replace('.', '');
+export const longDay = (day: string) => LONG_DAY.format(calendarDate(day));
+export const number = new Intl.NumberFormat('es-DO');
