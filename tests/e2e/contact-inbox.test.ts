@@ -158,6 +158,10 @@ describe('contact inbox', () => {
     const consoleWatch = watchConsole(page);
     expect(await pendingInDb()).toBe(22);
     expect(await sidebarCount(page).textContent()).toBe('22');
+    // The staff home's 'Mensajes por atender' says the same, and leads to the inbox.
+    expect(new URL(page.url()).pathname).toBe('/admin');
+    expect(await page.getByTestId('mensajes-por-atender').textContent()).toBe('22');
+    expect(await page.getByRole('link', { name: 'Ir a Mensajes' }).getAttribute('href')).toBe('/admin/mensajes');
     await page
       .getByRole('navigation', { name: 'Panel administrativo', exact: true })
       .getByRole('link', { name: 'Mensajes (22 pendientes)' })

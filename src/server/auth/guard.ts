@@ -7,7 +7,9 @@
  */
 import { ACTIONS_PREFIX, ROUTES } from '../../routes.ts';
 import { actionErrorBody, STAFF_REFUSALS } from '../http/refusals.ts';
+import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
+import { clientNetworkOf } from '../rate-limit.ts';
 import { requireStaff, type StaffMember } from './index.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */
@@ -24,9 +26,15 @@ const plainPage = (title: string, body: string) =>
 
 /** The page a refused staff page shows, by status (a page without a session is redirected instead). */
 const REFUSAL_PAGES: Record<Exclude<RefusalStatus, 401>, string> = {
-  403: plainPage('Acceso denegado', `<p>${STAFF_REFUSALS[403].message}</p><form method="post" action="${ROUTES.adminLogout}"><button type="submit">Cerrar sesión</button></form>`),
+  403: plainPage(
+    'Acceso denegado',
+    `<p>${STAFF_REFUSALS[403].message}</p><form method="post" action="${ROUTES.adminLogout}"><button type="submit">Cerrar sesión</button></form>`,
+  ),
   // The database does not answer: the session may be fine, so keep it and ask to retry.
-  503: plainPage('Servicio no disponible', `<p>${STAFF_REFUSALS[503].message}</p><p><a href="${ROUTES.admin}">Reintentar</a></p>`),
+  503: plainPage(
+    'Servicio no disponible',
+    `<p>${STAFF_REFUSALS[503].message}</p><p><a href="${ROUTES.admin}">Reintentar</a></p>`,
+  ),
 };
 
 /** The sign-in page after a session ended for inactivity: it says why. */
@@ -34,14 +42,27 @@ export const IDLE_LOGIN_PATH = `${ROUTES.adminLogin}?motivo=inactividad`;
 export const IDLE_MESSAGE = 'Tu sesión se cerró por inactividad. Inicia sesión de nuevo.';
 
 /** The answer to a refused staff request: a redirect or a page for pages, JSON for actions and APIs. */
-export function staffRefusal(pathname: string, status: RefusalStatus, kind: 'page' | 'api', reason?: 'idle'): Response {
+export function staffRefusal(
+  pathname: string,
+  status: RefusalStatus,
+  kind: 'page' | 'api',
+  reason?: 'idle',
+): Response {
   const headers = { 'Cache-Control': 'no-store' };
   if (kind === 'page') {
-    if (status === 401) return new Response(null, { status: 303, headers: { ...headers, Location: reason === 'idle' ? IDLE_LOGIN_PATH : ROUTES.adminLogin } });
-    return new Response(REFUSAL_PAGES[status], { status, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+    if (status === 401)
+      return new Response(null, {
+        status: 303,
+        headers: { ...headers, Location: reason === 'idle' ? IDLE_LOGIN_PATH : ROUTES.adminLogin },
+      });
+    return new Response(REFUSAL_PAGES[status], {
+      status,
+      headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
+    });
   }
   const refusal = STAFF_REFUSALS[status];
-  if (pathname.startsWith(ACTIONS_PREFIX)) return Response.json(actionErrorBody(refusal.actionCode, status, refusal.message), { status, headers });
+  if (pathname.startsWith(ACTIONS_PREFIX))
+    return Response.json(actionErrorBody(refusal.actionCode, status, refusal.message), { status, headers });
   return Response.json({ code: refusal.apiCode, message: refusal.message }, { status, headers });
 }
 
@@ -50,7 +71,8 @@ export function staffRefusal(pathname: string, status: RefusalStatus, kind: 'pag
  * goes to 'Contraseña' until it has one of its own (the settings page itself stays open).
  */
 function pendingStep(staff: StaffMember, pathname: string): string | null {
-  if (staff.mustChangePassword && pathname !== ROUTES.adminSettings) return `${ROUTES.adminSettings}?motivo=cambio#contrasena`;
+  if (staff.mustChangePassword && pathname !== ROUTES.adminSettings)
+    return `${ROUTES.adminSettings}?motivo=cambio#contrasena`;
   return null;
 }
 
@@ -61,13 +83,25 @@ export const TWO_STEP_REQUIRED_PATH = `${ROUTES.adminSettings}#dos-pasos`;
  * Under STAFF_REQUIRE_2FA, the redirect of a staff page for an account without two-step verification
  * (every page but Configuración itself, where it is turned on; signing out is an endpoint, never sent).
  */
-export function twoStepRedirect(staff: StaffMember, pathname: string, kind: 'page' | 'api', require = getConfig().STAFF_REQUIRE_2FA): Response | null {
-  if (!require || staff.twoStep || kind !== 'page' || pathname.replace(/\/$/, '') === ROUTES.adminSettings) return null;
-  return new Response(null, { status: 303, headers: { Location: TWO_STEP_REQUIRED_PATH, 'Cache-Control': 'no-store' } });
+export function twoStepRedirect(
+  staff: StaffMember,
+  pathname: string,
+  kind: 'page' | 'api',
+  require = getConfig().STAFF_REQUIRE_2FA,
+): Response | null {
+  if (!require || staff.twoStep || kind !== 'page' || pathname.replace(/\/$/, '') === ROUTES.adminSettings)
+    return null;
+  return new Response(null, {
+    status: 303,
+    headers: { Location: TWO_STEP_REQUIRED_PATH, 'Cache-Control': 'no-store' },
+  });
 }
 
 /** The staff member of this request, or the refusal to answer with. */
-export async function staffOrRefusal(context: GuardContext, kind: 'page' | 'api'): Promise<StaffMember | Response> {
+export async function staffOrRefusal(
+  context: GuardContext,
+  kind: 'page' | 'api',
+): Promise<StaffMember | Response> {
   let staff = context.locals.staff;
   if (!staff) {
     const check = await requireStaff(context.request.headers);
@@ -75,7 +109,8 @@ export async function staffOrRefusal(context: GuardContext, kind: 'page' | 'api'
     staff = context.locals.staff = check.staff;
   }
   const step = kind === 'page' ? pendingStep(staff, context.url.pathname) : null;
-  if (step) return new Response(null, { status: 303, headers: { Location: step, 'Cache-Control': 'no-store' } });
+  if (step)
+    return new Response(null, { status: 303, headers: { Location: step, 'Cache-Control': 'no-store' } });
   return twoStepRedirect(staff, context.url.pathname, kind) ?? staff;
 }
 
@@ -84,3 +119,15 @@ export const requireStaffPage = (context: GuardContext) => staffOrRefusal(contex
 
 /** For a staff endpoint: the same, answering refusals as JSON. */
 export const requireStaffApi = (context: GuardContext) => staffOrRefusal(context, 'api');
+
+/** The staff member acting on a page, and from which client network: the audit log's actor. */
+export function staffActor(
+  context: { request: Request; clientAddress: string },
+  staff: StaffMember,
+): AuditActor {
+  return {
+    actorId: staff.id,
+    actorEmail: staff.email,
+    network: clientNetworkOf(context.request, context.clientAddress, getConfig().TRUST_PROXY),
+  };
+}

@@ -150,7 +150,12 @@ export interface ClientListFilter {
  * Active clients unless `archived`; a string is the search alone.
  */
 export async function listClients(db: Db, filter: string | ClientListFilter = {}): Promise<ClientRecord[]> {
-  const { search, estado, archived, limit = CLIENT_LIST_LIMIT } = typeof filter === 'string' ? { search: filter } : filter;
+  const {
+    search,
+    estado,
+    archived,
+    limit = CLIENT_LIST_LIMIT,
+  } = typeof filter === 'string' ? { search: filter } : filter;
   let query = db
     .selectFrom('clients')
     .selectAll()
@@ -172,7 +177,17 @@ export async function getClient(db: Db, id: number): Promise<ClientRecord | null
   return row ? toView(row) : null;
 }
 
-export async function markWelcomeSent(db: Db, id: number, audit?: AuditActor, now: Date = new Date()): Promise<void> {
+/** The client a page's `{id}` names (a positive integer, as typed in the URL); null for anything else or no such client. */
+export async function clientFromParam(db: Db, raw: string | undefined): Promise<ClientRecord | null> {
+  return /^[1-9]\d{0,8}$/.test(raw ?? '') ? getClient(db, Number(raw)) : null;
+}
+
+export async function markWelcomeSent(
+  db: Db,
+  id: number,
+  audit?: AuditActor,
+  now: Date = new Date(),
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('clients').set({ correoBienvenidaEnviado: true }).where('id', '=', id).execute();
     await recordClientEvent(trx, id, 'welcome', audit, null, now);
@@ -206,7 +221,11 @@ export async function updateClient(
   actor?: AuditActor,
   now: Date = new Date(),
 ): Promise<ClientEditOutcome> {
-  const next: ClientInput = { ...input, telefono: normalizeDominicanPhone(input.telefono), email: input.email.toLowerCase() };
+  const next: ClientInput = {
+    ...input,
+    telefono: normalizeDominicanPhone(input.telefono),
+    email: input.email.toLowerCase(),
+  };
   return db.transaction().execute(async (trx): Promise<ClientEditOutcome> => {
     const row = await trx.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return { kind: 'not-found' };
@@ -217,7 +236,8 @@ export async function updateClient(
       from: current[name],
       to: next[name],
     }));
-    if (changes.length === 0) return { kind: 'saved', client: current, changes, warnings: clientWarnings(next) };
+    if (changes.length === 0)
+      return { kind: 'saved', client: current, changes, warnings: clientWarnings(next) };
     const updated = await trx
       .updateTable('clients')
       .set({ ...clientEditRow(next), version: sql<number>`version + 1` })
@@ -227,11 +247,17 @@ export async function updateClient(
       .executeTakeFirst();
     // Another save committed between the read and this write.
     if (!updated) return { kind: 'stale', current };
-    for (const change of changes) await recordClientEvent(trx, id, 'edited', actor, JSON.stringify(change), now);
+    for (const change of changes)
+      await recordClientEvent(trx, id, 'edited', actor, JSON.stringify(change), now);
     if (actor)
       await recordEvent(
         trx,
-        { ...actor, action: 'client.edited', subject: id, detail: changes.map((change) => change.field).join(', ') },
+        {
+          ...actor,
+          action: 'client.edited',
+          subject: id,
+          detail: changes.map((change) => change.field).join(', '),
+        },
         now,
       );
     return { kind: 'saved', client: toView(updated), changes, warnings: clientWarnings(next) };
@@ -256,8 +282,20 @@ export async function setClientState(
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordClientEvent(trx, id, 'state', actor, JSON.stringify({ from: row.estadoProyecto, to: estado }), now);
-    if (actor) await recordEvent(trx, { ...actor, action: 'client.state', subject: id, detail: `${row.estadoProyecto} → ${estado}` }, now);
+    await recordClientEvent(
+      trx,
+      id,
+      'state',
+      actor,
+      JSON.stringify({ from: row.estadoProyecto, to: estado }),
+      now,
+    );
+    if (actor)
+      await recordEvent(
+        trx,
+        { ...actor, action: 'client.state', subject: id, detail: `${row.estadoProyecto} → ${estado}` },
+        now,
+      );
     return toView(updated);
   });
 }
@@ -298,7 +336,12 @@ export async function setClientArchived(
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordClientEvent(trx, id, archived ? 'archived' : 'restored', actor, null, now);
-    if (actor) await recordEvent(trx, { ...actor, action: archived ? 'client.archived' : 'client.restored', subject: id }, now);
+    if (actor)
+      await recordEvent(
+        trx,
+        { ...actor, action: archived ? 'client.archived' : 'client.restored', subject: id },
+        now,
+      );
     return toView(updated);
   });
 }
@@ -322,7 +365,12 @@ export interface ClientTimelineEntry {
 }
 
 function timelineEntry(event: ClientEvent): ClientTimelineEntry {
-  const entry: ClientTimelineEntry = { id: event.id, kind: event.kind, actorEmail: event.actorEmail, at: event.createdAt };
+  const entry: ClientTimelineEntry = {
+    id: event.id,
+    kind: event.kind,
+    actorEmail: event.actorEmail,
+    at: event.createdAt,
+  };
   if (event.kind === 'note') entry.note = event.detail ?? '';
   if (event.kind === 'created' && event.detail === 'csv') entry.imported = true;
   if ((event.kind === 'edited' || event.kind === 'state') && event.detail) {
@@ -356,10 +404,20 @@ export async function clientTimeline(db: Db, id: number): Promise<ClientTimeline
     .execute();
   const entries = rows.map(timelineEntry);
   for (const row of meetings) {
-    const meeting = { startsAt: row.startsAt, durationMinutes: Number(row.durationMinutes), place: row.place };
+    const meeting = {
+      startsAt: row.startsAt,
+      durationMinutes: Number(row.durationMinutes),
+      place: row.place,
+    };
     entries.push({ id: row.id, kind: 'meeting', actorEmail: row.organizerEmail, at: row.createdAt, meeting });
     if (row.cancelledAt)
-      entries.push({ id: row.id, kind: 'meeting-cancelled', actorEmail: row.cancelledBy, at: row.cancelledAt, meeting });
+      entries.push({
+        id: row.id,
+        kind: 'meeting-cancelled',
+        actorEmail: row.cancelledBy,
+        at: row.cancelledAt,
+        meeting,
+      });
   }
   // Stable: entries at the same instant keep their order (events by id, then meetings).
   entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));

@@ -7,6 +7,7 @@
  * token (follow-up.ts); with no usable e-mail, or past the visitor-mail cap, the reply is still stored
  * (and shown on the follow-up page) and the caller is told why no mail went out.
  */
+import type { Transaction } from 'kysely';
 import { looksLikeEmail } from '../../domain/email.ts';
 import {
   entryTextProblem,
@@ -16,7 +17,7 @@ import {
 } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import type { IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
+import type { Database, IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentAnswerMail, incidentReplyMail, type MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
@@ -121,6 +122,34 @@ function checkText(body: string): void {
   if (problem) throw new EntryTextError(problem);
 }
 
+/**
+ * The one insert into `incident_entries`: the entry, and the incident's activity columns kept in the
+ * same transaction (activity.ts). `author` is null for the visitor's answers.
+ */
+async function appendEntry(
+  trx: Transaction<Database>,
+  incidentId: number,
+  kind: IncidentEntryKind,
+  author: EntryAuthor | null,
+  body: string,
+  now: Date,
+): Promise<IncidentEntry> {
+  const entry = await trx
+    .insertInto('incidentEntries')
+    .values({
+      incidentId,
+      kind,
+      authorId: author?.id ?? null,
+      authorEmail: author?.email ?? null,
+      body,
+      createdAt: now.toISOString(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await touchIncident(trx, incidentId, kind, now);
+  return entry;
+}
+
 /** Stores an internal note: never mailed, never shown to the visitor. */
 export async function addNote(
   db: Db,
@@ -135,19 +164,7 @@ export async function addNote(
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
     if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
-    const entry = await trx
-      .insertInto('incidentEntries')
-      .values({
-        incidentId: incident.id,
-        kind: 'note',
-        authorId: input.author.id,
-        authorEmail: input.author.email,
-        body: input.body,
-        createdAt: now.toISOString(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await touchIncident(trx, incident.id, 'note', now);
+    const entry = await appendEntry(trx, incident.id, 'note', input.author, input.body, now);
     if (input.audit)
       await recordEvent(
         trx,
@@ -183,19 +200,7 @@ export async function replyToVisitor(
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
     if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
-    const entry = await trx
-      .insertInto('incidentEntries')
-      .values({
-        incidentId: incident.id,
-        kind: 'reply',
-        authorId: input.author.id,
-        authorEmail: input.author.email,
-        body: input.body,
-        createdAt: now.toISOString(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await touchIncident(trx, incident.id, 'reply', now);
+    const entry = await appendEntry(trx, incident.id, 'reply', input.author, input.body, now);
     let mail: ReplyMailOutcome = 'no-email';
     if (looksLikeEmail(incident.email)) {
       const refusal = await reserveVisitorMail(trx, {
@@ -275,19 +280,7 @@ export async function answerFromVisitor(
         .execute();
       await touchIncident(trx, incident.id, 'state', now);
     }
-    const entry = await trx
-      .insertInto('incidentEntries')
-      .values({
-        incidentId: incident.id,
-        kind: 'answer',
-        authorId: null,
-        authorEmail: null,
-        body: input.body,
-        createdAt: now.toISOString(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await touchIncident(trx, incident.id, 'answer', now);
+    const entry = await appendEntry(trx, incident.id, 'answer', null, input.body, now);
     const assignee = incident.assignedTo
       ? await trx
           .withoutPlugins()
