@@ -142,3 +142,13 @@ export const ADMIN_LINK = {
   mobileLabel: 'Admin',
 } as const;
 
+/** The client list's query string (`?q=…&estado=…&archivados=1&pagina=N`), '' when empty; shared by the list's pages and its CSV link. */
+export function clientListQuery(view: { search?: string | undefined; estado?: string | undefined; archived?: boolean; page?: number }): string {
+  const params = new URLSearchParams();
+  if (view.search) params.set('q', view.search);
+  if (view.estado) params.set('estado', view.estado);
+  if (view.archived) params.set('archivados', '1');
+  if (view.page && view.page > 1) params.set('pagina', String(view.page));
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}

@@ -10,6 +10,7 @@ import { STALE_EDIT_MESSAGE } from '../../src/domain/forms/client.ts';
 import { createClient } from '../../src/server/clients/index.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
+import { buildClient } from '../support/factories.ts';
 import { runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
@@ -251,6 +252,34 @@ describe('client page', () => {
     await page.goto(`${server.url}/admin/clientes`);
     expect(await page.locator('li[data-cliente="carmen@losalamos.com.do"]').count()).toBe(1);
     expect(await db.selectFrom('clients').select('id').execute()).toHaveLength(2);
+    await context.close();
+  });
+
+  it('pages the list 50 clients at a time, keeping the filter in the links (without JavaScript)', async () => {
+    const rows = Array.from({ length: 52 }, (_, index) => ({
+      ...buildClient({
+        razonSocial: `Pausada ${String(index).padStart(2, '0')} SRL`,
+        email: `pausada${index}@example.com`,
+        fechaRegistro: new Date(Date.UTC(2024, 0, 1, 0, index)).toISOString(),
+      }),
+      estadoProyecto: 'pausado' as const,
+    }));
+    await db.insertInto('clients').values(rows).execute();
+    const { context, page } = await signedIn(SUPPORT, false);
+    const list = page.getByRole('list', { name: 'Lista de clientes' });
+    await page.goto(`${server.url}/admin/clientes?estado=pausado`);
+    expect(await list.getByRole('listitem').count()).toBe(50);
+    expect(await list.getByRole('link', { name: 'Pausada 51 SRL', exact: true }).count()).toBe(1);
+    const next = page.getByRole('link', { name: 'Siguiente →' });
+    expect(await next.getAttribute('href')).toBe('/admin/clientes?estado=pausado&pagina=2');
+    await next.click();
+    await page.waitForURL(/pagina=2/);
+    expect(await list.getByRole('listitem').allTextContents()).toHaveLength(2);
+    expect(await list.getByRole('link', { name: 'Pausada 00 SRL', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Siguiente →' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: '← Anterior' }).getAttribute('href')).toBe(
+      '/admin/clientes?estado=pausado',
+    );
     await context.close();
   });
 

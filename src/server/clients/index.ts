@@ -133,7 +133,8 @@ async function recordClientEvent(
     .execute();
 }
 
-export const CLIENT_LIST_LIMIT = 500;
+/** Clients per page of the list (`/admin/clientes?pagina=N`). */
+export const CLIENT_LIST_LIMIT = 50;
 
 export interface ClientListFilter {
   search?: string | undefined;
@@ -143,6 +144,8 @@ export interface ClientListFilter {
   archived?: boolean | undefined;
   /** At most this many (default {@link CLIENT_LIST_LIMIT}); null: all of them (the CSV export). */
   limit?: number | null | undefined;
+  /** Skip this many first (the list's pages). */
+  offset?: number | undefined;
 }
 
 /**
@@ -155,6 +158,7 @@ export async function listClients(db: Db, filter: string | ClientListFilter = {}
     estado,
     archived,
     limit = CLIENT_LIST_LIMIT,
+    offset = 0,
   } = typeof filter === 'string' ? { search: filter } : filter;
   let query = db
     .selectFrom('clients')
@@ -168,7 +172,7 @@ export async function listClients(db: Db, filter: string | ClientListFilter = {}
     query = query.where((eb) => eb.or([like('razonSocialNorm'), like('emailNorm'), like('rncNorm')]));
   }
   query = query.orderBy('fechaRegistro', 'desc').orderBy('id', 'desc');
-  const rows = await (limit === null ? query : query.limit(limit)).execute();
+  const rows = await (limit === null ? query : query.limit(limit).offset(offset)).execute();
   return rows.map(toView);
 }
 
