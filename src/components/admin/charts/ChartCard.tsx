@@ -100,3 +100,47 @@ export const shortDay = (day: string | Date) =>
   SHORT_DAY.format(typeof day === 'string' ? calendarDate(day) : day).replace('.', '');
 export const longDay = (day: string) => LONG_DAY.format(calendarDate(day));
 export const number = new Intl.NumberFormat('es-DO');
+
+/** A chart's SVG at the shared size, named by its title and described by its text for screen readers. */
+export function ChartSvg({
+  ids,
+  title,
+  description,
+  children,
+}: {
+  ids: { title: string; desc: string };
+  title: string;
+  description: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <svg
+      viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
+      role="img"
+      aria-labelledby={`${ids.title} ${ids.desc}`}
+      className="h-auto w-full overflow-visible"
+    >
+      <title id={ids.title}>{title}</title>
+      <desc id={ids.desc}>{description}</desc>
+      {children}
+    </svg>
+  );
+}
+
+/** The horizontal grid line and label of each of the y scale's ticks. */
+export function YGrid({ ticks, y }: { ticks: number[]; y: (value: number) => number }) {
+  return ticks.map((tick) => (
+    <g key={tick}>
+      <line
+        x1={MARGIN.left}
+        x2={CHART_WIDTH - MARGIN.right}
+        y1={y(tick)}
+        y2={y(tick)}
+        className="stroke-line"
+      />
+      <text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end" className="fill-muted">
+        {number.format(tick)}
+      </text>
+    </g>
+  ));
+}

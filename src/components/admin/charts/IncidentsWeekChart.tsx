@@ -7,6 +7,8 @@ import {
   CHART_HEIGHT,
   CHART_WIDTH,
   ChartCard,
+  ChartSvg,
+  YGrid,
   MARGIN,
   calendarDate,
   longDay,
@@ -87,29 +89,9 @@ export function IncidentsWeekChart({ weeks }: { weeks: WeekIncidents[] }) {
       }}
     >
       {(ids) => (
-        <svg
-          viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
-          role="img"
-          aria-labelledby={`${ids.title} ${ids.desc}`}
-          className="h-auto w-full overflow-visible"
-        >
-          <title id={ids.title}>Incidencias por semana</title>
-          <desc id={ids.desc}>{description}</desc>
+        <ChartSvg ids={ids} title="Incidencias por semana" description={description}>
           <g className="text-[11px]" aria-hidden="true">
-            {yTicks.map((tick) => (
-              <g key={tick}>
-                <line
-                  x1={MARGIN.left}
-                  x2={CHART_WIDTH - MARGIN.right}
-                  y1={y(tick)}
-                  y2={y(tick)}
-                  className="stroke-line"
-                />
-                <text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end" className="fill-muted">
-                  {number.format(tick)}
-                </text>
-              </g>
-            ))}
+            <YGrid ticks={yTicks} y={y} />
             {xTicks.map((tick) => {
               const week = tick.toISOString().slice(0, 10);
               return (
@@ -154,7 +136,7 @@ export function IncidentsWeekChart({ weeks }: { weeks: WeekIncidents[] }) {
               )),
             )}
           </g>
-        </svg>
+        </ChartSvg>
       )}
     </ChartCard>
   );

@@ -6,6 +6,8 @@ import {
   CHART_HEIGHT,
   CHART_WIDTH,
   ChartCard,
+  ChartSvg,
+  YGrid,
   MARGIN,
   calendarDate,
   longDay,
@@ -60,29 +62,9 @@ export function VisitsChart({ visits }: { visits: DayVisits[] }) {
       }}
     >
       {(ids) => (
-        <svg
-          viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
-          role="img"
-          aria-labelledby={`${ids.title} ${ids.desc}`}
-          className="h-auto w-full overflow-visible"
-        >
-          <title id={ids.title}>Visitas de los últimos 30 días</title>
-          <desc id={ids.desc}>{description}</desc>
+        <ChartSvg ids={ids} title="Visitas de los últimos 30 días" description={description}>
           <g className="text-[11px]" aria-hidden="true">
-            {yTicks.map((tick) => (
-              <g key={tick}>
-                <line
-                  x1={MARGIN.left}
-                  x2={CHART_WIDTH - MARGIN.right}
-                  y1={y(tick)}
-                  y2={y(tick)}
-                  className="stroke-line"
-                />
-                <text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end" className="fill-muted">
-                  {number.format(tick)}
-                </text>
-              </g>
-            ))}
+            <YGrid ticks={yTicks} y={y} />
             {xTicks.map((tick) => {
               const day = tick.toISOString().slice(0, 10);
               return (
@@ -125,7 +107,7 @@ export function VisitsChart({ visits }: { visits: DayVisits[] }) {
             className="stroke-muted"
             aria-hidden="true"
           />
-        </svg>
+        </ChartSvg>
       )}
     </ChartCard>
   );
