@@ -113,7 +113,7 @@ afterAll(async () => {
 });
 
 describe('sign-in', () => {
-  it('creates the first staff account on start, with its password printed once, and signs in with it', async () => {
+  it('creates the first staff account on start and signs in with it, once an operator has set its password', async () => {
     expect(adminPassword.length).toBeGreaterThanOrEqual(20);
     expect(runAdmin(['list'])).toContain(ADMIN);
     const context = await newContext();

@@ -10,6 +10,7 @@ import {
 } from '../../domain/forms/client';
 import { adminClientMeetingPath, adminClientPath, clientListQuery, ROUTES } from '../../routes';
 import { callableCode, withTimeout } from './callable';
+import LiveMessage from './LiveMessage';
 
 /** The outcome of the add-client form when it was posted without JavaScript (rendered by the page). */
 export interface ClientFormOutcome {
@@ -110,16 +111,7 @@ function WelcomeButton({ client }: { client: ClientRecord }) {
           </a>
         )}
       </div>
-      <div aria-live="polite" className="empty:hidden">
-        {message ? (
-          <p
-            role={message.kind === 'error' ? 'alert' : 'status'}
-            className={`rounded-button px-3 py-1.5 text-xs ${message.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}
-          >
-            {message.text}
-          </p>
-        ) : null}
-      </div>
+      <LiveMessage message={message} compact />
     </div>
   );
 }
@@ -235,21 +227,14 @@ function ClientForm({
           >
             {saving ? 'Guardando...' : 'Guardar cliente'}
           </button>
-          <div aria-live="polite" className="empty:hidden">
-            {result ? (
-              <div
-                role={result.kind === 'error' ? 'alert' : 'status'}
-                className={`rounded-button px-3 py-2 text-sm ${result.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}
-              >
-                <p>{result.text}</p>
-                {result.warnings?.map((warning) => (
-                  <p key={warning} className="mt-1 text-amber-800">
-                    ⚠ {warning}
-                  </p>
-                ))}
-              </div>
-            ) : null}
-          </div>
+          <LiveMessage
+            message={result}
+            extra={result?.warnings?.map((warning) => (
+              <p key={warning} className="mt-1 text-amber-800">
+                ⚠ {warning}
+              </p>
+            ))}
+          />
         </div>
       </form>
     </section>

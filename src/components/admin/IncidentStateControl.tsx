@@ -2,6 +2,7 @@ import { actions, isActionError } from 'astro:actions';
 import { useState } from 'react';
 import { INCIDENT_STATES, type IncidentRecord, type IncidentState } from '../../domain/incidents';
 import { callableCode } from './callable';
+import LiveMessage from './LiveMessage';
 
 type Feedback = { kind: 'ok' | 'error'; text: string } | null;
 
@@ -18,7 +19,12 @@ export interface IncidentStateControlProps {
  * The state dropdown and 'Notificar al cliente', as the incident list and the incident page show
  * them: a change calls the staff action `incidents.setState` and says how it went.
  */
-export default function IncidentStateControl({ id, estado: initial, hasEmail, onChanged }: IncidentStateControlProps) {
+export default function IncidentStateControl({
+  id,
+  estado: initial,
+  hasEmail,
+  onChanged,
+}: IncidentStateControlProps) {
   const [estado, setEstado] = useState(initial);
   const [notify, setNotify] = useState(true);
   const [saving, setSaving] = useState(false);
@@ -30,7 +36,11 @@ export default function IncidentStateControl({ id, estado: initial, hasEmail, on
     setSaving(true);
     setFeedback(null);
     try {
-      const { data, error } = await actions.incidents.setState({ id, estado: next, notificar: notify && hasEmail });
+      const { data, error } = await actions.incidents.setState({
+        id,
+        estado: next,
+        notificar: notify && hasEmail,
+      });
       if (error || !data) {
         const code = isActionError(error) ? callableCode(error.status) : 'internal';
         setFeedback({ kind: 'error', text: `Error al cambiar el estado (${code})` });
@@ -81,16 +91,7 @@ export default function IncidentStateControl({ id, estado: initial, hasEmail, on
           {!hasEmail ? <span className="text-xs text-muted">(sin correo)</span> : null}
         </label>
       </div>
-      <div aria-live="polite" className="empty:hidden">
-        {feedback ? (
-          <p
-            role={feedback.kind === 'error' ? 'alert' : 'status'}
-            className={`rounded-button px-3 py-2 text-sm ${feedback.kind === 'ok' ? 'bg-accent-100 text-accent-700' : 'bg-red-50 text-red-800'}`}
-          >
-            {feedback.text}
-          </p>
-        ) : null}
-      </div>
+      <LiveMessage message={feedback} />
     </div>
   );
 }

@@ -348,6 +348,7 @@ export async function listIncidents(
       lastActivityAt,
       customerWaiting,
       staffNoticePending: _pending,
+      resolvedAt: _resolved,
       nombreNorm: _nombre,
       rncNorm: _rnc,
       ...incident
