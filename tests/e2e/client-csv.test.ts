@@ -20,6 +20,7 @@ import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/
 import { insertIncident } from '../support/factories.ts';
 import { firstStaffPassword, prepareFirstStaff, startServer, type RunningServer } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
 const { server, browser, smtp } = useSite({
@@ -96,18 +97,12 @@ async function signedIn(
   using: Browser = browser,
 ): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
-  const headers = { 'x-forwarded-for': `198.51.100.${ipCounter}` };
-  const login = await using.newContext({ ...DESKTOP, extraHTTPHeaders: headers });
-  const page = await login.newPage();
-  await page.goto(`${target.url}/admin-login`);
-  await page.getByLabel('Correo electrónico').fill(ADMIN);
-  await page.getByLabel('Contraseña').fill(firstStaffPassword(target));
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await page.waitForURL(`${target.url}/admin`);
-  const storageState = await login.storageState();
-  await login.close();
-  const context = await using.newContext({ ...options, storageState, extraHTTPHeaders: headers });
-  return { context, page: await context.newPage() };
+  return signInStaff(
+    using,
+    target.url,
+    { email: ADMIN, password: firstStaffPassword(target), network: `198.51.100.${ipCounter}` },
+    options,
+  );
 }
 
 const csvFile = (text: string, name = 'clientes.csv') => ({

@@ -16,6 +16,7 @@ import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/
 import { parseInvitation } from '../support/ical.ts';
 import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 
 const { server, browser, smtp } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
@@ -63,24 +64,12 @@ async function signedIn(
   javaScriptEnabled = true,
 ): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
-  const headers = { 'x-forwarded-for': `198.51.100.${ipCounter}` };
-  const login = await browser.newContext({ ...options, extraHTTPHeaders: headers });
-  const page = await login.newPage();
-  await page.goto(`${server.url}/admin-login`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Contraseña').fill(password);
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await page.waitForURL(`${server.url}/admin`);
-  if (javaScriptEnabled) return { context: login, page };
-  const storageState = await login.storageState();
-  await login.close();
-  const context = await browser.newContext({
-    ...options,
-    javaScriptEnabled: false,
-    storageState,
-    extraHTTPHeaders: headers,
-  });
-  return { context, page: await context.newPage() };
+  return signInStaff(
+    browser,
+    server.url,
+    { email, password, network: `198.51.100.${ipCounter}` },
+    { ...options, javaScriptEnabled },
+  );
 }
 
 const clientUrl = () => `${server.url}/admin/clientes/${alamos}`;

@@ -13,6 +13,7 @@ import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser
 import { buildClient } from '../support/factories.ts';
 import { runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
 const SUPPORT = 'soporte@verticeconsultores.com.do';
@@ -70,24 +71,12 @@ async function signedIn(
   javaScriptEnabled = true,
 ): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
-  const headers = { 'x-forwarded-for': `198.51.100.${ipCounter}` };
-  const login = await browser.newContext({ ...DESKTOP, extraHTTPHeaders: headers });
-  const page = await login.newPage();
-  await page.goto(`${server.url}/admin-login`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Contraseña').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await page.waitForURL(`${server.url}/admin`);
-  if (javaScriptEnabled) return { context: login, page };
-  const storageState = await login.storageState();
-  await login.close();
-  const context = await browser.newContext({
-    ...DESKTOP,
-    javaScriptEnabled: false,
-    storageState,
-    extraHTTPHeaders: headers,
-  });
-  return { context, page: await context.newPage() };
+  return signInStaff(
+    browser,
+    server.url,
+    { email, password: PASSWORD, network: `198.51.100.${ipCounter}` },
+    { ...DESKTOP, javaScriptEnabled },
+  );
 }
 
 const timelineItems = (page: Page) => page.getByRole('list', { name: 'Historial del cliente' }).locator('li');

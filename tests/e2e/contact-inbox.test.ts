@@ -15,6 +15,7 @@ import { DESKTOP, expectNoAxeViolations, PHONE, poll, watchConsole } from '../su
 import { insertContactMessage } from '../support/factories.ts';
 import { runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
 const SUPPORT = 'soporte@verticeconsultores.com.do';
@@ -92,24 +93,13 @@ async function signedIn(
   options: BrowserContextOptions = DESKTOP,
   javaScriptEnabled = true,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const login = await newContext(options);
-  const page = await login.newPage();
-  await page.goto(`${server.url}/admin-login`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Contraseña').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await page.waitForURL(`${server.url}/admin`);
-  if (javaScriptEnabled) return { context: login, page };
-  const storageState = await login.storageState();
-  const headers = { 'x-forwarded-for': `198.51.100.${ipCounter}` };
-  await login.close();
-  const context = await browser.newContext({
-    ...options,
-    javaScriptEnabled: false,
-    storageState,
-    extraHTTPHeaders: headers,
-  });
-  return { context, page: await context.newPage() };
+  ipCounter += 1;
+  return signInStaff(
+    browser,
+    server.url,
+    { email, password: PASSWORD, network: `198.51.100.${ipCounter}` },
+    { ...options, javaScriptEnabled },
+  );
 }
 
 const inbox = (query = '') => `${server.url}/admin/mensajes${query}`;
@@ -161,7 +151,9 @@ describe('contact inbox', () => {
     // The staff home's 'Mensajes por atender' says the same, and leads to the inbox.
     expect(new URL(page.url()).pathname).toBe('/admin');
     expect(await page.getByTestId('mensajes-por-atender').textContent()).toBe('22');
-    expect(await page.getByRole('link', { name: 'Ir a Mensajes' }).getAttribute('href')).toBe('/admin/mensajes');
+    expect(await page.getByRole('link', { name: 'Ir a Mensajes' }).getAttribute('href')).toBe(
+      '/admin/mensajes',
+    );
     await page
       .getByRole('navigation', { name: 'Panel administrativo', exact: true })
       .getByRole('link', { name: 'Mensajes (22 pendientes)' })
