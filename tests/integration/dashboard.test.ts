@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { formatDuration } from '../../src/domain/dashboard.ts';
-import type { HistoryEntry, IncidentState } from '../../src/domain/incidents.ts';
+import { countsPerState, INCIDENT_STATES, type HistoryEntry, type IncidentState } from '../../src/domain/incidents.ts';
 import {
   dayStart,
   incidentsPerWeek,
@@ -15,7 +15,7 @@ import {
   visitsPerDay,
 } from '../../src/server/dashboard/index.ts';
 import { migrateToLatest, migrator, type Db } from '../../src/server/db/index.ts';
-import { setIncidentState } from '../../src/server/incidents/staff.ts';
+import { countIncidentsByState, setIncidentState } from '../../src/server/incidents/staff.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident, insertIncidents } from '../support/factories.ts';
 
@@ -278,6 +278,48 @@ describeEachEngine('staff home charts', (database) => {
     ).toEqual(['2025-03-02T10:00:00.000Z', null]);
     expect((await incidentsPerWeek(db, NOW)).at(-3)).toEqual({ week: '2025-02-24', opened: 1, resolved: 1 });
     expect((await incidentsPerWeek(db, NOW)).at(-2)).toEqual({ week: '2025-03-03', opened: 1, resolved: 0 });
+  });
+
+  it('keeps the counts per state in step with every insert, state change and delete (migration 0020)', async () => {
+    const { db } = database();
+    const grouped = async () =>
+      countsPerState(
+        await db
+          .selectFrom('incidents')
+          .select(['estado', (eb) => eb.fn.countAll<number>().as('total')])
+          .groupBy('estado')
+          .execute(),
+      );
+    // Existing incidents are counted by the migration itself.
+    await insertIncidents(db, [{ estado: 'Resuelto' }, { estado: 'En Proceso' }, {}]);
+    const down = await migrator(db).migrateTo('0019_incident_resolved_at');
+    expect(down.results?.map((result) => result.migrationName)).toEqual(['0020_incident_state_counts']);
+    await insertIncidents(db, [{}]);
+    await migrateToLatest(db);
+    expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, Resuelto: 1 });
+
+    // A bulk insert over two batches, as `npm run data` and the factories write them.
+    const ids = await insertIncidents(
+      db,
+      Array.from({ length: 1_200 }, (_, index) => ({ estado: INCIDENT_STATES[index % 3]! })),
+    );
+    expect(await countIncidentsByState(db)).toEqual({ Registrado: 402, 'En Proceso': 401, Resuelto: 401 });
+    // The site's state change; then one statement moving many rows; then an update leaving the state alone.
+    await setIncidentState(db, { id: ids[0]!, estado: 'Resuelto', actor: 'soporte@example.com' });
+    await db.updateTable('incidents').set({ estado: 'En Proceso' }).where('id', 'in', ids.slice(1, 301)).execute();
+    await db.updateTable('incidents').set({ problema: 'Editado' }).where('id', 'in', ids.slice(0, 600)).execute();
+    expect(await countIncidentsByState(db)).toEqual(await grouped());
+    expect(await countIncidentsByState(db)).toEqual({ Registrado: 301, 'En Proceso': 601, Resuelto: 302 });
+    // A transaction that fails moves nothing.
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable('incidents').set({ estado: 'Resuelto' }).execute();
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    await db.deleteFrom('incidents').where('id', 'in', ids.slice(0, 450)).execute();
+    expect(await countIncidentsByState(db)).toEqual(await grouped());
+    expect(Object.values(await countIncidentsByState(db)).reduce((a, b) => a + b)).toBe(1_204 - 450);
   });
 
   it('finds where a Santo Domingo day starts in UTC', () => {

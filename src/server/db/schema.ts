@@ -51,6 +51,12 @@ export interface IncidentEntriesTable {
   createdAt: string;
 }
 
+/** How many incidents each state has, kept by triggers on `incidents` (migration 0020); read by the staff home. */
+export interface IncidentStateCountsTable {
+  estado: string;
+  total: number;
+}
+
 /** Each change of `incidents.assigned_to`, for the timeline (migration 0014); assignee null: 'Sin asignar'. */
 export interface IncidentAssignmentsTable {
   id: Generated<number>;
@@ -315,6 +321,7 @@ export interface Database {
   rateLimit: AuthRateLimitTable;
   twoFactor: TwoFactorTable;
   incidentAssignments: IncidentAssignmentsTable;
+  incidentStateCounts: IncidentStateCountsTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

@@ -8,7 +8,6 @@ import { formatStaffDateTime } from '../../domain/dates.ts';
 import { looksLikeEmail } from '../../domain/email.ts';
 import {
   countsPerState,
-  INCIDENT_STATES,
   isIncidentState,
   type IncidentRecord,
   type IncidentState,
@@ -366,18 +365,9 @@ export async function listIncidents(
 }
 
 export async function countIncidentsByState(db: Db): Promise<Record<IncidentState, number>> {
-  // One count per state over its range of the (estado, …) index: at 100,000 incidents about 4 times
-  // less work than a GROUP BY over the whole index, which hands every entry to the aggregate (issue 12).
-  const rows = await Promise.all(
-    INCIDENT_STATES.map(async (estado) => {
-      const row = await db
-        .selectFrom('incidents')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where('estado', '=', estado)
-        .executeTakeFirstOrThrow();
-      return { estado, total: row.total };
-    }),
-  );
+  // Kept by triggers on `incidents` in the writing transaction (migration 0020): one short read,
+  // where counting the states' index ranges cost 5 ms (SQLite) to 13 ms (PostgreSQL) at 100,000.
+  const rows = await db.selectFrom('incidentStateCounts').select(['estado', 'total']).execute();
   return countsPerState(rows);
 }
 

@@ -22,6 +22,7 @@ import * as clientMeetings from './0016_client_meetings.ts';
 import * as incidentActivityIndexes from './0017_incident_activity_indexes.ts';
 import * as clientMatchIndexes from './0018_client_match_indexes.ts';
 import * as incidentResolvedAt from './0019_incident_resolved_at.ts';
+import * as incidentStateCounts from './0020_incident_state_counts.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0017_incident_activity_indexes': incidentActivityIndexes,
   '0018_client_match_indexes': clientMatchIndexes,
   '0019_incident_resolved_at': incidentResolvedAt,
+  '0020_incident_state_counts': incidentStateCounts,
 };
