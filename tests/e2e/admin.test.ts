@@ -422,8 +422,6 @@ describe('clients without JavaScript', () => {
     const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false, storageState, extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` } });
     const page = await context.newPage();
     await page.goto(`${server.url}/admin/clientes`);
-    // The island stays server-rendered: nothing hydrates it.
-    expect(await page.locator('astro-island[ssr]').count()).toBeGreaterThan(0);
 
     const evil = '<img src=x onerror=alert(1)>';
     const typed: Record<string, string> = {
@@ -458,6 +456,20 @@ describe('clients without JavaScript', () => {
     expect(await item.textContent()).toContain('+1 809-555-0199');
     const stored = await db.selectFrom('clients').selectAll().where('email', '=', 'ana@colmado.com.do').executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ razonSocial: evil, estadoProyecto: 'pendiente', tipoProyecto: 'Tiendao' });
+    // Reloading the outcome adds nothing: the save redirected (303) to a page of its own.
+    expect(page.url()).toMatch(/\/admin\/clientes\?creado=\d+#nuevo-cliente$/);
+    await page.reload();
+    expect(await db.selectFrom('clients').select('id').where('email', '=', 'ana@colmado.com.do').execute()).toHaveLength(1);
+
+    // 'Bienvenida' without JavaScript: the row's form posts to the client's page, which sends the mail and says so.
+    await Promise.all([page.waitForURL(/\/admin\/clientes\/\d+\?hecho=bienvenida$/), item.getByRole('button', { name: /Bienvenida/ }).click()]);
+    expect(await page.getByRole('status').textContent()).toBe('Correo de bienvenida enviado.');
+    expect(await page.locator('dd', { hasText: 'Enviado' }).count()).toBe(1);
+    const mail = await smtp.waitFor((message) => message.to !== undefined && 'text' in message.to && message.to.text.includes('ana@colmado.com.do'));
+    expect(mail.text).toContain('Ana Núñez');
+    expect(Boolean((await db.selectFrom('clients').select('correoBienvenidaEnviado').where('id', '=', stored.id).executeTakeFirstOrThrow()).correoBienvenidaEnviado)).toBe(true);
+    await page.goto(`${server.url}/admin/clientes`);
+    expect(await page.locator('li[data-cliente="ana@colmado.com.do"]').getByRole('button', { name: /Enviado/ }).isDisabled()).toBe(true);
     await context.close();
   });
 });

@@ -1,6 +1,10 @@
 import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentState, type IncidentTone } from '../../domain/incidents';
+import type { DashboardCharts as ChartsData } from '../../domain/dashboard';
 import { ROUTES } from '../../routes';
+import DashboardCharts from './charts/DashboardCharts';
 import { ExternalIcon } from './icons';
+import PendingMessagesCard from './PendingMessagesCard';
+import UpcomingMeetings, { type UpcomingMeetingItem } from './UpcomingMeetings';
 
 export interface NewsItem {
   id: string;
@@ -18,8 +22,11 @@ export interface DashboardProps {
   /** The latest announcements (the site's "what's new" list), newest first. */
   news: NewsItem[];
   incidentCounts: Record<IncidentState, number>;
-  /** More blocks under the cards (the charts: ./charts/DashboardCharts.tsx). */
-  children?: React.ReactNode;
+  /** Contact messages waiting for someone ('Mensajes por atender'). */
+  pendingMessages: number;
+  /** 'Próximas reuniones'. */
+  meetings: UpcomingMeetingItem[];
+  charts: ChartsData;
 }
 
 const number = new Intl.NumberFormat('es-DO');
@@ -42,8 +49,11 @@ const TONE_STYLES: Record<IncidentTone, string> = {
   done: 'bg-accent-100 text-accent-700',
 };
 
-/** The staff home: welcome, analytics link and four cards filled with real data. */
-export default function Dashboard({ displayName, analyticsUrl, visitsToday, topPages, news, incidentCounts, children }: DashboardProps) {
+/**
+ * The staff home: welcome, analytics link, the cards, the meetings and messages waiting, the charts and
+ * the news. One React render on the server, no JavaScript on the page.
+ */
+export default function Dashboard({ displayName, analyticsUrl, visitsToday, topPages, news, incidentCounts, pendingMessages, meetings, charts }: DashboardProps) {
   const maxViews = Math.max(1, ...topPages.map((page) => page.views));
   return (
     <div className="flex flex-col gap-8">
@@ -112,7 +122,13 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
         </Card>
       </div>
 
-      {children}
+      <div className="grid gap-6 md:grid-cols-3">
+        <PendingMessagesCard count={pendingMessages} />
+        <div className="md:col-span-2">
+          <UpcomingMeetings meetings={meetings} />
+        </div>
+      </div>
+      <DashboardCharts charts={charts} />
 
       <Card title="Últimas novedades">
         {news.length ? (
