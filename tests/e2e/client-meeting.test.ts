@@ -332,4 +332,37 @@ describe('client meeting, sent and cancelled', () => {
     expect(await page.getByTestId('proximas-reuniones').count()).toBe(0);
     await context.close();
   });
+  it('sends one invitation when the same form is sent twice (a double click, a resubmission)', async () => {
+    const { context, page } = await signedIn(DESKTOP, false);
+    await page.goto(meetingUrl());
+    const requestId = await page.locator('input[name="solicitud"]').inputValue();
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const cookie = (await context.cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const post = () =>
+      fetch(meetingUrl(), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, origin: server.url, 'x-forwarded-for': `198.51.100.${ipCounter}` },
+        body: new URLSearchParams({
+          _intent: 'enviar',
+          solicitud: requestId,
+          fecha: dayFromToday(12),
+          hora: '09:00',
+          duracion: '30',
+          lugar: 'Oficina del cliente',
+          nota: '',
+        }),
+      });
+    const answers = await Promise.all([post(), post()]);
+    expect(answers.map((answer) => [answer.status, answer.headers.get('location')])).toEqual(
+      Array(2).fill([303, `/admin/clientes/${alamos}?hecho=reunion#reuniones`]),
+    );
+    const meetings = await db.selectFrom('clientMeetings').select('uid').where('uid', 'like', `${requestId}@%`).execute();
+    expect(meetings).toHaveLength(1);
+    // The invitation and the staff copy, queued once.
+    const queued = await db.selectFrom('mailOutbox').select('attachments').execute();
+    expect(queued.filter((row) => row.attachments?.includes(meetings[0]!.uid))).toHaveLength(2);
+    await smtp.waitFor((mail) => toText(mail) === CLIENT_EMAIL && (mail.text ?? '').includes('Oficina del cliente'));
+    await context.close();
+  });
 });

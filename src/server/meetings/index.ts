@@ -135,9 +135,21 @@ async function queueMeetingMails(
 }
 
 export type ScheduleOutcome =
-  { kind: 'sent'; meeting: MeetingView } | { kind: 'not-found' } | { kind: 'archived' };
+  /** `repeated`: the form had been sent already (same request id): nothing was stored or sent again. */
+  | { kind: 'sent'; meeting: MeetingView; repeated?: boolean }
+  | { kind: 'not-found' }
+  | { kind: 'archived' };
 
-/** Stores a checked meeting (src/domain/forms/meeting.ts) and queues its invitation and the copy. */
+/** The form's request id: a UUID the page renders into the form (see {@link scheduleMeeting}). */
+export const MEETING_REQUEST_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Stores a checked meeting (src/domain/forms/meeting.ts) and queues its invitation and the copy.
+ *
+ * `requestId`, the UUID the 'Reunión' form carries, becomes the meeting's iCalendar UID: a form sent
+ * twice (a double click, a resubmission after going back) finds its meeting already stored under that
+ * unique UID and sends nothing again, whichever process or connection receives the second one.
+ */
 export async function scheduleMeeting(
   db: Db,
   input: {
@@ -146,6 +158,7 @@ export async function scheduleMeeting(
     meeting: MeetingInput;
     brand: MailBrand;
     audit?: AuditActor;
+    requestId?: string | undefined;
   },
   now: Date = new Date(),
 ): Promise<ScheduleOutcome> {
@@ -158,6 +171,9 @@ export async function scheduleMeeting(
     if (!client) return { kind: 'not-found' };
     if (client.archivedAt) return { kind: 'archived' };
     const { startsAt, durationMinutes, place, note } = input.meeting;
+    const requestId =
+      input.requestId && MEETING_REQUEST_PATTERN.test(input.requestId) ? input.requestId : randomUUID();
+    const uid = `${requestId}@${new URL(input.brand.siteUrl).hostname}`;
     const row = await trx
       .insertInto('clientMeetings')
       .values({
@@ -170,12 +186,19 @@ export async function scheduleMeeting(
         durationMinutes,
         place,
         note,
-        uid: `${randomUUID()}@${new URL(input.brand.siteUrl).hostname}`,
+        uid,
         sequence: 0,
         createdAt: now.toISOString(),
       })
+      .onConflict((conflict) => conflict.column('uid').doNothing())
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!row) {
+      const sent = await trx.selectFrom('clientMeetings').selectAll().where('uid', '=', uid).executeTakeFirst();
+      return sent?.clientId === client.id
+        ? { kind: 'sent', meeting: toView(sent), repeated: true }
+        : { kind: 'not-found' };
+    }
     const meeting = toView(row);
     await queueMeetingMails(trx, input.brand, client, meeting, 'REQUEST', [input.organizer.email], now);
     if (input.audit)
@@ -186,7 +209,7 @@ export async function scheduleMeeting(
       );
     return { kind: 'sent', meeting };
   });
-  if (outcome.kind === 'sent') wakeMailWorkers();
+  if (outcome.kind === 'sent' && !outcome.repeated) wakeMailWorkers();
   return outcome;
 }
 
