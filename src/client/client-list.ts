@@ -48,10 +48,15 @@ async function sendWelcome(row: HTMLElement, button: HTMLButtonElement): Promise
   if (region) announce(region, null);
   let outcome: Outcome;
   try {
-    const { data, error } = await withTimeout(actions.clients.sendWelcome({ id: Number(row.dataset.welcome) }));
+    const { data, error } = await withTimeout(
+      actions.clients.sendWelcome({ id: Number(row.dataset.welcome) }),
+    );
     outcome =
       error || !data?.correoBienvenidaEnviado
-        ? { kind: 'error', text: WELCOME_TEXT.failed(isActionError(error) ? callableCode(error.status) : 'internal') }
+        ? {
+            kind: 'error',
+            text: WELCOME_TEXT.failed(isActionError(error) ? callableCode(error.status) : 'internal'),
+          }
         : { kind: 'ok', text: WELCOME_TEXT.sent(row.dataset.cliente ?? '') };
   } catch (error) {
     const timedOut = error instanceof Error && error.name === 'CallTimeoutError';

@@ -1,4 +1,9 @@
-import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentState, type IncidentTone } from '../../domain/incidents';
+import {
+  INCIDENT_STATE_TONE,
+  INCIDENT_STATES,
+  type IncidentState,
+  type IncidentTone,
+} from '../../domain/incidents';
 import type { DashboardCharts as ChartsData } from '../../domain/dashboard';
 import { ROUTES } from '../../routes';
 import DashboardCharts from './charts/DashboardCharts';
@@ -31,10 +36,21 @@ export interface DashboardProps {
 
 const number = new Intl.NumberFormat('es-DO');
 
-function Card({ title, children, className = '' }: { title: string; children: React.ReactNode; className?: string }) {
+function Card({
+  title,
+  children,
+  className = '',
+}: {
+  title: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
   const id = `tarjeta-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
   return (
-    <section aria-labelledby={id} className={`rounded-card border border-line bg-white p-6 shadow-sm ${className}`}>
+    <section
+      aria-labelledby={id}
+      className={`rounded-card border border-line bg-white p-6 shadow-sm ${className}`}
+    >
       <h2 id={id} className="text-sm font-semibold tracking-wide text-muted uppercase">
         {title}
       </h2>
@@ -53,15 +69,29 @@ const TONE_STYLES: Record<IncidentTone, string> = {
  * The staff home: welcome, analytics link, the cards, the meetings and messages waiting, the charts and
  * the news. One React render on the server, no JavaScript on the page.
  */
-export default function Dashboard({ displayName, analyticsUrl, visitsToday, topPages, news, incidentCounts, pendingMessages, meetings, charts }: DashboardProps) {
+export default function Dashboard({
+  displayName,
+  analyticsUrl,
+  visitsToday,
+  topPages,
+  news,
+  incidentCounts,
+  pendingMessages,
+  meetings,
+  charts,
+}: DashboardProps) {
   const maxViews = Math.max(1, ...topPages.map((page) => page.views));
   return (
     <div className="flex flex-col gap-8">
       <div className="flex flex-col gap-4 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">
         <div>
           <p className="text-sm text-brand-100">Panel Administrativo</p>
-          <h1 className="mt-1 text-2xl font-bold tracking-tight wrap-break-word sm:text-3xl">Bienvenido, {displayName}</h1>
-          <p className="mt-2 max-w-xl text-sm text-brand-100">Siga las incidencias de soporte, administre los clientes y revise el tráfico del sitio.</p>
+          <h1 className="mt-1 text-2xl font-bold tracking-tight wrap-break-word sm:text-3xl">
+            Bienvenido, {displayName}
+          </h1>
+          <p className="mt-2 max-w-xl text-sm text-brand-100">
+            Siga las incidencias de soporte, administre los clientes y revise el tráfico del sitio.
+          </p>
         </div>
         <a
           href={analyticsUrl}
@@ -80,7 +110,9 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
           <p className="text-4xl font-bold text-brand-900" data-testid="visitas-hoy">
             {number.format(visitsToday)}
           </p>
-          <p className="mt-2 text-sm text-muted">Páginas vistas hoy en el sitio público (hora de Santo Domingo).</p>
+          <p className="mt-2 text-sm text-muted">
+            Páginas vistas hoy en el sitio público (hora de Santo Domingo).
+          </p>
         </Card>
 
         <Card title="Incidencias" className="xl:col-span-1">
@@ -91,7 +123,11 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
                   href={`${ROUTES.adminIncidents}?estado=${encodeURIComponent(state)}`}
                   className="flex items-center justify-between rounded-button px-2 py-1.5 hover:bg-surface"
                 >
-                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${TONE_STYLES[INCIDENT_STATE_TONE[state]]}`}>{state}</span>
+                  <span
+                    className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${TONE_STYLES[INCIDENT_STATE_TONE[state]]}`}
+                  >
+                    {state}
+                  </span>
                   <span className="text-lg font-semibold text-ink" data-testid={`incidencias-${state}`}>
                     {number.format(incidentCounts[state])}
                   </span>
@@ -108,10 +144,15 @@ export default function Dashboard({ displayName, analyticsUrl, visitsToday, topP
                 <li key={page.path} className="flex flex-col gap-1">
                   <div className="flex items-center justify-between gap-3 text-sm">
                     <span className="truncate font-medium text-ink">{page.path}</span>
-                    <span className="shrink-0 text-muted">{number.format(page.views)} {page.views === 1 ? 'visita' : 'visitas'}</span>
+                    <span className="shrink-0 text-muted">
+                      {number.format(page.views)} {page.views === 1 ? 'visita' : 'visitas'}
+                    </span>
                   </div>
                   <div className="h-1.5 rounded-full bg-brand-50" aria-hidden="true">
-                    <div className="h-1.5 rounded-full bg-accent-500" style={{ width: `${Math.round((page.views / maxViews) * 100)}%` }} />
+                    <div
+                      className="h-1.5 rounded-full bg-accent-500"
+                      style={{ width: `${Math.round((page.views / maxViews) * 100)}%` }}
+                    />
                   </div>
                 </li>
               ))}

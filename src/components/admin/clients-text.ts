@@ -34,7 +34,11 @@ export const CLIENT_INPUT_CLASS =
   'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 aria-[invalid=true]:border-red-400';
 
 /** The 'Bienvenida' button's label as the mail goes (spec §5); 'Enviado' stays, disabled. */
-export const WELCOME_LABELS = { idle: '📧 Bienvenida', sending: '🕓 Enviando...', sent: '✅ Enviado' } as const;
+export const WELCOME_LABELS = {
+  idle: '📧 Bienvenida',
+  sending: '🕓 Enviando...',
+  sent: '✅ Enviado',
+} as const;
 
 /** How long the welcome mail's success message stays (spec §9). */
 export const WELCOME_SUCCESS_MS = 3000;

@@ -46,11 +46,17 @@ export async function up(db: Kysely<any>): Promise<void> {
         return null;
       end $$`.execute(db);
     await sql`create trigger incident_state_counts_insert after insert on incidents
-      referencing new table as new_rows for each statement execute function incident_state_counts_apply()`.execute(db);
+      referencing new table as new_rows for each statement execute function incident_state_counts_apply()`.execute(
+      db,
+    );
     await sql`create trigger incident_state_counts_update after update on incidents
-      referencing old table as old_rows new table as new_rows for each statement execute function incident_state_counts_apply()`.execute(db);
+      referencing old table as old_rows new table as new_rows for each statement execute function incident_state_counts_apply()`.execute(
+      db,
+    );
     await sql`create trigger incident_state_counts_delete after delete on incidents
-      referencing old table as old_rows for each statement execute function incident_state_counts_apply()`.execute(db);
+      referencing old table as old_rows for each statement execute function incident_state_counts_apply()`.execute(
+      db,
+    );
     return;
   }
   await sql`create trigger incident_state_counts_insert after insert on incidents begin
@@ -70,7 +76,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const name of ['insert', 'update', 'delete'])
-    await sql`drop trigger if exists ${sql.raw(`incident_state_counts_${name}`)}${sql.raw(isPostgres(db) ? ' on incidents' : '')}`.execute(db);
+    await sql`drop trigger if exists ${sql.raw(`incident_state_counts_${name}`)}${sql.raw(isPostgres(db) ? ' on incidents' : '')}`.execute(
+      db,
+    );
   if (isPostgres(db)) await sql`drop function if exists incident_state_counts_apply()`.execute(db);
   await db.schema.dropTable('incident_state_counts').ifExists().execute();
 }
