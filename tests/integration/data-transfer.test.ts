@@ -634,6 +634,27 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
     }
   });
 
+  it('keeps no nested row of an import that fails after its parent', async () => {
+    const { db, engine } = database();
+    await seedEverything(db);
+    const file: unknown = JSON.parse(JSON.stringify(await exportData(db)));
+    const target = await createTestDatabase(engine);
+    try {
+      const empty = await rowCounts(target.db);
+      await expect(
+        importData(target.db, file, {
+          // After the incident and the client, with everything nested in them.
+          onProgress: (done) => {
+            if (done === 2) throw new Error('interrumpido');
+          },
+        }),
+      ).rejects.toThrow('interrumpido');
+      expect(await rowCounts(target.db)).toEqual(empty);
+    } finally {
+      await target.cleanup();
+    }
+  });
+
   it('still imports an export written before the support desk and the CRM', async () => {
     const { db, engine } = database();
     await seedEverything(db);
