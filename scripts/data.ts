@@ -1,6 +1,8 @@
 /**
- * `npm run data -- export [DIR]`: incidents (with history), clients and contact messages as JSON and
- * CSV, into DIR (default data/export-YYYYMMDD-HHMMSS/).
+ * `npm run data -- export [DIR]`: incidents (with history, conversation, assignments and follow-up
+ * tokens), clients (with timeline and meetings) and contact messages (with their handled state) as JSON,
+ * and a summary as CSV, into DIR (default data/export-YYYYMMDD-HHMMSS/). Staff accounts and the mail
+ * outbox are not exported (src/server/data/transfer.ts).
  * `npm run data -- import FILE`: imports a JSON file (our export, or the original site's document
  * exports); idempotent, all or nothing, with a progress bar and a summary.
  */
