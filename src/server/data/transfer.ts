@@ -27,6 +27,7 @@ import type { Db } from '../db/index.ts';
 import { clientRow, contactMessageRow, incidentRow } from '../db/rows.ts';
 import type { ClientMeeting, ContactMessage, Database, IncidentEntryKind } from '../db/schema.ts';
 import { historyText, loadHistories } from '../incidents/history.ts';
+import { toView as meetingView } from '../meetings/index.ts';
 
 /** A reply, internal note or visitor answer; `authorEmail` is the staff author's, null for an answer. */
 export interface ExportedIncidentEntry {
@@ -103,39 +104,28 @@ export interface ExportData {
   contactMessages: ExportedContactMessage[];
 }
 
-/** Rows of a child table grouped by their parent's id, in the order read. */
-function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const row of rows) {
-    const list = groups.get(key(row)) ?? [];
-    list.push(row);
-    groups.set(key(row), list);
-  }
-  return groups;
-}
-
 /** Reads every record, with everything nested in it, in a stable order. */
 export async function exportData(db: Db): Promise<ExportData> {
   const incidents = await db.selectFrom('incidents').selectAll().orderBy('fecha').orderBy('id').execute();
   const byIncident = await loadHistories(db);
-  const entries = groupBy(
+  const entries = Map.groupBy(
     await db.selectFrom('incidentEntries').selectAll().orderBy('createdAt').orderBy('id').execute(),
     (row) => row.incidentId,
   );
-  const assignments = groupBy(
+  const assignments = Map.groupBy(
     await db.selectFrom('incidentAssignments').selectAll().orderBy('createdAt').orderBy('id').execute(),
     (row) => row.incidentId,
   );
-  const tokens = groupBy(
+  const tokens = Map.groupBy(
     await db.selectFrom('incidentTokens').selectAll().orderBy('createdAt').orderBy('tokenHash').execute(),
     (row) => row.incidentId,
   );
   const clients = await db.selectFrom('clients').selectAll().orderBy('fechaRegistro').orderBy('id').execute();
-  const clientEvents = groupBy(
+  const clientEvents = Map.groupBy(
     await db.selectFrom('clientEvents').selectAll().orderBy('createdAt').orderBy('id').execute(),
     (row) => row.clientId,
   );
-  const meetings = groupBy(
+  const meetings = Map.groupBy(
     await db.selectFrom('clientMeetings').selectAll().orderBy('createdAt').orderBy('id').execute(),
     (row) => row.clientId,
   );
@@ -198,20 +188,10 @@ export async function exportData(db: Db): Promise<ExportData> {
         detail: event.detail,
         createdAt: event.createdAt,
       })),
-      meetings: (meetings.get(row.id) ?? []).map((meeting) => ({
-        organizerEmail: meeting.organizerEmail,
-        organizerName: meeting.organizerName,
-        startsAt: meeting.startsAt,
-        endsAt: meeting.endsAt,
-        durationMinutes: Number(meeting.durationMinutes),
-        place: meeting.place,
-        note: meeting.note,
-        uid: meeting.uid,
-        sequence: Number(meeting.sequence),
-        createdAt: meeting.createdAt,
-        cancelledAt: meeting.cancelledAt ?? null,
-        cancelledBy: meeting.cancelledBy ?? null,
-      })),
+      meetings: (meetings.get(row.id) ?? []).map((meeting) => {
+        const { id: _id, clientId: _clientId, ...exported } = meetingView(meeting);
+        return exported;
+      }),
     })),
     contactMessages: messages.map((row) => ({
       name: row.name,

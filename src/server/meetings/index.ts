@@ -41,7 +41,8 @@ export interface MeetingView {
   cancelledBy: string | null;
 }
 
-function toView(row: ClientMeeting): MeetingView {
+/** A stored meeting as the pages and the data export read it (numbers as numbers, absent as null). */
+export function toView(row: ClientMeeting): MeetingView {
   return {
     id: row.id,
     clientId: row.clientId,
