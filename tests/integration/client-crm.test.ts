@@ -10,15 +10,9 @@ import {
 } from '../../src/server/clients/index.ts';
 import { sendWelcome } from '../../src/server/clients/welcome.ts';
 import { describeEachEngine } from '../support/db.ts';
+import { ALAMOS_FORM } from '../support/factories.ts';
 
-const input = {
-  razonSocial: 'Farmacia Los Álamos SRL',
-  nombreRepresentante: 'Carmen Rodríguez',
-  telefono: '8095550142',
-  email: 'carmen@losalamos.com.do',
-  rnc: '101850043',
-  tipoProyecto: 'Implementación AdmCloud',
-};
+const input = ALAMOS_FORM;
 const ana = { actorId: 'u1', actorEmail: 'ana@vertice.example', network: '198.51.100.1' };
 const luis = { actorId: 'u2', actorEmail: 'luis@vertice.example', network: '198.51.100.2' };
 

@@ -33,6 +33,7 @@ import { createIncident } from '../../src/server/incidents/index.ts';
 import { setIncidentState } from '../../src/server/incidents/staff.ts';
 import { cancelMeeting, scheduleMeeting } from '../../src/server/meetings/index.ts';
 import { createTestDatabase, describeEachEngine, postgresAvailable } from '../support/db.ts';
+import { ALAMOS_FORM } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 import { ROOT } from '../support/server.ts';
 
@@ -221,14 +222,7 @@ const audit = (staff: typeof ANA) => ({
   actorEmail: staff.email,
   network: '198.51.100.1',
 });
-const CLIENT = {
-  razonSocial: 'Farmacia Los Álamos SRL',
-  nombreRepresentante: 'Carmen Rodríguez',
-  telefono: '8095550142',
-  email: 'carmen@losalamos.com.do',
-  rnc: '101850043',
-  tipoProyecto: 'Implementación AdmCloud',
-};
+const CLIENT = ALAMOS_FORM;
 
 /** A Better Auth user row, as `npm run admin -- create` leaves it. */
 async function addStaff(db: Db, account: { id: string; email: string; name: string }): Promise<void> {

@@ -13,18 +13,12 @@ import { smtpTransport } from '../../src/server/mail/transports.ts';
 import type { MailAttachment } from '../../src/server/mail/types.ts';
 import { cancelMeeting, scheduleMeeting, upcomingMeetings } from '../../src/server/meetings/index.ts';
 import { describeEachEngine } from '../support/db.ts';
+import { ALAMOS_FORM } from '../support/factories.ts';
 import { parseInvitation } from '../support/ical.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 import { startSmtpPeer } from '../support/smtp.ts';
 
-const input = {
-  razonSocial: 'Farmacia Los Álamos SRL',
-  nombreRepresentante: 'Carmen Rodríguez',
-  telefono: '8095550142',
-  email: 'carmen@losalamos.com.do',
-  rnc: '101850043',
-  tipoProyecto: 'Implementación AdmCloud',
-};
+const input = ALAMOS_FORM;
 const ana = { id: 'u1', email: 'ana@vertice.example', name: 'Ana Pérez' };
 const luis = { id: 'u2', email: 'luis@vertice.example', name: 'Luis Gómez' };
 const audit = (staff: typeof ana) => ({

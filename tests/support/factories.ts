@@ -79,6 +79,16 @@ export async function insertIncident(
   return { ...row, id: id! };
 }
 
+/** What the add-client form sends for Farmacia Los Álamos (the input of `createClient`). */
+export const ALAMOS_FORM = {
+  razonSocial: 'Farmacia Los Álamos SRL',
+  nombreRepresentante: 'Carmen Rodríguez',
+  telefono: '8095550142',
+  email: 'carmen@losalamos.com.do',
+  rnc: '101850043',
+  tipoProyecto: 'Implementación AdmCloud',
+} as const;
+
 /** A client row ready to insert: a valid pending client, with these overrides. */
 export function buildClient(overrides: Partial<ClientInput> = {}): NewClient {
   return clientRow({
