@@ -5,11 +5,10 @@
  * code (a wrong one refused), with a recovery code (once only); wrong codes count against the
  * sign-in limits; turning it off needs the password and a code. The tests run in order on one account.
  */
-import { readFile } from 'node:fs/promises';
 import * as OTPAuth from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
+import { DESKTOP, downloadedBytes, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
@@ -140,7 +139,7 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     expect(await link.getAttribute('href')).toMatch(/^data:text\/plain/);
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('codigos-de-recuperacion.txt');
-    const text = await readFile((await download.path())!, 'utf8');
+    const text = (await downloadedBytes(download)).toString('utf8');
     for (const code of recoveryCodes) expect(text).toContain(code);
 
     // Enrolled: staff pages open again; the codes are not shown a second time.
