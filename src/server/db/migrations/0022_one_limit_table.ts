@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { up as createRateLimits } from './0002_rate_limits.ts';
 
 /**
  * One table of window counters. The public forms counted in `rate_limits` (one row per key and
@@ -21,14 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('rate_limits')
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('slot', 'integer', (c) => c.notNull())
-    .addColumn('hits', 'integer', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint('rate_limits_pk', ['key', 'slot'])
-    .execute();
-  await db.schema.createIndex('rate_limits_slot_idx').on('rate_limits').column('slot').execute();
+  await createRateLimits(db);
   const onGrid = sql`window_start % ${sql.lit(WINDOW_MS)} = 0`;
   await sql`insert into rate_limits (key, slot, hits)
     select key, window_start / ${sql.lit(WINDOW_MS)}, count from limit_counters where ${onGrid}`.execute(db);
