@@ -7,7 +7,12 @@
  */
 import type { Transaction } from 'kysely';
 import { firstResolvedAt } from '../../domain/dashboard.ts';
-import { INITIAL_STATE, type HistoryEntry, type IncidentFields, type IncidentState } from '../../domain/incidents.ts';
+import {
+  INITIAL_STATE,
+  type HistoryEntry,
+  type IncidentFields,
+  type IncidentState,
+} from '../../domain/incidents.ts';
 import { incidentRow } from '../db/rows.ts';
 import type { Database, IncidentEntryKind } from '../db/schema.ts';
 import { timelineActivity } from './activity.ts';
@@ -25,17 +30,44 @@ export interface ImportedIncident extends IncidentFields {
   lastActivityAt: string | null;
   /** As exported, when it was; otherwise derived from the conversation. */
   customerWaiting: boolean | null;
-  entries: Array<{ kind: IncidentEntryKind; authorId: string | null; authorEmail: string | null; body: string; createdAt: string }>;
+  entries: Array<{
+    kind: IncidentEntryKind;
+    authorId: string | null;
+    authorEmail: string | null;
+    body: string;
+    createdAt: string;
+  }>;
   /** `assignedById` '' names no account (the column cannot be null). */
-  assignments: Array<{ assigneeId: string | null; assigneeEmail: string | null; assignedById: string; assignedByEmail: string; createdAt: string }>;
+  assignments: Array<{
+    assigneeId: string | null;
+    assigneeEmail: string | null;
+    assignedById: string;
+    assignedByEmail: string;
+    createdAt: string;
+  }>;
   /** Follow-up links, hashed as follow-up.ts stores them. */
   tokens: Array<{ tokenHash: string; createdAt: string }>;
 }
 
 /** Stores the incident with everything nested in it; false when its number is already taken (nothing is written). */
-export async function insertImportedIncident(trx: Transaction<Database>, incident: ImportedIncident): Promise<boolean> {
-  const { historial: given, entries, assignments, tokens, lastActivityAt: exportedActivity, customerWaiting: exportedWaiting, ...fields } = incident;
-  const exists = await trx.selectFrom('incidents').select('id').where('numeroIncidencia', '=', fields.numeroIncidencia).executeTakeFirst();
+export async function insertImportedIncident(
+  trx: Transaction<Database>,
+  incident: ImportedIncident,
+): Promise<boolean> {
+  const {
+    historial: given,
+    entries,
+    assignments,
+    tokens,
+    lastActivityAt: exportedActivity,
+    customerWaiting: exportedWaiting,
+    ...fields
+  } = incident;
+  const exists = await trx
+    .selectFrom('incidents')
+    .select('id')
+    .where('numeroIncidencia', '=', fields.numeroIncidencia)
+    .executeTakeFirst();
   if (exists) return false;
   const historial = given.length ? given : [{ estado: INITIAL_STATE, fecha: fields.fecha, actor: null }];
   const activity = timelineActivity(fields.fecha, [
@@ -60,8 +92,16 @@ export async function insertImportedIncident(trx: Transaction<Database>, inciden
     .insertInto('incidentEvents')
     .values(historial.map((entry) => ({ incidentId: id, ...entry })))
     .execute();
-  if (entries.length) await trx.insertInto('incidentEntries').values(entries.map((entry) => ({ incidentId: id, ...entry }))).execute();
-  if (assignments.length) await trx.insertInto('incidentAssignments').values(assignments.map((change) => ({ incidentId: id, ...change }))).execute();
+  if (entries.length)
+    await trx
+      .insertInto('incidentEntries')
+      .values(entries.map((entry) => ({ incidentId: id, ...entry })))
+      .execute();
+  if (assignments.length)
+    await trx
+      .insertInto('incidentAssignments')
+      .values(assignments.map((change) => ({ incidentId: id, ...change })))
+      .execute();
   // A hash is unique: one already stored belongs to a link that already opens an incident here.
   if (tokens.length)
     await trx

@@ -140,7 +140,9 @@ async function pageIds(
 
   const sqlite = !isPostgres(db);
   // FTS5 trigram tables answer `like '%term%'` for 3+ characters without LIKE wildcards.
-  const indexed = sqlite ? text.find(({ term }) => term.length >= 3 && !LIKE_WILDCARDS.test(term)) : undefined;
+  const indexed = sqlite
+    ? text.find(({ term }) => term.length >= 3 && !LIKE_WILDCARDS.test(term))
+    : undefined;
   const ftsMatches = (column: string, term: string, cap?: number) =>
     sql<{
       id: number;

@@ -31,7 +31,13 @@ export interface WindowHit {
  * Counts one hit for `key`: a new window starting at `start` when the stored one is `over`, else one
  * more in the stored window.
  */
-async function reserve(db: Db, key: string, start: number, over: (stored: RawBuilder<number>) => RawBuilder<boolean>, now: number): Promise<WindowHit> {
+async function reserve(
+  db: Db,
+  key: string,
+  start: number,
+  over: (stored: RawBuilder<number>) => RawBuilder<boolean>,
+  now: number,
+): Promise<WindowHit> {
   const expired = over(sql.ref('limitCounters.windowStart'));
   const row = await db
     .insertInto('limitCounters')
@@ -45,7 +51,11 @@ async function reserve(db: Db, key: string, start: number, over: (stored: RawBui
     .returning(['count', 'windowStart'])
     .executeTakeFirstOrThrow();
   // Housekeeping now and then: no window is longer than a day, so rows two days old are read by nobody.
-  if (Math.random() < 0.01) await db.deleteFrom('limitCounters').where('windowStart', '<', now - STALE_AFTER_MS).execute();
+  if (Math.random() < 0.01)
+    await db
+      .deleteFrom('limitCounters')
+      .where('windowStart', '<', now - STALE_AFTER_MS)
+      .execute();
   return { hits: Number(row.count), windowStart: Number(row.windowStart) };
 }
 
@@ -55,7 +65,12 @@ export async function reserveHit(db: Db, key: string, windowMs: number, now = Da
 }
 
 /** {@link reserveHit}, also saying when the key's current window began (epoch ms): at its first hit. */
-export async function reserveWindowHit(db: Db, key: string, windowMs: number, now = Date.now()): Promise<WindowHit> {
+export async function reserveWindowHit(
+  db: Db,
+  key: string,
+  windowMs: number,
+  now = Date.now(),
+): Promise<WindowHit> {
   return reserve(db, key, now, (stored) => sql<boolean>`${stored} <= ${now - windowMs}`, now);
 }
 
@@ -63,7 +78,12 @@ export async function reserveWindowHit(db: Db, key: string, windowMs: number, no
  * One hit for `key` in the window of the clock's grid that holds `now` (10:00–10:10, 10:10–10:20… for
  * 10 minutes): every key's window ends at the same time. A stored window before it starts a new count.
  */
-export async function reserveAlignedHit(db: Db, key: string, windowMs: number, now = Date.now()): Promise<WindowHit> {
+export async function reserveAlignedHit(
+  db: Db,
+  key: string,
+  windowMs: number,
+  now = Date.now(),
+): Promise<WindowHit> {
   const start = Math.floor(now / windowMs) * windowMs;
   return reserve(db, key, start, (stored) => sql<boolean>`${stored} < ${start}`, now);
 }
@@ -89,7 +109,13 @@ export interface RateLimitResult {
  * `withinRateLimit` (first-line.ts), which refuses without asking it once this process knows the
  * key's window is used up.
  */
-export async function hitRateLimit(db: Db, key: string, limit: number, now: Date = new Date(), windowMs: number = RATE_WINDOW_MS): Promise<RateLimitResult> {
+export async function hitRateLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  now: Date = new Date(),
+  windowMs: number = RATE_WINDOW_MS,
+): Promise<RateLimitResult> {
   const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
   const retryAfterSeconds = Math.ceil((windowStart + windowMs - now.getTime()) / 1000);
   if (limit <= 0) return { allowed: true, hits: 0, retryAfterSeconds, windowStart };

@@ -47,7 +47,12 @@ export async function limitedHit(
   if (limit <= 0) return { allowed: true, hits: 0, retryAfterSeconds: 0, remembered: false };
   if (memory.exhausted(key, limit, windowMs, now)) {
     const start = memory.windowStart(key) ?? now;
-    return { allowed: false, hits: memory.used(key, windowMs, now), retryAfterSeconds: secondsLeft(start), remembered: true };
+    return {
+      allowed: false,
+      hits: memory.used(key, windowMs, now),
+      retryAfterSeconds: secondsLeft(start),
+      remembered: true,
+    };
   }
   const { hits, windowStart } = await dbHit();
   // Used up (this hit may still have been the last one allowed): remember it until its window ends.
@@ -56,13 +61,30 @@ export async function limitedHit(
 }
 
 /** The public forms' limit (windows of 10 minutes on the clock's grid) behind the first line. */
-export function withinRateLimit(db: Db, key: string, limit: number, options: FirstLineOptions = {}): Promise<LimitedHit> {
+export function withinRateLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  options: FirstLineOptions = {},
+): Promise<LimitedHit> {
   const now = options.now ?? Date.now();
-  return limitedHit(key, limit, RATE_WINDOW_MS, () => reserveAlignedHit(db, key, RATE_WINDOW_MS, now), { ...options, now });
+  return limitedHit(key, limit, RATE_WINDOW_MS, () => reserveAlignedHit(db, key, RATE_WINDOW_MS, now), {
+    ...options,
+    now,
+  });
 }
 
 /** A limit counted in windows of any length, from their first hit, behind the first line. */
-export function withinCounterLimit(db: Db, key: string, limit: number, windowMs: number, options: FirstLineOptions = {}): Promise<LimitedHit> {
+export function withinCounterLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  windowMs: number,
+  options: FirstLineOptions = {},
+): Promise<LimitedHit> {
   const now = options.now ?? Date.now();
-  return limitedHit(key, limit, windowMs, () => reserveWindowHit(db, key, windowMs, now), { ...options, now });
+  return limitedHit(key, limit, windowMs, () => reserveWindowHit(db, key, windowMs, now), {
+    ...options,
+    now,
+  });
 }

@@ -31,6 +31,8 @@ export function passwordChangedMail(brand: MailBrand, data: PasswordChangedMailD
       ['Red', data.ip],
       ['Dispositivo', data.device],
     ],
-    outro: [`Si no fuiste tú, avisa de inmediato al administrador del sitio o escribe a ${brand.email}: alguien conoce tu contraseña.`],
+    outro: [
+      `Si no fuiste tú, avisa de inmediato al administrador del sitio o escribe a ${brand.email}: alguien conoce tu contraseña.`,
+    ],
   });
 }

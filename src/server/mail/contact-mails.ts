@@ -10,7 +10,11 @@ export interface ContactMailData {
 }
 
 /** To the staff inbox, with the visitor as Reply-To. */
-export function contactStaffNoticeMail(brand: MailBrand, staffInbox: string, contact: ContactMailData): MailMessage {
+export function contactStaffNoticeMail(
+  brand: MailBrand,
+  staffInbox: string,
+  contact: ContactMailData,
+): MailMessage {
   return renderMail(
     brand,
     staffInbox,
@@ -18,7 +22,9 @@ export function contactStaffNoticeMail(brand: MailBrand, staffInbox: string, con
       subject: `Nuevo mensaje de contacto de ${contact.name}`,
       preheader: `${contact.name} escribió desde el formulario de contacto.`,
       heading: 'Nuevo mensaje desde el sitio web',
-      intro: ['Alguien escribió desde el formulario de contacto. Responde a este correo para contestarle directamente.'],
+      intro: [
+        'Alguien escribió desde el formulario de contacto. Responde a este correo para contestarle directamente.',
+      ],
       rows: [
         ['Nombre', contact.name],
         ['Correo', contact.email],

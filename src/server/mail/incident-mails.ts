@@ -15,15 +15,21 @@ export type IncidentMailData = Omit<IncidentRecord, 'id' | 'historial'>;
 /** What each state means to the visitor, in the state-change notice. */
 const STATE_MEANING: Record<IncidentState, string> = {
   Registrado: 'Tu incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
-  'En Proceso': 'Un consultor ya está trabajando en tu incidencia. Si necesitamos más datos, te contactaremos.',
-  Resuelto: 'Damos tu incidencia por resuelta. Si el problema persiste, responde a este correo y la reabrimos.',
+  'En Proceso':
+    'Un consultor ya está trabajando en tu incidencia. Si necesitamos más datos, te contactaremos.',
+  Resuelto:
+    'Damos tu incidencia por resuelta. Si el problema persiste, responde a este correo y la reabrimos.',
 };
 
 const FIRST_LINE_MAX = 120;
 
 /** The first non-empty line of a text, cut at {@link FIRST_LINE_MAX} characters. */
 function firstLine(text: string): string {
-  const line = text.split('\n').find((item) => item.trim())?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((item) => item.trim())
+      ?.trim() ?? '';
   return line.length > FIRST_LINE_MAX ? `${line.slice(0, FIRST_LINE_MAX).trimEnd()}…` : line;
 }
 
@@ -39,11 +45,18 @@ function incidentUrl(brand: MailBrand, numeroIncidencia: string): string {
 
 /** The closing lines of every mail to the visitor after the confirmation. */
 function visitorOutro(brand: MailBrand): string[] {
-  return [`¿Dudas? Responde a este correo o llámanos al ${brand.phone}.`, `El equipo de soporte de ${brand.companyName}`];
+  return [
+    `¿Dudas? Responde a este correo o llámanos al ${brand.phone}.`,
+    `El equipo de soporte de ${brand.companyName}`,
+  ];
 }
 
 /** The confirmation to the visitor who opened the incident (only when an e-mail was given). */
-export function incidentConfirmationMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado' | 'fecha'>, followUpToken: string): MailMessage {
+export function incidentConfirmationMail(
+  brand: MailBrand,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado' | 'fecha'>,
+  followUpToken: string,
+): MailMessage {
   return renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia} registrada`,
     preheader: `Tu solicitud de soporte quedó registrada con el número ${incident.numeroIncidencia}.`,
@@ -66,12 +79,21 @@ export function incidentConfirmationMail(brand: MailBrand, incident: Pick<Incide
 }
 
 /** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
-export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado'>, changedAt: string, followUpToken: string): MailMessage {
+export function incidentStateMail(
+  brand: MailBrand,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado'>,
+  changedAt: string,
+  followUpToken: string,
+): MailMessage {
   return renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
     preheader: `Tu incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
     heading: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
-    intro: ['Hola:', `El estado de tu incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`, STATE_MEANING[incident.estado]],
+    intro: [
+      'Hola:',
+      `El estado de tu incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`,
+      STATE_MEANING[incident.estado],
+    ],
     rows: [
       ['Número', incident.numeroIncidencia],
       ['Estado', incident.estado],
@@ -86,7 +108,12 @@ export function incidentStateMail(brand: MailBrand, incident: Pick<IncidentMailD
  * A staff reply to the visitor (issue 11): the text a staff member wrote (not the visitor's) and the
  * follow-up link, whose page shows the whole conversation.
  */
-export function incidentReplyMail(brand: MailBrand, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email'>, reply: string, followUpToken: string): MailMessage {
+export function incidentReplyMail(
+  brand: MailBrand,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email'>,
+  reply: string,
+  followUpToken: string,
+): MailMessage {
   return renderMail(brand, incident.email, {
     subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
     preheader: `Nuestro equipo de soporte respondió a tu incidencia ${incident.numeroIncidencia}.`,
@@ -99,7 +126,12 @@ export function incidentReplyMail(brand: MailBrand, incident: Pick<IncidentMailD
 }
 
 /** To the staff inbox, for every new incident. Replies go to the visitor when an e-mail was given. */
-export function incidentStaffNoticeMail(brand: MailBrand, staffInbox: string, incident: IncidentMailData, visitorEmail: string | null): MailMessage {
+export function incidentStaffNoticeMail(
+  brand: MailBrand,
+  staffInbox: string,
+  incident: IncidentMailData,
+  visitorEmail: string | null,
+): MailMessage {
   return renderMail(
     brand,
     staffInbox,
@@ -127,7 +159,11 @@ export function incidentStaffNoticeMail(brand: MailBrand, staffInbox: string, in
  * One mail to the staff inbox listing the incidents whose own notices were held back during a flood
  * (src/server/incidents/notices.ts): number, name and the first line of the problem, oldest first.
  */
-export function incidentDigestMail(brand: MailBrand, staffInbox: string, incidents: Array<Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'problema' | 'fecha'>>): MailMessage {
+export function incidentDigestMail(
+  brand: MailBrand,
+  staffInbox: string,
+  incidents: Array<Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'problema' | 'fecha'>>,
+): MailMessage {
   const count = incidents.length;
   return renderMail(brand, staffInbox, {
     subject: `${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'} (resumen)`,
@@ -145,7 +181,12 @@ export function incidentDigestMail(brand: MailBrand, staffInbox: string, inciden
 }
 
 /** To a staff member an incident was assigned to by someone else (issue 11), with the incident's link. */
-export function incidentAssignedMail(brand: MailBrand, to: string, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>, assignedBy: string): MailMessage {
+export function incidentAssignedMail(
+  brand: MailBrand,
+  to: string,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
+  assignedBy: string,
+): MailMessage {
   return renderMail(brand, to, {
     subject: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
     preheader: `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
@@ -165,14 +206,22 @@ export function incidentAssignedMail(brand: MailBrand, to: string, incident: Pic
  * page. The visitor's text is quoted (escaped like every value); `reopened` when the answer set a
  * resolved incident back to 'En Proceso'.
  */
-export function incidentAnswerMail(brand: MailBrand, to: string, incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>, answer: string, reopened: boolean): MailMessage {
+export function incidentAnswerMail(
+  brand: MailBrand,
+  to: string,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
+  answer: string,
+  reopened: boolean,
+): MailMessage {
   return renderMail(brand, to, {
     subject: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
     preheader: `El cliente respondió en la incidencia ${incident.numeroIncidencia}.`,
     heading: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
     intro: [
       `El cliente respondió desde la página de seguimiento de la incidencia ${incident.numeroIncidencia}.`,
-      ...(reopened ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).'] : []),
+      ...(reopened
+        ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).']
+        : []),
     ],
     rows: [
       ['Número', incident.numeroIncidencia],
@@ -180,6 +229,8 @@ export function incidentAnswerMail(brand: MailBrand, to: string, incident: Pick<
     ],
     quote: { label: 'Respuesta del cliente', text: answer },
     action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
-    outro: ['Responde desde la página de la incidencia: así tu respuesta queda en la conversación y llega al cliente.'],
+    outro: [
+      'Responde desde la página de la incidencia: así tu respuesta queda en la conversación y llega al cliente.',
+    ],
   });
 }

@@ -23,7 +23,12 @@ export interface MeetingMailData {
 }
 
 const MEETING_DAY = new Intl.DateTimeFormat('es-DO', { timeZone: TIME_ZONE, dateStyle: 'full' });
-const MEETING_HOUR = new Intl.DateTimeFormat('es-DO', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const MEETING_HOUR = new Intl.DateTimeFormat('es-DO', {
+  timeZone: TIME_ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** 'martes, 1 de diciembre de 2026' and '10:30', in Santo Domingo. */
 export function meetingWhen(iso: string): { day: string; time: string } {
@@ -36,7 +41,12 @@ export function meetingWhen(iso: string): { day: string; time: string } {
  * with `copyTo`, the staff member's copy of it. The `.ics` is attached by the caller (src/server/meetings).
  * Replies go to the organiser.
  */
-export function meetingMail(brand: MailBrand, data: MeetingMailData, kind: 'request' | 'cancel', copyTo?: string): MailMessage {
+export function meetingMail(
+  brand: MailBrand,
+  data: MeetingMailData,
+  kind: 'request' | 'cancel',
+  copyTo?: string,
+): MailMessage {
   const { day, time } = meetingWhen(data.startsAt);
   const cancelled = kind === 'cancel';
   const subject = `${cancelled ? 'Cancelada' : 'Invitación'}: reunión con ${brand.companyName} el ${day} a las ${time}`;
@@ -65,14 +75,22 @@ export function meetingMail(brand: MailBrand, data: MeetingMailData, kind: 'requ
     copyTo ?? data.email,
     {
       subject: copyTo ? `Copia — ${subject}` : subject,
-      preheader: cancelled ? `Reunión cancelada: ${day} a las ${time}.` : `Reunión el ${day} a las ${time} (hora de Santo Domingo).`,
+      preheader: cancelled
+        ? `Reunión cancelada: ${day} a las ${time}.`
+        : `Reunión el ${day} a las ${time} (hora de Santo Domingo).`,
       heading: cancelled ? 'Reunión cancelada' : 'Invitación a una reunión',
       intro,
       rows,
       ...(data.note && !cancelled ? { quote: { label: 'Nota', text: data.note } } : {}),
       outro: copyTo
-        ? ['Si el cliente responde a la invitación, la respuesta llega a quien organiza la reunión.', `El equipo de ${brand.companyName}`]
-        : [`¿Preguntas? Responda a este correo o llámenos al ${brand.phone}.`, `El equipo de ${brand.companyName}`],
+        ? [
+            'Si el cliente responde a la invitación, la respuesta llega a quien organiza la reunión.',
+            `El equipo de ${brand.companyName}`,
+          ]
+        : [
+            `¿Preguntas? Responda a este correo o llámenos al ${brand.phone}.`,
+            `El equipo de ${brand.companyName}`,
+          ],
     },
     copyTo ? null : formatAddress(data.organizerName, data.organizerEmail),
   );

@@ -70,7 +70,12 @@ export interface MailContent {
 }
 
 /** Renders any of our mails; also meant for the staff area's welcome mail. */
-export function renderMail(brand: MailBrand, to: string, content: MailContent, replyTo?: string | null): MailMessage {
+export function renderMail(
+  brand: MailBrand,
+  to: string,
+  content: MailContent,
+  replyTo?: string | null,
+): MailMessage {
   const rows = content.rows ?? [];
   const shown = (value: string) => (value.trim() === '' ? 'No indicado' : value);
 

@@ -37,6 +37,9 @@ export function welcomeMail(brand: MailBrand, data: WelcomeMailData): MailMessag
       text: plan.steps.map((step, index) => `${index + 1}. ${step}`).join('\n'),
     },
     ...(plan.link ? { action: { label: plan.link.label, href: absoluteUrl(brand, plan.link.path) } } : {}),
-    outro: [`¿Preguntas? Responda a este correo, escríbanos a ${brand.email} o llámenos al ${brand.phone}.`, `Un cordial saludo,\nEl equipo de ${brand.companyName}`],
+    outro: [
+      `¿Preguntas? Responda a este correo, escríbanos a ${brand.email} o llámenos al ${brand.phone}.`,
+      `Un cordial saludo,\nEl equipo de ${brand.companyName}`,
+    ],
   });
 }
