@@ -740,7 +740,13 @@ describe('npm run data (command line)', () => {
           env: { ...process.env, DATABASE_URL: database, LOG_LEVEL: 'silent' },
           encoding: 'utf8',
         });
-      expect(run(source, 'import', file)).toMatch(/Incidencias\s+2\s+0\s+3/);
+      const imported = run(source, 'import', file);
+      expect(imported).toMatch(/Incidencias\s+2\s+0\s+3/);
+      // Each record left out, with its reason.
+      expect(imported).toContain('- Incidencias: INC-2025-1: el número no tiene la forma INC-AAAAMMDD-NNNN.');
+      expect(imported).toContain('- Incidencias: INC-20250312-2000: el estado «Cerrado» no existe.');
+      expect(imported).toContain('- Incidencias: INC-20250312-3000: la fecha falta o no es una fecha.');
+      expect(imported).toContain('- Clientes: (sin razón social): falta la razón social.');
       expect(run(source, 'export', join(dir, 'out'))).toMatch(/Exportados 2 incidencias, 1 clientes/);
       const exported = join(dir, 'out', 'export.json');
       expect(readFileSync(join(dir, 'out', 'incidents.csv'), 'utf8')).toContain('INC-20250310-4821');

@@ -84,7 +84,7 @@ export function meetingMail(
       ...(data.note && !cancelled ? { quote: { label: 'Nota', text: data.note } } : {}),
       outro: copyTo
         ? [
-            'Si el cliente responde a la invitación, la respuesta llega a quien organiza la reunión.',
+            'Si el cliente responde, la respuesta llega a quien organiza la reunión.',
             `El equipo de ${brand.companyName}`,
           ]
         : [
