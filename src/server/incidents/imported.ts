@@ -3,7 +3,8 @@
  * incident, its state history, conversation, assignments and follow-up tokens, in the caller's
  * transaction. What the site derives as it goes is derived here by the same rules: the first history
  * entry of a new incident, the activity columns (activity.ts), the first resolution, the search
- * columns (db/rows.ts).
+ * columns (db/rows.ts). The conversation, assignments and tokens are stored as they were exported;
+ * as the site goes, conversation.ts, assignment.ts and follow-up.ts write them.
  */
 import type { Transaction } from 'kysely';
 import { firstResolvedAt } from '../../domain/dashboard.ts';
