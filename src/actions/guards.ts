@@ -10,7 +10,7 @@ import { getDb } from '../server/db/index.ts';
 import { checkFormStamp } from '../server/http/form-stamp.ts';
 import { getLogger } from '../server/log.ts';
 import { withinCounterLimit, withinRateLimit } from '../server/limits/first-line.ts';
-import { clientNetworkOf } from '../server/rate-limit.ts';
+import { clientNetworkOf } from '../server/http/client-network.ts';
 
 export const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.';
 /**

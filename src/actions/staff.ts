@@ -17,7 +17,8 @@ import { getDb } from '../server/db/index.ts';
 import { getConfig } from '../server/config.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
-import { IncidentNotFoundError, setIncidentState } from '../server/incidents/staff.ts';
+import { IncidentNotFoundError } from '../server/incidents/index.ts';
+import { setIncidentState } from '../server/incidents/state.ts';
 
 /** The session check every staff action makes itself (the middleware made it too): the guard's refusals. */
 async function staffOnly(context: ActionAPIContext): Promise<StaffMember> {

@@ -15,7 +15,8 @@ import {
   visitsPerDay,
 } from '../../src/server/dashboard/index.ts';
 import { migrateToLatest, migrator, type Db } from '../../src/server/db/index.ts';
-import { countIncidentsByState, setIncidentState } from '../../src/server/incidents/staff.ts';
+import { countIncidentsByState } from '../../src/server/incidents/search.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident, insertIncidents } from '../support/factories.ts';
 
@@ -293,7 +294,7 @@ describeEachEngine('staff home charts', (database) => {
     // Existing incidents are counted by the migration itself.
     await insertIncidents(db, [{ estado: 'Resuelto' }, { estado: 'En Proceso' }, {}]);
     const down = await migrator(db).migrateTo('0019_incident_resolved_at');
-    expect(down.results?.map((result) => result.migrationName)).toEqual(['0020_incident_state_counts']);
+    expect(down.results?.map((result) => result.migrationName)).toContain('0020_incident_state_counts');
     await insertIncidents(db, [{}]);
     await migrateToLatest(db);
     expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, Resuelto: 1 });

@@ -21,7 +21,8 @@ import {
   staffTimeline,
 } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
-import { exportIncidentsCsv, setIncidentState } from '../../src/server/incidents/staff.ts';
+import { exportIncidentsCsv } from '../../src/server/incidents/csv.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';

@@ -8,7 +8,7 @@ import { getCollection } from 'astro:content';
 import { articlePath } from '../../routes.ts';
 import { countablePaths, countBeacon } from '../../server/analytics/beacon.ts';
 import { getConfig } from '../../server/config.ts';
-import { clientNetworkOf } from '../../server/rate-limit.ts';
+import { clientNetworkOf } from '../../server/http/client-network.ts';
 
 export const prerender = false;
 

@@ -9,7 +9,7 @@ import { ACTIONS_PREFIX, ROUTES } from '../../routes.ts';
 import { actionErrorBody, STAFF_REFUSALS } from '../http/refusals.ts';
 import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
-import { clientNetworkOf } from '../rate-limit.ts';
+import { clientNetworkOf } from '../http/client-network.ts';
 import { requireStaff, type StaffMember } from './index.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */

@@ -178,14 +178,6 @@ export interface PageViewsTable {
   count: number;
 }
 
-/** Per-client counters of the public forms (src/server/rate-limit.ts): one row per key and window. */
-export interface RateLimitsTable {
-  key: string;
-  /** Window number: floor(epoch ms / window length). */
-  slot: number;
-  hits: number;
-}
-
 /** Follow-up tokens of the visitors' mails, hashed (src/server/incidents/follow-up.ts). */
 export interface IncidentTokensTable {
   tokenHash: string;
@@ -193,7 +185,7 @@ export interface IncidentTokensTable {
   createdAt: string;
 }
 
-/** Our limiter counters (src/server/limits/counters.ts): one row per key, its current window. */
+/** Every limiter's window counters (src/server/limits/counters.ts): one row per key, its current window. */
 export interface LimitCountersTable {
   key: string;
   /** Epoch milliseconds (`bigint`; PostgreSQL hands it back as a string). */
@@ -310,7 +302,6 @@ export interface Database {
   contactMessages: ContactMessagesTable;
   mailOutbox: MailOutboxTable;
   pageViews: PageViewsTable;
-  rateLimits: RateLimitsTable;
   limitCounters: LimitCountersTable;
   incidentTokens: IncidentTokensTable;
   auditEvents: AuditEventsTable;

@@ -5,6 +5,7 @@
  * reports an IPv4 client) counts as the IPv4 address.
  */
 import ipaddr from 'ipaddr.js';
+import { resolveClientIp } from './client-ip.ts';
 
 export function clientNetwork(ip: string): string {
   const trimmed = ip.trim();
@@ -13,4 +14,13 @@ export function clientNetwork(ip: string): string {
   if (address.kind() === 'ipv4') return address.toString();
   const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${parts.join(':')}::/64`;
+}
+
+/**
+ * The client network a limit is keyed on: the address (IPv4) or its /64 (IPv6), from the socket, or
+ * from X-Forwarded-For only when the operator says a proxy sets it (`TRUST_PROXY`); otherwise anyone
+ * could dodge the limit by forging the header.
+ */
+export function clientNetworkOf(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
+  return clientNetwork(resolveClientIp(request.headers, socketAddress, trustProxy));
 }

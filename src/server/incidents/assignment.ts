@@ -8,19 +8,17 @@ import type { Db } from '../db/index.ts';
 import type { IncidentAssignment } from '../db/schema.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentAssignedMail, type MailBrand } from '../mail/templates.ts';
+import { incidentAssignedMail } from '../mail/incident-mails.ts';
+import type { MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
 import type { EntryAuthor } from './conversation.ts';
+import { IncidentNotFoundError } from './index.ts';
 
 /** A staff account as the 'Asignar a' dropdown lists it. */
 export interface AssignableStaff {
   id: string;
   email: string;
   name: string;
-}
-
-export class AssignmentIncidentNotFoundError extends Error {
-  override name = 'AssignmentIncidentNotFoundError';
 }
 
 /** The chosen account does not exist (removed meanwhile, or a forged form). */
@@ -63,7 +61,7 @@ export async function assignIncident(
       .select(['id', 'numeroIncidencia', 'nombre', 'assignedTo'])
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
-    if (!incident) throw new AssignmentIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     let assignee: AssignableStaff | null = null;
     if (input.assigneeId !== null) {
       assignee =

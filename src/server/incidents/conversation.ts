@@ -19,11 +19,13 @@ import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentAnswerMail, incidentReplyMail, type MailBrand } from '../mail/templates.ts';
+import { incidentAnswerMail, incidentReplyMail } from '../mail/incident-mails.ts';
+import type { MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
 import { loadAssignments } from './assignment.ts';
 import { incidentIdByToken, issueFollowUpToken } from './follow-up.ts';
 import { withHistory } from './history.ts';
+import { IncidentNotFoundError } from './index.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
 
 /** The staff member writing: Better Auth's user id and e-mail. */
@@ -35,10 +37,6 @@ export interface EntryAuthor {
 /** The text cannot be stored (empty or too long); `message` is the Spanish reason. */
 export class EntryTextError extends Error {
   override name = 'EntryTextError';
-}
-
-export class ConversationIncidentNotFoundError extends Error {
-  override name = 'ConversationIncidentNotFoundError';
 }
 
 /** What became of a reply's mail: queued, no usable address, or the day's visitor-mail cap reached. */
@@ -163,7 +161,7 @@ export async function addNote(
       .select(['id', 'numeroIncidencia'])
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
-    if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'note', input.author, input.body, now);
     if (input.audit)
       await recordEvent(
@@ -199,7 +197,7 @@ export async function replyToVisitor(
       .select(['id', 'numeroIncidencia', 'email'])
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
-    if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'reply', input.author, input.body, now);
     let mail: ReplyMailOutcome = 'no-email';
     if (looksLikeEmail(incident.email)) {

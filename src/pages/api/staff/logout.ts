@@ -4,7 +4,7 @@ import { getAuth } from '../../../server/auth/index.ts';
 import { signOutStaff } from '../../../server/auth/login.ts';
 import { getConfig } from '../../../server/config.ts';
 import { getDb } from '../../../server/db/index.ts';
-import { clientNetworkOf } from '../../../server/rate-limit.ts';
+import { clientNetworkOf } from '../../../server/http/client-network.ts';
 import { ROUTES } from '../../../routes.ts';
 
 export const prerender = false;
