@@ -11,7 +11,11 @@ import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
 import { generatedFirstPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
-const { server } = useSite({ browser: false, keepGeneratedPassword: true, env: { STAFF_REQUIRE_2FA: 'true', LOG_LEVEL: 'warn' } });
+const { server } = useSite({
+  browser: false,
+  keepGeneratedPassword: true,
+  env: { STAFF_REQUIRE_2FA: 'true', LOG_LEVEL: 'warn' },
+});
 
 const ADMINS = 'admin@verticeconsultores.com.do,soporte@verticeconsultores.com.do';
 const CHOSEN = 'mamey-lámpara-cordillera-58';
@@ -62,7 +66,10 @@ describe('an account with its set-up pending', () => {
     await expectRefusedEverywhere(second, /verificación en dos pasos/i);
 
     // Signing out is never refused, and ends the session.
-    const out = await send(`${server.url}${ROUTES.adminLogout}`, { method: 'POST', headers: { cookie: second, origin: server.url } });
+    const out = await send(`${server.url}${ROUTES.adminLogout}`, {
+      method: 'POST',
+      headers: { cookie: second, origin: server.url },
+    });
     expect(out.status).toBe(303);
     const after = await send(`${server.url}${ROUTES.staffIncidentsCsv}`, { headers: { cookie: second } });
     expect(after.status).toBe(401);

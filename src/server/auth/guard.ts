@@ -87,7 +87,8 @@ export const TWO_STEP_REQUIRED_PATH = SET_UP_PATHS['two-step'];
 /** What a staff endpoint or action answers (403, JSON) while the set-up is pending. */
 export const SET_UP_MESSAGES: Record<PendingSetUp, string> = {
   password: 'Antes de continuar, cambia la contraseña generada en Configuración → Contraseña.',
-  'two-step': 'Antes de continuar, activa la verificación en dos pasos en Configuración → Verificación en dos pasos.',
+  'two-step':
+    'Antes de continuar, activa la verificación en dos pasos en Configuración → Verificación en dos pasos.',
 };
 
 /**
@@ -98,7 +99,10 @@ export const SET_UP_MESSAGES: Record<PendingSetUp, string> = {
 export const SET_UP_ACTIONS: readonly string[] = [];
 
 /** What this account still has to do, or null. */
-export function pendingSetUp(staff: StaffMember, requireTwoStep = getConfig().STAFF_REQUIRE_2FA): PendingSetUp | null {
+export function pendingSetUp(
+  staff: StaffMember,
+  requireTwoStep = getConfig().STAFF_REQUIRE_2FA,
+): PendingSetUp | null {
   if (staff.mustChangePassword) return 'password';
   if (requireTwoStep && !staff.twoStep) return 'two-step';
   return null;
@@ -114,10 +118,18 @@ function isSetUpRoute(pathname: string): boolean {
 /** The answer to a route refused for a pending set-up: a redirect for pages, a Spanish JSON 403 otherwise. */
 export function setUpRefusal(pathname: string, pending: PendingSetUp, kind: 'page' | 'api'): Response {
   const headers = { 'Cache-Control': 'no-store' };
-  if (kind === 'page') return new Response(null, { status: 303, headers: { ...headers, Location: SET_UP_PATHS[pending] } });
+  if (kind === 'page')
+    return new Response(null, { status: 303, headers: { ...headers, Location: SET_UP_PATHS[pending] } });
   const message = SET_UP_MESSAGES[pending];
-  if (pathname.startsWith(ACTIONS_PREFIX)) return Response.json(actionErrorBody(STAFF_REFUSALS[403].actionCode, 403, message), { status: 403, headers });
-  return Response.json({ code: pending === 'password' ? 'password-change-required' : 'two-step-required', message }, { status: 403, headers });
+  if (pathname.startsWith(ACTIONS_PREFIX))
+    return Response.json(actionErrorBody(STAFF_REFUSALS[403].actionCode, 403, message), {
+      status: 403,
+      headers,
+    });
+  return Response.json(
+    { code: pending === 'password' ? 'password-change-required' : 'two-step-required', message },
+    { status: 403, headers },
+  );
 }
 
 /** The staff member of this request, or the refusal to answer with. */
@@ -132,7 +144,8 @@ export async function staffOrRefusal(
     staff = context.locals.staff = check.staff;
   }
   const pending = pendingSetUp(staff);
-  if (pending && !isSetUpRoute(context.url.pathname)) return setUpRefusal(context.url.pathname, pending, kind);
+  if (pending && !isSetUpRoute(context.url.pathname))
+    return setUpRefusal(context.url.pathname, pending, kind);
   return staff;
 }
 
