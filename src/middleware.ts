@@ -3,7 +3,9 @@
  * needs a staff session (none → redirect to /admin-login; an e-mail no longer on ADMIN_EMAILS → 403),
  * and so does every `/api/staff/` endpoint and staff action (401/403 as JSON); the actions check the
  * session again themselves (src/actions/staff.ts), and every staff page and endpoint asks
- * src/server/auth/guard.ts for its staff member too. Staff responses are never cached.
+ * src/server/auth/guard.ts for its staff member too. An account with its set-up pending (the first
+ * account's generated password, or STAFF_REQUIRE_2FA without two-step verification) is refused on
+ * every one of them but Configuración (guard.ts, `pendingSetUp`). Staff responses are never cached.
  */
 import { defineMiddleware } from 'astro:middleware';
 import { ACTIONS_PREFIX, isStaffEndpoint, isStaffPage } from './routes.ts';

@@ -309,7 +309,11 @@ async function seedEverything(db: Db): Promise<{ token: string; numeroIncidencia
     .where('kind', '=', 'incident.confirmation')
     .executeTakeFirstOrThrow();
   const token = TOKEN_IN_LINK.exec(confirmation.textBody)![1]!;
-  await assignIncident(db, { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand }, at(1));
+  await assignIncident(
+    db,
+    { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, staffEmails: [ANA.email, LUIS.email] },
+    at(1),
+  );
   await replyToVisitor(
     db,
     { incidentId: incident.id, author: LUIS, body: 'Reinstale el controlador.', brand },
@@ -317,7 +321,17 @@ async function seedEverything(db: Db): Promise<{ token: string; numeroIncidencia
   );
   await addNote(db, { incidentId: incident.id, author: ANA, body: 'Tiene contrato de soporte.' }, at(3));
   await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: LUIS.email }, at(4));
-  await answerFromVisitor(db, { token, body: 'Sigue sin imprimir.', brand, staffInbox: STAFF_INBOX }, at(5));
+  await answerFromVisitor(
+    db,
+    {
+      token,
+      body: 'Sigue sin imprimir.',
+      brand,
+      staffInbox: STAFF_INBOX,
+      staffEmails: [ANA.email, LUIS.email],
+    },
+    at(5),
+  );
 
   const { client } = await createClient(db, CLIENT, at(0), audit(ANA));
   const edit = { ...CLIENT, telefono: '8295550199', tipoProyecto: 'Implementación Tiendao' };

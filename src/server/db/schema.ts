@@ -283,6 +283,15 @@ export interface TwoFactorTable {
   lockedUntil: AuthTime | null;
 }
 
+/**
+ * Per account, the last TOTP time step (Unix time / 30 s) whose code was accepted: a code at or before
+ * it is refused (migration 0021, src/server/auth/two-step.ts).
+ */
+export interface TotpLastStepsTable {
+  userId: string;
+  step: number;
+}
+
 /** Better Auth's sign-in limiter, and our per-account failure counts (src/server/auth/login.ts). */
 export interface AuthRateLimitTable {
   id: string;
@@ -311,6 +320,7 @@ export interface Database {
   verification: VerificationTable;
   rateLimit: AuthRateLimitTable;
   twoFactor: TwoFactorTable;
+  totpLastSteps: TotpLastStepsTable;
   incidentAssignments: IncidentAssignmentsTable;
   incidentStateCounts: IncidentStateCountsTable;
 }
