@@ -41,7 +41,7 @@ export function connectBrowser(endpoint: string | undefined): Promise<Browser> {
 }
 
 /** The bytes of a download (read through the connection: a shared browser keeps the file on its side). */
-export async function downloadedBytes(download: Download): Promise<Buffer> {
+export async function downloadedBytes(download: Download): Promise<Buffer<ArrayBuffer>> {
   const chunks: Buffer[] = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
