@@ -67,7 +67,8 @@ export interface LoginDeps {
 
 const defaults = (): LoginDeps => ({ auth: getAuth(), config: getConfig(), db: getDb() });
 
-const keys = (email: string, network: string) => ({
+/** The counters' keys of a sign-in: the network's, the account's from that network, and the account's own. */
+export const signInKeys = (email: string, network: string) => ({
   network: `signin-net:${network}`,
   accountNetwork: `signin-acct-net:${email}:${network}`,
   account: `signin-acct:${email}`,
@@ -77,7 +78,7 @@ type Refusal = 'network' | 'account-network';
 
 /** Reserves this attempt's place in each limit; the refusal, or the account's count in its window. */
 async function reserveAttempt(db: Db, memory: MemoryLimiter, email: string, network: string): Promise<{ refused: Refusal } | { accountCount: number }> {
-  const key = keys(email, network);
+  const key = signInKeys(email, network);
   // The database counts what every process sees; the first line refuses, without asking it, a key
   // this process has already seen used up.
   if (!(await withinCounterLimit(db, key.network, NETWORK_MAX, NETWORK_WINDOW_MS, { memory })).allowed) return { refused: 'network' };
@@ -141,7 +142,7 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
   }
   // The right password gives this network its allowance for the account back; the account's own
   // count stays, so a sign-in in the middle of an attack does not reset the attacker's slow-down.
-  const key = keys(email, network);
+  const key = signInKeys(email, network);
   memory.forget(key.accountNetwork);
   await clearHits(db, key.accountNetwork);
   log.info({ event: 'signin.ok', email, ip: input.ip, network }, 'staff signed in');
@@ -228,7 +229,7 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
     await recordEvent(db, { action: 'signin.failed', actorId: body.user?.id, actorEmail: email, network, detail: 'No está en ADMIN_EMAILS' });
     return { kind: 'forbidden' };
   }
-  const key = keys(email, network);
+  const key = signInKeys(email, network);
   memory.forget(key.accountNetwork);
   await clearHits(db, key.accountNetwork);
   log.info({ event: 'signin.ok', email, ip: input.ip, network, step: totp ? 'totp' : 'recovery-code' }, 'staff signed in');
