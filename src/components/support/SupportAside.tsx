@@ -1,4 +1,4 @@
-import { whatsappLink } from '../../lib/whatsapp';
+import { formatWhatsappNumber, whatsappLink } from '../../lib/whatsapp';
 import { ROUTES } from '../../routes';
 
 export interface SupportAsideProps {
@@ -18,7 +18,7 @@ export default function SupportAside({ phone, email, whatsappNumber }: SupportAs
             <dt className="text-muted">WhatsApp</dt>
             <dd>
               <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={whatsappLink(whatsappNumber)} target="_blank" rel="noopener noreferrer">
-                +{whatsappNumber}
+                {formatWhatsappNumber(whatsappNumber)}
                 <span className="sr-only"> (se abre en una pestaña nueva)</span>
               </a>
             </dd>

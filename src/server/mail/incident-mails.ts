@@ -5,6 +5,7 @@
  * throughout. To staff (new incident, digest, assignment, the visitor's answer): 'tú' as well.
  */
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
+import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
 import { absoluteUrl, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
 import type { MailMessage } from './types.ts';
@@ -73,7 +74,7 @@ export function incidentConfirmationMail(
     action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
     outro: [
       'El botón abre el seguimiento de tu incidencia sin más datos: guarda este correo y no lo reenvíes. También puedes consultarla con tu número de incidencia y este correo en la página de seguimiento.',
-      `Si lo prefieres, escríbenos por WhatsApp al +${brand.whatsappNumber} indicando tu número de incidencia.`,
+      `Si lo prefieres, escríbenos por WhatsApp al ${formatWhatsappNumber(brand.whatsappNumber)} indicando tu número de incidencia.`,
     ],
   });
 }
