@@ -4,6 +4,8 @@ export interface ContactDetails {
   address: string;
   phone: string;
   email: string;
+  /** `COMPANY_HOURS`, as written. */
+  hours: string;
 }
 
 export interface ContactSectionProps {
@@ -46,7 +48,7 @@ export default function ContactSection({ details, headingLevel = 2, children }: 
               </a>
             </ContactItem>
             <ContactItem label="Horario" icon="clock">
-              Lunes a viernes, de 8:30 a. m. a 5:30 p. m.
+              {details.hours}
             </ContactItem>
           </ul>
         </div>

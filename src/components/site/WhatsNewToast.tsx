@@ -7,7 +7,8 @@ export const WHATSNEW_ID = 'whatsnew';
  * The what's-new toast, rendered hidden with every announcement in it; `frame-behaviour.ts`
  * reveals the first one the visitor has not seen (spec: one per page load, remembered under
  * `whatsnew-{id}`). On a phone it is a compact strip beside the WhatsApp button, so the first screen
- * stays readable; from `sm` up it is a card above the button, bottom-right.
+ * stays readable; from `sm` up it is a card above the button, bottom-right. It never covers a form, a
+ * form's outcome or anything marked `data-keep-clear`: over one it steps aside until the visitor scrolls on.
  */
 export default function WhatsNewToast({ announcements }: { announcements: readonly Announcement[] }) {
   return (
