@@ -126,7 +126,10 @@ export function incidentReplyMail(
   });
 }
 
-/** To the staff inbox, for every new incident. Replies go to the visitor when an e-mail was given. */
+/**
+ * To the staff inbox, for every new incident, with the link to the incident's own page. Replies go to
+ * the visitor when an e-mail was given.
+ */
 export function incidentStaffNoticeMail(
   brand: MailBrand,
   staffInbox: string,
@@ -150,7 +153,7 @@ export function incidentStaffNoticeMail(
         ['RNC', incident.rnc],
       ],
       quote: { label: 'Problema', text: incident.problema },
-      action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
+      action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
     },
     visitorEmail,
   );
