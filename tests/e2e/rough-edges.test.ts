@@ -1,18 +1,28 @@
 /**
  * Issue 25, the customer's side in a real browser: the what's-new toast never covers a form, its
  * outcome or its button (§3, measured by comparing boxes at every scroll position), the support hours
- * are one setting shown the same everywhere (§6), and the WhatsApp number has one format (§7).
+ * are one setting shown the same everywhere (§6), and the WhatsApp number has one format (§7); on the
+ * staff side, a customer's answer is signed with the incident's name (§5) and project states read
+ * capitalised (§14). `ROUGH_EDGES_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
  */
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, setClientState } from '../../src/server/clients/index.ts';
 import { parseConfig } from '../../src/server/config.ts';
+import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { answerFromVisitor } from '../../src/server/incidents/conversation.ts';
+import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { DESKTOP, PHONE, poll, watchConsole } from '../support/browser.ts';
+import { ALAMOS_FORM, insertIncident } from '../support/factories.ts';
+import { MAIL_BRAND } from '../support/mail-brand.ts';
+import { signInFirstStaff } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
 const { server, browser } = useSite({ env: { FORM_RATE_LIMIT: '20' } });
 
 const SUCCESS = '¡Gracias por tu mensaje! Te responderemos pronto.';
 const DEFAULT_HOURS = parseConfig({}).COMPANY_HOURS;
+const SHOTS = process.env.ROUGH_EDGES_SHOTS;
 
 interface Box {
   x: number;
@@ -79,6 +89,7 @@ describe("issue 25 §3: the what's-new toast covers no form, outcome or primary 
       const thanks = await form.getByRole('status').boundingBox();
       const toastBox = await toast.boundingBox();
       if (await toast.isVisible()) expect(overlaps(toastBox!, thanks!)).toBe(false);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}-contacto-enviado-${options.viewport!.width}.png` });
 
       const { covered, everVisible } = await scanToast(page, {
         thanks: boxesOf(page, '#contacto form [role="status"]'),
@@ -100,6 +111,7 @@ describe("issue 25 §3: the what's-new toast covers no form, outcome or primary 
       await page.goto(`${server.url}/soporte/seguimiento`);
       const button = page.getByRole('button', { name: 'Consultar estado' });
       expect(await button.isVisible()).toBe(true);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}-seguimiento-${options.viewport!.width}.png`, fullPage: true });
       const { covered } = await scanToast(page, {
         'Consultar estado': async () => [(await button.boundingBox())!],
         form: boxesOf(page, 'main form'),
@@ -153,4 +165,65 @@ describe('issue 25 §6 and §7: one support schedule and one WhatsApp format eve
     }
     await context.close();
   });
+});
+
+describe("issue 25 §5 and §14: the staff side", () => {
+  let db: Db;
+  let cookie = '';
+  let numero = '';
+  let nameless = '';
+  let clientId = 0;
+
+  beforeAll(async () => {
+    db = openDatabase(server.env.DATABASE_URL!).db;
+    cookie = await signInFirstStaff(server);
+    const answered = async (nombre: string) => {
+      const incident = await insertIncident(db, { nombre, email: 'maria@cliente.test' });
+      const token = await issueFollowUpToken(db, incident.id, new Date());
+      await answerFromVisitor(db, { token, body: 'Sigue sin imprimir.', brand: MAIL_BRAND, staffInbox: 'soporte@vertice.test' });
+      return incident.numeroIncidencia;
+    };
+    numero = await answered('María Núñez');
+    nameless = await answered('  ');
+    const { client } = await createClient(db, ALAMOS_FORM);
+    clientId = client.id;
+    await setClientState(db, clientId, 'en curso');
+  });
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  for (const [name, options] of [['1280×800', DESKTOP], ['390×844', PHONE]] as const) {
+    it(`signs the customer's answer with the incident's name, 'Cliente' without one (${name})`, async () => {
+      const context = await browser.newContext({ ...options, extraHTTPHeaders: { cookie } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/admin/incidencias/${numero}`);
+      const answer = page.locator('[data-tipo="answer"]');
+      expect(await answer.locator('p').first().innerText()).toMatch(/^Respuesta del cliente\s+· María Núñez\s+·/);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}-respuesta-${options.viewport!.width}.png`, fullPage: true });
+      await page.goto(`${server.url}/admin/incidencias/${nameless}`);
+      expect(await answer.locator('p').first().innerText()).toMatch(/^Respuesta del cliente\s+· Cliente\s+·/);
+      await context.close();
+    });
+
+    it(`shows project states capitalised in the list, its filter and the client page; stores them as the spec's (${name})`, async () => {
+      const context = await browser.newContext({ ...options, extraHTTPHeaders: { cookie } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/admin/clientes`);
+      expect(await page.locator(`li[data-cliente="${ALAMOS_FORM.email}"] [data-estado]`).innerText()).toBe('En curso');
+      expect(await page.locator('#filtro-estado option').allInnerTexts()).toEqual(['Todos los estados', 'Pendiente', 'En curso', 'Completado', 'Pausado']);
+      expect(await page.locator('#filtro-estado option').evaluateAll((items) => items.map((item) => (item as HTMLOptionElement).value))).toEqual(['', 'pendiente', 'en curso', 'completado', 'pausado']);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}-clientes-${options.viewport!.width}.png`, fullPage: true });
+      await page.goto(`${server.url}/admin/clientes/${clientId}`);
+      expect(await page.getByTestId('estado-proyecto').innerText()).toBe('En curso');
+      expect(await page.locator('main').innerText()).toContain('Estado del proyecto: de «Pendiente» a «En curso»');
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}-cliente-${options.viewport!.width}.png`, fullPage: true });
+      const stored = await db.selectFrom('clients').select('estadoProyecto').where('id', '=', clientId).executeTakeFirstOrThrow();
+      expect(stored.estadoProyecto).toBe('en curso');
+      const csv = await (await fetch(`${server.url}/api/staff/clientes.csv`, { headers: { cookie } })).text();
+      expect(csv).toContain('en curso');
+      expect(csv).not.toContain('En curso');
+      await context.close();
+    });
+  }
 });
