@@ -18,8 +18,7 @@ const stringWithDefault = (fallback: string) =>
   z.preprocess(emptyToUndefined, z.string().trim().default(fallback));
 const urlWithDefault = (fallback: string) =>
   z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default(fallback));
-const emailWithDefault = (fallback: string) =>
-  z.preprocess(emptyToUndefined, z.email().default(fallback));
+const emailWithDefault = (fallback: string) => z.preprocess(emptyToUndefined, z.email().default(fallback));
 const booleanFlag = (fallback: boolean) =>
   z.preprocess(
     emptyToUndefined,

@@ -181,7 +181,13 @@ describe('client page', () => {
     // Shown capitalised like the incident states (issue 25 §14); stored as the spec's 'en curso'.
     expect(await page.getByTestId('estado-proyecto').textContent()).toBe('En curso');
     expect(
-      (await db.selectFrom('clients').select('estadoProyecto').where('id', '=', alamos).executeTakeFirstOrThrow()).estadoProyecto,
+      (
+        await db
+          .selectFrom('clients')
+          .select('estadoProyecto')
+          .where('id', '=', alamos)
+          .executeTakeFirstOrThrow()
+      ).estadoProyecto,
     ).toBe('en curso');
     expect(await timelineItems(page).first().textContent()).toContain(
       'Estado del proyecto: de «Pendiente» a «En curso»',

@@ -32,8 +32,14 @@ interface Box {
 }
 
 const overlaps = (a: Box, b: Box) =>
-  a.width > 0 && a.height > 0 && b.width > 0 && b.height > 0 &&
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  a.width > 0 &&
+  a.height > 0 &&
+  b.width > 0 &&
+  b.height > 0 &&
+  a.x < b.x + b.width &&
+  b.x < a.x + a.width &&
+  a.y < b.y + b.height &&
+  b.y < a.y + a.height;
 
 /**
  * Scrolls the page from top to bottom and, at each step, compares the toast's box (while it is visible)
@@ -48,7 +54,9 @@ async function scanToast(page: Page, guarded: Record<string, () => Promise<Box[]
   for (let y = 0; ; y = Math.min(y + 150, height)) {
     await page.evaluate((top) => scrollTo({ top, behavior: 'instant' }), y);
     // The toast is placed on the next animation frame after a scroll.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
     if (await toast.isVisible()) {
       everVisible = true;
       const box = await toast.boundingBox();
@@ -71,7 +79,10 @@ const boxesOf = (page: Page, selector: string) => () =>
   );
 
 describe("issue 25 §3: the what's-new toast covers no form, outcome or primary button", () => {
-  for (const [name, options] of [['1280×800', DESKTOP], ['390×844', PHONE]] as const) {
+  for (const [name, options] of [
+    ['1280×800', DESKTOP],
+    ['390×844', PHONE],
+  ] as const) {
     it(`/contacto after sending: the thanks, the form and its button stay clear (${name})`, async () => {
       const context = await browser.newContext(options);
       const page = await context.newPage();
@@ -99,7 +110,11 @@ describe("issue 25 §3: the what's-new toast covers no form, outcome or primary 
       expect(covered).toEqual([]);
       // It still appears where it covers nothing, and only then counts as seen.
       expect(everVisible).toBe(true);
-      expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('whatsnew-')).length)).toBe(1);
+      expect(
+        await page.evaluate(
+          () => Object.keys(localStorage).filter((key) => key.startsWith('whatsnew-')).length,
+        ),
+      ).toBe(1);
       consoleWatch.assertNone();
       await context.close();
     });
@@ -111,7 +126,11 @@ describe("issue 25 §3: the what's-new toast covers no form, outcome or primary 
       await page.goto(`${server.url}/soporte/seguimiento`);
       const button = page.getByRole('button', { name: 'Consultar estado' });
       expect(await button.isVisible()).toBe(true);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}-seguimiento-${options.viewport!.width}.png`, fullPage: true });
+      if (SHOTS)
+        await page.screenshot({
+          path: `${SHOTS}-seguimiento-${options.viewport!.width}.png`,
+          fullPage: true,
+        });
       const { covered } = await scanToast(page, {
         'Consultar estado': async () => [(await button.boundingBox())!],
         form: boxesOf(page, 'main form'),
@@ -159,15 +178,19 @@ describe('issue 25 §6 and §7: one support schedule and one WhatsApp format eve
     }
     for (const path of ['/soporte/nueva', '/soporte/seguimiento']) {
       await page.goto(`${server.url}${path}`);
-      const whatsapp = page.locator('main aside[aria-label="Otros canales de soporte"] a[href^="https://wa.me/"]');
+      const whatsapp = page.locator(
+        'main aside[aria-label="Otros canales de soporte"] a[href^="https://wa.me/"]',
+      );
       expect(await whatsapp.getAttribute('href'), path).toBe('https://wa.me/18095550142');
-      expect((await whatsapp.textContent())?.replace(/\s+/g, ' '), path).toMatch(/^\+1 809-555-0142 \(se abre/);
+      expect((await whatsapp.textContent())?.replace(/\s+/g, ' '), path).toMatch(
+        /^\+1 809-555-0142 \(se abre/,
+      );
     }
     await context.close();
   });
 });
 
-describe("issue 25 §5 and §14: the staff side", () => {
+describe('issue 25 §5 and §14: the staff side', () => {
   let db: Db;
   let cookie = '';
   let numero = '';
@@ -180,7 +203,12 @@ describe("issue 25 §5 and §14: the staff side", () => {
     const answered = async (nombre: string) => {
       const incident = await insertIncident(db, { nombre, email: 'maria@cliente.test' });
       const token = await issueFollowUpToken(db, incident.id, new Date());
-      await answerFromVisitor(db, { token, body: 'Sigue sin imprimir.', brand: MAIL_BRAND, staffInbox: 'soporte@vertice.test' });
+      await answerFromVisitor(db, {
+        token,
+        body: 'Sigue sin imprimir.',
+        brand: MAIL_BRAND,
+        staffInbox: 'soporte@vertice.test',
+      });
       return incident.numeroIncidencia;
     };
     numero = await answered('María Núñez');
@@ -193,14 +221,20 @@ describe("issue 25 §5 and §14: the staff side", () => {
     await db.destroy();
   });
 
-  for (const [name, options] of [['1280×800', DESKTOP], ['390×844', PHONE]] as const) {
+  for (const [name, options] of [
+    ['1280×800', DESKTOP],
+    ['390×844', PHONE],
+  ] as const) {
     it(`signs the customer's answer with the incident's name, 'Cliente' without one (${name})`, async () => {
       const context = await browser.newContext({ ...options, extraHTTPHeaders: { cookie } });
       const page = await context.newPage();
       await page.goto(`${server.url}/admin/incidencias/${numero}`);
       const answer = page.locator('[data-tipo="answer"]');
-      expect(await answer.locator('p').first().innerText()).toMatch(/^Respuesta del cliente\s+· María Núñez\s+·/);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}-respuesta-${options.viewport!.width}.png`, fullPage: true });
+      expect(await answer.locator('p').first().innerText()).toMatch(
+        /^Respuesta del cliente\s+· María Núñez\s+·/,
+      );
+      if (SHOTS)
+        await page.screenshot({ path: `${SHOTS}-respuesta-${options.viewport!.width}.png`, fullPage: true });
       await page.goto(`${server.url}/admin/incidencias/${nameless}`);
       expect(await answer.locator('p').first().innerText()).toMatch(/^Respuesta del cliente\s+· Cliente\s+·/);
       await context.close();
@@ -210,15 +244,35 @@ describe("issue 25 §5 and §14: the staff side", () => {
       const context = await browser.newContext({ ...options, extraHTTPHeaders: { cookie } });
       const page = await context.newPage();
       await page.goto(`${server.url}/admin/clientes`);
-      expect(await page.locator(`li[data-cliente="${ALAMOS_FORM.email}"] [data-estado]`).innerText()).toBe('En curso');
-      expect(await page.locator('#filtro-estado option').allInnerTexts()).toEqual(['Todos los estados', 'Pendiente', 'En curso', 'Completado', 'Pausado']);
-      expect(await page.locator('#filtro-estado option').evaluateAll((items) => items.map((item) => (item as HTMLOptionElement).value))).toEqual(['', 'pendiente', 'en curso', 'completado', 'pausado']);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}-clientes-${options.viewport!.width}.png`, fullPage: true });
+      expect(await page.locator(`li[data-cliente="${ALAMOS_FORM.email}"] [data-estado]`).innerText()).toBe(
+        'En curso',
+      );
+      expect(await page.locator('#filtro-estado option').allInnerTexts()).toEqual([
+        'Todos los estados',
+        'Pendiente',
+        'En curso',
+        'Completado',
+        'Pausado',
+      ]);
+      expect(
+        await page
+          .locator('#filtro-estado option')
+          .evaluateAll((items) => items.map((item) => (item as HTMLOptionElement).value)),
+      ).toEqual(['', 'pendiente', 'en curso', 'completado', 'pausado']);
+      if (SHOTS)
+        await page.screenshot({ path: `${SHOTS}-clientes-${options.viewport!.width}.png`, fullPage: true });
       await page.goto(`${server.url}/admin/clientes/${clientId}`);
       expect(await page.getByTestId('estado-proyecto').innerText()).toBe('En curso');
-      expect(await page.locator('main').innerText()).toContain('Estado del proyecto: de «Pendiente» a «En curso»');
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}-cliente-${options.viewport!.width}.png`, fullPage: true });
-      const stored = await db.selectFrom('clients').select('estadoProyecto').where('id', '=', clientId).executeTakeFirstOrThrow();
+      expect(await page.locator('main').innerText()).toContain(
+        'Estado del proyecto: de «Pendiente» a «En curso»',
+      );
+      if (SHOTS)
+        await page.screenshot({ path: `${SHOTS}-cliente-${options.viewport!.width}.png`, fullPage: true });
+      const stored = await db
+        .selectFrom('clients')
+        .select('estadoProyecto')
+        .where('id', '=', clientId)
+        .executeTakeFirstOrThrow();
       expect(stored.estadoProyecto).toBe('en curso');
       const csv = await (await fetch(`${server.url}/api/staff/clientes.csv`, { headers: { cookie } })).text();
       expect(csv).toContain('en curso');

@@ -22,7 +22,9 @@ const WHEN = 'martes, 1 de diciembre de 2026, a las 10:30 (hora de Santo Domingo
 describe('the meeting mails to the representative', () => {
   it('invites in the organiser’s name, and signs with it', () => {
     const { text } = meetingMail(brand, meeting, 'request');
-    expect(text).toContain(`Hola, Ana Pérez:\n\nLuis Gómez, de Vértice Consultores, le invita a una reunión el ${WHEN}.`);
+    expect(text).toContain(
+      `Hola, Ana Pérez:\n\nLuis Gómez, de Vértice Consultores, le invita a una reunión el ${WHEN}.`,
+    );
     expect(text).toContain('Saludos cordiales,\nLuis Gómez\nVértice Consultores');
     // Not the form letter of before: 'le invita a una reunión de Distribuidora Fernández, SRL con …'.
     expect(text).not.toMatch(/reunión de Distribuidora|con Vértice Consultores\./);

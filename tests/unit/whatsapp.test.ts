@@ -39,7 +39,12 @@ describe('formatWhatsappNumber (issue 25 §7: one format for people to read)', (
   it('is the format of the incident confirmation mail, never the raw digits', () => {
     const mail = incidentConfirmationMail(
       MAIL_BRAND,
-      { numeroIncidencia: 'INC-20261125-1234', email: 'ana@example.com', estado: 'Registrado', fecha: '2026-11-25T14:00:00.000Z' },
+      {
+        numeroIncidencia: 'INC-20261125-1234',
+        email: 'ana@example.com',
+        estado: 'Registrado',
+        fecha: '2026-11-25T14:00:00.000Z',
+      },
       'token',
     );
     expect(mail.text).toContain('WhatsApp al +1 809-555-0142');

@@ -63,7 +63,8 @@ if (toast) {
     addEventListener('resize', schedule);
     // A form's outcome appears without a scroll; islands render after load.
     const main = document.querySelector('main');
-    if (main) new MutationObserver(schedule).observe(main, { childList: true, subtree: true, attributes: true });
+    if (main)
+      new MutationObserver(schedule).observe(main, { childList: true, subtree: true, attributes: true });
     toast.querySelector('[data-whatsnew-close]')?.addEventListener('click', () => {
       closed = true;
       toast.hidden = true;

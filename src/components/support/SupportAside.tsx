@@ -19,7 +19,12 @@ export default function SupportAside({ phone, email, whatsappNumber, hours }: Su
           <div>
             <dt className="text-muted">WhatsApp</dt>
             <dd>
-              <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={whatsappLink(whatsappNumber)} target="_blank" rel="noopener noreferrer">
+              <a
+                className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+                href={whatsappLink(whatsappNumber)}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
                 {formatWhatsappNumber(whatsappNumber)}
                 <span className="sr-only"> (se abre en una pestaña nueva)</span>
               </a>
@@ -28,7 +33,10 @@ export default function SupportAside({ phone, email, whatsappNumber, hours }: Su
           <div>
             <dt className="text-muted">Teléfono</dt>
             <dd>
-              <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={`tel:${phone.replace(/[^\d+]/g, '')}`}>
+              <a
+                className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+                href={`tel:${phone.replace(/[^\d+]/g, '')}`}
+              >
                 {phone}
               </a>
             </dd>
@@ -36,7 +44,10 @@ export default function SupportAside({ phone, email, whatsappNumber, hours }: Su
           <div>
             <dt className="text-muted">Correo</dt>
             <dd>
-              <a className="font-semibold break-all text-brand-700 underline-offset-2 hover:underline" href={`mailto:${email}`}>
+              <a
+                className="font-semibold break-all text-brand-700 underline-offset-2 hover:underline"
+                href={`mailto:${email}`}
+              >
                 {email}
               </a>
             </dd>
@@ -47,7 +58,10 @@ export default function SupportAside({ phone, email, whatsappNumber, hours }: Su
         <h2 className="text-base font-bold text-brand-900">Horario de soporte</h2>
         <p className="mt-2 text-sm text-muted">{hours}</p>
         <p className="mt-3 text-sm">
-          <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={ROUTES.supportTracking}>
+          <a
+            className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+            href={ROUTES.supportTracking}
+          >
             Consultar una incidencia →
           </a>
         </p>

@@ -73,7 +73,15 @@ export function isProjectState(value: unknown): value is ProjectState {
 }
 
 /** What a client's timeline records. */
-export const CLIENT_EVENT_KINDS = ['created', 'edited', 'state', 'welcome', 'note', 'archived', 'restored'] as const;
+export const CLIENT_EVENT_KINDS = [
+  'created',
+  'edited',
+  'state',
+  'welcome',
+  'note',
+  'archived',
+  'restored',
+] as const;
 export type ClientEventKind = (typeof CLIENT_EVENT_KINDS)[number];
 
 export const NOTE_MAX = 5000;

@@ -10,7 +10,11 @@ import { looksLikeEmail } from '../../domain/email.ts';
 import type { Db } from '../db/index.ts';
 import { contactMessageRow } from '../db/rows.ts';
 import type { ContactMessage } from '../db/schema.ts';
-import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail, type VisitorMailRefusal } from '../incidents/notices.ts';
+import {
+  DEFAULT_VISITOR_MAIL_DAILY_CAP,
+  reserveVisitorMail,
+  type VisitorMailRefusal,
+} from '../incidents/notices.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { contactConfirmationMail, contactStaffNoticeMail } from '../mail/contact-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
@@ -44,7 +48,10 @@ export async function saveContactMessage(
     const id = Number(row.id);
     await enqueueMail(
       trx,
-      { kind: 'contact.received', ...contactStaffNoticeMail(options.brand, options.staffInbox, { id, ...fields, createdAt }) },
+      {
+        kind: 'contact.received',
+        ...contactStaffNoticeMail(options.brand, options.staffInbox, { id, ...fields, createdAt }),
+      },
       now,
     );
     const email = fields.email.trim();
@@ -58,7 +65,11 @@ export async function saveContactMessage(
           now,
         })) ?? 'queued';
       if (confirmation === 'queued') {
-        await enqueueMail(trx, { kind: 'contact.confirmation', ...contactConfirmationMail(options.brand, { email, createdAt }) }, now);
+        await enqueueMail(
+          trx,
+          { kind: 'contact.confirmation', ...contactConfirmationMail(options.brand, { email, createdAt }) },
+          now,
+        );
       }
     }
     return { id, createdAt, confirmation };
@@ -68,7 +79,8 @@ export async function saveContactMessage(
 }
 
 /** A contact message to store as it stood elsewhere (`npm run data -- import`), who handled it already mapped to this database's id. */
-export type ImportedContactMessage = ContactFields & Pick<ContactMessage, 'createdAt' | 'handledAt' | 'handledById' | 'handledByEmail'>;
+export type ImportedContactMessage = ContactFields &
+  Pick<ContactMessage, 'createdAt' | 'handledAt' | 'handledById' | 'handledByEmail'>;
 
 /** Stores the message, in the caller's transaction; false when the same one (e-mail, time and text) is already here. */
 export async function insertImportedMessage(trx: Db, message: ImportedContactMessage): Promise<boolean> {
