@@ -107,9 +107,12 @@ export const server = {
           const saved = await saveContactMessage(
             getDb(),
             { name: input.name, email: input.email, message: input.message },
-            { brand: mailBrand(config), staffInbox: config.STAFF_INBOX },
+            { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP },
           );
-          getLogger().info({ event: 'contact.stored', contactMessageId: saved.id }, 'contact message stored');
+          getLogger().info({ event: 'contact.stored', contactMessageId: saved.id, confirmation: saved.confirmation }, 'contact message stored');
+          if (saved.confirmation === 'address-cap' || saved.confirmation === 'daily-cap') {
+            getLogger().warn({ event: 'mail.skipped', kind: 'contact.confirmation', contactMessageId: saved.id, reason: saved.confirmation }, 'visitor mail skipped: cap reached');
+          }
           return { ok: true as const };
         });
       },

@@ -1,6 +1,6 @@
 /**
  * WhatsApp click-to-chat links (https://faq.whatsapp.com/5913398998672934).
- * Pure and dependency-free: shared by the Tiendao calculator and the incident follow-up.
+ * Pure and dependency-free: shared by the Tiendao calculator, the support pages and the mails.
  */
 
 /**
@@ -25,4 +25,14 @@ export function dominicanWhatsappNumber(phone: string): string | null {
   const digits = phone.replace(/\D/g, '');
   const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
   return /^8[024]9\d{7}$/.test(national) ? `1${national}` : null;
+}
+
+/**
+ * A WhatsApp number as people read it, the one format the site shows: a North American number (country
+ * code 1, as the Dominican Republic's) as `+1 809-555-0142`; any other as `+` and its digits.
+ */
+export function formatWhatsappNumber(number: string): string {
+  const digits = number.replace(/\D/g, '');
+  const nanp = /^1(\d{3})(\d{3})(\d{4})$/.exec(digits);
+  return nanp ? `+1 ${nanp[1]}-${nanp[2]}-${nanp[3]}` : `+${digits}`;
 }

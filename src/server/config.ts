@@ -18,8 +18,7 @@ const stringWithDefault = (fallback: string) =>
   z.preprocess(emptyToUndefined, z.string().trim().default(fallback));
 const urlWithDefault = (fallback: string) =>
   z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default(fallback));
-const emailWithDefault = (fallback: string) =>
-  z.preprocess(emptyToUndefined, z.email().default(fallback));
+const emailWithDefault = (fallback: string) => z.preprocess(emptyToUndefined, z.email().default(fallback));
 const booleanFlag = (fallback: boolean) =>
   z.preprocess(
     emptyToUndefined,
@@ -104,6 +103,8 @@ const schema = z.object({
     'Av. Winston Churchill 1099, Torre Citi, piso 8, Santo Domingo, República Dominicana',
   ),
   COMPANY_SOCIAL_URL: urlWithDefault('https://www.instagram.com/verticeconsultores'),
+  /** The hours the company (and its support) answers, as a sentence: shown as written on every page that states hours. */
+  COMPANY_HOURS: stringWithDefault('Lunes a viernes, de 8:30 a. m. a 5:30 p. m.'),
   WHATSAPP_NUMBER: z.preprocess(
     emptyToUndefined,
     z

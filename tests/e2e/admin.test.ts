@@ -380,7 +380,7 @@ describe('clients', () => {
     await expect.poll(() => status.textContent()).toContain('dígito verificador');
     const item = page.locator('li[data-cliente="carmen@losalamos.com.do"]');
     expect(await item.textContent()).toContain('+1 809-555-0142');
-    expect(await item.textContent()).toContain('pendiente');
+    expect(await item.textContent()).toContain('Pendiente');
     if (SHOTS) await page.screenshot({ path: `${SHOTS}-clientes-desktop.png`, fullPage: true });
 
     const [stored, ...more] = await db.selectFrom('clients').selectAll().where('email', '=', 'carmen@losalamos.com.do').execute();

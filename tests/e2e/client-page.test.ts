@@ -178,9 +178,19 @@ describe('client page', () => {
     await page.getByRole('combobox', { name: 'Estado del proyecto' }).selectOption('en curso');
     await page.getByRole('button', { name: 'Cambiar estado' }).click();
     await page.waitForURL(/hecho=estado/);
-    expect(await page.getByTestId('estado-proyecto').textContent()).toBe('en curso');
+    // Shown capitalised like the incident states (issue 25 §14); stored as the spec's 'en curso'.
+    expect(await page.getByTestId('estado-proyecto').textContent()).toBe('En curso');
+    expect(
+      (
+        await db
+          .selectFrom('clients')
+          .select('estadoProyecto')
+          .where('id', '=', alamos)
+          .executeTakeFirstOrThrow()
+      ).estadoProyecto,
+    ).toBe('en curso');
     expect(await timelineItems(page).first().textContent()).toContain(
-      'Estado del proyecto: de «pendiente» a «en curso»',
+      'Estado del proyecto: de «Pendiente» a «En curso»',
     );
     expect(await timelineItems(page).first().textContent()).toContain(SUPPORT);
 
@@ -190,8 +200,11 @@ describe('client page', () => {
     await page.waitForURL(/estado=en\+curso/);
     expect(await page.locator('li[data-cliente]').count()).toBe(1);
     expect(await page.locator('li[data-cliente="carmen@losalamos.com.do"] [data-estado]').textContent()).toBe(
-      'en curso',
+      'En curso',
     );
+    expect(
+      await page.getByRole('combobox', { name: 'Estado del proyecto' }).locator('option').allTextContents(),
+    ).toEqual(['Todos los estados', 'Pendiente', 'En curso', 'Completado', 'Pausado']);
     await page.goto(`${server.url}/admin/clientes?estado=pendiente`);
     expect(
       await page

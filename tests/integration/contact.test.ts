@@ -5,6 +5,7 @@ import { contactFormSchema } from '../../src/domain/forms/contact.ts';
 import { incidentFormSchema } from '../../src/domain/forms/incident.ts';
 import { trackingFormSchema } from '../../src/domain/forms/tracking.ts';
 import { saveContactMessage } from '../../src/server/contact/index.ts';
+import { createIncident } from '../../src/server/incidents/index.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
@@ -69,5 +70,59 @@ describeEachEngine('contact messages', (database) => {
     expect(row).toMatchObject({ name: 'Pedro Núñez', email: 'pedro@cliente.example', message: 'Necesito una cotización.', createdAt: saved.createdAt });
     const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'contact.received').executeTakeFirstOrThrow();
     expect(mail).toMatchObject({ toAddress: 'soporte@vertice.example', replyTo: '"Pedro Núñez" <pedro@cliente.example>', status: 'pending', createdAt: saved.createdAt });
+  });
+
+  it('links the staff notice to the message in /admin/mensajes (issue 25 §11)', async () => {
+    const { db } = database();
+    const saved = await saveContactMessage(db, { name: 'Pedro Núñez', email: 'pedro@cliente.example', message: 'Hola.' }, { brand, staffInbox: 'soporte@vertice.example' });
+    const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'contact.received').executeTakeFirstOrThrow();
+    const link = `${brand.siteUrl}/admin/mensajes#mensaje-${saved.id}`;
+    expect(mail.textBody).toContain(`Abrir en Mensajes: ${link}`);
+    expect(mail.htmlBody).toContain(`href="${link}"`);
+  });
+
+  it('confirms to the person who wrote with only the site\'s words, in the same transaction (issue 25 §4)', async () => {
+    const { db } = database();
+    const typed = { name: 'Visite <b>premios</b>', email: 'pedro@cliente.example', message: 'Gane dinero en https://estafa.example ahora' };
+    const saved = await saveContactMessage(db, typed, { brand, staffInbox: 'soporte@vertice.example' });
+    expect(saved.confirmation).toBe('queued');
+    const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'contact.confirmation').executeTakeFirstOrThrow();
+    expect(mail).toMatchObject({ toAddress: 'pedro@cliente.example', replyTo: null, status: 'pending', createdAt: saved.createdAt });
+    expect(mail.subject).toBe('Recibimos tu mensaje — Vértice Consultores');
+    expect(mail.textBody).toContain('un consultor te responderá en un día laborable');
+    expect(mail.textBody).toContain('WhatsApp al +1 809-555-0142');
+    for (const word of ['Visite', 'premios', 'Gane', 'estafa']) {
+      expect(`${mail.subject}\n${mail.textBody}\n${mail.htmlBody}`).not.toContain(word);
+    }
+  });
+
+  it('sends at most 3 confirmations per address a day, incidents and messages together, and stores every message', async () => {
+    const { db } = database();
+    const now = new Date('2026-11-25T12:00:00.000Z');
+    const options = { brand, staffInbox: 'soporte@vertice.example', now };
+    await createIncident(db, { problema: 'No imprime.', nombre: 'Ana', telefono: '', email: 'Ana@Cliente.example', rnc: '' }, options);
+    const outcomes = [];
+    for (let index = 0; index < 3; index += 1) {
+      outcomes.push((await saveContactMessage(db, { name: 'Ana', email: ' ana@cliente.example', message: `Mensaje ${index}` }, options)).confirmation);
+    }
+    expect(outcomes).toEqual(['queued', 'queued', 'address-cap']);
+    expect(await db.selectFrom('contactMessages').select('id').execute()).toHaveLength(3);
+    expect(await db.selectFrom('mailOutbox').select('id').where('kind', '=', 'contact.received').execute()).toHaveLength(3);
+    expect(await db.selectFrom('mailOutbox').select('id').where('kind', '=', 'contact.confirmation').execute()).toHaveLength(2);
+    // The next UTC day the address has its allowance again.
+    const tomorrow = new Date('2026-11-26T00:00:01.000Z');
+    expect((await saveContactMessage(db, { name: 'Ana', email: 'ana@cliente.example', message: 'Otra vez' }, { ...options, now: tomorrow })).confirmation).toBe('queued');
+  });
+
+  it('counts the confirmations against VISITOR_MAIL_DAILY_CAP, all visitor mails together', async () => {
+    const { db } = database();
+    const options = { brand, staffInbox: 'soporte@vertice.example', visitorMailDailyCap: 2, now: new Date('2026-11-25T12:00:00.000Z') };
+    const outcomes = [];
+    for (const email of ['a@cliente.example', 'b@cliente.example', 'c@cliente.example']) {
+      outcomes.push((await saveContactMessage(db, { name: 'X', email, message: 'Hola' }, options)).confirmation);
+    }
+    expect(outcomes).toEqual(['queued', 'queued', 'daily-cap']);
+    const unlimited = await saveContactMessage(db, { name: 'X', email: 'd@cliente.example', message: 'Hola' }, { ...options, visitorMailDailyCap: 0 });
+    expect(unlimited.confirmation).toBe('queued');
   });
 });

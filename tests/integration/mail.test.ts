@@ -34,8 +34,9 @@ describeEachEngine('mail outbox', (database) => {
       const stored = await db.selectFrom('contactMessages').selectAll().where('id', '=', saved.id).executeTakeFirstOrThrow();
       expect(stored).toMatchObject({ name: 'María Gómez', email: 'maria@cliente.example' });
 
-      // Nobody listens on the port: the attempt fails and is scheduled one minute later.
-      expect(await worker.runOnce()).toBe(1);
+      // Nobody listens on the port: both attempts (the staff notice, the confirmation to María) fail
+      // and are scheduled one minute later.
+      expect(await worker.runOnce()).toBe(2);
       const failed = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'contact.received').executeTakeFirstOrThrow();
       expect(failed).toMatchObject({ status: 'pending', attempts: 1, lockedUntil: null });
       expect(failed.lastError).toMatch(/SMTP/);
@@ -45,7 +46,7 @@ describeEachEngine('mail outbox', (database) => {
       const peer = await startSmtpPeer({ port });
       try {
         clock = new Date(clock.getTime() + 61_000);
-        expect(await worker.runOnce()).toBe(1);
+        expect(await worker.runOnce()).toBe(2);
         const mail = await peer.waitFor((item) => item.subject === 'Nuevo mensaje de contacto de María Gómez');
         expect(mail.replyTo?.value[0]?.address).toBe('maria@cliente.example');
         expect(mail.to && 'value' in mail.to ? mail.to.value[0]?.address : undefined).toBe('soporte@vertice.example');
@@ -53,7 +54,14 @@ describeEachEngine('mail outbox', (database) => {
         const sent = await db.selectFrom('mailOutbox').selectAll().where('id', '=', failed.id).executeTakeFirstOrThrow();
         expect(sent).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
         expect(await worker.runOnce()).toBe(0);
-        expect(peer.messages).toHaveLength(1);
+        // The confirmation (issue 25 §4): to the person who wrote, only the site's words.
+        const confirmation = await peer.waitFor((item) => item.subject === 'Recibimos tu mensaje — Vértice Consultores');
+        expect(confirmation.to && 'value' in confirmation.to ? confirmation.to.value[0]?.address : undefined).toBe('maria@cliente.example');
+        expect(confirmation.text).toContain('Tu mensaje llegó a nuestro equipo');
+        for (const typed of ['María', 'Gómez', 'demostración', 'AdmCloud']) {
+          expect(`${confirmation.subject}\n${confirmation.text}\n${confirmation.html || ''}`).not.toContain(typed);
+        }
+        expect(peer.messages).toHaveLength(2);
       } finally {
         await peer.stop();
       }
@@ -135,7 +143,7 @@ describeEachEngine('mail outbox', (database) => {
 describe('mail templates', () => {
   it('escape every value in the HTML and carry no remote images', () => {
     const evil = '<img src=x onerror=alert(1)>';
-    const mail = contactStaffNoticeMail(brand, 'soporte@vertice.example', { name: evil, email: 'x@y.example', message: `${evil}\n<script>alert(1)</script>`, createdAt: '2025-01-01T12:00:00.000Z' });
+    const mail = contactStaffNoticeMail(brand, 'soporte@vertice.example', { id: 1, name: evil, email: 'x@y.example', message: `${evil}\n<script>alert(1)</script>`, createdAt: '2025-01-01T12:00:00.000Z' });
     expect(mail.html).not.toContain('<img');
     expect(mail.html).not.toContain('<script');
     expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;');

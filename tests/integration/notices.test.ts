@@ -19,6 +19,16 @@ async function outbox(db: Db, kind: string) {
 }
 
 describeEachEngine('mail caps and the staff digest', (database) => {
+  it("links the new-incident notice to the incident's own page, not the list (issue 25 §11)", async () => {
+    const { db } = database();
+    const created = await createIncident(db, { ...empty, problema: 'No imprime.' }, options);
+    const [notice] = await outbox(db, 'incident.staff-notice');
+    const link = `${brand.siteUrl}/admin/incidencias/${created.numeroIncidencia}`;
+    expect(notice?.textBody).toContain(`Abrir la incidencia: ${link}`);
+    expect(notice?.htmlBody).toContain(`href="${link}"`);
+    expect(notice?.textBody).not.toContain('Ver incidencias');
+  });
+
   it(`sends one address at most ${CONFIRMATIONS_PER_ADDRESS_PER_DAY} confirmations per UTC day, and still stores and announces every incident`, async () => {
     const { db } = database();
     const now = new Date('2025-06-01T10:00:00.000Z');

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { INCIDENT_STATES } from '../../src/domain/incidents.ts';
 import { passwordChangedMail } from '../../src/server/mail/account-mails.ts';
-import { contactStaffNoticeMail } from '../../src/server/mail/contact-mails.ts';
+import { contactConfirmationMail, contactStaffNoticeMail } from '../../src/server/mail/contact-mails.ts';
 import {
   incidentAnswerMail,
   incidentAssignedMail,
@@ -195,11 +195,19 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
       variant: '',
       register: 'tú',
       mail: contactStaffNoticeMail(brand, 'soporte@vertice.example', {
+        id: 7,
         name: 'Rosa Díaz',
         email: 'rosa@example.com',
         message: 'Necesito una cotización.',
         createdAt: incident.fecha,
       }),
+    },
+  ],
+  contactConfirmationMail: [
+    {
+      variant: '',
+      register: 'tú',
+      mail: contactConfirmationMail(brand, { email: 'rosa@example.com', createdAt: incident.fecha }),
     },
   ],
   passwordChangedMail: [

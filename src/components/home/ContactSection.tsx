@@ -4,6 +4,8 @@ export interface ContactDetails {
   address: string;
   phone: string;
   email: string;
+  /** `COMPANY_HOURS`, as written. */
+  hours: string;
 }
 
 export interface ContactSectionProps {
@@ -20,16 +22,23 @@ export default function ContactSection({ details, headingLevel = 2, children }: 
   const FormHeading = headingLevel === 1 ? 'h2' : 'h3';
   const phoneHref = `tel:${details.phone.replace(/[^\d+]/g, '')}`;
   return (
-    <section id="contacto" aria-labelledby="contacto-titulo" className="scroll-mt-header bg-brand-950 py-16 text-white sm:py-24">
+    <section
+      id="contacto"
+      aria-labelledby="contacto-titulo"
+      className="scroll-mt-header bg-brand-950 py-16 text-white sm:py-24"
+    >
       <div className="mx-auto grid max-w-7xl gap-12 px-4 sm:px-6 lg:grid-cols-[1fr_1.1fr] lg:gap-16 lg:px-8">
         <div>
-          <p className="text-sm font-semibold tracking-wider text-accent-500 uppercase">Hablemos de tu proyecto</p>
+          <p className="text-sm font-semibold tracking-wider text-accent-500 uppercase">
+            Hablemos de tu proyecto
+          </p>
           <Heading id="contacto-titulo" className="mt-2 text-3xl font-bold tracking-tight sm:text-4xl">
             Contáctanos
           </Heading>
           <p className="mt-5 max-w-xl text-lg text-brand-100">
-            Cuéntanos cómo opera tu empresa y qué te está frenando. En un día laborable te responde un consultor, no un bot, con
-            una propuesta concreta: qué sistema te conviene, cuánto tarda la implementación y cuánto cuesta.
+            Cuéntanos cómo opera tu empresa y qué te está frenando. En un día laborable te responde un
+            consultor, no un bot, con una propuesta concreta: qué sistema te conviene, cuánto tarda la
+            implementación y cuánto cuesta.
           </p>
           <ul className="mt-10 space-y-6">
             <ContactItem label="Dirección" icon="pin">
@@ -46,7 +55,7 @@ export default function ContactSection({ details, headingLevel = 2, children }: 
               </a>
             </ContactItem>
             <ContactItem label="Horario" icon="clock">
-              Lunes a viernes, de 8:30 a. m. a 5:30 p. m.
+              {details.hours}
             </ContactItem>
           </ul>
         </div>
@@ -64,7 +73,8 @@ type ContactIcon = 'pin' | 'phone' | 'mail' | 'clock';
 
 const ICON_PATHS: Record<ContactIcon, string> = {
   pin: 'M12 21s-7-6.2-7-11.5A7 7 0 0 1 19 9.5C19 14.8 12 21 12 21zM12 12a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5z',
-  phone: 'M5 4h3.5l1.5 4-2.2 1.4a11 11 0 0 0 4.8 4.8L14 12l4 1.5V17a2 2 0 0 1-2 2A14 14 0 0 1 3 6a2 2 0 0 1 2-2z',
+  phone:
+    'M5 4h3.5l1.5 4-2.2 1.4a11 11 0 0 0 4.8 4.8L14 12l4 1.5V17a2 2 0 0 1-2 2A14 14 0 0 1 3 6a2 2 0 0 1 2-2z',
   mail: 'M4 6h16v12H4zM4 7l8 6 8-6',
   clock: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 2',
 };
@@ -72,8 +82,19 @@ const ICON_PATHS: Record<ContactIcon, string> = {
 function ContactItem({ label, icon, children }: { label: string; icon: ContactIcon; children: ReactNode }) {
   return (
     <li className="flex gap-4">
-      <span aria-hidden="true" className="grid size-11 shrink-0 place-items-center rounded-button bg-white/10 text-accent-500">
-        <svg viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+      <span
+        aria-hidden="true"
+        className="grid size-11 shrink-0 place-items-center rounded-button bg-white/10 text-accent-500"
+      >
+        <svg
+          viewBox="0 0 24 24"
+          className="size-5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
           <path d={ICON_PATHS[icon]} />
         </svg>
       </span>

@@ -1,24 +1,31 @@
-import { whatsappLink } from '../../lib/whatsapp';
+import { formatWhatsappNumber, whatsappLink } from '../../lib/whatsapp';
 import { ROUTES } from '../../routes';
 
 export interface SupportAsideProps {
   phone: string;
   email: string;
   whatsappNumber: string;
+  /** `COMPANY_HOURS`, as written. */
+  hours: string;
 }
 
 /** Other ways to reach support, beside the forms. */
-export default function SupportAside({ phone, email, whatsappNumber }: SupportAsideProps) {
+export default function SupportAside({ phone, email, whatsappNumber, hours }: SupportAsideProps) {
   return (
-    <aside aria-label="Otros canales de soporte" className="flex flex-col gap-4">
+    <aside aria-label="Otros canales de soporte" data-keep-clear="" className="flex flex-col gap-4">
       <div className="rounded-card border border-line bg-surface p-6">
         <h2 className="text-base font-bold text-brand-900">Otros canales</h2>
         <dl className="mt-4 flex flex-col gap-3 text-sm">
           <div>
             <dt className="text-muted">WhatsApp</dt>
             <dd>
-              <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={whatsappLink(whatsappNumber)} target="_blank" rel="noopener noreferrer">
-                +{whatsappNumber}
+              <a
+                className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+                href={whatsappLink(whatsappNumber)}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                {formatWhatsappNumber(whatsappNumber)}
                 <span className="sr-only"> (se abre en una pestaña nueva)</span>
               </a>
             </dd>
@@ -26,7 +33,10 @@ export default function SupportAside({ phone, email, whatsappNumber }: SupportAs
           <div>
             <dt className="text-muted">Teléfono</dt>
             <dd>
-              <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={`tel:${phone.replace(/[^\d+]/g, '')}`}>
+              <a
+                className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+                href={`tel:${phone.replace(/[^\d+]/g, '')}`}
+              >
                 {phone}
               </a>
             </dd>
@@ -34,7 +44,10 @@ export default function SupportAside({ phone, email, whatsappNumber }: SupportAs
           <div>
             <dt className="text-muted">Correo</dt>
             <dd>
-              <a className="font-semibold break-all text-brand-700 underline-offset-2 hover:underline" href={`mailto:${email}`}>
+              <a
+                className="font-semibold break-all text-brand-700 underline-offset-2 hover:underline"
+                href={`mailto:${email}`}
+              >
                 {email}
               </a>
             </dd>
@@ -43,9 +56,12 @@ export default function SupportAside({ phone, email, whatsappNumber }: SupportAs
       </div>
       <div className="rounded-card border border-line bg-white p-6">
         <h2 className="text-base font-bold text-brand-900">Horario de soporte</h2>
-        <p className="mt-2 text-sm text-muted">Lunes a viernes de 8:00 a. m. a 6:00 p. m. y sábados de 9:00 a. m. a 1:00 p. m.</p>
+        <p className="mt-2 text-sm text-muted">{hours}</p>
         <p className="mt-3 text-sm">
-          <a className="font-semibold text-brand-700 underline-offset-2 hover:underline" href={ROUTES.supportTracking}>
+          <a
+            className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+            href={ROUTES.supportTracking}
+          >
             Consultar una incidencia →
           </a>
         </p>

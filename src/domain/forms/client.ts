@@ -52,12 +52,36 @@ export const CLIENT_FIELDS: ReadonlyArray<{
 export const PROJECT_STATES = ['pendiente', 'en curso', 'completado', 'pausado'] as const;
 export type ProjectState = (typeof PROJECT_STATES)[number];
 
+/**
+ * How a project state is shown (issue 25 §14): capitalised like the incident states. The stored value
+ * (and the CSV's) stays the spec's lower-case word.
+ */
+export const PROJECT_STATE_LABELS: Record<ProjectState, string> = {
+  pendiente: 'Pendiente',
+  'en curso': 'En curso',
+  completado: 'Completado',
+  pausado: 'Pausado',
+};
+
+/** The label of a state; a value from elsewhere (an old timeline entry) with its first letter capitalised. */
+export function projectStateLabel(state: string): string {
+  return isProjectState(state) ? PROJECT_STATE_LABELS[state] : state.charAt(0).toUpperCase() + state.slice(1);
+}
+
 export function isProjectState(value: unknown): value is ProjectState {
   return typeof value === 'string' && (PROJECT_STATES as readonly string[]).includes(value);
 }
 
 /** What a client's timeline records. */
-export const CLIENT_EVENT_KINDS = ['created', 'edited', 'state', 'welcome', 'note', 'archived', 'restored'] as const;
+export const CLIENT_EVENT_KINDS = [
+  'created',
+  'edited',
+  'state',
+  'welcome',
+  'note',
+  'archived',
+  'restored',
+] as const;
 export type ClientEventKind = (typeof CLIENT_EVENT_KINDS)[number];
 
 export const NOTE_MAX = 5000;

@@ -1,13 +1,22 @@
 /**
- * Contact messages: stored first, with the staff notice queued in the same transaction. The visitor is
- * told "sent" once the row is stored; delivery is the outbox worker's job, so a mail server that is
- * down loses nothing.
+ * Contact messages: stored first, with the staff notice and the confirmation to the person who wrote
+ * queued in the same transaction. The visitor is told "sent" once the row is stored; delivery is the
+ * outbox worker's job, so a mail server that is down loses nothing. The confirmation counts against the
+ * caps every visitor mail has (incidents/notices.ts: 3 confirmations per address per UTC day, incidents'
+ * and messages' together, and `VISITOR_MAIL_DAILY_CAP`); past one the message is stored and the staff
+ * told all the same.
  */
+import { looksLikeEmail } from '../../domain/email.ts';
 import type { Db } from '../db/index.ts';
 import { contactMessageRow } from '../db/rows.ts';
 import type { ContactMessage } from '../db/schema.ts';
+import {
+  DEFAULT_VISITOR_MAIL_DAILY_CAP,
+  reserveVisitorMail,
+  type VisitorMailRefusal,
+} from '../incidents/notices.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { contactStaffNoticeMail } from '../mail/contact-mails.ts';
+import { contactConfirmationMail, contactStaffNoticeMail } from '../mail/contact-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 
 export type ContactFields = Pick<ContactMessage, 'name' | 'email' | 'message'>;
@@ -15,10 +24,19 @@ export type ContactFields = Pick<ContactMessage, 'name' | 'email' | 'message'>;
 export interface SaveContactOptions {
   brand: MailBrand;
   staffInbox: string;
+  /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
+  visitorMailDailyCap?: number;
   now?: Date;
 }
 
-export async function saveContactMessage(db: Db, fields: ContactFields, options: SaveContactOptions): Promise<{ id: number; createdAt: string }> {
+/** What became of the confirmation to the person who wrote: queued, no address to send it to, or a cap reached. */
+export type ContactConfirmationOutcome = 'queued' | 'no-email' | VisitorMailRefusal;
+
+export async function saveContactMessage(
+  db: Db,
+  fields: ContactFields,
+  options: SaveContactOptions,
+): Promise<{ id: number; createdAt: string; confirmation: ContactConfirmationOutcome }> {
   const now = options.now ?? new Date();
   const createdAt = now.toISOString();
   const saved = await db.transaction().execute(async (trx) => {
@@ -27,15 +45,42 @@ export async function saveContactMessage(db: Db, fields: ContactFields, options:
       .values(contactMessageRow({ ...fields, createdAt }))
       .returning('id')
       .executeTakeFirstOrThrow();
-    await enqueueMail(trx, { kind: 'contact.received', ...contactStaffNoticeMail(options.brand, options.staffInbox, { ...fields, createdAt }) }, now);
-    return { id: row.id, createdAt };
+    const id = Number(row.id);
+    await enqueueMail(
+      trx,
+      {
+        kind: 'contact.received',
+        ...contactStaffNoticeMail(options.brand, options.staffInbox, { id, ...fields, createdAt }),
+      },
+      now,
+    );
+    const email = fields.email.trim();
+    let confirmation: ContactConfirmationOutcome = 'no-email';
+    if (looksLikeEmail(email)) {
+      confirmation =
+        (await reserveVisitorMail(trx, {
+          kind: 'confirmation',
+          address: email,
+          dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
+          now,
+        })) ?? 'queued';
+      if (confirmation === 'queued') {
+        await enqueueMail(
+          trx,
+          { kind: 'contact.confirmation', ...contactConfirmationMail(options.brand, { email, createdAt }) },
+          now,
+        );
+      }
+    }
+    return { id, createdAt, confirmation };
   });
   wakeMailWorkers();
   return saved;
 }
 
 /** A contact message to store as it stood elsewhere (`npm run data -- import`), who handled it already mapped to this database's id. */
-export type ImportedContactMessage = ContactFields & Pick<ContactMessage, 'createdAt' | 'handledAt' | 'handledById' | 'handledByEmail'>;
+export type ImportedContactMessage = ContactFields &
+  Pick<ContactMessage, 'createdAt' | 'handledAt' | 'handledById' | 'handledByEmail'>;
 
 /** Stores the message, in the caller's transaction; false when the same one (e-mail, time and text) is already here. */
 export async function insertImportedMessage(trx: Db, message: ImportedContactMessage): Promise<boolean> {

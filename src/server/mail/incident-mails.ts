@@ -5,6 +5,7 @@
  * throughout. To staff (new incident, digest, assignment, the visitor's answer): 'tú' as well.
  */
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
+import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
 import { absoluteUrl, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
 import type { MailMessage } from './types.ts';
@@ -73,7 +74,7 @@ export function incidentConfirmationMail(
     action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
     outro: [
       'El botón abre el seguimiento de tu incidencia sin más datos: guarda este correo y no lo reenvíes. También puedes consultarla con tu número de incidencia y este correo en la página de seguimiento.',
-      `Si lo prefieres, escríbenos por WhatsApp al +${brand.whatsappNumber} indicando tu número de incidencia.`,
+      `Si lo prefieres, escríbenos por WhatsApp al ${formatWhatsappNumber(brand.whatsappNumber)} indicando tu número de incidencia.`,
     ],
   });
 }
@@ -125,7 +126,10 @@ export function incidentReplyMail(
   });
 }
 
-/** To the staff inbox, for every new incident. Replies go to the visitor when an e-mail was given. */
+/**
+ * To the staff inbox, for every new incident, with the link to the incident's own page. Replies go to
+ * the visitor when an e-mail was given.
+ */
 export function incidentStaffNoticeMail(
   brand: MailBrand,
   staffInbox: string,
@@ -149,7 +153,7 @@ export function incidentStaffNoticeMail(
         ['RNC', incident.rnc],
       ],
       quote: { label: 'Problema', text: incident.problema },
-      action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
+      action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
     },
     visitorEmail,
   );

@@ -36,6 +36,10 @@ export function meetingWhen(iso: string): { day: string; time: string } {
   return { day: MEETING_DAY.format(date), time: MEETING_HOUR.format(date) };
 }
 
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /**
  * The invitation (`kind` 'request') or its cancellation ('cancel') to the client's representative;
  * with `copyTo`, the staff member's copy of it. The `.ics` is attached by the caller (src/server/meetings).
@@ -57,6 +61,10 @@ export function meetingMail(
     ['Lugar o enlace', data.place],
     ['Organiza', data.organizerName ? `${data.organizerName} (${data.organizerEmail})` : data.organizerEmail],
   ];
+  // Who invites, as a person would say it in mid-sentence: the organiser by name when the account has one.
+  const organizer = data.organizerName
+    ? `${data.organizerName}, de ${brand.companyName},`
+    : `el equipo de ${brand.companyName}`;
   const intro = copyTo
     ? [
         `Copia para ${data.organizerName || data.organizerEmail}:`,
@@ -64,12 +72,19 @@ export function meetingMail(
           ? `Se envió a ${data.nombreRepresentante} (${data.email}), de ${data.razonSocial}, la cancelación de esta reunión.`
           : `Se envió a ${data.nombreRepresentante} (${data.email}), de ${data.razonSocial}, esta invitación. El archivo adjunto la agrega a tu calendario.`,
       ]
-    : [
-        `Hola, ${data.nombreRepresentante}:`,
-        cancelled
-          ? `La reunión de ${data.razonSocial} con ${brand.companyName} prevista para el ${day} a las ${time} (hora de Santo Domingo) queda cancelada. Su calendario la retirará al abrir este correo.`
-          : `${data.organizerName || brand.companyName} le invita a una reunión de ${data.razonSocial} con ${brand.companyName}. Puede aceptarla o rechazarla desde su calendario; el archivo adjunto la agrega a cualquier otro.`,
-      ];
+    : cancelled
+      ? [
+          `Hola, ${data.nombreRepresentante}:`,
+          `Lamentamos informarle que la reunión del ${day}, a las ${time} (hora de Santo Domingo), con ${organizer} queda cancelada. Su calendario la retirará al abrir este correo.`,
+        ]
+      : [
+          `Hola, ${data.nombreRepresentante}:`,
+          `${capitalize(organizer)} le invita a una reunión el ${day}, a las ${time} (hora de Santo Domingo).`,
+          'Puede aceptarla o rechazarla desde su calendario; el archivo adjunto la agrega a cualquier otro.',
+        ];
+  const signature = data.organizerName
+    ? `${data.organizerName}\n${brand.companyName}`
+    : `El equipo de ${brand.companyName}`;
   return renderMail(
     brand,
     copyTo ?? data.email,
@@ -88,8 +103,10 @@ export function meetingMail(
             `El equipo de ${brand.companyName}`,
           ]
         : [
-            `¿Preguntas? Responda a este correo o llámenos al ${brand.phone}.`,
-            `El equipo de ${brand.companyName}`,
+            cancelled
+              ? `Si desea acordar otra fecha, responda a este correo o llámenos al ${brand.phone}.`
+              : `¿Preguntas? Responda a este correo o llámenos al ${brand.phone}.`,
+            `Saludos cordiales,\n${signature}`,
           ],
     },
     copyTo ? null : formatAddress(data.organizerName, data.organizerEmail),
