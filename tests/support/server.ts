@@ -5,10 +5,13 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createOrResetStaff } from '../../src/server/auth/accounts.ts';
+import { createStaffAuth } from '../../src/server/auth/index.ts';
+import { parseConfig } from '../../src/server/config.ts';
+import { openDatabase } from '../../src/server/db/index.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -156,22 +159,23 @@ export function generatedFirstPassword(server: RunningServer): { email: string; 
 const resetArgs = (email: string) => ['scripts/admin.ts', 'create', '--email', email];
 
 /**
- * Resets the first staff account, as an operator does, to {@link FIRST_STAFF_TEST_PASSWORD} given on
- * standard input: the generated password is marked for a change (every page would lead to
- * 'Contraseña'). Asynchronous, so that the test's open keep-alive connections are not left to go stale
- * while it runs (useSite calls it right after the start).
+ * Resets the first staff account to {@link FIRST_STAFF_TEST_PASSWORD} with the code `npm run admin --
+ * create` runs (createOrResetStaff: the generated password's mark and file go), in this process, on
+ * the server's database: what an operator does, without starting a Node process for it.
+ * Asynchronous, so that the test's open keep-alive connections are not left to go stale while it runs
+ * (useSite calls it right after the start). The script itself is tested through {@link runAdminScript}.
  */
 export async function prepareFirstStaff(server: RunningServer): Promise<void> {
   const generated = generatedFirstPassword(server);
   if (!generated || readied.has(server.url)) return;
-  const child = spawn(process.execPath, resetArgs(generated.email), {
-    cwd: ROOT,
-    env: { ...server.env, LOG_LEVEL: 'silent' },
-    stdio: ['pipe', 'ignore', 'inherit'],
-  });
-  child.stdin!.end(`${FIRST_STAFF_TEST_PASSWORD}\n`);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`No se pudo preparar la cuenta de personal inicial (código ${code}).`);
+  const config = parseConfig(server.env);
+  const { db, engine } = openDatabase(config.DATABASE_URL);
+  try {
+    const auth = createStaffAuth({ db, engine, config, secret: config.AUTH_SECRET! });
+    await createOrResetStaff({ email: generated.email, password: FIRST_STAFF_TEST_PASSWORD }, auth, config);
+  } finally {
+    await db.destroy();
+  }
   readied.set(server.url, FIRST_STAFF_TEST_PASSWORD);
 }
 
