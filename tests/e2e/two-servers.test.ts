@@ -165,11 +165,12 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
       statuses.push(answer.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-    expect(await queuedMails()).toBe(before + 5); // a staff notice per accepted message
+    // Per accepted message, a staff notice and the writer's confirmation (each writer a new address).
+    expect(await queuedMails()).toBe(before + 10);
   });
 
   it('sends every queued mail exactly once while both workers run', async () => {
-    // Mails queued by the tests before this one (five contact notices when the whole file runs).
+    // Mails queued by the tests before this one (five contact notices and five confirmations when the whole file runs).
     const earlier = await queuedMails();
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, index) =>

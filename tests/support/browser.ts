@@ -2,7 +2,14 @@
  * The system Chromium driven by playwright-core (no downloaded browser builds).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContextOptions, type Download, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContextOptions,
+  type Download,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { expect } from 'vitest';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -54,7 +61,8 @@ export async function downloadedBytes(download: Download): Promise<Buffer<ArrayB
 export function watchConsole(page: Page) {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console.error: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'error')
+      problems.push(`console.error: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   return {
@@ -75,7 +83,9 @@ export const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeo
 export async function expectNoAxeViolations(page: Page, exclude: string[] = []): Promise<void> {
   // Sections a visitor has not scrolled near are not rendered (content-visibility: auto), and axe cannot
   // measure the contrast of what has no layout: check the page as it is once every part has been seen.
-  const renderAll = await page.addStyleTag({ content: 'main > section, body > footer { content-visibility: visible !important; }' });
+  const renderAll = await page.addStyleTag({
+    content: 'main > section, body > footer { content-visibility: visible !important; }',
+  });
   // Contrast is measured on what is painted: let entrance animations (toast, reveal) finish first.
   await page.evaluate(() =>
     Promise.all(
@@ -85,12 +95,22 @@ export async function expectNoAxeViolations(page: Page, exclude: string[] = []):
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
+  let builder = new AxeBuilder({ page }).withTags([
+    'wcag2a',
+    'wcag2aa',
+    'wcag21a',
+    'wcag21aa',
+    'best-practice',
+  ]);
   for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();
   await renderAll.evaluate((element) => (element as Element).remove());
   const summary = results.violations.map(
-    (violation) => `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 5).join(' | ')}`,
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes
+        .map((node) => node.target.join(' '))
+        .slice(0, 5)
+        .join(' | ')}`,
   );
   expect(summary).toEqual([]);
 }
@@ -108,7 +128,9 @@ export async function inView<T extends Locator>(locator: T): Promise<T> {
 /** Scrolls an element into view and waits two frames: the browser renders skipped content at the next frame. */
 async function scrollAndRender(element: Locator): Promise<void> {
   await element.scrollIntoViewIfNeeded();
-  await element.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await element.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
 }
 
 /** The rendered text of each element matched, each scrolled into view first. */

@@ -18,7 +18,13 @@ import {
   type Db,
   type DbEngine,
 } from '../../src/server/db/index.ts';
-import { copySqliteTemplate, createPgDatabaseFrom, dropPgDatabase, TEST_DATABASE_URL, withDatabase } from './templates.ts';
+import {
+  copySqliteTemplate,
+  createPgDatabaseFrom,
+  dropPgDatabase,
+  TEST_DATABASE_URL,
+  withDatabase,
+} from './templates.ts';
 
 export { TEST_DATABASE_URL };
 

@@ -49,7 +49,10 @@ function inputsHash(): string {
 
 function buildWhenStale(): void {
   const wanted = inputsHash();
-  const built = existsSync(join(ROOT, 'dist/server/entry.mjs')) && existsSync(HASH_FILE) ? readFileSync(HASH_FILE, 'utf8') : '';
+  const built =
+    existsSync(join(ROOT, 'dist/server/entry.mjs')) && existsSync(HASH_FILE)
+      ? readFileSync(HASH_FILE, 'utf8')
+      : '';
   if (built === wanted) {
     console.log('e2e: la compilación de producción está al día (dist/.inputs-hash); no se recompila.');
     return;
@@ -65,11 +68,17 @@ function buildWhenStale(): void {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(CHROME_PATH)) {
-    throw new Error(`No se encontró Chromium en ${CHROME_PATH}: instálelo (apt-get install -y chromium) o defina CHROME_PATH.`);
+    throw new Error(
+      `No se encontró Chromium en ${CHROME_PATH}: instálelo (apt-get install -y chromium) o defina CHROME_PATH.`,
+    );
   }
   buildWhenStale();
   project.provide('sqliteTemplate', await buildSqliteTemplate());
-  const browser = await chromium.launchServer({ executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS });
+  const browser = await chromium.launchServer({
+    executablePath: CHROME_PATH,
+    headless: true,
+    args: CHROME_ARGS,
+  });
   project.provide('browserWsEndpoint', browser.wsEndpoint());
   return async () => {
     await browser.close();

@@ -12,7 +12,9 @@ export default async function setup(project: TestProject): Promise<void> {
   try {
     pgTemplate = await buildPgTemplate(TEST_DATABASE_URL);
   } catch (error) {
-    console.warn(`No se pudo preparar la plantilla de PostgreSQL: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `No se pudo preparar la plantilla de PostgreSQL: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   project.provide('pgTemplate', pgTemplate);
 }

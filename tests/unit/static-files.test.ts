@@ -116,6 +116,26 @@ describe('one build, any SITE_URL', () => {
     }
   });
 
+  it('keeps the quick copies when told not to recompress (STATIC_RECOMPRESS=false)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vertice-site-url-'));
+    try {
+      const client = join(root, 'client');
+      mkdirSync(client, { recursive: true });
+      const page = (origin: string) => `<!doctype html><link rel="canonical" href="${origin}/"><p>${'Consultoría. '.repeat(300)}</p>`;
+      writeFileSync(join(client, 'index.html'), page(BUILD_ORIGIN));
+      let recompressed = 0;
+      const files = await loadStaticFiles(client, { siteUrl: 'https://www.ejemplo.com.do/', recompress: false, onRecompressed: (count) => (recompressed += count) });
+      const quick = files.get('/')!.bodies.br!;
+      expect(brotliDecompressSync(quick).toString()).toBe(page('https://www.ejemplo.com.do'));
+      // The pass would start a second after loading: nothing happens, and the quick copy stays.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(recompressed).toBe(0);
+      expect(files.get('/')!.bodies.br).toBe(quick);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('leaves a file without the placeholder untouched', () => {
     const bytes = Buffer.from('<p>sin dirección</p>');
     expect(withSiteOrigin(bytes, 'https://www.ejemplo.com.do')).toBe(bytes);
