@@ -16,6 +16,7 @@ import { insertContactMessage } from '../support/factories.ts';
 import { runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
+import { ageFormStamps } from '../support/form-stamp.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
 const SUPPORT = 'soporte@verticeconsultores.com.do';
@@ -127,12 +128,12 @@ describe('contact inbox', () => {
     // The visitor writes through the real form (JavaScript on), which also mails the staff inbox.
     const visitor = await newContext(DESKTOP);
     const form = await visitor.newPage();
+    await ageFormStamps(form, server.url);
     await form.goto(`${server.url}/soporte`);
     const contact = form.locator('#contacto form');
     await contact.getByLabel('Nombre').fill(XSS_NAME);
     await contact.getByLabel('Correo electrónico').fill('eva@ferreteria.test');
     await contact.getByLabel('Mensaje').fill(XSS_MESSAGE);
-    await form.waitForTimeout(1600);
     await contact.getByRole('button', { name: 'Enviar mensaje' }).click();
     await poll(() => contact.getByRole('status').textContent()).toBe(
       '¡Gracias por tu mensaje! Te responderemos pronto.',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
-import { formStamp } from '../support/form-stamp.ts';
+import { ageFormStamps, formStamp } from '../support/form-stamp.ts';
 import { useSite } from '../support/site.ts';
 
 const SITE_FRAME = ['body > header'];
@@ -13,6 +13,7 @@ describe('contact form (JavaScript on)', () => {
   it('sends, shows "Enviando…", clears the fields and thanks; the staff gets the mail with the visitor as Reply-To', async () => {
     const context = await browser.newContext(DESKTOP);
     const page = await context.newPage();
+    await ageFormStamps(page, server.url);
     const consoleWatch = watchConsole(page);
     await page.goto(`${server.url}/soporte`);
     await page.route('**/_actions/contact.send', async (route) => {
@@ -23,7 +24,6 @@ describe('contact form (JavaScript on)', () => {
     await form.getByLabel('Nombre').fill('Juan Marte');
     await form.getByLabel('Correo electrónico').fill('juan@ferreteria.test');
     await form.getByLabel('Mensaje').fill('Quisiera una cotización de AdmCloud para tres usuarios.\nGracias.');
-    await page.waitForTimeout(1600);
     await form.getByRole('button', { name: 'Enviar mensaje' }).click();
     await expect.poll(() => form.getByRole('button', { name: 'Enviando…' }).isDisabled()).toBe(true);
     await expect.poll(() => form.getByRole('status').textContent(), { timeout: 10_000 }).toBe(SUCCESS);
@@ -77,12 +77,12 @@ describe('contact form without JavaScript', () => {
   it('posts to /soporte and thanks the visitor', async () => {
     const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
+    await ageFormStamps(page, server.url);
     await page.goto(`${server.url}/soporte`);
     const form = page.locator('#contacto form');
     await form.getByLabel('Nombre').fill('Elena Batista');
     await form.getByLabel('Correo electrónico').fill('elena@colmado.test');
     await form.getByLabel('Mensaje').fill('Me interesa Tiendao para mi colmado.');
-    await page.waitForTimeout(1600); // the page carries its render time; faster than this is a bot
     await Promise.all([page.waitForURL(/_action=contact\.send/), form.getByRole('button', { name: 'Enviar mensaje' }).click()]);
     expect(await page.locator('#contacto form').getByRole('status').textContent()).toBe(SUCCESS);
     expect(await page.locator('#contacto form').getByLabel('Nombre').inputValue()).toBe('');

@@ -15,7 +15,7 @@ import { DESKTOP, expectNoAxeViolations, poll, watchConsole } from '../support/b
 import { insertIncident } from '../support/factories.ts';
 import { TRACKING_NOT_FOUND } from '../../src/domain/forms/tracking.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
-import { formStamp } from '../support/form-stamp.ts';
+import { ageFormStamps, formStamp } from '../support/form-stamp.ts';
 import { postForm } from '../support/http.ts';
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
@@ -276,13 +276,13 @@ describe('support desk', () => {
     // The visitor: the reply as text, never the note; answers in the 'Responder' box.
     const visitor = await visitorContext();
     const followUp = await visitor.newPage();
+    await ageFormStamps(followUp, server.url);
     const visitorDialogs = recordDialogs(followUp);
     await followUp.goto(link!.replace(/^https?:\/\/[^/]+/, server.url));
     await poll(() => followUp.getByTestId('respuesta').allInnerTexts()).toEqual([REPLY]);
     expect(await followUp.content()).not.toContain('Nota privada');
     await expectNoAxeViolations(followUp);
     // Empty: refused with its message, nothing stored.
-    await followUp.waitForTimeout(1600);
     await followUp.getByRole('button', { name: 'Enviar respuesta' }).click();
     await followUp.waitForLoadState('load');
     expect(await followUp.getByText('Escribe tu respuesta antes de enviarla.').count()).toBe(1);
@@ -292,7 +292,6 @@ describe('support desk', () => {
     await followUp.getByLabel('Tu respuesta').pressSequentially(ANSWER.split('\n')[0]!);
     await followUp.keyboard.press('Enter');
     await followUp.keyboard.type(ANSWER.split('\n')[1]!);
-    await followUp.waitForTimeout(1600);
     await followUp.getByRole('button', { name: 'Enviar respuesta' }).click();
     await followUp.waitForURL(/respuesta=enviada/);
     expect(await followUp.getByText(ANSWER_SENT_MESSAGE).count()).toBe(1);

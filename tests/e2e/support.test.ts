@@ -1,8 +1,8 @@
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postAction } from '../support/actions.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
 import { useSite } from '../support/site.ts';
+import { ageFormStamps } from '../support/form-stamp.ts';
 
 const { server, browser, smtp } = useSite({ smtp: true, env: { FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' } });
 
@@ -10,13 +10,12 @@ const NUMBER = /INC-\d{8}-\d{4}/;
 // The site header belongs to the frame (another part of the site); these tests judge our own markup.
 const SITE_FRAME = ['body > header'];
 
-/** The visitor needs more than a second and a half to fill the form (the server refuses faster bots). */
-const humanPause = (page: Page) => page.waitForTimeout(1600);
 
 describe('support dialog (JavaScript on)', () => {
   it('opens with the first click, shows "Enviando…", registers the incident and mails the visitor and the staff', async () => {
     const context = await browser.newContext(DESKTOP);
     const page = await context.newPage();
+    await ageFormStamps(page, server.url);
     const consoleWatch = watchConsole(page);
     await page.goto(`${server.url}/soporte`);
     // Hold the request briefly so the sending state can be observed.
@@ -38,7 +37,6 @@ describe('support dialog (JavaScript on)', () => {
     await dialog.getByLabel('Teléfono').fill('809-555-0199');
     await dialog.getByLabel('Correo electrónico').fill('carmen@cliente.test');
     await dialog.getByLabel('RNC de la empresa').fill('1-31-00000-1');
-    await humanPause(page);
     await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
 
     const sendingButton = dialog.getByRole('button', { name: 'Enviando…' });
@@ -67,6 +65,7 @@ describe('support dialog (JavaScript on)', () => {
   it('registers an empty submission on a phone, and the dialog passes axe', async () => {
     const context = await browser.newContext(PHONE);
     const page = await context.newPage();
+    await ageFormStamps(page, server.url);
     const consoleWatch = watchConsole(page);
     await page.goto(`${server.url}/soporte`);
     await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
@@ -75,7 +74,6 @@ describe('support dialog (JavaScript on)', () => {
     const box = await dialog.boundingBox();
     expect(box!.height).toBeLessThanOrEqual(844 * 0.95 + 1);
     await expectNoAxeViolations(page, SITE_FRAME);
-    await humanPause(page);
     await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
     const notice = page.getByRole('alert').filter({ hasText: 'Tu incidencia ha sido registrada con el número:' });
     await expect.poll(() => notice.isVisible(), { timeout: 10_000 }).toBe(true);
@@ -102,13 +100,13 @@ describe('support without JavaScript', () => {
   it('opens the dialog natively, posts to /soporte/nueva and shows the number', async () => {
     const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
+    await ageFormStamps(page, server.url);
     await page.goto(`${server.url}/soporte`);
     await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await dialog.getByLabel('¿En qué te podemos ayudar?').fill('No abre el punto de venta.');
     await dialog.getByLabel('Nombre').fill('Luis Tavárez');
-    await humanPause(page); // the page carries its signed render time; faster than this is a bot
     await Promise.all([page.waitForURL(/\/soporte\/nueva/), dialog.getByRole('button', { name: 'Abrir Incidencia' }).click()]);
     const result = page.getByRole('alert');
     expect(await result.textContent()).toMatch(/Tu incidencia ha sido registrada con el número: INC-\d{8}-\d{4}/);
@@ -222,6 +220,7 @@ describe('when the server is gone', () => {
   it('says "Hubo un error al registrar" and keeps the dialog open with every value', async () => {
     const context = await browser.newContext(DESKTOP);
     const page = await context.newPage();
+    await ageFormStamps(page, server.url);
     await page.goto(`${server.url}/soporte`);
     await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
@@ -229,7 +228,6 @@ describe('when the server is gone', () => {
     await dialog.getByLabel('¿En qué te podemos ayudar?').fill('El inventario no cuadra.');
     await dialog.getByLabel('Nombre').fill('Rosa Almonte');
     await dialog.getByLabel('Correo electrónico').fill('rosa@cliente.test');
-    await humanPause(page);
     // SIGTERM: requests drained, the mail worker stopped after its current send, exit code 0.
     expect(await server.stop()).toBe(0);
     await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
