@@ -9,7 +9,7 @@ import { ACTIONS_PREFIX, ROUTES } from '../../routes.ts';
 import { actionErrorBody, STAFF_REFUSALS } from '../http/refusals.ts';
 import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
-import { clientNetworkOf } from '../rate-limit.ts';
+import { clientNetworkOfRequest, type RequestClient } from '../http/request-client.ts';
 import { requireStaff, type StaffMember } from './index.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */
@@ -120,14 +120,10 @@ export const requireStaffPage = (context: GuardContext) => staffOrRefusal(contex
 /** For a staff endpoint: the same, answering refusals as JSON. */
 export const requireStaffApi = (context: GuardContext) => staffOrRefusal(context, 'api');
 
-/** The staff member acting on a page, and from which client network: the audit log's actor. */
-export function staffActor(
-  context: { request: Request; clientAddress: string },
-  staff: StaffMember,
-): AuditActor {
-  return {
-    actorId: staff.id,
-    actorEmail: staff.email,
-    network: clientNetworkOf(context.request, context.clientAddress, getConfig().TRUST_PROXY),
-  };
+/**
+ * The staff member acting, and from which client network: the audit log's actor. The one way every
+ * staff write (src/actions/staff/) names who did it.
+ */
+export function staffActor(context: RequestClient, staff: StaffMember): AuditActor {
+  return { actorId: staff.id, actorEmail: staff.email, network: clientNetworkOfRequest(context) };
 }
