@@ -339,12 +339,11 @@ describe('client meeting, sent and cancelled', () => {
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     const cookie = (await context.cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
     const post = () =>
-      fetch(meetingUrl(), {
+      fetch(`${meetingUrl()}?_action=meetings.schedule`, {
         method: 'POST',
         redirect: 'manual',
         headers: { cookie, origin: server.url, 'x-forwarded-for': `198.51.100.${ipCounter}` },
         body: new URLSearchParams({
-          _intent: 'enviar',
           solicitud: requestId,
           fecha: dayFromToday(12),
           hora: '09:00',
