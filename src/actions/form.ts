@@ -11,8 +11,9 @@
  * Also here: reading a form's fields ({@link readForm}) and zod's issues as one message per field
  * ({@link fieldErrors}), which every handler uses.
  */
-import { ActionError, getActionContext, isInputError, type ActionErrorCode } from 'astro:actions';
+import { ACTION_QUERY_PARAMS, ActionError, getActionContext, isInputError, type ActionErrorCode } from 'astro:actions';
 import type { APIContext, AstroGlobal, MiddlewareNext } from 'astro';
+import { ROUTES } from '../routes.ts';
 import { seeOther } from '../server/http/see-other.ts';
 
 /** One message per field, the first zod gave; the form's own message under no field. */
@@ -115,12 +116,23 @@ function withCookies(response: Response, setCookies: readonly string[] | undefin
 }
 
 /**
+ * The action of a form posted to the sign-in page: its forms post to the page's own path (the route
+ * scripts and operators sign in at), `?paso=codigo` for the second step.
+ */
+export function signInActionOf(url: URL): string {
+  return url.searchParams.get('paso') === 'codigo' ? 'login.code' : 'login.password';
+}
+
+/**
  * The middleware's part: an action posted from a page's form (`?_action=NAME`) runs here, once; a
  * redirecting success answers 303; otherwise the page renders with the outcome and, in `locals.form`,
  * the values typed and the message of each field. Every other request passes through.
  */
 export async function runFormAction(context: APIContext, next: MiddlewareNext): Promise<Response> {
   if (context.isPrerendered) return next();
+  // The sign-in page's forms post to its own path: the step names their action.
+  if (context.request.method === 'POST' && context.url.pathname === ROUTES.adminLogin && !context.url.searchParams.has(ACTION_QUERY_PARAMS.actionName))
+    context.url.searchParams.set(ACTION_QUERY_PARAMS.actionName, signInActionOf(context.url));
   const { action, setActionResult, serializeActionResult } = getActionContext(context);
   if (action?.calledFrom !== 'form') return withCookies(await next(), context.locals.setCookies);
   const result = await action.handler();

@@ -1,6 +1,7 @@
 /**
  * Staff sign-in (`/admin-login`): `login.password`, then, for an account with two-step verification,
- * `login.code` on a second step. Both are form actions posted to the sign-in page; the limits per
+ * `login.code` on a second step (`?paso=codigo`). Both are form actions posted to the sign-in page's
+ * own path, which the middleware runs by the step (src/actions/form.ts); the limits per
  * account and per client network, the slow-down and the ADMIN_EMAILS check live in
  * src/server/auth/login.ts. Success answers 303 with the session's cookies; a refusal renders the page
  * with the message (the e-mail kept, never the password or the code).
@@ -24,12 +25,6 @@ export const LOGIN_MESSAGES = {
 /** The second step of a sign-in with two-step verification: the page with its code form. */
 export const CODE_STEP = `${ROUTES.adminLogin}?paso=codigo`;
 export const EXPIRED_PATH = `${ROUTES.adminLogin}?motivo=caducado`;
-/** Where each step's form posts. */
-export const LOGIN_FORM_ACTIONS = {
-  password: `${ROUTES.adminLogin}?_action=login.password`,
-  code: `${CODE_STEP}&_action=login.code`,
-} as const;
-
 export const password = defineAction({
   accept: 'form',
   handler: async (form: FormData, context) => {

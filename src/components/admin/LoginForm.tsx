@@ -8,14 +8,12 @@ export interface LoginFormProps {
   companyName: string;
   /** `code`: the password was right; the second step asks for a code of the app or a recovery code. */
   step?: 'password' | 'code';
-  /** Where the password form posts (`login.password` on this page). */
-  passwordAction?: string;
-  /** Where the code form posts (`login.code` on the page with `?paso=codigo`). */
+  /** Where the code form posts (the page with `?paso=codigo`). */
   codeAction?: string;
 }
 
 /** 'Login Administrador': a plain HTML form posted to the page itself (no JavaScript needed). */
-export default function LoginForm({ error, email, notice, companyName, step = 'password', passwordAction, codeAction }: LoginFormProps) {
+export default function LoginForm({ error, email, notice, companyName, step = 'password', codeAction }: LoginFormProps) {
   return (
     <div className="w-full max-w-md rounded-card bg-white p-8 shadow-xl shadow-brand-950/20 ring-1 ring-line sm:p-10">
       <div className="mb-8 flex items-center gap-3">
@@ -73,7 +71,7 @@ export default function LoginForm({ error, email, notice, companyName, step = 'p
           </p>
         </form>
       ) : (
-        <form method="post" action={passwordAction} className="flex flex-col gap-5">
+        <form method="post" className="flex flex-col gap-5">
           <div className="flex flex-col gap-1.5">
             <label htmlFor="email" className="text-sm font-medium text-ink">
               Correo electrónico
