@@ -15,49 +15,9 @@ import { ACTION_QUERY_PARAMS, ActionError, getActionContext, isInputError, type 
 import type { APIContext, AstroGlobal, MiddlewareNext } from 'astro';
 import { ROUTES } from '../routes.ts';
 import { seeOther } from '../server/http/see-other.ts';
+import { echoedValues, fieldErrors } from './form-fields.ts';
 
-/** One message per field, the first zod gave; the form's own message under no field. */
-export type FieldErrors<F extends string = string> = Partial<Record<F, string>>;
-
-/** The fields a refused form never shows again, whatever the action: passwords, codes, the carried CSV. */
-export const NEVER_ECHOED: ReadonlySet<string> = new Set([
-  'password',
-  'actual',
-  'nueva',
-  'repeticion',
-  'codigo',
-  'contenido',
-  'firma',
-]);
-
-/** One text field of a form: '' when missing or a file. */
-export function field(form: FormData | null | undefined, name: string): string {
-  const value = form?.get(name);
-  return typeof value === 'string' ? value : '';
-}
-
-/** These text fields of a form, '' where missing. */
-export function readForm<F extends string>(form: FormData | null | undefined, names: readonly F[]): Record<F, string> {
-  return Object.fromEntries(names.map((name) => [name, field(form, name)])) as Record<F, string>;
-}
-
-/** zod's issues (or an Astro input error's fields) as one message per top-level field, the first given. */
-export function fieldErrors<F extends string = string>(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> | Record<string, string[] | undefined>,
-): FieldErrors<F> {
-  const errors: Record<string, string> = {};
-  if (Array.isArray(issues)) {
-    for (const issue of issues) {
-      const key = issue.path[0];
-      if (key === undefined) continue;
-      errors[String(key)] ??= issue.message;
-    }
-  } else {
-    for (const [key, messages] of Object.entries(issues as Record<string, string[] | undefined>))
-      if (messages?.[0]) errors[key] = messages[0];
-  }
-  return errors as FieldErrors<F>;
-}
+export { field, fieldErrors, NEVER_ECHOED, readForm, echoedValues, type FieldErrors } from './form-fields.ts';
 
 /**
  * A refusal a handler expects (a wrong password, a record gone, a stale edit): the status by `code`,
@@ -98,15 +58,12 @@ export function sendCookies(context: { locals: App.Locals }, setCookies: readonl
 
 /** The text fields posted, without the secret ones: what a page shows again. */
 async function typedValues(request: Request): Promise<Record<string, string>> {
-  const form = await request
-    .clone()
-    .formData()
-    .catch(() => null);
-  const values: Record<string, string> = {};
-  for (const [name, value] of form?.entries() ?? []) {
-    if (typeof value === 'string' && !NEVER_ECHOED.has(name) && !(name in values)) values[name] = value;
-  }
-  return values;
+  return echoedValues(
+    await request
+      .clone()
+      .formData()
+      .catch(() => null),
+  );
 }
 
 function withCookies(response: Response, setCookies: readonly string[] | undefined): Response {

@@ -11,7 +11,7 @@ import { CLIENT_FIELDS, clientInputSchema, clientNoteSchema, isProjectState, STA
 import { adminClientPath, ROUTES } from '../../routes.ts';
 import { staffActor } from '../../server/auth/guard.ts';
 import { addClientNote, createClient, setClientArchived, setClientState, updateClient } from '../../server/clients/index.ts';
-import { checkImportSize, importClients, ImportRefusal, previewImport, signUpload, verifyUpload } from '../../server/clients/csv.ts';
+import { checkImportSize, importClients, ImportRefusal, previewImport, signUpload, uploadNonce, verifyUpload } from '../../server/clients/csv.ts';
 import { ClientNotFoundError, deliverWelcomeMail, sendWelcome as sendWelcomeMail } from '../../server/clients/welcome.ts';
 import { getDb } from '../../server/db/index.ts';
 import { getLogger } from '../../server/log.ts';
@@ -160,9 +160,11 @@ export const importPreview = staffForm('clients.importPreview', INTERNAL_MESSAGE
 export const importConfirm = staffForm('clients.importConfirm', INTERNAL_MESSAGE, async (form, { staff, actor }) => {
   const contenido = form.get('contenido');
   const bytes = typeof contenido === 'string' ? new Uint8Array(Buffer.from(contenido, 'base64')) : new Uint8Array();
-  if (!verifyUpload(staff.id, bytes, form.get('firma'))) refuse('BAD_REQUEST', 'La vista previa caducó o no es válida. Vuelva a subir el archivo.');
+  const firma = form.get('firma');
+  if (!verifyUpload(staff.id, bytes, firma)) refuse('BAD_REQUEST', 'La vista previa caducó o no es válida. Vuelva a subir el archivo.');
   try {
-    const outcome = await importClients(getDb(), bytes, actor);
+    // Single-use: the signature's nonce is recorded with the import, so posting it again imports nothing.
+    const outcome = await importClients(getDb(), bytes, actor, new Date(), uploadNonce(firma));
     getLogger().info({ event: 'clients.imported', ...outcome, actor: staff.email }, 'clients imported from CSV');
     return seeOtherTo(`${ROUTES.adminClientsImport}?importados=${outcome.imported}&omitidas=${outcome.skipped}`);
   } catch (error) {

@@ -23,6 +23,7 @@ import * as incidentActivityIndexes from './0017_incident_activity_indexes.ts';
 import * as clientMatchIndexes from './0018_client_match_indexes.ts';
 import * as incidentResolvedAt from './0019_incident_resolved_at.ts';
 import * as incidentStateCounts from './0020_incident_state_counts.ts';
+import * as clientImportNonces from './0023_client_import_nonces.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0018_client_match_indexes': clientMatchIndexes,
   '0019_incident_resolved_at': incidentResolvedAt,
   '0020_incident_state_counts': incidentStateCounts,
+  '0023_client_import_nonces': clientImportNonces,
 };
