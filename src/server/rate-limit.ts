@@ -4,8 +4,6 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './db/index.ts';
-import { resolveClientIp } from './http/client-ip.ts';
-import { clientNetwork } from './http/client-network.ts';
 
 export const RATE_WINDOW_MS = 10 * 60 * 1000;
 
@@ -54,11 +52,3 @@ export async function hitRateLimit(
   return { allowed: hits <= limit, hits, retryAfterSeconds, windowStart };
 }
 
-/**
- * The client network a limit is keyed on: the address (IPv4) or its /64 (IPv6), from the socket, or
- * from X-Forwarded-For only when the operator says a proxy sets it (`TRUST_PROXY`); otherwise anyone
- * could dodge the limit by forging the header.
- */
-export function clientNetworkOf(request: Request, socketAddress: string | undefined, trustProxy: boolean): string {
-  return clientNetwork(resolveClientIp(request.headers, socketAddress, trustProxy));
-}

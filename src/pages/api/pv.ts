@@ -7,16 +7,16 @@ import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
 import { articlePath } from '../../routes.ts';
 import { countablePaths, countBeacon } from '../../server/analytics/beacon.ts';
-import { getConfig } from '../../server/config.ts';
-import { clientNetworkOf } from '../../server/rate-limit.ts';
+import { clientNetworkOfRequest } from '../../server/http/request-client.ts';
 
 export const prerender = false;
 
 let known: Promise<ReadonlySet<string>> | undefined;
 const knownPaths = () => (known ??= getCollection('blog').then((articles) => countablePaths(articles.map((article) => articlePath(article.id)))));
 
-export const POST: APIRoute = async ({ request, clientAddress }) => {
-  const network = clientNetworkOf(request, clientAddress, getConfig().TRUST_PROXY);
+export const POST: APIRoute = async (context) => {
+  const { request } = context;
+  const network = clientNetworkOfRequest(context);
   await countBeacon(network, (await request.text()).slice(0, 200), await knownPaths());
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 };

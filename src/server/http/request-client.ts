@@ -27,7 +27,11 @@ export function clientIpOf(context: RequestClient, trustProxy = getConfig().TRUS
   return resolveClientIp(context.request.headers, socketAddressOf(context), trustProxy);
 }
 
-/** The client network of this request, for limits, logs and the audit log. */
+/**
+ * The client network of this request, for limits, logs and the audit log: from the socket, or from
+ * X-Forwarded-For only when the operator says a proxy sets it (`TRUST_PROXY`); otherwise anyone could
+ * dodge a limit by forging the header.
+ */
 export function clientNetworkOfRequest(context: RequestClient, trustProxy = getConfig().TRUST_PROXY): string {
   return clientNetwork(clientIpOf(context, trustProxy));
 }
