@@ -21,7 +21,8 @@ function isStaffAction(name: string | null): boolean {
 
 /** A staff endpoint: a staff action or a path under the staff API. */
 function isStaffApi(url: URL): boolean {
-  if (url.pathname.startsWith(ACTIONS_PREFIX)) return isStaffAction(url.pathname.slice(ACTIONS_PREFIX.length));
+  if (url.pathname.startsWith(ACTIONS_PREFIX))
+    return isStaffAction(url.pathname.slice(ACTIONS_PREFIX.length));
   return isStaffEndpoint(url.pathname) || isStaffAction(url.searchParams.get('_action'));
 }
 

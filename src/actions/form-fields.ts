@@ -25,13 +25,18 @@ export function field(form: FormData | null | undefined, name: string): string {
 }
 
 /** These text fields of a form, '' where missing. */
-export function readForm<F extends string>(form: FormData | null | undefined, names: readonly F[]): Record<F, string> {
+export function readForm<F extends string>(
+  form: FormData | null | undefined,
+  names: readonly F[],
+): Record<F, string> {
   return Object.fromEntries(names.map((name) => [name, field(form, name)])) as Record<F, string>;
 }
 
 /** zod's issues (or an Astro input error's fields) as one message per top-level field, the first given. */
 export function fieldErrors<F extends string = string>(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> | Record<string, string[] | undefined>,
+  issues:
+    | ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>
+    | Record<string, string[] | undefined>,
 ): FieldErrors<F> {
   const errors: Record<string, string> = {};
   if (Array.isArray(issues)) {

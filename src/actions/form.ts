@@ -11,7 +11,13 @@
  * Also here: reading a form's fields ({@link readForm}) and zod's issues as one message per field
  * ({@link fieldErrors}), which every handler uses.
  */
-import { ACTION_QUERY_PARAMS, ActionError, getActionContext, isInputError, type ActionErrorCode } from 'astro:actions';
+import {
+  ACTION_QUERY_PARAMS,
+  ActionError,
+  getActionContext,
+  isInputError,
+  type ActionErrorCode,
+} from 'astro:actions';
 import type { APIContext, AstroGlobal, MiddlewareNext } from 'astro';
 import { ROUTES } from '../routes.ts';
 import { seeOther } from '../server/http/see-other.ts';
@@ -28,12 +34,18 @@ export class FormRefusal extends ActionError {
   fields: Record<string, string>;
   constructor(code: ActionErrorCode, message: string, fields: Record<string, string | undefined> = {}) {
     super({ code, message });
-    this.fields = Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1])));
+    this.fields = Object.fromEntries(
+      Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1])),
+    );
   }
 }
 
 /** Throws the refusal: `refuse('NOT_FOUND', 'El cliente no existe.')`. */
-export function refuse(code: ActionErrorCode, message: string, fields?: Record<string, string | undefined>): never {
+export function refuse(
+  code: ActionErrorCode,
+  message: string,
+  fields?: Record<string, string | undefined>,
+): never {
   throw new FormRefusal(code, message, fields);
 }
 
@@ -46,7 +58,10 @@ export interface SeeOtherTo {
 export const seeOtherTo = (location: string): SeeOtherTo => ({ redirect: location });
 
 const isSeeOther = (data: unknown): data is SeeOtherTo =>
-  typeof data === 'object' && data !== null && typeof (data as SeeOtherTo).redirect === 'string' && (data as SeeOtherTo).redirect.startsWith('/');
+  typeof data === 'object' &&
+  data !== null &&
+  typeof (data as SeeOtherTo).redirect === 'string' &&
+  (data as SeeOtherTo).redirect.startsWith('/');
 
 /**
  * Cookies a handler must send with its answer (Better Auth's `Set-Cookie` lines: a new session, a
@@ -88,12 +103,17 @@ export function signInActionOf(url: URL): string {
 export async function runFormAction(context: APIContext, next: MiddlewareNext): Promise<Response> {
   if (context.isPrerendered) return next();
   // The sign-in page's forms post to its own path: the step names their action.
-  if (context.request.method === 'POST' && context.url.pathname === ROUTES.adminLogin && !context.url.searchParams.has(ACTION_QUERY_PARAMS.actionName))
+  if (
+    context.request.method === 'POST' &&
+    context.url.pathname === ROUTES.adminLogin &&
+    !context.url.searchParams.has(ACTION_QUERY_PARAMS.actionName)
+  )
     context.url.searchParams.set(ACTION_QUERY_PARAMS.actionName, signInActionOf(context.url));
   const { action, setActionResult, serializeActionResult } = getActionContext(context);
   if (action?.calledFrom !== 'form') return withCookies(await next(), context.locals.setCookies);
   const result = await action.handler();
-  if (!result.error && isSeeOther(result.data)) return seeOther(result.data.redirect, context.locals.setCookies);
+  if (!result.error && isSeeOther(result.data))
+    return seeOther(result.data.redirect, context.locals.setCookies);
   setActionResult(action.name, serializeActionResult(result));
   const error = result.error;
   const errors: Record<string, string> =
@@ -142,8 +162,14 @@ export function refusalOf(astro: ActionResultReader, action: AnyAction): Refusal
 }
 
 /** For a page: the values posted with `action` (a success that renders, or a refusal), only these fields. */
-export function postedValuesOf<F extends string>(astro: ActionResultReader, action: AnyAction, names: readonly F[]): Partial<Record<F, string>> {
+export function postedValuesOf<F extends string>(
+  astro: ActionResultReader,
+  action: AnyAction,
+  names: readonly F[],
+): Partial<Record<F, string>> {
   if (!astro.getActionResult(action)) return {};
   const posted = astro.locals.form?.values ?? {};
-  return Object.fromEntries(names.filter((name) => name in posted).map((name) => [name, posted[name]])) as Partial<Record<F, string>>;
+  return Object.fromEntries(
+    names.filter((name) => name in posted).map((name) => [name, posted[name]]),
+  ) as Partial<Record<F, string>>;
 }

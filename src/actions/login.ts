@@ -55,7 +55,11 @@ export const code = defineAction({
   handler: async (form: FormData, context) => {
     let outcome;
     try {
-      outcome = await verifyStaffCode({ code: field(form, 'codigo'), headers: context.request.headers, ip: clientIpOf(context) });
+      outcome = await verifyStaffCode({
+        code: field(form, 'codigo'),
+        headers: context.request.headers,
+        ip: clientIpOf(context),
+      });
     } catch (cause) {
       getLogger().error({ err: cause }, 'sign-in code error');
       return refuse('INTERNAL_SERVER_ERROR', LOGIN_MESSAGES.code);
@@ -66,7 +70,10 @@ export const code = defineAction({
     }
     if (outcome.kind === 'expired') return seeOtherTo(EXPIRED_PATH);
     if (outcome.kind === 'rate-limited') refuse('TOO_MANY_REQUESTS', LOGIN_MESSAGES['rate-limited']);
-    return refuse('BAD_REQUEST', outcome.kind === 'invalid' ? LOGIN_MESSAGES.code : LOGIN_MESSAGES[outcome.kind]);
+    return refuse(
+      'BAD_REQUEST',
+      outcome.kind === 'invalid' ? LOGIN_MESSAGES.code : LOGIN_MESSAGES[outcome.kind],
+    );
   },
 });
 

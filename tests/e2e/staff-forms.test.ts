@@ -21,9 +21,20 @@ let clientId = 0;
 beforeAll(async () => {
   cookie = await signInFirstStaff(server);
   db = openDatabase(server.env.DATABASE_URL!).db;
-  const created = await postForm(server.url, '/_actions/clients.create', { ...ALAMOS_FORM }, { headers: { cookie } });
+  const created = await postForm(
+    server.url,
+    '/_actions/clients.create',
+    { ...ALAMOS_FORM },
+    { headers: { cookie } },
+  );
   expect(created.status, created.body).toBe(200);
-  clientId = (await db.selectFrom('clients').select('id').where('email', '=', ALAMOS_FORM.email).executeTakeFirstOrThrow()).id;
+  clientId = (
+    await db
+      .selectFrom('clients')
+      .select('id')
+      .where('email', '=', ALAMOS_FORM.email)
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 
 afterAll(async () => {
@@ -32,18 +43,30 @@ afterAll(async () => {
 
 const edit = (fields: Record<string, string>, path = `/admin/clientes/${clientId}?_action=clients.update`) =>
   postForm(server.url, path, { ...ALAMOS_FORM, ...fields }, { headers: { cookie } });
-const versionNow = async () => String((await db.selectFrom('clients').select('version').where('id', '=', clientId).executeTakeFirstOrThrow()).version);
+const versionNow = async () =>
+  String(
+    (await db.selectFrom('clients').select('version').where('id', '=', clientId).executeTakeFirstOrThrow())
+      .version,
+  );
 
 describe('a staff form', () => {
   it('answers a saved edit with 303 to the page and its outcome, and the page says so', async () => {
     const saved = await edit({ version: await versionNow(), telefono: '809 555 0143' });
     expect(saved.status).toBe(303);
     expect(saved.headers.location).toBe(`/admin/clientes/${clientId}?hecho=editado`);
-    expect((await db.selectFrom('clients').select('telefono').where('id', '=', clientId).executeTakeFirstOrThrow()).telefono).toBe('+1 809-555-0143');
+    expect(
+      (await db.selectFrom('clients').select('telefono').where('id', '=', clientId).executeTakeFirstOrThrow())
+        .telefono,
+    ).toBe('+1 809-555-0143');
   });
 
   it('renders a refused edit again with 400, the message of each field and every value typed', async () => {
-    const refused = await edit({ version: await versionNow(), email: 'no-es-correo', razonSocial: 'Tecleado "así" SRL', nombreRepresentante: '' });
+    const refused = await edit({
+      version: await versionNow(),
+      email: 'no-es-correo',
+      razonSocial: 'Tecleado "así" SRL',
+      nombreRepresentante: '',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('No se guardaron los cambios. Revise los campos marcados.');
     expect(refused.body).toContain('Correo electrónico no válido.');
@@ -62,9 +85,18 @@ describe('a staff form', () => {
   });
 
   it('answers the same action over /_actions/ as JSON: its status and each field', async () => {
-    const refused = await postForm(server.url, '/_actions/clients.update', { ...ALAMOS_FORM, id: String(clientId), version: await versionNow(), email: 'mal' }, { headers: { cookie } });
+    const refused = await postForm(
+      server.url,
+      '/_actions/clients.update',
+      { ...ALAMOS_FORM, id: String(clientId), version: await versionNow(), email: 'mal' },
+      { headers: { cookie } },
+    );
     expect(refused.status).toBe(400);
-    expect(JSON.parse(refused.body)).toMatchObject({ type: 'AstroActionError', code: 'BAD_REQUEST', fields: { email: 'Correo electrónico no válido.' } });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      type: 'AstroActionError',
+      code: 'BAD_REQUEST',
+      fields: { email: 'Correo electrónico no válido.' },
+    });
     const anonymous = await postForm(server.url, '/_actions/clients.update', { id: String(clientId) });
     expect(anonymous.status).toBe(401);
   });
@@ -84,10 +116,25 @@ describe('a staff form', () => {
   });
 
   it('writes nothing when a staff page is posted without its action', async () => {
-    const before = await db.selectFrom('clients').select(['telefono', 'version']).where('id', '=', clientId).executeTakeFirstOrThrow();
-    const plain = await postForm(server.url, `/admin/clientes/${clientId}`, { ...ALAMOS_FORM, _intent: 'editar', version: String(before.version), telefono: '809 555 0199' }, { headers: { cookie } });
+    const before = await db
+      .selectFrom('clients')
+      .select(['telefono', 'version'])
+      .where('id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    const plain = await postForm(
+      server.url,
+      `/admin/clientes/${clientId}`,
+      { ...ALAMOS_FORM, _intent: 'editar', version: String(before.version), telefono: '809 555 0199' },
+      { headers: { cookie } },
+    );
     expect(plain.status).toBe(200);
-    expect(await db.selectFrom('clients').select(['telefono', 'version']).where('id', '=', clientId).executeTakeFirstOrThrow()).toEqual(before);
+    expect(
+      await db
+        .selectFrom('clients')
+        .select(['telefono', 'version'])
+        .where('id', '=', clientId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual(before);
   });
 
   it('imports a previewed CSV once: its confirmation posted again within the hour imports nothing (issue 24, finding 6)', async () => {
@@ -98,20 +145,33 @@ describe('a staff form', () => {
     ].join('\n');
     const upload = new FormData();
     upload.set('archivo', new File([csv], 'clientes.csv', { type: 'text/csv' }));
-    const preview = await fetch(`${server.url}/admin/clientes/importar?_action=clients.importPreview`, { method: 'POST', headers: { cookie, origin: server.url }, body: upload });
+    const preview = await fetch(`${server.url}/admin/clientes/importar?_action=clients.importPreview`, {
+      method: 'POST',
+      headers: { cookie, origin: server.url },
+      body: upload,
+    });
     expect(preview.status).toBe(200);
     const html = await preview.text();
     expect(html).toContain('RNC o cédula: no tiene ningún número.');
     const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? '';
     const confirmation = { firma: hidden('firma'), contenido: hidden('contenido') };
     expect(confirmation.firma).not.toBe('');
-    const confirm = () => postForm(server.url, '/admin/clientes/importar?_action=clients.importConfirm', confirmation, { headers: { cookie } });
+    const confirm = () =>
+      postForm(server.url, '/admin/clientes/importar?_action=clients.importConfirm', confirmation, {
+        headers: { cookie },
+      });
     const first = await confirm();
     expect(first.status).toBe(303);
     expect(first.headers.location).toBe('/admin/clientes/importar?importados=1&omitidas=1');
     const again = await confirm();
     expect(again.status).toBe(400);
     expect(again.body).toContain('Esta vista previa ya se importó.');
-    expect(await db.selectFrom('clients').select('id').where('email', 'in', ['luis@una-vez.example', 'rosa@sin-numero.example']).execute()).toHaveLength(1);
+    expect(
+      await db
+        .selectFrom('clients')
+        .select('id')
+        .where('email', 'in', ['luis@una-vez.example', 'rosa@sin-numero.example'])
+        .execute(),
+    ).toHaveLength(1);
   });
 });

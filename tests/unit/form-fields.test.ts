@@ -41,7 +41,8 @@ describe('reading a form', () => {
       ['archivo', new Blob(['a,b'])],
     ]);
     expect(echoedValues(posted)).toEqual({ email: 'ana@vertice.example', texto: 'primero' });
-    for (const name of ['password', 'actual', 'nueva', 'repeticion', 'codigo']) expect(NEVER_ECHOED.has(name), name).toBe(true);
+    for (const name of ['password', 'actual', 'nueva', 'repeticion', 'codigo'])
+      expect(NEVER_ECHOED.has(name), name).toBe(true);
     expect(echoedValues(null)).toEqual({});
   });
 });
@@ -49,7 +50,13 @@ describe('reading a form', () => {
 describe('field errors', () => {
   it("maps a domain schema's issues to one Spanish message per field, the first given", () => {
     const parsed = clientInputSchema.safeParse(
-      readForm(form([['razonSocial', 'Sin Datos SRL'], ['email', 'no-es-correo']]), ['razonSocial', 'nombreRepresentante', 'telefono', 'email', 'rnc', 'tipoProyecto']),
+      readForm(
+        form([
+          ['razonSocial', 'Sin Datos SRL'],
+          ['email', 'no-es-correo'],
+        ]),
+        ['razonSocial', 'nombreRepresentante', 'telefono', 'email', 'rnc', 'tipoProyecto'],
+      ),
     );
     expect(parsed.success).toBe(false);
     const errors = fieldErrors(parsed.error!.issues);
@@ -76,6 +83,8 @@ describe('field errors', () => {
   });
 
   it("reads an Astro input error's fields (arrays of messages) the same way", () => {
-    expect(fieldErrors({ email: ['Correo electrónico no válido.', 'Otro.'], rnc: [], telefono: undefined })).toEqual({ email: 'Correo electrónico no válido.' });
+    expect(
+      fieldErrors({ email: ['Correo electrónico no válido.', 'Otro.'], rnc: [], telefono: undefined }),
+    ).toEqual({ email: 'Correo electrónico no válido.' });
   });
 });

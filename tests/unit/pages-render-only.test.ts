@@ -14,8 +14,14 @@ export const FORBIDDEN: ReadonlyArray<{ what: string; pattern: RegExp }> = [
   { what: 'reads the request body', pattern: /\.(formData|json|text|arrayBuffer|blob|bytes)\s*\(\s*\)/ },
   { what: 'reads the request body', pattern: /request\s*\.\s*(body|clone)\b|\.clone\s*\(\s*\)/ },
   { what: 'hands the request on, to read its body elsewhere', pattern: /\(\s*Astro\.request\s*[,)]/ },
-  { what: 'imports the database', pattern: /from\s+['"][^'"]*server\/db(\/[^'"]*)?['"]|import\s*\(\s*['"][^'"]*server\/db/ },
-  { what: 'branches on the request method', pattern: /request\s*\.\s*method|\bmethod\s*===?\s*['"](POST|GET|PUT|PATCH|DELETE)['"]/ },
+  {
+    what: 'imports the database',
+    pattern: /from\s+['"][^'"]*server\/db(\/[^'"]*)?['"]|import\s*\(\s*['"][^'"]*server\/db/,
+  },
+  {
+    what: 'branches on the request method',
+    pattern: /request\s*\.\s*method|\bmethod\s*===?\s*['"](POST|GET|PUT|PATCH|DELETE)['"]/,
+  },
 ];
 
 /** The problems of one file's source: `what` for each forbidden thing it does. */
@@ -27,7 +33,10 @@ export function pageProblems(source: string): string[] {
 function pageFiles(): string[] {
   const pages = join(ROOT, 'src/pages');
   return readdirSync(pages, { recursive: true, encoding: 'utf8' })
-    .filter((file) => /\.(astro|ts|tsx|js|mjs)$/.test(file) && !file.startsWith('api/') && !file.startsWith('api\\'))
+    .filter(
+      (file) =>
+        /\.(astro|ts|tsx|js|mjs)$/.test(file) && !file.startsWith('api/') && !file.startsWith('api\\'),
+    )
     .sort();
 }
 
@@ -40,19 +49,35 @@ describe('pages only read data and render', () => {
   });
 
   it('no page reads a request body, imports the database or branches on the request method', () => {
-    const problems = pageFiles().flatMap((file) => pageProblems(readFileSync(join(ROOT, 'src/pages', file), 'utf8')).map((what) => `${file}: ${what}`));
+    const problems = pageFiles().flatMap((file) =>
+      pageProblems(readFileSync(join(ROOT, 'src/pages', file), 'utf8')).map((what) => `${file}: ${what}`),
+    );
     expect(problems).toEqual([]);
   });
 
   it('recognises each forbidden thing (so the check above can fail)', () => {
-    expect(pageProblems("const form = await Astro.request.formData();")).toEqual(['reads the request body']);
-    expect(pageProblems("const body = await request.json();")).toEqual(['reads the request body']);
-    expect(pageProblems("const copy = await Astro.request.clone().text();")).toEqual(['reads the request body']);
-    expect(pageProblems("const values = await postedValues(Astro.request, FIELDS);")).toEqual(['hands the request on, to read its body elsewhere']);
-    expect(pageProblems("import { getDb } from '../../server/db/index.ts';")).toEqual(['imports the database']);
-    expect(pageProblems("if (Astro.request.method === 'POST') {")).toEqual(['branches on the request method']);
-    expect(pageProblems("const { method } = Astro.request; if (method === 'POST') {}")).toEqual(['branches on the request method']);
+    expect(pageProblems('const form = await Astro.request.formData();')).toEqual(['reads the request body']);
+    expect(pageProblems('const body = await request.json();')).toEqual(['reads the request body']);
+    expect(pageProblems('const copy = await Astro.request.clone().text();')).toEqual([
+      'reads the request body',
+    ]);
+    expect(pageProblems('const values = await postedValues(Astro.request, FIELDS);')).toEqual([
+      'hands the request on, to read its body elsewhere',
+    ]);
+    expect(pageProblems("import { getDb } from '../../server/db/index.ts';")).toEqual([
+      'imports the database',
+    ]);
+    expect(pageProblems("if (Astro.request.method === 'POST') {")).toEqual([
+      'branches on the request method',
+    ]);
+    expect(pageProblems("const { method } = Astro.request; if (method === 'POST') {}")).toEqual([
+      'branches on the request method',
+    ]);
     // Reading headers, the URL or the action's result is what a page does.
-    expect(pageProblems("const staff = await requireStaff(Astro.request.headers); Astro.getActionResult(actions.x);")).toEqual([]);
+    expect(
+      pageProblems(
+        'const staff = await requireStaff(Astro.request.headers); Astro.getActionResult(actions.x);',
+      ),
+    ).toEqual([]);
   });
 });

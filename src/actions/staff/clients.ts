@@ -7,12 +7,37 @@
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
 import { WELCOME_TEXT } from '../../components/admin/clients-text.ts';
-import { CLIENT_FIELDS, clientInputSchema, clientNoteSchema, isProjectState, STALE_EDIT_MESSAGE, type ClientFieldName } from '../../domain/forms/client.ts';
+import {
+  CLIENT_FIELDS,
+  clientInputSchema,
+  clientNoteSchema,
+  isProjectState,
+  STALE_EDIT_MESSAGE,
+  type ClientFieldName,
+} from '../../domain/forms/client.ts';
 import { adminClientPath, ROUTES } from '../../routes.ts';
 import { staffActor } from '../../server/auth/guard.ts';
-import { addClientNote, createClient, setClientArchived, setClientState, updateClient } from '../../server/clients/index.ts';
-import { checkImportSize, importClients, ImportRefusal, previewImport, signUpload, uploadNonce, verifyUpload } from '../../server/clients/csv.ts';
-import { ClientNotFoundError, deliverWelcomeMail, sendWelcome as sendWelcomeMail } from '../../server/clients/welcome.ts';
+import {
+  addClientNote,
+  createClient,
+  setClientArchived,
+  setClientState,
+  updateClient,
+} from '../../server/clients/index.ts';
+import {
+  checkImportSize,
+  importClients,
+  ImportRefusal,
+  previewImport,
+  signUpload,
+  uploadNonce,
+  verifyUpload,
+} from '../../server/clients/csv.ts';
+import {
+  ClientNotFoundError,
+  deliverWelcomeMail,
+  sendWelcome as sendWelcomeMail,
+} from '../../server/clients/welcome.ts';
 import { getDb } from '../../server/db/index.ts';
 import { getLogger } from '../../server/log.ts';
 import { field, fieldErrors, readForm, refuse, seeOtherTo } from '../form.ts';
@@ -35,7 +60,8 @@ export const CLIENT_DONE = {
 export type ClientDone = keyof typeof CLIENT_DONE;
 
 /** The client page with a write's outcome. */
-export const clientDone = (id: number, done: ClientDone, anchor = '') => seeOtherTo(`${adminClientPath(id)}?hecho=${done}${anchor}`);
+export const clientDone = (id: number, done: ClientDone, anchor = '') =>
+  seeOtherTo(`${adminClientPath(id)}?hecho=${done}${anchor}`);
 
 export const create = defineAction({
   // A form action: the add-client form posts to /admin/clientes?_action=clients.create.
@@ -46,7 +72,10 @@ export const create = defineAction({
     try {
       const created = await createClient(getDb(), input, new Date(), staffActor(context, staff));
       // Posted from the page: the list shows it first and the form says so (a reload adds nothing).
-      return { ...created, ...seeOtherTo(`${ROUTES.adminClients}?creado=${created.client.id}#nuevo-cliente`) };
+      return {
+        ...created,
+        ...seeOtherTo(`${ROUTES.adminClients}?creado=${created.client.id}#nuevo-cliente`),
+      };
     } catch (error) {
       actionFailed(error, 'clients.create', INTERNAL_MESSAGE);
     }
@@ -61,7 +90,8 @@ async function welcome(id: number, context: Parameters<typeof staffOnly>[0]) {
   try {
     return await sendWelcomeMail(getDb(), id, deliverWelcomeMail, staffActor(context, staff));
   } catch (error) {
-    if (error instanceof ClientNotFoundError) throw new ActionError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
+    if (error instanceof ClientNotFoundError)
+      throw new ActionError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
     actionFailed(error, 'clients.sendWelcome', INTERNAL_MESSAGE);
   }
 }
@@ -82,7 +112,8 @@ export const sendWelcomeForm = defineAction({
     try {
       await welcome(input.id, context);
     } catch (error) {
-      if (error instanceof ActionError && error.code === 'INTERNAL_SERVER_ERROR') refuse('BAD_REQUEST', WELCOME_TEXT.failed('internal'));
+      if (error instanceof ActionError && error.code === 'INTERNAL_SERVER_ERROR')
+        refuse('BAD_REQUEST', WELCOME_TEXT.failed('internal'));
       throw error;
     }
     return clientDone(input.id, 'bienvenida');
@@ -101,22 +132,40 @@ const CLIENT_FIELD_NAMES = CLIENT_FIELDS.map(({ name }) => name) as ClientFieldN
 export const update = staffForm('clients.update', INTERNAL_MESSAGE, async (form, { actor, context }) => {
   const id = clientId(form, context);
   const parsed = clientInputSchema.safeParse(readForm(form, CLIENT_FIELD_NAMES));
-  if (!parsed.success) refuse('BAD_REQUEST', 'No se guardaron los cambios. Revise los campos marcados.', fieldErrors(parsed.error.issues));
+  if (!parsed.success)
+    refuse(
+      'BAD_REQUEST',
+      'No se guardaron los cambios. Revise los campos marcados.',
+      fieldErrors(parsed.error.issues),
+    );
   const version = Number(field(form, 'version'));
-  const outcome = await updateClient(getDb(), id, parsed.data, Number.isInteger(version) ? version : 0, actor);
+  const outcome = await updateClient(
+    getDb(),
+    id,
+    parsed.data,
+    Number.isInteger(version) ? version : 0,
+    actor,
+  );
   if (outcome.kind === 'saved') return clientDone(id, 'editado');
   if (outcome.kind === 'stale') refuse('CONFLICT', STALE_EDIT_MESSAGE);
   return refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
 });
 
 /** 'Estado del proyecto'. */
-export const setProjectState = staffForm('clients.setProjectState', INTERNAL_MESSAGE, async (form, { actor, context }) => {
-  const id = clientId(form, context);
-  const estado = field(form, 'estadoProyecto');
-  if (!isProjectState(estado)) refuse('BAD_REQUEST', 'Elija un estado del proyecto de la lista.', { estadoProyecto: 'Elija un estado del proyecto de la lista.' });
-  if (await setClientState(getDb(), id, estado, actor)) return clientDone(id, 'estado');
-  return refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
-});
+export const setProjectState = staffForm(
+  'clients.setProjectState',
+  INTERNAL_MESSAGE,
+  async (form, { actor, context }) => {
+    const id = clientId(form, context);
+    const estado = field(form, 'estadoProyecto');
+    if (!isProjectState(estado))
+      refuse('BAD_REQUEST', 'Elija un estado del proyecto de la lista.', {
+        estadoProyecto: 'Elija un estado del proyecto de la lista.',
+      });
+    if (await setClientState(getDb(), id, estado, actor)) return clientDone(id, 'estado');
+    return refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
+  },
+);
 
 /** 'Agregar nota'. */
 export const addNote = staffForm('clients.addNote', INTERNAL_MESSAGE, async (form, { actor, context }) => {
@@ -134,7 +183,8 @@ export const addNote = staffForm('clients.addNote', INTERNAL_MESSAGE, async (for
 export const archive = staffForm('clients.archive', INTERNAL_MESSAGE, async (form, { actor, context }) => {
   const id = clientId(form, context);
   const archived = field(form, 'archivar') === '1';
-  if (await setClientArchived(getDb(), id, archived, actor)) return clientDone(id, archived ? 'archivado' : 'restaurado');
+  if (await setClientArchived(getDb(), id, archived, actor))
+    return clientDone(id, archived ? 'archivado' : 'restaurado');
   return refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
 });
 
@@ -148,7 +198,11 @@ export const importPreview = staffForm('clients.importPreview', INTERNAL_MESSAGE
     const preview = await previewImport(getDb(), bytes);
     return {
       preview,
-      carried: { contenido: Buffer.from(bytes).toString('base64'), firma: signUpload(staff.id, bytes), nombre: file.name.slice(0, 200) },
+      carried: {
+        contenido: Buffer.from(bytes).toString('base64'),
+        firma: signUpload(staff.id, bytes),
+        nombre: file.name.slice(0, 200),
+      },
     };
   } catch (error) {
     if (error instanceof ImportRefusal) refuse('BAD_REQUEST', error.message);
@@ -157,20 +211,41 @@ export const importPreview = staffForm('clients.importPreview', INTERNAL_MESSAGE
 });
 
 /** 'Importar CSV', step two: the carried file, checked against its signature, written all or nothing. */
-export const importConfirm = staffForm('clients.importConfirm', INTERNAL_MESSAGE, async (form, { staff, actor }) => {
-  const contenido = form.get('contenido');
-  const bytes = typeof contenido === 'string' ? new Uint8Array(Buffer.from(contenido, 'base64')) : new Uint8Array();
-  const firma = form.get('firma');
-  if (!verifyUpload(staff.id, bytes, firma)) refuse('BAD_REQUEST', 'La vista previa caducó o no es válida. Vuelva a subir el archivo.');
-  try {
-    // Single-use: the signature's nonce is recorded with the import, so posting it again imports nothing.
-    const outcome = await importClients(getDb(), bytes, actor, new Date(), uploadNonce(firma));
-    getLogger().info({ event: 'clients.imported', ...outcome, actor: staff.email }, 'clients imported from CSV');
-    return seeOtherTo(`${ROUTES.adminClientsImport}?importados=${outcome.imported}&omitidas=${outcome.skipped}`);
-  } catch (error) {
-    if (error instanceof ImportRefusal) refuse('BAD_REQUEST', error.message);
-    throw error;
-  }
-});
+export const importConfirm = staffForm(
+  'clients.importConfirm',
+  INTERNAL_MESSAGE,
+  async (form, { staff, actor }) => {
+    const contenido = form.get('contenido');
+    const bytes =
+      typeof contenido === 'string' ? new Uint8Array(Buffer.from(contenido, 'base64')) : new Uint8Array();
+    const firma = form.get('firma');
+    if (!verifyUpload(staff.id, bytes, firma))
+      refuse('BAD_REQUEST', 'La vista previa caducó o no es válida. Vuelva a subir el archivo.');
+    try {
+      // Single-use: the signature's nonce is recorded with the import, so posting it again imports nothing.
+      const outcome = await importClients(getDb(), bytes, actor, new Date(), uploadNonce(firma));
+      getLogger().info(
+        { event: 'clients.imported', ...outcome, actor: staff.email },
+        'clients imported from CSV',
+      );
+      return seeOtherTo(
+        `${ROUTES.adminClientsImport}?importados=${outcome.imported}&omitidas=${outcome.skipped}`,
+      );
+    } catch (error) {
+      if (error instanceof ImportRefusal) refuse('BAD_REQUEST', error.message);
+      throw error;
+    }
+  },
+);
 
-export const clientActions = { create, sendWelcome, sendWelcomeForm, update, setProjectState, addNote, archive, importPreview, importConfirm };
+export const clientActions = {
+  create,
+  sendWelcome,
+  sendWelcomeForm,
+  update,
+  setProjectState,
+  addNote,
+  archive,
+  importPreview,
+  importConfirm,
+};

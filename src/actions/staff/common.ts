@@ -32,7 +32,11 @@ export interface StaffCall {
  * refusal it expects is a `FormRefusal` (src/actions/form.ts); anything else is logged under `name`
  * and answered 500 with `failure`.
  */
-export function staffForm<T>(name: string, failure: string, handler: (form: FormData, call: StaffCall) => Promise<T>) {
+export function staffForm<T>(
+  name: string,
+  failure: string,
+  handler: (form: FormData, call: StaffCall) => Promise<T>,
+) {
   return defineAction({
     accept: 'form',
     handler: async (form: FormData, context) => {

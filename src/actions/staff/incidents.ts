@@ -11,8 +11,17 @@ import { staffActor } from '../../server/auth/guard.ts';
 import type { StaffMember } from '../../server/auth/index.ts';
 import { getConfig } from '../../server/config.ts';
 import { getDb } from '../../server/db/index.ts';
-import { AssigneeNotFoundError, assignIncident, type AssignmentOutcome } from '../../server/incidents/assignment.ts';
-import { addNote, incidentByNumber, replyToVisitor, type ReplyMailOutcome } from '../../server/incidents/conversation.ts';
+import {
+  AssigneeNotFoundError,
+  assignIncident,
+  type AssignmentOutcome,
+} from '../../server/incidents/assignment.ts';
+import {
+  addNote,
+  incidentByNumber,
+  replyToVisitor,
+  type ReplyMailOutcome,
+} from '../../server/incidents/conversation.ts';
 import { IncidentNotFoundError, setIncidentState } from '../../server/incidents/staff.ts';
 import { getLogger } from '../../server/log.ts';
 import { mailBrand } from '../../server/mail/index.ts';
@@ -54,7 +63,11 @@ export const INCIDENT_WRITE_FAILED = 'No se pudo guardar. Inténtalo de nuevo.';
 const NOT_FOUND_MESSAGE = 'La incidencia no existe.';
 
 /** Changes the state, mailing the visitor when asked: the one path of both state actions. */
-async function changeState(context: ActionAPIContext, staff: StaffMember, input: { id: number; estado: IncidentState; notificar: boolean }) {
+async function changeState(
+  context: ActionAPIContext,
+  staff: StaffMember,
+  input: { id: number; estado: IncidentState; notificar: boolean },
+) {
   try {
     const { incident, notified } = await setIncidentState(getDb(), {
       id: input.id,
@@ -64,10 +77,20 @@ async function changeState(context: ActionAPIContext, staff: StaffMember, input:
       visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
       audit: staffActor(context, staff),
     });
-    getLogger().info({ event: 'incident.state', incidentId: incident.id, estado: incident.estado, actor: staff.email, notified: notified.queued }, 'incident state changed');
+    getLogger().info(
+      {
+        event: 'incident.state',
+        incidentId: incident.id,
+        estado: incident.estado,
+        actor: staff.email,
+        notified: notified.queued,
+      },
+      'incident state changed',
+    );
     return { incident, notified };
   } catch (error) {
-    if (error instanceof IncidentNotFoundError) throw new ActionError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
+    if (error instanceof IncidentNotFoundError)
+      throw new ActionError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
     actionFailed(error, 'incidents.setState', INTERNAL_MESSAGE);
   }
 }
@@ -84,13 +107,19 @@ export const setState = defineAction({
 
 /** Where the state form sends the browser back: the incident list (with its filters) or an incident page. */
 function backTo(path: string): string {
-  return path.startsWith(`${ROUTES.adminIncidents}`) && !path.startsWith('//') && !/[\\\s]/.test(path) ? path : ROUTES.adminIncidents;
+  return path.startsWith(`${ROUTES.adminIncidents}`) && !path.startsWith('//') && !/[\\\s]/.test(path)
+    ? path
+    : ROUTES.adminIncidents;
 }
 
 export const setStateForm = defineAction({
   accept: 'form',
   // A checkbox: absent when not ticked (no default: an unticked box must not notify).
-  input: z.object({ ...stateInput, notificar: z.boolean(), volver: z.string().max(2000).default(ROUTES.adminIncidents) }),
+  input: z.object({
+    ...stateInput,
+    notificar: z.boolean(),
+    volver: z.string().max(2000).default(ROUTES.adminIncidents),
+  }),
   handler: async (input, context) => {
     const { incident, notified } = await changeState(context, await staffOnly(context), input);
     const back = backTo(input.volver).replace(/[?&]hecho=[^&#]*/g, '');
@@ -105,52 +134,69 @@ async function incidentOf(form: FormData, context: ActionAPIContext) {
   return incident ?? refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
 }
 
-export const assign = staffForm('incidents.assign', INCIDENT_WRITE_FAILED, async (form, { staff, actor, context }) => {
-  const incident = await incidentOf(form, context);
-  // 'Asignar a': an account id, or '' for 'Sin asignar'.
-  const asignado = field(form, 'asignado');
-  try {
-    const { outcome } = await assignIncident(getDb(), {
-      incidentId: incident.id,
-      assigneeId: asignado === '' ? null : asignado,
-      actor: { id: staff.id, email: staff.email },
-      brand: mailBrand(),
-      audit: actor,
-    });
-    getLogger().info({ event: 'incident.assigned', incidentId: incident.id, actor: staff.email, outcome }, 'incident assignment');
-    return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${ASSIGN_DONE[outcome]}`);
-  } catch (error) {
-    if (error instanceof AssigneeNotFoundError)
-      refuse('BAD_REQUEST', 'Esa cuenta ya no existe. Elige otra de la lista.', { asignado: 'Esa cuenta ya no existe. Elige otra de la lista.' });
-    throw error;
-  }
-});
+export const assign = staffForm(
+  'incidents.assign',
+  INCIDENT_WRITE_FAILED,
+  async (form, { staff, actor, context }) => {
+    const incident = await incidentOf(form, context);
+    // 'Asignar a': an account id, or '' for 'Sin asignar'.
+    const asignado = field(form, 'asignado');
+    try {
+      const { outcome } = await assignIncident(getDb(), {
+        incidentId: incident.id,
+        assigneeId: asignado === '' ? null : asignado,
+        actor: { id: staff.id, email: staff.email },
+        brand: mailBrand(),
+        audit: actor,
+      });
+      getLogger().info(
+        { event: 'incident.assigned', incidentId: incident.id, actor: staff.email, outcome },
+        'incident assignment',
+      );
+      return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${ASSIGN_DONE[outcome]}`);
+    } catch (error) {
+      if (error instanceof AssigneeNotFoundError)
+        refuse('BAD_REQUEST', 'Esa cuenta ya no existe. Elige otra de la lista.', {
+          asignado: 'Esa cuenta ya no existe. Elige otra de la lista.',
+        });
+      throw error;
+    }
+  },
+);
 
-export const addEntry = staffForm('incidents.addEntry', INCIDENT_WRITE_FAILED, async (form, { staff, actor, context }) => {
-  const incident = await incidentOf(form, context);
-  // Browsers send CRLF line ends from a textarea: stored as typed lines, counted as the visitor sees them.
-  const texto = field(form, 'texto').replace(/\r\n?/g, '\n');
-  const accion = field(form, 'accion');
-  let problem = entryTextProblem(texto);
-  if (accion !== 'responder' && accion !== 'nota') problem = 'Elige «Responder al cliente» o «Agregar nota interna».';
-  if (problem) refuse('BAD_REQUEST', problem, { texto: problem });
-  const author = { id: staff.id, email: staff.email };
-  let outcome: IncidentDone = 'nota';
-  if (accion === 'nota') {
-    await addNote(getDb(), { incidentId: incident.id, author, body: texto, audit: actor });
-  } else {
-    const { mail } = await replyToVisitor(getDb(), {
-      incidentId: incident.id,
-      author,
-      body: texto,
-      brand: mailBrand(),
-      visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
-      audit: actor,
-    });
-    outcome = REPLY_DONE[mail];
-  }
-  getLogger().info({ event: `incident.${accion}`, incidentId: incident.id, actor: staff.email }, 'incident conversation entry stored');
-  return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${outcome}#conversacion`);
-});
+export const addEntry = staffForm(
+  'incidents.addEntry',
+  INCIDENT_WRITE_FAILED,
+  async (form, { staff, actor, context }) => {
+    const incident = await incidentOf(form, context);
+    // Browsers send CRLF line ends from a textarea: stored as typed lines, counted as the visitor sees them.
+    const texto = field(form, 'texto').replace(/\r\n?/g, '\n');
+    const accion = field(form, 'accion');
+    let problem = entryTextProblem(texto);
+    if (accion !== 'responder' && accion !== 'nota')
+      problem = 'Elige «Responder al cliente» o «Agregar nota interna».';
+    if (problem) refuse('BAD_REQUEST', problem, { texto: problem });
+    const author = { id: staff.id, email: staff.email };
+    let outcome: IncidentDone = 'nota';
+    if (accion === 'nota') {
+      await addNote(getDb(), { incidentId: incident.id, author, body: texto, audit: actor });
+    } else {
+      const { mail } = await replyToVisitor(getDb(), {
+        incidentId: incident.id,
+        author,
+        body: texto,
+        brand: mailBrand(),
+        visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
+        audit: actor,
+      });
+      outcome = REPLY_DONE[mail];
+    }
+    getLogger().info(
+      { event: `incident.${accion}`, incidentId: incident.id, actor: staff.email },
+      'incident conversation entry stored',
+    );
+    return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${outcome}#conversacion`);
+  },
+);
 
 export const incidentActions = { setState, setStateForm, assign, addEntry };

@@ -23,6 +23,6 @@ export const staffActions = {
  * a session before Astro validates their input (401, never 400), and a new staff action is covered by
  * being defined here.
  */
-export const STAFF_ACTION_NAMES: readonly string[] = Object.entries(staffActions).flatMap(([group, members]) =>
-  Object.keys(members).map((name) => `${group}.${name}`),
+export const STAFF_ACTION_NAMES: readonly string[] = Object.entries(staffActions).flatMap(
+  ([group, members]) => Object.keys(members).map((name) => `${group}.${name}`),
 );

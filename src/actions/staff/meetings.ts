@@ -18,7 +18,8 @@ const organizer = ({ staff }: StaffCall) => ({ id: staff.id, email: staff.email,
 export const schedule = staffForm('meetings.schedule', INTERNAL_MESSAGE, async (form, call) => {
   const id = clientId(form, call.context);
   const checked = checkMeetingForm(readForm(form, MEETING_FIELD_NAMES));
-  if (!checked.ok) refuse('BAD_REQUEST', 'No se envió la invitación. Revise los campos marcados.', checked.errors);
+  if (!checked.ok)
+    refuse('BAD_REQUEST', 'No se envió la invitación. Revise los campos marcados.', checked.errors);
   // The form's request id becomes the meeting's UID: the same form sent twice sends one invitation.
   const posted = field(form, 'solicitud');
   const requestId = MEETING_REQUEST_PATTERN.test(posted) ? posted : randomUUID();
@@ -31,7 +32,8 @@ export const schedule = staffForm('meetings.schedule', INTERNAL_MESSAGE, async (
     requestId,
   });
   if (outcome.kind === 'sent') return clientDone(id, 'reunion', '#reuniones');
-  if (outcome.kind === 'archived') refuse('CONFLICT', 'El cliente está archivado. Restáurelo para enviarle una reunión.');
+  if (outcome.kind === 'archived')
+    refuse('CONFLICT', 'El cliente está archivado. Restáurelo para enviarle una reunión.');
   return refuse('NOT_FOUND', CLIENT_NOT_FOUND);
 });
 
@@ -39,12 +41,20 @@ export const cancel = staffForm('meetings.cancel', INTERNAL_MESSAGE, async (form
   const id = clientId(form, call.context);
   const meetingId = Number(field(form, 'reunion'));
   const outcome = Number.isInteger(meetingId)
-    ? await cancelMeeting(getDb(), { clientId: id, meetingId, staff: organizer(call), brand: mailBrand(), audit: call.actor })
+    ? await cancelMeeting(getDb(), {
+        clientId: id,
+        meetingId,
+        staff: organizer(call),
+        brand: mailBrand(),
+        audit: call.actor,
+      })
     : ({ kind: 'not-found' } as const);
   if (outcome.kind === 'cancelled') return clientDone(id, 'reunion-cancelada', '#reuniones');
   return refuse(
     'CONFLICT',
-    outcome.kind === 'not-upcoming' ? 'Esa reunión ya estaba cancelada o ya terminó: no se envió nada.' : 'No se encontró esa reunión de este cliente.',
+    outcome.kind === 'not-upcoming'
+      ? 'Esa reunión ya estaba cancelada o ya terminó: no se envió nada.'
+      : 'No se encontró esa reunión de este cliente.',
   );
 });
 

@@ -22,10 +22,15 @@ export const mark = staffForm('messages.mark', INTERNAL_MESSAGE, async (form, { 
   const intent = field(form, '_intent');
   const rawId = field(form, 'id');
   const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : null;
-  if ((intent !== 'atendido' && intent !== 'pendiente') || id === null) refuse('BAD_REQUEST', 'Acción desconocida.');
+  if ((intent !== 'atendido' && intent !== 'pendiente') || id === null)
+    refuse('BAD_REQUEST', 'Acción desconocida.');
   const outcome = await setMessageHandled(getDb(), { id, handled: intent === 'atendido', actor });
   if (outcome === 'not-found') refuse('NOT_FOUND', 'Ese mensaje ya no existe.');
-  if (outcome === 'changed') getLogger().info({ event: `contact.${intent}`, messageId: id, actor: staff.email }, 'contact message marked');
+  if (outcome === 'changed')
+    getLogger().info(
+      { event: `contact.${intent}`, messageId: id, actor: staff.email },
+      'contact message marked',
+    );
   const done: keyof typeof MESSAGE_DONE = outcome === 'changed' ? intent : `ya-${intent}`;
   const query = messageViewQuery(parseMessageView(context.url.searchParams));
   return seeOtherTo(`${ROUTES.adminMessages}${query}${query ? '&' : '?'}hecho=${done}`);

@@ -51,7 +51,13 @@ export async function incidentPageView(numero: string) {
 }
 
 /** The client list: one page (plus one row, to know whether a next page exists), and the client just added. */
-export async function clientListView(filter: { search?: string | undefined; estado?: ProjectState | undefined; archived: boolean; page: number; created?: string | undefined }) {
+export async function clientListView(filter: {
+  search?: string | undefined;
+  estado?: ProjectState | undefined;
+  archived: boolean;
+  page: number;
+  created?: string | undefined;
+}) {
   const db = getDb();
   const [found, created] = await Promise.all([
     listClients(db, {
@@ -71,7 +77,11 @@ export async function clientPageView(idParam: string | undefined) {
   const db = getDb();
   const client = await clientFromParam(db, idParam);
   if (!client) return { client: null, timeline: [], meetings: [], incidents: [] };
-  const [timeline, meetings, incidents] = await Promise.all([clientTimeline(db, client.id), clientMeetings(db, client.id), clientIncidents(db, client)]);
+  const [timeline, meetings, incidents] = await Promise.all([
+    clientTimeline(db, client.id),
+    clientMeetings(db, client.id),
+    clientIncidents(db, client),
+  ]);
   return { client, timeline, meetings, incidents };
 }
 

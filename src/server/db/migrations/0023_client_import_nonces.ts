@@ -12,7 +12,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('nonce', 'text', (c) => c.primaryKey())
     .addColumn('used_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('client_import_nonces_used_at_idx').on('client_import_nonces').column('used_at').execute();
+  await db.schema
+    .createIndex('client_import_nonces_used_at_idx')
+    .on('client_import_nonces')
+    .column('used_at')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
