@@ -3,6 +3,7 @@
  * src/actions/form.ts (no Astro), shared by every action and tested on its own
  * (tests/unit/form-fields.test.ts).
  */
+import { firstMessagePerField } from '../domain/forms/common.ts';
 
 /** One message per field, the first zod gave; the form's own message under no field. */
 export type FieldErrors<F extends string = string> = Partial<Record<F, string>>;
@@ -34,21 +35,12 @@ export function readForm<F extends string>(
 
 /** zod's issues (or an Astro input error's fields) as one message per top-level field, the first given. */
 export function fieldErrors<F extends string = string>(
-  issues:
-    | ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>
-    | Record<string, string[] | undefined>,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> | Record<string, string[] | undefined>,
 ): FieldErrors<F> {
+  if (Array.isArray(issues)) return firstMessagePerField<F>(issues);
   const errors: Record<string, string> = {};
-  if (Array.isArray(issues)) {
-    for (const issue of issues) {
-      const key = issue.path[0];
-      if (key === undefined) continue;
-      errors[String(key)] ??= issue.message;
-    }
-  } else {
-    for (const [key, messages] of Object.entries(issues as Record<string, string[] | undefined>))
-      if (messages?.[0]) errors[key] = messages[0];
-  }
+  for (const [key, messages] of Object.entries(issues as Record<string, string[] | undefined>))
+    if (messages?.[0]) errors[key] = messages[0];
   return errors as FieldErrors<F>;
 }
 

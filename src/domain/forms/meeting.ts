@@ -6,6 +6,7 @@
 import { TZDate } from '@date-fns/tz';
 import * as z from 'zod/mini';
 import { TIME_ZONE } from '../dates.ts';
+import { firstMessagePerField } from './common.ts';
 
 /** Longest meeting: 8 hours. */
 export const MEETING_MAX_MINUTES = 8 * 60;
@@ -155,13 +156,7 @@ export function checkMeetingForm(
   now: Date = new Date(),
 ): MeetingFormCheck {
   const parsed = meetingInputSchema.safeParse(posted);
-  const errors: Partial<Record<MeetingFieldName, string>> = {};
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as MeetingFieldName;
-      errors[field] ??= issue.message;
-    }
-  }
+  const errors: Partial<Record<MeetingFieldName, string>> = parsed.success ? {} : firstMessagePerField<MeetingFieldName>(parsed.error.issues);
   const fecha = typeof posted.fecha === 'string' ? posted.fecha.trim() : '';
   const hora = typeof posted.hora === 'string' ? posted.hora.trim() : '';
   if (!errors.fecha && fecha) {
