@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects behind `npm test`:
- * - unit: unit and integration tests (SQLite file and PostgreSQL server, real SMTP peer on loopback);
- * - e2e: the production build served by `npm start`, driven by the system Chromium.
+ * Two projects behind `npm test`, one after the other:
+ * - unit: unit and integration tests (SQLite file and PostgreSQL server, real SMTP peer on loopback),
+ *   each test on a copy of the run's migrated template database (tests/support/templates.ts);
+ * - e2e: the production build served by `npm start`, driven by the system Chromium. Its global setup
+ *   builds only when the build is stale, and launches the one Chromium every file connects to.
  */
 export default defineConfig({
   test: {
@@ -15,8 +17,11 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'src/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/support/unit-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // First, on its own: two cores for the CPU-bound integration tests, then the e2e project.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -29,8 +34,10 @@ export default defineConfig({
           hookTimeout: 120_000,
           // A shared 2-core machine running Chromium can take more than expect.poll's default 1 s.
           expect: { poll: { timeout: 10_000 } },
-          // Each file starts its own server and browser (useSite, tests/support/site.ts); two at a time fit a 2-core machine.
-          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          // A file's tests mostly wait on its server and the browser, one step at a time: four files
+          // at once keep the two cores busy (each file has its own server; they share one Chromium).
+          maxWorkers: 4,
           fileParallelism: true,
         },
       },

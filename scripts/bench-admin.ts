@@ -29,7 +29,8 @@ import {
 } from '../src/server/db/index.ts';
 import { INCIDENT_STATES } from '../src/domain/incidents.ts';
 import { incidentPath, ROUTES } from '../src/routes.ts';
-import { listIncidents, parseIncidentQuery } from '../src/server/incidents/staff.ts';
+import { parseIncidentQuery } from '../src/server/incidents/query.ts';
+import { listIncidents } from '../src/server/incidents/search.ts';
 import { insertIncidents } from '../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
 import { benchCrm } from './bench/crm.ts';

@@ -2,13 +2,15 @@
  * `npm run data -- export [DIR]`: incidents (with history, conversation, assignments and follow-up
  * tokens), clients (with timeline and meetings) and contact messages (with their handled state) as JSON,
  * and a summary as CSV, into DIR (default data/export-YYYYMMDD-HHMMSS/). Staff accounts and the mail
- * outbox are not exported (src/server/data/transfer.ts).
+ * outbox are not exported (src/server/data/export.ts).
  * `npm run data -- import FILE`: imports a JSON file (our export, or the original site's document
- * exports); idempotent, all or nothing, with a progress bar and a summary.
+ * exports); idempotent, all or nothing, with a progress bar, a summary and the reason of each record
+ * refused (src/server/data/import.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { exportCsv, exportData, importData, type ImportSummary } from '../src/server/data/transfer.ts';
+import { exportCsv, exportData } from '../src/server/data/export.ts';
+import { importData, type ImportRefusal, type ImportSummary } from '../src/server/data/import.ts';
 import { closeDb, getDb } from '../src/server/db/index.ts';
 import { prepareDatabase } from '../src/server/startup.ts';
 
@@ -21,12 +23,15 @@ function progressBar(done: number, total: number): void {
   process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
 }
 
-function printSummary(summary: ImportSummary): void {
-  const labels = { incidents: 'Incidencias', clients: 'Clientes', contactMessages: 'Mensajes de contacto' };
+const LABELS = { incidents: 'Incidencias', clients: 'Clientes', contactMessages: 'Mensajes de contacto' };
+
+function printSummary(summary: ImportSummary, refused: ImportRefusal[]): void {
   console.log('Tipo                  importados  omitidos  inválidos');
   for (const [kind, counts] of Object.entries(summary) as Array<[keyof ImportSummary, ImportSummary[keyof ImportSummary]]>) {
-    console.log(`${labels[kind].padEnd(22)}${String(counts.imported).padStart(10)}${String(counts.skipped).padStart(10)}${String(counts.invalid).padStart(11)}`);
+    console.log(`${LABELS[kind].padEnd(22)}${String(counts.imported).padStart(10)}${String(counts.skipped).padStart(10)}${String(counts.invalid).padStart(11)}`);
   }
+  if (refused.length) console.log('\nNo se importaron (inválidos):');
+  for (const refusal of refused) console.log(`- ${LABELS[refusal.kind]}: ${refusal.record}: ${refusal.reason}`);
 }
 
 async function main(): Promise<void> {
@@ -48,8 +53,9 @@ async function main(): Promise<void> {
     } catch (error) {
       throw new Error(`No se pudo leer ${argument} como JSON: ${error instanceof Error ? error.message : error}`, { cause: error });
     }
-    const summary = await importData(getDb(), input, { onProgress: progressBar });
-    printSummary(summary);
+    const refused: ImportRefusal[] = [];
+    const summary = await importData(getDb(), input, { onProgress: progressBar, onRefused: (refusal) => refused.push(refusal) });
+    printSummary(summary, refused);
     return;
   }
   console.error('Uso: npm run data -- export [CARPETA] | npm run data -- import ARCHIVO.json');

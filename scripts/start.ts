@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     headersFile,
     precompressedDir,
     siteUrl: config.SITE_URL,
+    recompress: config.STATIC_RECOMPRESS,
     onRecompressed: (count) => log.info({ files: count }, 'static files recompressed for SITE_URL'),
   });
   log.info({ files: files.size }, 'static files cached');

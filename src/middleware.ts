@@ -3,8 +3,10 @@
  * - the staff-area guard: every `/admin` page needs a staff session (none → redirect to /admin-login;
  *   an e-mail no longer on ADMIN_EMAILS → 403), and so does every `/api/staff/` endpoint and staff
  *   action (401/403 as JSON); the actions check the session again themselves (src/actions/staff/),
- *   and every staff page and endpoint asks src/server/auth/guard.ts for its staff member too. Staff
- *   responses are never cached.
+ *   and every staff page and endpoint asks src/server/auth/guard.ts for its staff member too. An
+ *   account with its set-up pending (the first account's generated password, or STAFF_REQUIRE_2FA
+ *   without two-step verification) is refused on every one of them but Configuración and the actions
+ *   its forms post (guard.ts, `pendingSetUp`, `SET_UP_ACTIONS`). Staff responses are never cached.
  * - forms: an action posted from a page's form runs here (src/actions/form.ts): a success answers 303
  *   (post/redirect/get), a refusal renders the page with each field's message and the values typed.
  */

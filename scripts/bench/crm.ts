@@ -34,7 +34,7 @@ import {
   type DbEngine,
 } from '../../src/server/db/index.ts';
 import { clientRow } from '../../src/server/db/rows.ts';
-import { countIncidentsByState } from '../../src/server/incidents/staff.ts';
+import { countIncidentsByState } from '../../src/server/incidents/search.ts';
 import { insertIncidents } from '../../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer } from '../../tests/support/server.ts';
 

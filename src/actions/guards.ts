@@ -10,7 +10,7 @@ import { getDb } from '../server/db/index.ts';
 import { checkFormStamp } from '../server/http/form-stamp.ts';
 import { getLogger } from '../server/log.ts';
 import { withinCounterLimit, withinRateLimit } from '../server/limits/first-line.ts';
-import { clientNetworkOfRequest } from '../server/http/request-client.ts';
+import { clientNetworkOf } from '../server/http/client-network.ts';
 
 export const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.';
 /**
@@ -31,7 +31,7 @@ type AntiAbuseInput = { [HONEYPOT_FIELD]?: string | null; [STARTED_FIELD]?: stri
  */
 export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, action: string, checkTime = true): void {
   const refuse = (reason: string, message: string, extra: Record<string, unknown> = {}): never => {
-    getLogger().warn({ action, network: clientNetworkOfRequest(context), reason, ...extra }, 'submission refused');
+    getLogger().warn({ action, network: clientNetworkOf(context), reason, ...extra }, 'submission refused');
     throw new ActionError({ code: 'BAD_REQUEST', message });
   };
   if (input[HONEYPOT_FIELD]) refuse('honeypot', TOO_FAST_MESSAGE);
@@ -48,7 +48,7 @@ export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, a
 /** Counts this submission against the client's allowance (`FORM_RATE_LIMIT` × factor per 10 minutes). */
 export async function requireWithinRateLimit(context: ActionAPIContext, action: string, factor = 1): Promise<void> {
   const config = getConfig();
-  const network = clientNetworkOfRequest(context);
+  const network = clientNetworkOf(context);
   const result = await withinRateLimit(getDb(), `${action}:${network}`, config.FORM_RATE_LIMIT * factor);
   if (!result.allowed) {
     getLogger().warn({ action, network, reason: 'rate-limit', hits: result.hits, remembered: result.remembered }, 'submission refused');

@@ -9,11 +9,11 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { CONTACT_MESSAGES, contactFormSchema } from '../domain/forms/contact.ts';
 import { INCIDENT_MESSAGES, incidentFormSchema } from '../domain/forms/incident.ts';
-import { answerFormSchema, TRACKING_NOT_FOUND, trackingFormSchema } from '../domain/forms/tracking.ts';
+import { answerFormSchema, FOLLOW_UP_CLOSED_MESSAGE, TRACKING_NOT_FOUND, trackingFormSchema } from '../domain/forms/tracking.ts';
 import { getConfig } from '../server/config.ts';
 import { saveContactMessage } from '../server/contact/index.ts';
 import { getDb } from '../server/db/index.ts';
-import { answerFromVisitor } from '../server/incidents/conversation.ts';
+import { answerFromVisitor, FollowUpClosedError } from '../server/incidents/conversation.ts';
 import { createIncident, IncidentNumbersExhaustedError, trackIncident } from '../server/incidents/index.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
@@ -85,6 +85,10 @@ export const server = {
             body: input.respuesta,
             brand: mailBrand(config),
             staffInbox: config.STAFF_INBOX,
+            staffEmails: config.ADMIN_EMAILS,
+          }).catch((error: unknown) => {
+            if (error instanceof FollowUpClosedError) throw new ActionError({ code: 'FORBIDDEN', message: FOLLOW_UP_CLOSED_MESSAGE });
+            throw error;
           });
           if (!stored) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
           getLogger().info(

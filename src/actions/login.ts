@@ -8,18 +8,21 @@
  */
 import { defineAction } from 'astro:actions';
 import { ROUTES } from '../routes.ts';
+import { TWO_STEP_LOCK } from '../server/auth/index.ts';
 import { signInStaff, verifyStaffCode } from '../server/auth/login.ts';
 import { STAFF_REFUSALS } from '../server/http/refusals.ts';
-import { clientIpOf } from '../server/http/request-client.ts';
+import { clientIpOf } from '../server/http/client-network.ts';
 import { getLogger } from '../server/log.ts';
 import { field, refuse, seeOtherTo, sendCookies } from './form.ts';
 
 export const LOGIN_MESSAGES = {
   invalid: 'Credenciales incorrectas o error al iniciar sesión.',
   forbidden: STAFF_REFUSALS[403].message,
-  'rate-limited': 'Demasiados intentos de inicio de sesión. Espere unos minutos e inténtelo de nuevo.',
-  code: 'El código no es correcto. Escriba el que muestra ahora su aplicación, o un código de recuperación que no haya usado.',
-  expired: 'La verificación caducó. Inicie sesión de nuevo.',
+  'rate-limited': 'Demasiados intentos de inicio de sesión. Espera unos minutos e inténtalo de nuevo.',
+  code: 'El código no es correcto. Escribe el que muestra ahora tu aplicación, o un código de recuperación que no hayas usado.',
+  expired: 'La verificación caducó. Inicia sesión de nuevo.',
+  used: 'Ese código ya se usó. Espera a que tu aplicación muestre el siguiente y escríbelo.',
+  locked: `Demasiados códigos incorrectos seguidos: la verificación en dos pasos de esta cuenta queda bloqueada ${TWO_STEP_LOCK.durationSeconds / 60} minutos. Si no fuiste tú, alguien conoce tu contraseña: pide a quien administra el sitio que la restablezca, lo que también quita el bloqueo.`,
 } as const;
 
 /** The second step of a sign-in with two-step verification: the page with its code form. */
@@ -69,7 +72,9 @@ export const code = defineAction({
       return seeOtherTo(ROUTES.admin);
     }
     if (outcome.kind === 'expired') return seeOtherTo(EXPIRED_PATH);
-    if (outcome.kind === 'rate-limited') refuse('TOO_MANY_REQUESTS', LOGIN_MESSAGES['rate-limited']);
+    // Too many tries from here, or Better Auth's lock after too many wrong codes: 429, each with its message.
+    if (outcome.kind === 'rate-limited' || outcome.kind === 'locked')
+      refuse('TOO_MANY_REQUESTS', LOGIN_MESSAGES[outcome.kind]);
     return refuse(
       'BAD_REQUEST',
       outcome.kind === 'invalid' ? LOGIN_MESSAGES.code : LOGIN_MESSAGES[outcome.kind],

@@ -19,15 +19,6 @@ export const INCIDENT_STATE_TONE: Record<IncidentState, IncidentTone> = {
   Resuelto: 'done',
 };
 
-/** What each state means, told to the visitor in the state-change mail. */
-export const INCIDENT_STATE_MEANING: Record<IncidentState, string> = {
-  Registrado: 'Su incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
-  'En Proceso':
-    'Un consultor ya está trabajando en su incidencia. Si necesitamos más datos, le contactaremos.',
-  Resuelto:
-    'Damos su incidencia por resuelta. Si el problema persiste, responda a este correo y la reabrimos.',
-};
-
 export function isIncidentState(value: unknown): value is IncidentState {
   return typeof value === 'string' && (INCIDENT_STATES as readonly string[]).includes(value);
 }

@@ -67,6 +67,11 @@ const schema = z.object({
       .pipe(z.array(z.email('contiene una dirección de correo no válida')).min(1)),
   ),
   TRUST_PROXY: booleanFlag(false),
+  /**
+   * After start, recompress at brotli's best quality the built files that took SITE_URL (they are
+   * served at a quick setting until then). Test servers turn it off: they live for seconds.
+   */
+  STATIC_RECOMPRESS: booleanFlag(true),
   /** A staff session not used for this long ends (the 12-hour limit from sign-in holds regardless). */
   STAFF_SESSION_IDLE_MINUTES: integerWithDefault(120, 1, 720),
   /** Every staff account must turn on two-step verification: until it does, staff pages send it to /admin/configuracion#dos-pasos. */

@@ -460,7 +460,7 @@ describe('clients without JavaScript', () => {
     for (const [label, value] of Object.entries(typed)) await page.getByLabel(label, { exact: true }).fill(value);
     await Promise.all([page.waitForURL(/_action=clients\.create/), page.getByRole('button', { name: 'Guardar cliente' }).click()]);
 
-    expect(await page.getByRole('alert').textContent()).toBe('Error al guardar cliente (invalid-argument). Revise los campos marcados.');
+    expect(await page.getByRole('alert').textContent()).toBe('Error al guardar cliente (invalid-argument). Revisa los campos marcados.');
     expect(await page.locator('#c-telefono-error').textContent()).toBe('Este campo es obligatorio.');
     expect(await page.locator('#c-email-error').textContent()).toBe('Correo electrónico no válido.');
     expect(await page.getByLabel('Correo electrónico', { exact: true }).getAttribute('aria-invalid')).toBe('true');

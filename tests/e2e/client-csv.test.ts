@@ -6,7 +6,6 @@
  * 'Incidencias del cliente' and the incident's link to its client, the product-specific welcome
  * mails, axe, and the pages at 390 px and 1280 px.
  */
-import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,7 +15,7 @@ import {
   setClientState,
 } from '../../src/server/clients/index.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
+import { DESKTOP, downloadedBytes, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
 import { firstStaffPassword, prepareFirstStaff, startServer, type RunningServer } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
@@ -149,7 +148,7 @@ describe('clients CSV', () => {
       page.getByRole('link', { name: 'Exportar CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^clientes-\d{4}-\d{2}-\d{2}\.csv$/);
-    const file = readFileSync((await download.path())!);
+    const file = await downloadedBytes(download);
     const exported = file.toString('utf8');
     expect(
       exported.startsWith(
@@ -316,7 +315,7 @@ describe('clients CSV', () => {
     await page.getByRole('button', { name: 'Importar 1 cliente' }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toBe(
-      'La vista previa caducó o no es válida. Vuelva a subir el archivo.',
+      'La vista previa caducó o no es válida. Vuelve a subir el archivo.',
     );
     expect(await clientCount(db)).toBe(before);
 

@@ -157,7 +157,7 @@ describe('client meeting', () => {
     expect((await response).status()).toBe(400);
     await page.waitForLoadState('load');
     expect(await page.getByRole('alert').textContent()).toBe(
-      'No se envió la invitación. Revise los campos marcados.',
+      'No se envió la invitación. Revisa los campos marcados.',
     );
     expect(await page.locator('#r-fecha-error').textContent()).toBe(MEETING_MESSAGES.datePast);
     expect(await page.locator('#r-duracion-error').textContent()).toBe(MEETING_MESSAGES.durationZero);

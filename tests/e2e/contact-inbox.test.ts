@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { DESKTOP, expectNoAxeViolations, PHONE, poll, watchConsole } from '../support/browser.ts';
+import { DESKTOP, downloadedBytes, expectNoAxeViolations, PHONE, poll, watchConsole } from '../support/browser.ts';
 import { insertContactMessage } from '../support/factories.ts';
 import { runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
@@ -384,7 +384,7 @@ describe('contact inbox', () => {
       page.getByRole('link', { name: 'Exportar CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^mensajes-atendidos-\d{4}-\d\d-\d\d\.csv$/);
-    const bytes = await (await import('node:fs/promises')).readFile((await download.path())!);
+    const bytes = await downloadedBytes(download);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const handled = parse(bytes.subarray(3).toString('utf8')) as string[][];
     expect(handled).toEqual([

@@ -7,6 +7,7 @@ import { baseHeaders } from '../../src/server/http/security.ts';
 import { BUILD_ORIGIN } from '../../src/server/http/static-files.ts';
 import { isPrivatePath } from '../../src/routes.ts';
 import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
+import { formStamp } from '../support/form-stamp.ts';
 import { firstStaffPassword, ROOT } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
@@ -55,6 +56,22 @@ describe('response headers at the choke point', () => {
       const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
       expectBaseHeaders(response);
       expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('never let a cache keep the follow-up page (the problem text and the conversation) or its answers', async () => {
+    const answer = new URLSearchParams({ token: 'A'.repeat(24), respuesta: 'Sigue sin funcionar.', website: '', startedAt: formStamp() });
+    const requests: Array<[string, RequestInit]> = [
+      ['/soporte/seguimiento', {}],
+      [`/soporte/seguimiento?token=${'A'.repeat(24)}`, {}],
+      ['/soporte/seguimiento?_action=incidents.answer', { method: 'POST', headers: { origin: server.url }, body: answer }],
+      ['/soporte/seguimiento?_action=incidents.track', { method: 'POST', headers: { origin: server.url }, body: new URLSearchParams({ numeroIncidencia: 'INC-20250102-1111', email: 'ana@example.com', website: '', startedAt: formStamp() }) }],
+    ];
+    for (const [path, init] of requests) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual', ...init });
+      expect(response.status, path).toBeLessThan(500);
+      expectBaseHeaders(response);
+      expect(response.headers.get('cache-control'), path).toBe('no-store');
     }
   });
 

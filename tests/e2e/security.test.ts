@@ -197,7 +197,7 @@ describe('staff routes with a session that is not (or no longer) good enough', (
         expect(answer.location, target).toBe('/admin-login');
       } else {
         expect(answer.status, target).toBe(401);
-        expect(answer.body, target).toContain('Inicie sesión para continuar.');
+        expect(answer.body, target).toContain('Inicia sesión para continuar.');
       }
     }
     const { sessions: _after, ...after } = await counts();

@@ -68,7 +68,7 @@ describe('a staff form', () => {
       nombreRepresentante: '',
     });
     expect(refused.status).toBe(400);
-    expect(refused.body).toContain('No se guardaron los cambios. Revise los campos marcados.');
+    expect(refused.body).toContain('No se guardaron los cambios. Revisa los campos marcados.');
     expect(refused.body).toContain('Correo electrónico no válido.');
     expect(refused.body).toContain('Este campo es obligatorio.');
     expect(refused.body).toContain('value="no-es-correo"');

@@ -3,13 +3,13 @@
  * an unenrolled account is sent to the section; enrolment (password, the secret shown as a QR code
  * and as text, a code computed from that secret, 10 recovery codes with a download); sign-in with a
  * code (a wrong one refused), with a recovery code (once only); wrong codes count against the
- * sign-in limits; turning it off needs the password and a code. The tests run in order on one account.
+ * sign-in limits; each code of the app works once; turning it off needs the password and a code. The
+ * tests run in order on one account.
  */
-import { readFile } from 'node:fs/promises';
 import * as OTPAuth from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
+import { DESKTOP, downloadedBytes, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
@@ -29,9 +29,30 @@ beforeAll(() => {
   expect(email && password).toBeTruthy();
 });
 
-/** The code the authenticator app shows now. */
+/** The code the authenticator app shows now (for a check the server refuses before reading the code). */
 const currentCode = () =>
   new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+
+const STEP_MS = 30_000;
+/** The last time step whose code a test handed to the server: the server takes each code once. */
+let lastStep = -1;
+/**
+ * A code the server has not taken yet: of this time step or the next one (both inside its window),
+ * later than any handed out before; when both are spent, it waits for the next step.
+ */
+async function freshCode(): Promise<string> {
+  for (;;) {
+    const current = Math.floor(Date.now() / STEP_MS);
+    const step = Math.max(current, lastStep + 1);
+    if (step <= current + 1) {
+      lastStep = step;
+      return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+        timestamp: step * STEP_MS,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, (current + 1) * STEP_MS - Date.now() + 100));
+  }
+}
 /** A code that is not the current one (nor the one either side of it). */
 function wrongCode(): string {
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
@@ -77,7 +98,8 @@ async function submitCode(page: Page, code: string): Promise<void> {
   await page.waitForLoadState();
 }
 
-describe('two-step verification', { timeout: 90_000 }, () => {
+// Each code works once, so a test may wait for the next 30-second step before it has a fresh one.
+describe('two-step verification', { timeout: 150_000 }, () => {
   it('sends an unenrolled account from every staff page to the section while STAFF_REQUIRE_2FA is on', async () => {
     const { context, page } = await passwordStep();
     await page.waitForURL(`${server.url}/admin/configuracion#dos-pasos`);
@@ -129,7 +151,7 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     const consoleWatch = watchConsole(page);
     await section(page)
       .getByLabel(/Escribe el código de 6 cifras/)
-      .fill(currentCode());
+      .fill(await freshCode());
     await section(page).getByRole('button', { name: 'Confirmar y activar' }).click();
     await expect.poll(() => section(page).locator('[data-codigos] li').count()).toBe(10);
     recoveryCodes = await section(page).locator('[data-codigos] li').allTextContents();
@@ -140,7 +162,7 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     expect(await link.getAttribute('href')).toMatch(/^data:text\/plain/);
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('codigos-de-recuperacion.txt');
-    const text = await readFile((await download.path())!, 'utf8');
+    const text = (await downloadedBytes(download)).toString('utf8');
     for (const code of recoveryCodes) expect(text).toContain(code);
 
     // Enrolled: staff pages open again; the codes are not shown a second time.
@@ -166,9 +188,17 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('El código no es correcto');
     expect(page.url()).toBe(`${server.url}/admin-login?paso=codigo`);
     await expectNoAxeViolations(page);
-    await submitCode(page, currentCode());
+    const code = await freshCode();
+    await submitCode(page, code);
     await page.waitForURL(`${server.url}/admin`);
     await context.close();
+
+    // The same code again, within its window: refused, it has been used.
+    const again = await codeStep();
+    await submitCode(again.page, code);
+    await expect.poll(() => again.page.getByRole('alert').textContent()).toContain('Ese código ya se usó');
+    expect(path(again.page)).toBe('/admin-login');
+    await again.context.close();
   });
 
   it('takes a recovery code instead of a code, once', async () => {
@@ -211,14 +241,16 @@ describe('two-step verification', { timeout: 90_000 }, () => {
 
   it('turns off only with the password and a code, and is then required again', async () => {
     const { context, page } = await codeStep();
-    await submitCode(page, currentCode());
+    await submitCode(page, await freshCode());
     await page.waitForURL(`${server.url}/admin`);
     await page.goto(`${server.url}/admin/configuracion#dos-pasos`);
+    // Each code works once: the one that signed in does not turn it off.
+    const offCode = await freshCode();
     const disable = () =>
       section(page).getByRole('button', { name: 'Desactivar la verificación en dos pasos' }).click();
 
     await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');
-    await section(page).getByLabel('Código de la aplicación').fill(currentCode());
+    await section(page).getByLabel('Código de la aplicación').fill(offCode);
     await disable();
     await expect.poll(() => section(page).textContent()).toContain('La contraseña actual no es correcta.');
 
@@ -230,7 +262,7 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     expect(await section(page).locator('[data-estado="activada"]').count()).toBe(1);
 
     await section(page).getByLabel('Confirma con tu contraseña actual').fill(password);
-    await section(page).getByLabel('Código de la aplicación').fill(currentCode());
+    await section(page).getByLabel('Código de la aplicación').fill(offCode);
     await disable();
     await page.waitForURL(/hecho=dos-pasos-desactivada/);
     await expect.poll(() => section(page).locator('[data-estado="desactivada"]').count()).toBe(1);
@@ -263,7 +295,7 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await section(page)
       .getByLabel(/Escribe el código de 6 cifras/)
-      .fill(currentCode());
+      .fill(await freshCode());
     await section(page).getByRole('button', { name: 'Confirmar y activar' }).click();
     await expect.poll(() => section(page).locator('[data-codigos] li').count()).toBe(10);
     expect(
@@ -274,11 +306,13 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     await context.close();
 
     const signIn = await codeStep(undefined, false);
-    await submitCode(signIn.page, currentCode());
+    await submitCode(signIn.page, await freshCode());
     await signIn.page.waitForURL(`${server.url}/admin`);
     await signIn.page.goto(`${server.url}/admin/configuracion#dos-pasos`);
     await section(signIn.page).getByLabel('Confirma con tu contraseña actual').fill(password);
-    await section(signIn.page).getByLabel('Código de la aplicación').fill(currentCode());
+    await section(signIn.page)
+      .getByLabel('Código de la aplicación')
+      .fill(await freshCode());
     await section(signIn.page)
       .getByRole('button', { name: 'Desactivar la verificación en dos pasos' })
       .click();

@@ -3,7 +3,8 @@ import { AUDIT_ACTIONS, auditActionLabel } from '../../src/domain/audit.ts';
 import { exportEventsCsv, purgeOldEvents, purgeOldEventsIfDue, recentEvents, recordEvent } from '../../src/server/audit/index.ts';
 import { createClient } from '../../src/server/clients/index.ts';
 import { sendWelcome } from '../../src/server/clients/welcome.ts';
-import { IncidentNotFoundError, setIncidentState } from '../../src/server/incidents/staff.ts';
+import { IncidentNotFoundError } from '../../src/server/incidents/index.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident } from '../support/factories.ts';
 

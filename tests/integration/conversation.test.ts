@@ -7,7 +7,6 @@ import { expect, it } from 'vitest';
 import { ENTRY_MAX_LENGTH } from '../../src/domain/incidents.ts';
 import {
   addNote,
-  ConversationIncidentNotFoundError,
   EntryTextError,
   incidentByNumber,
   loadEntries,
@@ -16,7 +15,8 @@ import {
 } from '../../src/server/incidents/conversation.ts';
 import { migrateToLatest, migrator } from '../../src/server/db/index.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
-import { setIncidentState } from '../../src/server/incidents/staff.ts';
+import { IncidentNotFoundError } from '../../src/server/incidents/index.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
@@ -81,7 +81,7 @@ describeEachEngine('incident conversation', (database) => {
       replyToVisitor(db, { incidentId: incident.id, author, body: 'x'.repeat(ENTRY_MAX_LENGTH + 1), brand }),
     ).rejects.toThrow(/5\.000 caracteres/);
     await expect(addNote(db, { incidentId: incident.id + 99, author, body: 'hola' })).rejects.toThrow(
-      ConversationIncidentNotFoundError,
+      IncidentNotFoundError,
     );
     expect(await loadEntries(db, incident.id)).toEqual([]);
     expect(await db.selectFrom('mailOutbox').selectAll().execute()).toEqual([]);

@@ -15,7 +15,8 @@ import {
   visitsPerDay,
 } from '../../src/server/dashboard/index.ts';
 import { migrateToLatest, migrator, type Db } from '../../src/server/db/index.ts';
-import { countIncidentsByState, setIncidentState } from '../../src/server/incidents/staff.ts';
+import { countIncidentsByState } from '../../src/server/incidents/search.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident, insertIncidents } from '../support/factories.ts';
 

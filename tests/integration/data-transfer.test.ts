@@ -16,21 +16,15 @@ import {
 import { saveContactMessage } from '../../src/server/contact/index.ts';
 import { setMessageHandled } from '../../src/server/contact/inbox.ts';
 import { toCsv } from '../../src/server/csv.ts';
-import {
-  collectRecords,
-  exportCsv,
-  exportData,
-  importData,
-  toIsoTime,
-  type ExportData,
-} from '../../src/server/data/transfer.ts';
+import { exportCsv, exportData, type ExportData } from '../../src/server/data/export.ts';
+import { collectRecords, importData, toIsoTime, type ImportRefusal } from '../../src/server/data/import.ts';
 import { isPostgres } from '../../src/server/db/engine.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { assignIncident } from '../../src/server/incidents/assignment.ts';
 import { addNote, answerFromVisitor, replyToVisitor } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
-import { setIncidentState } from '../../src/server/incidents/staff.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { cancelMeeting, scheduleMeeting } from '../../src/server/meetings/index.ts';
 import { createTestDatabase, describeEachEngine, postgresAvailable } from '../support/db.ts';
 import { ALAMOS_FORM } from '../support/factories.ts';
@@ -196,6 +190,46 @@ describeEachEngine('import and export', (database) => {
     expect(await db.selectFrom('incidents').select('id').execute()).toHaveLength(before.length);
   });
 
+  it('refuses, with its reason, a record whose e-mail the form would refuse (issue 24 #7)', async () => {
+    const { db } = database();
+    const client = original.clientes[0]!;
+    const refused: ImportRefusal[] = [];
+    const summary = await importData(
+      db,
+      {
+        clientes: [
+          { ...client, razonSocial: 'Dos Correos SRL', email: 'a@x.do, b@y.do' },
+          { ...client, razonSocial: 'Sin Correo SRL', email: '' },
+          { ...client, razonSocial: 'Reunión Rara SRL', meetings: [{ organizerEmail: 'ana@vertice.example; luis@vertice.example', startsAt: 1764599400000, durationMinutes: 60, uid: 'r@vertice.example', createdAt: 1764500000000 }] },
+          client,
+        ],
+        contactMessages: [
+          { name: 'Rosa', email: 'rosa@x.do,pedro@y.do', message: 'Hola', createdAt: 1741000000000 },
+          { name: 'Pedro', email: 'pedro@cliente.example', message: 'Hola', createdAt: 1741000000000 },
+        ],
+        incidencias: [{ ...original.incidencias.a1, assignedToEmail: 'ana@vertice.example luis@vertice.example' }],
+      },
+      { onRefused: (refusal) => refused.push(refusal) },
+    );
+    expect(summary).toEqual({
+      incidents: { imported: 0, skipped: 0, invalid: 1 },
+      clients: { imported: 1, skipped: 0, invalid: 3 },
+      contactMessages: { imported: 1, skipped: 0, invalid: 1 },
+    });
+    expect(refused).toEqual([
+      { kind: 'incidents', record: 'INC-20250310-4821', reason: expect.stringMatching(/^el correo de la persona asignada «ana@vertice\.example luis@vertice\.example»: /) },
+      { kind: 'clients', record: 'Dos Correos SRL', reason: 'el correo «a@x.do, b@y.do»: Correo electrónico no válido.' },
+      { kind: 'clients', record: 'Sin Correo SRL', reason: 'el correo «»: Este campo es obligatorio.' },
+      { kind: 'clients', record: 'Reunión Rara SRL', reason: expect.stringMatching(/^el correo de quien organiza una reunión «ana@vertice\.example; luis@vertice\.example»: /) },
+      { kind: 'contactMessages', record: 'rosa@x.do,pedro@y.do 1741000000000', reason: expect.stringContaining('Escribe un correo electrónico válido') },
+    ]);
+    // Nothing of a refused record is stored, nested rows included.
+    expect(await db.selectFrom('clients').select('email').execute()).toEqual([{ email: client.email }]);
+    expect(await db.selectFrom('clientMeetings').select('id').execute()).toEqual([]);
+    expect(await db.selectFrom('incidents').select('id').execute()).toEqual([]);
+    expect(await db.selectFrom('contactMessages').select('email').execute()).toEqual([{ email: 'pedro@cliente.example' }]);
+  });
+
   it('exports what it imported, with CSV for spreadsheets', async () => {
     const { db } = database();
     await importData(db, original);
@@ -275,7 +309,11 @@ async function seedEverything(db: Db): Promise<{ token: string; numeroIncidencia
     .where('kind', '=', 'incident.confirmation')
     .executeTakeFirstOrThrow();
   const token = TOKEN_IN_LINK.exec(confirmation.textBody)![1]!;
-  await assignIncident(db, { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand }, at(1));
+  await assignIncident(
+    db,
+    { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, staffEmails: [ANA.email, LUIS.email] },
+    at(1),
+  );
   await replyToVisitor(
     db,
     { incidentId: incident.id, author: LUIS, body: 'Reinstale el controlador.', brand },
@@ -283,7 +321,17 @@ async function seedEverything(db: Db): Promise<{ token: string; numeroIncidencia
   );
   await addNote(db, { incidentId: incident.id, author: ANA, body: 'Tiene contrato de soporte.' }, at(3));
   await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: LUIS.email }, at(4));
-  await answerFromVisitor(db, { token, body: 'Sigue sin imprimir.', brand, staffInbox: STAFF_INBOX }, at(5));
+  await answerFromVisitor(
+    db,
+    {
+      token,
+      body: 'Sigue sin imprimir.',
+      brand,
+      staffInbox: STAFF_INBOX,
+      staffEmails: [ANA.email, LUIS.email],
+    },
+    at(5),
+  );
 
   const { client } = await createClient(db, CLIENT, at(0), audit(ANA));
   const edit = { ...CLIENT, telefono: '8295550199', tipoProyecto: 'Implementación Tiendao' };
@@ -706,7 +754,13 @@ describe('npm run data (command line)', () => {
           env: { ...process.env, DATABASE_URL: database, LOG_LEVEL: 'silent' },
           encoding: 'utf8',
         });
-      expect(run(source, 'import', file)).toMatch(/Incidencias\s+2\s+0\s+3/);
+      const imported = run(source, 'import', file);
+      expect(imported).toMatch(/Incidencias\s+2\s+0\s+3/);
+      // Each record left out, with its reason.
+      expect(imported).toContain('- Incidencias: INC-2025-1: el número no tiene la forma INC-AAAAMMDD-NNNN.');
+      expect(imported).toContain('- Incidencias: INC-20250312-2000: el estado «Cerrado» no existe.');
+      expect(imported).toContain('- Incidencias: INC-20250312-3000: la fecha falta o no es una fecha.');
+      expect(imported).toContain('- Clientes: (sin razón social): falta la razón social.');
       expect(run(source, 'export', join(dir, 'out'))).toMatch(/Exportados 2 incidencias, 1 clientes/);
       const exported = join(dir, 'out', 'export.json');
       expect(readFileSync(join(dir, 'out', 'incidents.csv'), 'utf8')).toContain('INC-20250310-4821');

@@ -3,12 +3,13 @@
  * this process has seen a key used up in its window, further requests are refused with no database
  * statement at all, and it never refuses what the database would still accept.
  */
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { expect, it } from 'vitest';
 import { withinCounterLimit, withinRateLimit } from '../../src/server/limits/first-line.ts';
 import { MemoryLimiter } from '../../src/server/limits/memory.ts';
-import { RATE_WINDOW_MS } from '../../src/server/rate-limit.ts';
-import type { Db } from '../../src/server/db/index.ts';
+import { hitRateLimit, RATE_WINDOW_MS, reserveHit } from '../../src/server/limits/counters.ts';
+import { migrateToLatest, migrator, type Db } from '../../src/server/db/index.ts';
+import { migrations } from '../../src/server/db/migrations/index.ts';
 import { describeEachEngine } from '../support/db.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -41,8 +42,8 @@ describeEachEngine('first line before the database limiters', (database) => {
     for (let hit = 0; hit < 50; hit += 1) refused.push(await withinRateLimit(db, key, 5, { memory, now: now + hit * 1000 }));
     expect(refused.every((result) => !result.allowed && result.remembered)).toBe(true);
     expect(statements()).toBe(before);
-    const rows = await database().db.selectFrom('rateLimits').select('hits').where('key', '=', key).execute();
-    expect(rows.map((row) => Number(row.hits))).toEqual([5]);
+    const rows = await database().db.selectFrom('limitCounters').select('count').where('key', '=', key).execute();
+    expect(rows.map((row) => Number(row.count))).toEqual([5]);
 
     // Another key, and the next window, go to the database again.
     expect((await withinRateLimit(db, 'contact.send:203.0.113.41', 5, { memory, now })).allowed).toBe(true);
@@ -92,5 +93,49 @@ describeEachEngine('first line before the database limiters', (database) => {
     for (let hit = 0; hit < 5; hit += 1) expect((await withinRateLimit(db, 'contact.send:203.0.113.42', 0, { memory })).allowed).toBe(true);
     expect(statements()).toBe(0);
     expect(memory.size).toBe(0);
+  });
+
+  it('keeps the public forms\' counts through migration 0022 and back (one counter table)', async () => {
+    const { db } = database();
+    const now = Date.UTC(2025, 0, 1, 10, 1);
+    const slot = Math.floor(now / RATE_WINDOW_MS);
+    for (let hit = 0; hit < 3; hit += 1) await hitRateLimit(db, 'contact.send:203.0.113.50', 5, new Date(now));
+    await reserveHit(db, 'signin-net:203.0.113.50', HOUR_MS, now + 123);
+    const counters = async () =>
+      (await db.selectFrom('limitCounters').select(['key', 'windowStart', 'count']).orderBy('key').execute()).map((row) => [
+        row.key,
+        Number(row.windowStart),
+        Number(row.count),
+      ]);
+    const names = Object.keys(migrations);
+    const before = names[names.indexOf('0022_one_limit_table') - 1]!;
+
+    // Down: the grid windows go back to `rate_limits`, the rest stay.
+    const down = await migrator(db).migrateTo(before);
+    expect(down.error).toBeUndefined();
+    expect(down.results?.map((result) => result.migrationName)).toContain('0022_one_limit_table');
+    const rateLimits = async () =>
+      (await sql<{ key: string; slot: number; hits: number }>`select key, slot, hits from rate_limits order by key, slot`.execute(db)).rows.map((row) => [
+        row.key,
+        Number(row.slot),
+        Number(row.hits),
+      ]);
+    expect(await rateLimits()).toEqual([['contact.send:203.0.113.50', slot, 3]]);
+    expect(await counters()).toEqual([['signin-net:203.0.113.50', now + 123, 1]]);
+
+    // Up: each key's newest window moves (an older one of the same key does not), and the table goes.
+    await sql`insert into rate_limits (key, slot, hits) values ('contact.send:203.0.113.50', ${slot - 1}, 9), ('incidents.create:203.0.113.51', ${slot}, 5)`.execute(db);
+    await migrateToLatest(db);
+    await expect(sql`select count(*) from rate_limits`.execute(db)).rejects.toThrow();
+    expect(await counters()).toEqual([
+      ['contact.send:203.0.113.50', slot * RATE_WINDOW_MS, 3],
+      ['incidents.create:203.0.113.51', slot * RATE_WINDOW_MS, 5],
+      ['signin-net:203.0.113.50', now + 123, 1],
+    ]);
+    // The window goes on counting: a limit reached before the upgrade still holds after it.
+    expect(await hitRateLimit(db, 'contact.send:203.0.113.50', 5, new Date(now + 1000))).toMatchObject({ allowed: true, hits: 4 });
+    expect(await hitRateLimit(db, 'incidents.create:203.0.113.51', 5, new Date(now + 1000))).toMatchObject({ allowed: false, hits: 6 });
+    // And the next window of the grid starts again at one.
+    expect((await hitRateLimit(db, 'incidents.create:203.0.113.51', 5, new Date((slot + 1) * RATE_WINDOW_MS))).hits).toBe(1);
   });
 });

@@ -7,8 +7,8 @@ import {
   trackIncident,
 } from '../../src/server/incidents/index.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
-import { setIncidentState } from '../../src/server/incidents/staff.ts';
-import { hitRateLimit } from '../../src/server/rate-limit.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
+import { hitRateLimit } from '../../src/server/limits/counters.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { buildIncident } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';

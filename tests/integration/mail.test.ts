@@ -11,7 +11,8 @@ import {
   retryDelayMs,
   startMailWorker,
 } from '../../src/server/mail/outbox.ts';
-import { contactStaffNoticeMail, incidentConfirmationMail } from '../../src/server/mail/templates.ts';
+import { contactStaffNoticeMail } from '../../src/server/mail/contact-mails.ts';
+import { incidentConfirmationMail } from '../../src/server/mail/incident-mails.ts';
 import { emailJsTransport, smtpTransport } from '../../src/server/mail/transports.ts';
 import { MailDeliveryError } from '../../src/server/mail/types.ts';
 import { describeEachEngine } from '../support/db.ts';

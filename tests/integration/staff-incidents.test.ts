@@ -1,15 +1,10 @@
 import { expect, it } from 'vitest';
 import type { IncidentState } from '../../src/domain/incidents.ts';
 import { incidentSearchColumns } from '../../src/server/db/rows.ts';
-import {
-  countIncidentsByState,
-  exportIncidentsCsv,
-  IncidentNotFoundError,
-  listIncidents,
-  PAGE_SIZE,
-  RECENT_WINDOW,
-  setIncidentState,
-} from '../../src/server/incidents/staff.ts';
+import { exportIncidentsCsv } from '../../src/server/incidents/csv.ts';
+import { IncidentNotFoundError } from '../../src/server/incidents/index.ts';
+import { countIncidentsByState, listIncidents, PAGE_SIZE, RECENT_WINDOW } from '../../src/server/incidents/search.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { describeEachEngine } from '../support/db.ts';

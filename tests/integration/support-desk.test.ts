@@ -21,7 +21,8 @@ import {
   staffTimeline,
 } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
-import { exportIncidentsCsv, setIncidentState } from '../../src/server/incidents/staff.ts';
+import { exportIncidentsCsv } from '../../src/server/incidents/csv.ts';
+import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
@@ -29,6 +30,8 @@ import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 const ANA = { id: 'user-ana', email: 'ana@vertice.example' };
 const LUIS = { id: 'user-luis', email: 'luis@vertice.example' };
 const STAFF_INBOX = 'soporte@vertice.example';
+/** ADMIN_EMAILS of these tests: both accounts are staff. */
+const STAFF_EMAILS = [ANA.email, LUIS.email];
 const SCRIPT = '<script>alert(1)</script>';
 const IMG = '"><img src=x onerror=alert(1)>';
 const at = (minute: number) => new Date(Date.UTC(2025, 0, 2, 10, minute));
@@ -76,13 +79,16 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     const { db } = database();
     await addStaff(db, ANA, 'Ana Gómez');
     await addStaff(db, LUIS);
-    expect((await listAssignableStaff(db)).map((account) => account.email)).toEqual([ANA.email, LUIS.email]);
+    expect((await listAssignableStaff(db, STAFF_EMAILS)).map((account) => account.email)).toEqual([
+      ANA.email,
+      LUIS.email,
+    ]);
     const incident = await insertIncident(db, { numeroIncidencia: 'INC-20250102-1111', nombre: 'José' });
     const audit = { actorId: ANA.id, actorEmail: ANA.email, network };
 
     const toLuis = await assignIncident(
       db,
-      { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, audit },
+      { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, audit, staffEmails: STAFF_EMAILS },
       at(2),
     );
     expect(toLuis.outcome).toBe('mailed');
@@ -101,7 +107,14 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       (
         await assignIncident(
           db,
-          { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, audit },
+          {
+            incidentId: incident.id,
+            assigneeId: LUIS.id,
+            actor: ANA,
+            brand,
+            audit,
+            staffEmails: STAFF_EMAILS,
+          },
           at(3),
         )
       ).outcome,
@@ -111,7 +124,14 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       (
         await assignIncident(
           db,
-          { incidentId: incident.id, assigneeId: ANA.id, actor: ANA, brand, audit },
+          {
+            incidentId: incident.id,
+            assigneeId: ANA.id,
+            actor: ANA,
+            brand,
+            audit,
+            staffEmails: STAFF_EMAILS,
+          },
           at(4),
         )
       ).outcome,
@@ -121,14 +141,18 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       (
         await assignIncident(
           db,
-          { incidentId: incident.id, assigneeId: null, actor: ANA, brand, audit },
+          { incidentId: incident.id, assigneeId: null, actor: ANA, brand, audit, staffEmails: STAFF_EMAILS },
           at(5),
         )
       ).outcome,
     ).toBe('unassigned');
     expect(await db.selectFrom('mailOutbox').selectAll().execute()).toHaveLength(1);
     await expect(
-      assignIncident(db, { incidentId: incident.id, assigneeId: 'nadie', actor: ANA, brand }, at(6)),
+      assignIncident(
+        db,
+        { incidentId: incident.id, assigneeId: 'nadie', actor: ANA, brand, staffEmails: STAFF_EMAILS },
+        at(6),
+      ),
     ).rejects.toThrow(AssigneeNotFoundError);
 
     const timeline = await staffTimeline(db, (await incidentByNumber(db, 'INC-20250102-1111'))!);
@@ -175,12 +199,20 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       nombre: 'José',
       email: 'jose@cliente.example',
     });
-    await assignIncident(db, { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand }, at(1));
+    await assignIncident(
+      db,
+      { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, staffEmails: STAFF_EMAILS },
+      at(1),
+    );
     const token = await tokenFor(db, incident.id);
     await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: ANA.email }, at(3));
 
     const body = `Sigue fallando ${SCRIPT}\nSegunda línea ${IMG}`;
-    const stored = await answerFromVisitor(db, { token, body, brand, staffInbox: STAFF_INBOX }, at(7));
+    const stored = await answerFromVisitor(
+      db,
+      { token, body, brand, staffInbox: STAFF_INBOX, staffEmails: STAFF_EMAILS },
+      at(7),
+    );
     expect(stored).toMatchObject({
       reopened: true,
       notified: 'assignee',
@@ -239,7 +271,7 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     const token = await tokenFor(db, incident.id);
     const stored = await answerFromVisitor(
       db,
-      { token, body: 'Gracias, funciona.', brand, staffInbox: STAFF_INBOX },
+      { token, body: 'Gracias, funciona.', brand, staffInbox: STAFF_INBOX, staffEmails: STAFF_EMAILS },
       at(5),
     );
     expect(stored).toMatchObject({ reopened: false, notified: 'staff-inbox' });
@@ -261,16 +293,40 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     expect(mail.textBody).not.toContain('reabierta');
 
     expect(
-      await answerFromVisitor(db, { token: 'A'.repeat(24), body: 'hola', brand, staffInbox: STAFF_INBOX }),
+      await answerFromVisitor(db, {
+        token: 'A'.repeat(24),
+        body: 'hola',
+        brand,
+        staffInbox: STAFF_INBOX,
+        staffEmails: STAFF_EMAILS,
+      }),
     ).toBeNull();
     expect(
-      await answerFromVisitor(db, { token: 'corto', body: 'hola', brand, staffInbox: STAFF_INBOX }),
+      await answerFromVisitor(db, {
+        token: 'corto',
+        body: 'hola',
+        brand,
+        staffInbox: STAFF_INBOX,
+        staffEmails: STAFF_EMAILS,
+      }),
     ).toBeNull();
     await expect(
-      answerFromVisitor(db, { token, body: ' \n ', brand, staffInbox: STAFF_INBOX }),
+      answerFromVisitor(db, {
+        token,
+        body: ' \n ',
+        brand,
+        staffInbox: STAFF_INBOX,
+        staffEmails: STAFF_EMAILS,
+      }),
     ).rejects.toThrow(EntryTextError);
     await expect(
-      answerFromVisitor(db, { token, body: 'x'.repeat(5001), brand, staffInbox: STAFF_INBOX }),
+      answerFromVisitor(db, {
+        token,
+        body: 'x'.repeat(5001),
+        brand,
+        staffInbox: STAFF_INBOX,
+        staffEmails: STAFF_EMAILS,
+      }),
     ).rejects.toThrow(/5\.000 caracteres/);
     expect(
       await db.selectFrom('incidentEntries').select('kind').where('kind', '=', 'answer').execute(),

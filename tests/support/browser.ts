@@ -2,7 +2,7 @@
  * The system Chromium driven by playwright-core (no downloaded browser builds).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Download, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -15,20 +15,36 @@ export const PHONE: BrowserContextOptions = {
 };
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 
+/** Headless Chromium as root on a closed network: no sandbox, no GPU, no background connections. */
+export const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** A Chromium of the caller's own. The test files share the run's one instead (see {@link connectBrowser}). */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROME_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS });
+}
+
+/**
+ * The run's Chromium, launched once by the end-to-end global setup (tests/support/e2e-global-setup.ts):
+ * a connection to it, whose `close()` ends this connection's contexts and leaves the browser to the
+ * other files. Outside such a run (no endpoint), a Chromium of its own.
+ */
+export function connectBrowser(endpoint: string | undefined): Promise<Browser> {
+  return endpoint ? chromium.connect(endpoint) : launchBrowser();
+}
+
+/** The bytes of a download (read through the connection: a shared browser keeps the file on its side). */
+export async function downloadedBytes(download: Download): Promise<Buffer<ArrayBuffer>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Integration tests of the data layer run against both engines: a fresh SQLite file, and a
- * PostgreSQL schema of their own (so concurrent runs never collide). When PostgreSQL is unreachable
+ * PostgreSQL database of their own (so concurrent runs never collide), each a copy of the run's
+ * migrated template. When PostgreSQL is unreachable
  * the PostgreSQL half is skipped with a loud notice, except under CI, where that is a failure.
  */
 import { randomBytes } from 'node:crypto';
@@ -8,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeEach, describe } from 'vitest';
+import { afterEach, beforeEach, describe, inject } from 'vitest';
 import {
   createPgSchema,
   dropPgSchema,
@@ -17,8 +18,9 @@ import {
   type Db,
   type DbEngine,
 } from '../../src/server/db/index.ts';
+import { copySqliteTemplate, createPgDatabaseFrom, dropPgDatabase, TEST_DATABASE_URL, withDatabase } from './templates.ts';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { TEST_DATABASE_URL };
 
 async function probePostgres(): Promise<string | null> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
@@ -52,13 +54,20 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
-/** A new, migrated database of the given engine. */
+/**
+ * A new, migrated database of the given engine: a copy of the run's migrated template (see
+ * tests/support/templates.ts), or migrated here when the run has none (a file run outside `vitest`'s
+ * projects). SQLite: a file in a folder of its own; PostgreSQL: a database of its own on the shared
+ * server, dropped by `cleanup`.
+ */
 export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'vertice-db-'));
     const url = join(dir, 'site.db');
+    const template = inject('sqliteTemplate');
+    if (template) copySqliteTemplate(template, url);
     const { db } = openDatabase(url);
-    await migrateToLatest(db);
+    if (!template) await migrateToLatest(db);
     return {
       engine,
       db,
@@ -66,6 +75,21 @@ export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase
       async cleanup() {
         await db.destroy();
         rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const template = inject('pgTemplate');
+  if (template) {
+    const name = await createPgDatabaseFrom(TEST_DATABASE_URL, template);
+    const url = withDatabase(TEST_DATABASE_URL, name);
+    const { db } = openDatabase(url);
+    return {
+      engine,
+      db,
+      url,
+      async cleanup() {
+        await db.destroy();
+        await dropPgDatabase(TEST_DATABASE_URL, name);
       },
     };
   }

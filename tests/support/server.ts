@@ -4,7 +4,7 @@
  * {@link TEST_AUTH_SECRET} unless the caller passes its own AUTH_SECRET.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,6 +52,12 @@ export interface StartOptions {
   port?: number;
   /** Remove the data folder when stopped (default true when this call made it). */
   cleanup?: boolean;
+  /**
+   * A migrated SQLite template (tests/support/templates.ts) copied in as the database when the data
+   * folder has none yet and the caller keeps the default DATABASE_URL: the server then finds every
+   * migration applied instead of applying them all.
+   */
+  template?: string;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -70,10 +76,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     FIRST_PASSWORD_FILE: join(dataDir, 'first-staff-password'),
     LOG_LEVEL: 'info',
     AUTH_SECRET: TEST_AUTH_SECRET,
+    // A test server lives for seconds: the best-quality recompression after start would only cost CPU.
+    STATIC_RECOMPRESS: 'false',
   };
+  const defaultDatabase = env.DATABASE_URL!;
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
+  }
+  if (options.template && env.DATABASE_URL === defaultDatabase && !existsSync(defaultDatabase)) {
+    copyFileSync(options.template, defaultDatabase);
   }
   const child = spawn(process.execPath, ['scripts/start.ts'], {
     cwd: ROOT,

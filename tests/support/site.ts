@@ -5,8 +5,8 @@
  * file's own `beforeAll` hooks, which may use them) and stops them after its last one.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser, watchConsole } from './browser.ts';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { connectBrowser, watchConsole } from './browser.ts';
 import { prepareFirstStaff, startServer, type RunningServer } from './server.ts';
 import { startSmtpPeer, type SmtpPeer } from './smtp.ts';
 import { silenceWhatsNew } from './whatsnew.ts';
@@ -66,8 +66,8 @@ export function useSite(options: SiteOptions = {}): Site {
     };
     // Started together; whichever starts is kept even if the other fails, so afterAll can stop it.
     const [started, launched] = await Promise.allSettled([
-      startServer({ env }),
-      options.browser === false ? Promise.resolve(undefined) : launchBrowser(),
+      startServer({ env, template: inject('sqliteTemplate') }),
+      options.browser === false ? Promise.resolve(undefined) : connectBrowser(inject('browserWsEndpoint')),
     ]);
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;

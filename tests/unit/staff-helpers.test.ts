@@ -15,7 +15,7 @@ import {
 } from '../../src/domain/incidents.ts';
 import { csvCell } from '../../src/server/csv.ts';
 import { historyText } from '../../src/server/incidents/history.ts';
-import { incidentQueryString, parseIncidentQuery } from '../../src/server/incidents/staff.ts';
+import { incidentQueryString, parseIncidentQuery } from '../../src/server/incidents/query.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
 describe('staff helpers', () => {
@@ -129,7 +129,7 @@ describe('incident vocabulary', () => {
 });
 
 describe('welcome mail content', async () => {
-  const { welcomeMail } = await import('../../src/server/mail/templates.ts');
+  const { welcomeMail } = await import('../../src/server/mail/welcome-mail.ts');
   it('greets the representative in Spanish through the common template and escapes every value in the HTML', () => {
     const mail = welcomeMail(brand, {
       nombreRepresentante: 'Carmen <b>',

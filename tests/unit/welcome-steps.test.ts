@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { welcomeMail } from '../../src/server/mail/templates.ts';
+import { welcomeMail } from '../../src/server/mail/welcome-mail.ts';
 import { productOfProject, welcomeSteps } from '../../src/server/mail/welcome-steps.ts';
 
 const brand = {

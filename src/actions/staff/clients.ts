@@ -54,7 +54,7 @@ export const CLIENT_DONE = {
   archivado: 'Cliente archivado. Ya no aparece en la lista de clientes activos.',
   restaurado: 'Cliente restaurado.',
   bienvenida: 'Correo de bienvenida enviado.',
-  reunion: 'Invitación enviada al cliente. Usted recibirá una copia por correo.',
+  reunion: 'Invitación enviada al cliente. Recibirás una copia por correo.',
   'reunion-cancelada': 'Reunión cancelada. El cliente recibirá la cancelación por correo.',
 } as const;
 export type ClientDone = keyof typeof CLIENT_DONE;
@@ -135,7 +135,7 @@ export const update = staffForm('clients.update', INTERNAL_MESSAGE, async (form,
   if (!parsed.success)
     refuse(
       'BAD_REQUEST',
-      'No se guardaron los cambios. Revise los campos marcados.',
+      'No se guardaron los cambios. Revisa los campos marcados.',
       fieldErrors(parsed.error.issues),
     );
   const version = Number(field(form, 'version'));
@@ -159,8 +159,8 @@ export const setProjectState = staffForm(
     const id = clientId(form, context);
     const estado = field(form, 'estadoProyecto');
     if (!isProjectState(estado))
-      refuse('BAD_REQUEST', 'Elija un estado del proyecto de la lista.', {
-        estadoProyecto: 'Elija un estado del proyecto de la lista.',
+      refuse('BAD_REQUEST', 'Elige un estado del proyecto de la lista.', {
+        estadoProyecto: 'Elige un estado del proyecto de la lista.',
       });
     if (await setClientState(getDb(), id, estado, actor)) return clientDone(id, 'estado');
     return refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
@@ -191,7 +191,7 @@ export const archive = staffForm('clients.archive', INTERNAL_MESSAGE, async (for
 /** 'Importar CSV', step one: the preview, and the file to carry back, signed for this staff member. */
 export const importPreview = staffForm('clients.importPreview', INTERNAL_MESSAGE, async (form, { staff }) => {
   const file = form.get('archivo');
-  if (!(file instanceof File) || file.size === 0) refuse('BAD_REQUEST', 'Elija un archivo CSV.');
+  if (!(file instanceof File) || file.size === 0) refuse('BAD_REQUEST', 'Elige un archivo CSV.');
   try {
     checkImportSize(file.size);
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -220,7 +220,7 @@ export const importConfirm = staffForm(
       typeof contenido === 'string' ? new Uint8Array(Buffer.from(contenido, 'base64')) : new Uint8Array();
     const firma = form.get('firma');
     if (!verifyUpload(staff.id, bytes, firma))
-      refuse('BAD_REQUEST', 'La vista previa caducó o no es válida. Vuelva a subir el archivo.');
+      refuse('BAD_REQUEST', 'La vista previa caducó o no es válida. Vuelve a subir el archivo.');
     try {
       // Single-use: the signature's nonce is recorded with the import, so posting it again imports nothing.
       const outcome = await importClients(getDb(), bytes, actor, new Date(), uploadNonce(firma));

@@ -22,7 +22,8 @@ import {
   replyToVisitor,
   type ReplyMailOutcome,
 } from '../../server/incidents/conversation.ts';
-import { IncidentNotFoundError, setIncidentState } from '../../server/incidents/staff.ts';
+import { IncidentNotFoundError } from '../../server/incidents/index.ts';
+import { setIncidentState } from '../../server/incidents/state.ts';
 import { getLogger } from '../../server/log.ts';
 import { mailBrand } from '../../server/mail/index.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';

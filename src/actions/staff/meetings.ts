@@ -19,7 +19,7 @@ export const schedule = staffForm('meetings.schedule', INTERNAL_MESSAGE, async (
   const id = clientId(form, call.context);
   const checked = checkMeetingForm(readForm(form, MEETING_FIELD_NAMES));
   if (!checked.ok)
-    refuse('BAD_REQUEST', 'No se envió la invitación. Revise los campos marcados.', checked.errors);
+    refuse('BAD_REQUEST', 'No se envió la invitación. Revisa los campos marcados.', checked.errors);
   // The form's request id becomes the meeting's UID: the same form sent twice sends one invitation.
   const posted = field(form, 'solicitud');
   const requestId = MEETING_REQUEST_PATTERN.test(posted) ? posted : randomUUID();

@@ -21,7 +21,7 @@ import {
   TWO_STEP_MESSAGES,
   type TwoStepErrors,
 } from '../../server/auth/two-step.ts';
-import { clientIpOf } from '../../server/http/request-client.ts';
+import { clientIpOf } from '../../server/http/client-network.ts';
 import { field, refuse, seeOtherTo, sendCookies } from '../form.ts';
 import { staffForm } from './common.ts';
 

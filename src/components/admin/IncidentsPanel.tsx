@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { formatAgo, formatStaffDateTime } from '../../domain/dates';
 import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentTone } from '../../domain/incidents';
 import { incidentPath, ROUTES } from '../../routes';
-import type { IncidentFilters, IncidentListItem } from '../../server/incidents/staff';
+import type { IncidentFilters } from '../../server/incidents/query';
+import type { IncidentListItem } from '../../server/incidents/search';
 import { DownloadIcon } from './icons';
 import IncidentStateControl from './IncidentStateControl';
 

@@ -2,7 +2,7 @@
  * The support form 'Solicita ayuda' (spec §2, §5): every field optional, an empty submission is
  * valid. Only lengths are limited, and control characters are stripped.
  */
-import { whatsappLink } from '../../lib/whatsapp';
+import { whatsappLink } from '../../lib/whatsapp.ts';
 import * as z from 'zod/mini';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, antiAbuseFields, textField } from './common.ts';
 

@@ -49,3 +49,10 @@ export type AnswerFormInput = z.output<typeof answerFormSchema>;
 
 /** Shown on the follow-up page after an answer was stored. */
 export const ANSWER_SENT_MESSAGE = 'Recibimos tu respuesta. Nuestro equipo de soporte la verá y te contestará por correo.';
+
+/**
+ * Shown on the follow-up page, in place of 'Responder', once the incident has been resolved for 30
+ * days (src/server/incidents/follow-up.ts), and as the refusal of an answer sent then.
+ */
+export const FOLLOW_UP_CLOSED_MESSAGE =
+  'Esta incidencia se resolvió hace más de 30 días, así que este enlace ya no admite respuestas. Si el problema volvió o tienes otro, abre una nueva incidencia.';

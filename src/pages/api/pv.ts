@@ -7,7 +7,7 @@ import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
 import { articlePath } from '../../routes.ts';
 import { countablePaths, countBeacon } from '../../server/analytics/beacon.ts';
-import { clientNetworkOfRequest } from '../../server/http/request-client.ts';
+import { clientNetworkOf } from '../../server/http/client-network.ts';
 
 export const prerender = false;
 
@@ -16,7 +16,7 @@ const knownPaths = () => (known ??= getCollection('blog').then((articles) => cou
 
 export const POST: APIRoute = async (context) => {
   const { request } = context;
-  const network = clientNetworkOfRequest(context);
+  const network = clientNetworkOf(context);
   await countBeacon(network, (await request.text()).slice(0, 200), await knownPaths());
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 };

@@ -25,7 +25,7 @@ export interface StaffAccount {
   twoStep: boolean;
 }
 
-/** Creates the account, or resets its password (ending every session it has). */
+/** Creates the account, or resets its password (ending every session it has, and lifting a two-step lock). */
 export async function createOrResetStaff(
   input: { email: string; password: string; name?: string },
   auth: StaffAuth = getAuth(),
@@ -48,8 +48,14 @@ export async function createOrResetStaff(
     else await adapter.linkAccount({ userId: existing.user.id, providerId: 'credential', accountId: existing.user.id, password: hash });
     // A password an operator chose is not marked for a change.
     await adapter.updateUser(existing.user.id, { mustChangePassword: false, ...(input.name === undefined ? {} : { name: input.name }) });
-    // A reset must lock out whoever knew the old password.
+    // A reset must lock out whoever knew the old password, and lifts the lock they may have put on
+    // the account's code step (wrong codes in a row, index.ts TWO_STEP_LOCK).
     await adapter.deleteUserSessions(existing.user.id);
+    await context.adapter.updateMany({
+      model: 'twoFactor',
+      where: [{ field: 'userId', value: existing.user.id }],
+      update: { failedVerificationCount: 0, lockedUntil: null },
+    });
     removeFirstPasswordOf(config.FIRST_PASSWORD_FILE, email);
     return 'reset';
   }

@@ -9,7 +9,7 @@ import { ACTIONS_PREFIX, ROUTES } from '../../routes.ts';
 import { actionErrorBody, STAFF_REFUSALS } from '../http/refusals.ts';
 import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
-import { clientNetworkOfRequest, type RequestClient } from '../http/request-client.ts';
+import { clientNetworkOf, type RequestClient } from '../http/client-network.ts';
 import { requireStaff, type StaffMember } from './index.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */
@@ -67,34 +67,84 @@ export function staffRefusal(
 }
 
 /**
- * Where a staff page must send its staff member first, or null: an account with a generated password
- * goes to 'Contraseña' until it has one of its own (the settings page itself stays open).
+ * What an account must do before anything else in the staff area (issue 24, finding 2): the first
+ * account, whose password was generated, sets its own; then, under STAFF_REQUIRE_2FA, every account
+ * turns on two-step verification. Until then every staff route refuses it (pages lead to the section
+ * of Configuración, endpoints and actions answer 403), except Configuración itself and signing out
+ * (an endpoint the guard never sees).
  */
-function pendingStep(staff: StaffMember, pathname: string): string | null {
-  if (staff.mustChangePassword && pathname !== ROUTES.adminSettings)
-    return `${ROUTES.adminSettings}?motivo=cambio#contrasena`;
+export type PendingSetUp = 'password' | 'two-step';
+
+/** Where a staff page sends an account with its set-up pending. */
+export const SET_UP_PATHS: Record<PendingSetUp, string> = {
+  password: `${ROUTES.adminSettings}?motivo=cambio#contrasena`,
+  'two-step': `${ROUTES.adminSettings}#dos-pasos`,
+};
+
+/** Where STAFF_REQUIRE_2FA sends an account without two-step verification. */
+export const TWO_STEP_REQUIRED_PATH = SET_UP_PATHS['two-step'];
+
+/** What a staff endpoint or action answers (403, JSON) while the set-up is pending. */
+export const SET_UP_MESSAGES: Record<PendingSetUp, string> = {
+  password: 'Antes de continuar, cambia la contraseña generada en Configuración → Contraseña.',
+  'two-step':
+    'Antes de continuar, activa la verificación en dos pasos en Configuración → Verificación en dos pasos.',
+};
+
+/**
+ * Staff actions an account may call while its set-up is pending (by `group.name`): the forms of
+ * Configuración, which posts each to itself (`?_action=`). The password change and the two-step
+ * actions must be here, or an account that has to use them could never finish its set-up; ending a
+ * session stays open as signing out does.
+ */
+export const SET_UP_ACTIONS: readonly string[] = [
+  'settings.changePassword',
+  'settings.startTwoStep',
+  'settings.confirmTwoStep',
+  'settings.disableTwoStep',
+  'settings.endSession',
+  'settings.endOtherSessions',
+];
+
+/** What this account still has to do, or null. */
+export function pendingSetUp(
+  staff: StaffMember,
+  requireTwoStep = getConfig().STAFF_REQUIRE_2FA,
+): PendingSetUp | null {
+  if (staff.mustChangePassword) return 'password';
+  if (requireTwoStep && !staff.twoStep) return 'two-step';
   return null;
 }
 
-/** Where STAFF_REQUIRE_2FA sends an account without two-step verification. */
-export const TWO_STEP_REQUIRED_PATH = `${ROUTES.adminSettings}#dos-pasos`;
-
 /**
- * Under STAFF_REQUIRE_2FA, the redirect of a staff page for an account without two-step verification
- * (every page but Configuración itself, where it is turned on; signing out is an endpoint, never sent).
+ * The routes an account with its set-up pending may still use: Configuración, and the actions it
+ * posts, whether by their RPC path or as a form posted to a page (`?_action=`, which the middleware
+ * runs before the page: any other action named there is refused, whatever the page).
  */
-export function twoStepRedirect(
-  staff: StaffMember,
-  pathname: string,
-  kind: 'page' | 'api',
-  require = getConfig().STAFF_REQUIRE_2FA,
-): Response | null {
-  if (!require || staff.twoStep || kind !== 'page' || pathname.replace(/\/$/, '') === ROUTES.adminSettings)
-    return null;
-  return new Response(null, {
-    status: 303,
-    headers: { Location: TWO_STEP_REQUIRED_PATH, 'Cache-Control': 'no-store' },
-  });
+function isSetUpRoute(url: URL): boolean {
+  const path = url.pathname.replace(/\/$/, '');
+  const isSetUpAction = (name: string) => SET_UP_ACTIONS.includes(name.replace(/\/$/, ''));
+  if (path.startsWith(ACTIONS_PREFIX)) return isSetUpAction(path.slice(ACTIONS_PREFIX.length));
+  const posted = url.searchParams.get('_action');
+  if (posted !== null && !isSetUpAction(posted)) return false;
+  return path === ROUTES.adminSettings;
+}
+
+/** The answer to a route refused for a pending set-up: a redirect for pages, a Spanish JSON 403 otherwise. */
+export function setUpRefusal(pathname: string, pending: PendingSetUp, kind: 'page' | 'api'): Response {
+  const headers = { 'Cache-Control': 'no-store' };
+  if (kind === 'page')
+    return new Response(null, { status: 303, headers: { ...headers, Location: SET_UP_PATHS[pending] } });
+  const message = SET_UP_MESSAGES[pending];
+  if (pathname.startsWith(ACTIONS_PREFIX))
+    return Response.json(actionErrorBody(STAFF_REFUSALS[403].actionCode, 403, message), {
+      status: 403,
+      headers,
+    });
+  return Response.json(
+    { code: pending === 'password' ? 'password-change-required' : 'two-step-required', message },
+    { status: 403, headers },
+  );
 }
 
 /** The staff member of this request, or the refusal to answer with. */
@@ -108,10 +158,9 @@ export async function staffOrRefusal(
     if (!check.ok) return staffRefusal(context.url.pathname, check.status, kind, check.reason);
     staff = context.locals.staff = check.staff;
   }
-  const step = kind === 'page' ? pendingStep(staff, context.url.pathname) : null;
-  if (step)
-    return new Response(null, { status: 303, headers: { Location: step, 'Cache-Control': 'no-store' } });
-  return twoStepRedirect(staff, context.url.pathname, kind) ?? staff;
+  const pending = pendingSetUp(staff);
+  if (pending && !isSetUpRoute(context.url)) return setUpRefusal(context.url.pathname, pending, kind);
+  return staff;
 }
 
 /** For a staff page's frontmatter: `const staff = await requireStaffPage(Astro); if (staff instanceof Response) return staff;` */
@@ -125,5 +174,5 @@ export const requireStaffApi = (context: GuardContext) => staffOrRefusal(context
  * staff write (src/actions/staff/) names who did it.
  */
 export function staffActor(context: RequestClient, staff: StaffMember): AuditActor {
-  return { actorId: staff.id, actorEmail: staff.email, network: clientNetworkOfRequest(context) };
+  return { actorId: staff.id, actorEmail: staff.email, network: clientNetworkOf(context) };
 }

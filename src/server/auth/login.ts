@@ -25,7 +25,7 @@ import { processLimits, withinCounterLimit } from '../limits/first-line.ts';
 import type { MemoryLimiter } from '../limits/memory.ts';
 import { getLogger } from '../log.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, getAuth, isStaffEmail, withClientIp, type StaffAuth } from './index.ts';
-import { pendingSignInUser, totpCode } from './two-step.ts';
+import { checkTotpCode, pendingSignInUser, spendTotpStep, totpCode } from './two-step.ts';
 
 export const NETWORK_WINDOW_MS = 10 * 60 * 1000;
 export const NETWORK_MAX = 10;
@@ -152,6 +152,10 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
 export type CodeOutcome =
   | { kind: 'ok'; email: string; setCookies: string[] }
   | { kind: 'invalid' }
+  /** A code of the app that was already accepted (its time step, or a later one): each works once. */
+  | { kind: 'used' }
+  /** Better Auth's lock after too many wrong codes in a row (index.ts TWO_STEP_LOCK): not even the right one is taken. */
+  | { kind: 'locked' }
   /** No pending sign-in (its cookie is missing or expired, or too many codes were tried on it): start again. */
   | { kind: 'expired' }
   | { kind: 'forbidden' }
@@ -188,6 +192,14 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
   const delay = checkDelayMs(reserved.accountCount);
   if (delay > 0) await (deps.wait ?? sleep)(delay);
   const totp = totpCode(code);
+  // A code of the app is taken once: refused here when its step was already accepted, so a replay
+  // neither reaches the plugin nor resets its count of wrong codes.
+  const check = totp ? { code: totp, ...(await checkTotpCode(pending.id, totp, { auth, db })) } : null;
+  if (check?.used) {
+    log.info({ event: 'signin.code-used', email, ip: input.ip, network }, 'sign-in code refused: already used');
+    await recordEvent(db, { action: 'signin.failed', actorId: pending.id, actorEmail: email, network, detail: 'Código de verificación ya usado' });
+    return { kind: 'used' };
+  }
   const headers = withClientIp(input.headers, input.ip);
   const response = totp
     ? await auth.api.verifyTOTP({ body: { code: totp }, headers, asResponse: true })
@@ -197,11 +209,20 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
     log.info({ event: 'signin.code-failed', email, ip: input.ip, network, status: response.status, code: failure.code }, 'sign-in code refused');
     await recordEvent(db, { action: 'signin.failed', actorId: pending.id, actorEmail: email, network, detail: totp ? 'Código de verificación incorrecto' : 'Código de recuperación incorrecto' });
     if (failure.code === 'INVALID_TWO_FACTOR_COOKIE' || failure.code === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE') return { kind: 'expired' };
-    if (failure.code === 'ACCOUNT_TEMPORARILY_LOCKED') return { kind: 'rate-limited' };
+    if (failure.code === 'ACCOUNT_TEMPORARILY_LOCKED') return { kind: 'locked' };
     return { kind: 'invalid' };
   }
   const body = (await response.json()) as { token?: string; user?: { id?: string; email?: string } };
   const setCookies = response.headers.getSetCookie();
+  // The step of the accepted code (found again if the clock moved past a step boundary meanwhile).
+  const step = check ? (check.step ?? (await checkTotpCode(pending.id, check.code, { auth, db })).step) : null;
+  if (step !== null && !(await spendTotpStep(db, pending.id, step))) {
+    // Another sign-in with the same code was accepted first: the session just made must not stay.
+    if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
+    log.info({ event: 'signin.code-used', email, ip: input.ip, network }, 'sign-in code refused: used by a concurrent sign-in');
+    await recordEvent(db, { action: 'signin.failed', actorId: pending.id, actorEmail: email, network, detail: 'Código de verificación ya usado' });
+    return { kind: 'used' };
+  }
   if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
     await recordEvent(db, { action: 'signin.failed', actorId: body.user?.id, actorEmail: email, network, detail: 'No está en ADMIN_EMAILS' });

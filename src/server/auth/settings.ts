@@ -12,7 +12,7 @@ import { clearHits, reserveHit } from '../limits/counters.ts';
 import { getLogger } from '../log.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { mailBrand } from '../mail/index.ts';
-import { passwordChangedMail } from '../mail/templates.ts';
+import { passwordChangedMail } from '../mail/account-mails.ts';
 import { setMustChangePassword } from './accounts.ts';
 import { removeFirstPasswordOf } from './first-password.ts';
 import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './index.ts';

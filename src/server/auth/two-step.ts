@@ -10,6 +10,15 @@
  *
  * The password and code checks here are limited per account ({@link CHANGE_MAX} per
  * {@link CHANGE_WINDOW_MS}, like a password change).
+ *
+ * Turning it on or off ends the account's other sessions, as a password change does (issue 24,
+ * finding 4): a session signed in with the password alone does not outlive the change.
+ *
+ * A TOTP code is accepted once (finding 5; RFC 6238 §5.2). Better Auth's check takes any code of the
+ * current 30-second time step or one either side and keeps no record, so the step of every accepted
+ * code is stored per account (`totp_last_steps`, migration 0021) and a code at or before it is
+ * refused: at sign-in ({@link checkTotpCode} before the plugin's check, {@link spendTotpStep} after it,
+ * atomically, so two sign-ins racing with one code get one session) and when turning it off.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { APIError } from 'better-auth/api';
@@ -34,6 +43,7 @@ export const TWO_STEP_MESSAGES = {
   codeWrong: 'El código no es correcto o ya caducó. Escribe el que muestra ahora tu aplicación.',
   limited: 'Demasiados intentos. Espera unos minutos e inténtalo de nuevo.',
   notPending: 'No hay una activación en curso. Empieza de nuevo con tu contraseña.',
+  codeUsed: 'Ese código ya se usó. Espera a que tu aplicación muestre el siguiente y escríbelo.',
   alreadyOn: 'La verificación en dos pasos ya está activada.',
   failed: 'No se pudo completar. Inténtalo de nuevo.',
 } as const;
@@ -96,7 +106,107 @@ function base32(bytes: Uint8Array): string {
   return out;
 }
 
+/** RFC 4648 base32 (no padding) to bytes: how Better Auth keeps a secret imported from elsewhere. */
+function fromBase32(text: string): Buffer {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of text.toUpperCase().replace(/=+$/, '')) {
+    const index = alphabet.indexOf(char);
+    if (index < 0) continue;
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(bytes);
+}
+
 const errorCode = (error: unknown) => (error instanceof APIError ? (error.body?.code as string | undefined) : undefined);
+
+/** TOTP's time step (RFC 6238, Better Auth's default): 30 seconds. */
+export const TOTP_STEP_MS = 30_000;
+
+/** The time step an instant (epoch ms) falls in. */
+export const timeStep = (at: number): number => Math.floor(at / TOTP_STEP_MS);
+
+/** RFC 4226 HOTP, 6 digits, of `key` at `counter` (what Better Auth computes for each step). */
+function hotp(key: Buffer, counter: number): string {
+  const message = Buffer.alloc(8);
+  message.writeBigUInt64BE(BigInt(counter));
+  const mac = createHmac('sha1', key).update(message).digest();
+  const offset = mac[mac.length - 1]! & 0x0f;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/** The account's TOTP key, as Better Auth uses it (the decrypted secret's bytes), or null without one. */
+async function totpKey(userId: string, deps: TwoStepDeps): Promise<Buffer | null> {
+  const row = await deps.db.withoutPlugins().selectFrom('twoFactor').select('secret').where('userId', '=', userId).executeTakeFirst();
+  if (!row) return null;
+  const context = await deps.auth.$context;
+  const secret = await symmetricDecrypt({ key: context.secretConfig, data: row.secret });
+  // Better Auth stores a secret imported from another provider as `base32:<secret>`; its own as text.
+  return secret.startsWith('base32:') ? fromBase32(secret.slice('base32:'.length)) : Buffer.from(secret, 'utf8');
+}
+
+/**
+ * The time step of this code among those Better Auth accepts at `now` (the current one and one either
+ * side; the latest when two match), or null when it is none of them (a wrong code).
+ */
+async function codeStep(userId: string, code: string, deps: TwoStepDeps, now = Date.now()): Promise<number | null> {
+  const key = await totpKey(userId, deps);
+  if (!key) return null;
+  const current = timeStep(now);
+  for (const step of [current + 1, current, current - 1]) {
+    if (timingSafeEqual(Buffer.from(hotp(key, step)), Buffer.from(code))) return step;
+  }
+  return null;
+}
+
+/** The last time step whose code the account had accepted, or null. */
+async function lastStep(db: Db, userId: string): Promise<number | null> {
+  const row = await db.selectFrom('totpLastSteps').select('step').where('userId', '=', userId).executeTakeFirst();
+  return row ? Number(row.step) : null;
+}
+
+/**
+ * Before a code is checked: its time step (null for a wrong code: the plugin refuses it), and whether
+ * it is at or before the account's last accepted one (`used`: refuse it without asking the plugin).
+ */
+export async function checkTotpCode(userId: string, code: string, deps: TwoStepDeps = defaults()): Promise<{ step: number | null; used: boolean }> {
+  const step = await codeStep(userId, code, deps);
+  if (step === null) return { step, used: false };
+  const last = await lastStep(deps.db, userId);
+  return { step, used: last !== null && step <= last };
+}
+
+/**
+ * Once the plugin accepted a code: records its step as the account's last one, in one statement that
+ * only moves it forward. False when this step (or a later one) was recorded meanwhile, by another
+ * request with the same code: that one won, this one must not count.
+ */
+export async function spendTotpStep(db: Db, userId: string, step: number): Promise<boolean> {
+  const row = await db
+    .insertInto('totpLastSteps')
+    .values({ userId, step })
+    .onConflict((oc) =>
+      oc
+        .column('userId')
+        .doUpdateSet({ step })
+        .where('totpLastSteps.step', '<', step),
+    )
+    .returning('step')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ends every session of the account but `keep` (the one Better Auth just put in place of the request's). */
+async function endOtherSessions(db: Db, userId: string, keep: string): Promise<void> {
+  await db.withoutPlugins().deleteFrom('session').where('userId', '=', userId).where('token', '!=', keep).execute();
+}
 
 /** Reserves one password-or-code check of the account; false when over the limit. */
 async function reserveCheck(db: Db, staff: StaffMember): Promise<boolean> {
@@ -157,8 +267,9 @@ export async function pendingEnrolment(staff: StaffMember, deps: TwoStepDeps = d
 }
 
 /**
- * Step 2: a current code confirms the enrolment; two-step verification is on from then on. Gives the
- * recovery codes (to show once) and the cookies of the session Better Auth puts in place of this one.
+ * Step 2: a current code confirms the enrolment; two-step verification is on from then on, and every
+ * other session of the account ends. Gives the recovery codes (to show once) and the cookies of the
+ * session Better Auth puts in place of this one.
  */
 export async function confirmTwoStep(
   code: string,
@@ -171,6 +282,8 @@ export async function confirmTwoStep(
   const totp = totpCode(code);
   if (!totp) return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.codeMissing } };
   if (!(await reserveCheck(deps.db, staff))) return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.limited } };
+  // The step of the code (of the new secret) that confirms: it must not sign in afterwards.
+  const step = await codeStep(staff.id, totp, deps);
   let setCookies: string[];
   try {
     const { headers } = await deps.auth.api.verifyTOTP({ body: { code: totp }, headers: withClientIp(context.headers, context.ip), returnHeaders: true });
@@ -181,6 +294,15 @@ export async function confirmTwoStep(
     if (code === 'TOTP_NOT_ENABLED') return { ok: false, errors: { form: TWO_STEP_MESSAGES.notPending } };
     throw error;
   }
+  // A new secret: its step replaces whatever an earlier one left.
+  if (step !== null)
+    await deps.db
+      .insertInto('totpLastSteps')
+      .values({ userId: staff.id, step })
+      .onConflict((oc) => oc.column('userId').doUpdateSet({ step }))
+      .execute();
+  // Better Auth replaced this session; every other one (signed in with the password alone) ends.
+  await endOtherSessions(deps.db, staff.id, sessionTokenOf(setCookies) ?? staff.sessionToken);
   await clearHits(deps.db, `two-step:${staff.id}`);
   const { backupCodes } = await deps.auth.api.viewBackupCodes({ body: { userId: staff.id } });
   await recordEvent(deps.db, { action: 'two-step.enabled', actorId: staff.id, actorEmail: staff.email, network: context.network });
@@ -188,7 +310,7 @@ export async function confirmTwoStep(
   return { ok: true, recoveryCodes: backupCodes, setCookies };
 }
 
-/** Turns two-step verification off: the current password and a current code, both right. */
+/** Turns two-step verification off: the current password and a current code, both right (a used code is refused). */
 export async function disableTwoStep(
   input: { actual: string; codigo: string },
   context: TwoStepContext,
@@ -201,6 +323,7 @@ export async function disableTwoStep(
   if (!totp) errors.codigo = TWO_STEP_MESSAGES.codeMissing;
   if (Object.keys(errors).length || !totp) return { ok: false, errors };
   if (!(await reserveCheck(deps.db, staff))) return { ok: false, errors: { actual: TWO_STEP_MESSAGES.limited } };
+  if ((await checkTotpCode(staff.id, totp, deps)).used) return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.codeUsed } };
   const headers = withClientIp(context.headers, context.ip);
   try {
     await deps.auth.api.verifyTOTP({ body: { code: totp }, headers });
@@ -216,6 +339,9 @@ export async function disableTwoStep(
     if (errorCode(error) === 'INVALID_PASSWORD') return { ok: false, errors: { actual: TWO_STEP_MESSAGES.passwordWrong } };
     throw error;
   }
+  // The secret is gone, and with it the meaning of its last step.
+  await deps.db.deleteFrom('totpLastSteps').where('userId', '=', staff.id).execute();
+  await endOtherSessions(deps.db, staff.id, sessionTokenOf(setCookies) ?? staff.sessionToken);
   await clearHits(deps.db, `two-step:${staff.id}`);
   await recordEvent(deps.db, { action: 'two-step.disabled', actorId: staff.id, actorEmail: staff.email, network: context.network });
   getLogger().info({ event: 'two-step.disabled', email: staff.email, ip: context.ip }, 'staff two-step verification turned off');

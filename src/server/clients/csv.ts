@@ -97,7 +97,7 @@ const formatCount = (count: number) => count.toLocaleString('es-DO');
 export function checkImportSize(bytes: number): void {
   if (bytes > IMPORT_MAX_BYTES)
     throw new ImportRefusal(
-      `El archivo pesa ${(bytes / 1024 / 1024).toLocaleString('es-DO', { maximumFractionDigits: 1 })} MB y el máximo es 2 MB. Divídalo en varios archivos e impórtelos uno a uno.`,
+      `El archivo pesa ${(bytes / 1024 / 1024).toLocaleString('es-DO', { maximumFractionDigits: 1 })} MB y el máximo es 2 MB. Divídelo en varios archivos e impórtalos uno a uno.`,
     );
 }
 
@@ -134,7 +134,7 @@ function readRecords(bytes: Uint8Array): string[][] {
   if (records.length === 0) throw new ImportRefusal('El archivo está vacío.');
   if (records.length - 1 > IMPORT_MAX_ROWS)
     throw new ImportRefusal(
-      `El archivo tiene más de ${formatCount(IMPORT_MAX_ROWS)} filas, el máximo por importación. Divídalo en varios archivos e impórtelos uno a uno.`,
+      `El archivo tiene más de ${formatCount(IMPORT_MAX_ROWS)} filas, el máximo por importación. Divídelo en varios archivos e impórtalos uno a uno.`,
     );
   if (records.length === 1)
     throw new ImportRefusal('El archivo no tiene filas de clientes, solo los encabezados.');
@@ -143,7 +143,7 @@ function readRecords(bytes: Uint8Array): string[][] {
 
 const RNC_LABEL = CLIENT_FIELDS.find((field) => field.name === 'rnc')!.label;
 /** A row whose RNC is only dashes, dots or spaces. */
-export const RNC_WITHOUT_NUMBER = 'no tiene ningún número. Escriba el RNC o la cédula del cliente.';
+export const RNC_WITHOUT_NUMBER = 'no tiene ningún número. Escribe el RNC o la cédula del cliente.';
 
 /** Reads and checks every row, without the duplicate check against the database. */
 function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: string }> {
@@ -158,7 +158,7 @@ function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: s
   );
   if (missing.length)
     throw new ImportRefusal(
-      `${missing.length === 1 ? 'Falta la columna' : 'Faltan las columnas'} ${missing.join(', ')}. Use los encabezados del archivo que da «Exportar CSV».`,
+      `${missing.length === 1 ? 'Falta la columna' : 'Faltan las columnas'} ${missing.join(', ')}. Usa los encabezados del archivo que da «Exportar CSV».`,
     );
   const stateColumn = columnOf.get(STATE_HEADER);
   // csv-parse counts lines; data rows are read in file order, so each row's line is tracked from the

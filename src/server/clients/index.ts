@@ -3,7 +3,7 @@
  * phone, non-blocking RNC/cédula check; the action checks the form with src/domain/forms/client.ts)
  * and the welcome-mail flag.
  */
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import { stdnum } from 'stdnum';
 import {
   CLIENT_FIELDS,
@@ -16,6 +16,7 @@ import {
 import type { MeetingEventKind } from '../../domain/forms/meeting.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
+import { likeContains } from '../db/like.ts';
 import { clientEditRow, clientRow } from '../db/rows.ts';
 import type { Client, ClientEvent } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
@@ -46,14 +47,14 @@ export function taxIdWarning(raw: string): string | null {
   if (digits.length === 9 && validators?.['rnc']) {
     return validators['rnc'].validate(raw).isValid
       ? null
-      : 'El RNC no pasa la verificación del dígito verificador; revíselo.';
+      : 'El RNC no pasa la verificación del dígito verificador; revísalo.';
   }
   if (digits.length === 11 && validators?.['cedula']) {
     return validators['cedula'].validate(raw).isValid
       ? null
-      : 'La cédula no pasa la verificación del dígito verificador; revísela.';
+      : 'La cédula no pasa la verificación del dígito verificador; revísala.';
   }
-  return 'El RNC debe tener 9 dígitos (o 11 si es una cédula); revíselo.';
+  return 'El RNC debe tener 9 dígitos (o 11 si es una cédula); revísalo.';
 }
 
 export async function createClient(
@@ -93,6 +94,39 @@ export async function createClient(
     return inserted;
   });
   return { client: toView(row), warnings: clientWarnings(input) };
+}
+
+/** A client to store as it stood elsewhere (`npm run data -- import`), staff accounts already mapped to this database's ids. */
+export type ImportedClient = Omit<Parameters<typeof clientRow>[0], 'version'> & {
+  events: Array<Pick<ClientEvent, 'kind' | 'actorId' | 'actorEmail' | 'detail' | 'createdAt'>>;
+};
+
+/**
+ * Stores a client with its timeline, in the caller's transaction; null when it is already here (the
+ * same company, e-mail and RNC, as the search compares them, registered at the same time: clients have
+ * no natural unique key). A timeline without its creation entry gets one, dated as registered; the
+ * version is derived from the edits ({@link timelineVersion}).
+ */
+export async function insertImportedClient(trx: Db, { events: given, ...fields }: ImportedClient): Promise<number | null> {
+  const events = given.some((event) => event.kind === 'created')
+    ? given
+    : [{ kind: 'created' as const, actorId: null, actorEmail: null, detail: null, createdAt: fields.fechaRegistro }, ...given];
+  const row = clientRow({ ...fields, version: timelineVersion(events) });
+  const exists = await trx
+    .selectFrom('clients')
+    .select('id')
+    .where('razonSocialNorm', '=', row.razonSocialNorm)
+    .where('emailNorm', '=', row.emailNorm)
+    .where('rncNorm', '=', row.rncNorm)
+    .where('fechaRegistro', '=', row.fechaRegistro)
+    .executeTakeFirst();
+  if (exists) return null;
+  const { id } = await trx.insertInto('clients').values(row).returning('id').executeTakeFirstOrThrow();
+  await trx
+    .insertInto('clientEvents')
+    .values(events.map((event) => ({ clientId: id, ...event })))
+    .execute();
+  return id;
 }
 
 /** The warnings (never refusals) of the add-client and 'Editar' forms. */
@@ -167,8 +201,7 @@ export async function listClients(db: Db, filter: string | ClientListFilter = {}
   if (estado) query = query.where('estadoProyecto', '=', estado);
   const term = search ? normalizeForSearch(search).slice(0, 100) : '';
   if (term) {
-    const pattern = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    const like = (column: string) => sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+    const like = (column: string) => likeContains(sql.ref(column), term);
     query = query.where((eb) => eb.or([like('razonSocialNorm'), like('emailNorm'), like('rncNorm')]));
   }
   query = query.orderBy('fechaRegistro', 'desc').orderBy('id', 'desc');
@@ -266,6 +299,14 @@ export async function updateClient(
       );
     return { kind: 'saved', client: toView(updated), changes, warnings: clientWarnings(next) };
   });
+}
+
+/**
+ * The version a client stands at after this timeline: 1 at creation, + 1 per save of 'Editar'
+ * ({@link updateClient}), which records its changed fields at one instant.
+ */
+export function timelineVersion(events: ReadonlyArray<Pick<ClientEvent, 'kind' | 'createdAt'>>): number {
+  return 1 + new Set(events.filter((event) => event.kind === 'edited').map((event) => event.createdAt)).size;
 }
 
 /** 'Estado del proyecto': records the change (from, to) in the timeline; null when there is no such client. */

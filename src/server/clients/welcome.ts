@@ -10,7 +10,8 @@ import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { getLogger } from '../log.ts';
-import { mailBrand, sendNow, welcomeMail, type WelcomeMailData } from '../mail/index.ts';
+import { mailBrand, sendNow } from '../mail/index.ts';
+import { welcomeMail, type WelcomeMailData } from '../mail/welcome-mail.ts';
 import type { ClientRecord } from '../../domain/forms/client.ts';
 import { getClient, markWelcomeSent } from './index.ts';
 

@@ -9,12 +9,13 @@
  * `handled_at` is / is not null), so a page stops reading at the page and the count reads the pending
  * entries only.
  */
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import { formatStaffDateTime } from '../../domain/dates.ts';
 import { PENDING_COUNT_CAP, type MessageView } from '../../domain/messages.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
+import { likeContains } from '../db/like.ts';
 import type { ContactMessage } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
 
@@ -64,9 +65,7 @@ function filtered(db: Db, { estado, q }: Filters) {
   const term = q ? normalizeForSearch(q) : '';
   if (term) {
     // LIKE's own wildcards typed in the search match literally ("50%", "a_b").
-    const pattern = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    const like = (column: 'name_norm' | 'email_norm' | 'message_norm') =>
-      sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+    const like = (column: 'name_norm' | 'email_norm' | 'message_norm') => likeContains(sql.ref(column), term);
     query = query.where((eb) => eb.or([like('name_norm'), like('email_norm'), like('message_norm')]));
   }
   return query.orderBy('createdAt', 'desc').orderBy('id', 'desc');

@@ -178,14 +178,6 @@ export interface PageViewsTable {
   count: number;
 }
 
-/** Per-client counters of the public forms (src/server/rate-limit.ts): one row per key and window. */
-export interface RateLimitsTable {
-  key: string;
-  /** Window number: floor(epoch ms / window length). */
-  slot: number;
-  hits: number;
-}
-
 /** Follow-up tokens of the visitors' mails, hashed (src/server/incidents/follow-up.ts). */
 export interface IncidentTokensTable {
   tokenHash: string;
@@ -193,7 +185,7 @@ export interface IncidentTokensTable {
   createdAt: string;
 }
 
-/** Our limiter counters (src/server/limits/counters.ts): one row per key, its current window. */
+/** Every limiter's window counters (src/server/limits/counters.ts): one row per key, its current window. */
 export interface LimitCountersTable {
   key: string;
   /** Epoch milliseconds (`bigint`; PostgreSQL hands it back as a string). */
@@ -291,6 +283,15 @@ export interface TwoFactorTable {
   lockedUntil: AuthTime | null;
 }
 
+/**
+ * Per account, the last TOTP time step (Unix time / 30 s) whose code was accepted: a code at or before
+ * it is refused (migration 0021, src/server/auth/two-step.ts).
+ */
+export interface TotpLastStepsTable {
+  userId: string;
+  step: number;
+}
+
 /** Better Auth's sign-in limiter, and our per-account failure counts (src/server/auth/login.ts). */
 export interface AuthRateLimitTable {
   id: string;
@@ -317,7 +318,6 @@ export interface Database {
   contactMessages: ContactMessagesTable;
   mailOutbox: MailOutboxTable;
   pageViews: PageViewsTable;
-  rateLimits: RateLimitsTable;
   limitCounters: LimitCountersTable;
   incidentTokens: IncidentTokensTable;
   auditEvents: AuditEventsTable;
@@ -327,6 +327,7 @@ export interface Database {
   verification: VerificationTable;
   rateLimit: AuthRateLimitTable;
   twoFactor: TwoFactorTable;
+  totpLastSteps: TotpLastStepsTable;
   incidentAssignments: IncidentAssignmentsTable;
   incidentStateCounts: IncidentStateCountsTable;
   clientImportNonces: ClientImportNoncesTable;

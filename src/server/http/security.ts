@@ -1,7 +1,8 @@
 /**
  * The one choke point for response headers and request rules: `scripts/start.ts` wraps the Astro
  * handler with {@link secureHandler}, so every response gets them, prerendered pages and static
- * assets included (Astro's own middleware only sees on-demand routes). It also refuses, before any
+ * assets included (Astro's own middleware only sees on-demand routes), and `no-store` on the paths
+ * of {@link isNoStorePath}. It also refuses, before any
  * route runs, what no legitimate browser of ours sends: a body larger than the route takes, and a
  * write from another site.
  */
@@ -68,6 +69,15 @@ export const CLIENT_IMPORT_BODY_BYTES = 4 * 1024 * 1024;
 export const ADAPTER_BODY_BYTES = CLIENT_IMPORT_BODY_BYTES;
 /** The import's two steps, posted as forms to its page. */
 const CLIENT_IMPORT_ACTION = /[?&]_action=clients\.import(Preview|Confirm)(&|$)/;
+
+/**
+ * Never kept by a browser or a proxy (`Cache-Control: no-store`): the private paths, and the follow-up
+ * page, whose token link shows the problem text and the conversation, and which also takes the answers
+ * (`?_action=…`). It stays a public page otherwise (the sitemap lists it, the beacon counts it).
+ */
+export function isNoStorePath(pathname: string): boolean {
+  return isPrivatePath(pathname) || pathname.replace(/\/$/, '') === ROUTES.supportTracking;
+}
 
 /** The largest body a request to this path may carry. */
 export function bodyLimit(pathname: string, search: string): number {
@@ -163,7 +173,7 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
     const queryAt = url.indexOf('?');
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     const search = queryAt === -1 ? '' : url.slice(queryAt);
-    if (isPrivatePath(pathname)) res.setHeader('Cache-Control', 'no-store');
+    if (isNoStorePath(pathname)) res.setHeader('Cache-Control', 'no-store');
     if (!SAFE_METHODS.has(req.method ?? 'GET')) {
       // Astro's checkOrigin covers form encodings only; this covers every write, JSON included.
       if (isCrossOrigin(req.headers.origin, req.headers.host, siteOrigin)) return refuse(req, res, 403, pathname);

@@ -173,6 +173,8 @@ export interface LoadOptions {
   precompressedDir?: string;
   /** The run-time `SITE_URL`, put where the build wrote {@link BUILD_ORIGIN}. */
   siteUrl?: string;
+  /** Recompress at the best setting, after the start, the files that took the site's origin (default true). */
+  recompress?: boolean;
   /** Called with the number of files whose best-quality copies replaced the quick ones. */
   onRecompressed?: (count: number) => void;
 }
@@ -209,7 +211,7 @@ export async function loadStaticFiles(clientDir: string, options: LoadOptions = 
         const { br, gzip: gz } = copies.br || copies.gzip ? copies : changed ? await compressQuickly(identity) : await compressBoth(identity);
         if (br) bodies.br = br;
         if (gz) bodies.gzip = gz;
-        if (changed && !(copies.br || copies.gzip)) {
+        if (changed && !(copies.br || copies.gzip) && options.recompress !== false) {
           upgrades.push(async () => {
             const best = await compressBoth(identity);
             if (best.br) bodies.br = best.br;

@@ -1,7 +1,8 @@
 /**
  * The one writer of an incident's activity columns (migration 0013): every change to an incident's
  * timeline calls `touchIncident` in the transaction that stores it, so 'Última actividad', the sort by
- * last activity and the 'Respuesta del cliente' mark never drift from the timeline.
+ * last activity and the 'Respuesta del cliente' mark never drift from the timeline. A timeline written
+ * at once (an imported incident) gets the same columns from {@link timelineActivity}.
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -9,18 +10,39 @@ import type { Database } from '../db/schema.ts';
 /** What happened: a visitor's answer marks the incident as waiting for staff, a staff reply clears it. */
 export type ActivityKind = 'state' | 'assignment' | 'reply' | 'note' | 'answer';
 
+/** 'Respuesta del cliente' after a change of this kind: set, cleared, or left as it was (undefined). */
+function waitingAfter(kind: ActivityKind): boolean | undefined {
+  return kind === 'answer' ? true : kind === 'reply' ? false : undefined;
+}
+
 export async function touchIncident(
   trx: Transaction<Database>,
   incidentId: number,
   kind: ActivityKind,
   at: Date,
 ): Promise<void> {
+  const customerWaiting = waitingAfter(kind);
   await trx
     .updateTable('incidents')
-    .set({
-      lastActivityAt: at.toISOString(),
-      ...(kind === 'answer' ? { customerWaiting: true } : kind === 'reply' ? { customerWaiting: false } : {}),
-    })
+    .set({ lastActivityAt: at.toISOString(), ...(customerWaiting === undefined ? {} : { customerWaiting }) })
     .where('id', '=', incidentId)
     .execute();
+}
+
+/**
+ * The activity columns a whole timeline leaves, as `touchIncident` would have left them had each change
+ * been made in turn: the newest time (never older than the creation), and whether the visitor's answer
+ * is the last exchange.
+ */
+export function timelineActivity(
+  createdAt: string,
+  changes: ReadonlyArray<{ kind: ActivityKind; at: string }>,
+): { lastActivityAt: string; customerWaiting: boolean } {
+  let lastActivityAt = createdAt;
+  let customerWaiting = false;
+  for (const change of [...changes].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))) {
+    if (change.at > lastActivityAt) lastActivityAt = change.at;
+    customerWaiting = waitingAfter(change.kind) ?? customerWaiting;
+  }
+  return { lastActivityAt, customerWaiting };
 }

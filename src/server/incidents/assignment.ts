@@ -3,14 +3,22 @@
  * `incidents.assigned_to`, adds a row to the timeline (`incident_assignments`: who assigned whom,
  * when), touches the incident's activity and records an audit event, all in one transaction; the
  * assignee's mail (unless they assigned it to themselves) is queued in that same transaction.
+ *
+ * Only current staff can be assigned: an account whose e-mail left `ADMIN_EMAILS` keeps its row in
+ * Better Auth's `user` table (and the incidents already assigned to it), but is not offered, cannot be
+ * chosen, and its incidents say so ({@link assigneeOf}); visitors' answers on them go to the staff
+ * inbox (conversation.ts).
  */
+import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { IncidentAssignment } from '../db/schema.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentAssignedMail, type MailBrand } from '../mail/templates.ts';
+import { incidentAssignedMail } from '../mail/incident-mails.ts';
+import type { MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
 import type { EntryAuthor } from './conversation.ts';
+import { IncidentNotFoundError } from './index.ts';
 
 /** A staff account as the 'Asignar a' dropdown lists it. */
 export interface AssignableStaff {
@@ -19,18 +27,58 @@ export interface AssignableStaff {
   name: string;
 }
 
-export class AssignmentIncidentNotFoundError extends Error {
-  override name = 'AssignmentIncidentNotFoundError';
-}
-
-/** The chosen account does not exist (removed meanwhile, or a forged form). */
+/** The chosen account does not exist, or is no longer staff (removed meanwhile, or a forged form). */
 export class AssigneeNotFoundError extends Error {
   override name = 'AssigneeNotFoundError';
 }
 
-/** Every staff account (Better Auth's `user` table), by e-mail. */
-export async function listAssignableStaff(db: Db): Promise<AssignableStaff[]> {
-  return db.withoutPlugins().selectFrom('user').select(['id', 'email', 'name']).orderBy('email').execute();
+/** `ADMIN_EMAILS` as the server has it (lower case): who is staff now. */
+const currentStaff = (): readonly string[] => getConfig().ADMIN_EMAILS;
+
+/** Whether this account's e-mail is on the staff list (compared as at sign-in: trimmed, any case). */
+export function isCurrentStaff(email: string, staffEmails: readonly string[]): boolean {
+  return staffEmails.includes(email.trim().toLowerCase());
+}
+
+/** The accounts 'Asignar a' offers: those on `ADMIN_EMAILS` (default: the server's), by e-mail. */
+export async function listAssignableStaff(
+  db: Db,
+  staffEmails: readonly string[] = currentStaff(),
+): Promise<AssignableStaff[]> {
+  const accounts = await db
+    .withoutPlugins()
+    .selectFrom('user')
+    .select(['id', 'email', 'name'])
+    .orderBy('email')
+    .execute();
+  return accounts.filter((account) => isCurrentStaff(account.email, staffEmails));
+}
+
+/**
+ * Who an incident is assigned to, for its page: nobody; a staff member; an account that is no longer
+ * staff ('Asignada a una cuenta sin acceso'); or an account removed since (its id stays on the
+ * incident until someone reassigns it).
+ */
+export type Assignee =
+  | { kind: 'none' }
+  | { kind: 'staff'; account: AssignableStaff }
+  | { kind: 'no-access'; account: AssignableStaff }
+  | { kind: 'deleted' };
+
+export async function assigneeOf(
+  db: Db,
+  assignedTo: string | null,
+  staffEmails: readonly string[] = currentStaff(),
+): Promise<Assignee> {
+  if (!assignedTo) return { kind: 'none' };
+  const account = await db
+    .withoutPlugins()
+    .selectFrom('user')
+    .select(['id', 'email', 'name'])
+    .where('id', '=', assignedTo)
+    .executeTakeFirst();
+  if (!account) return { kind: 'deleted' };
+  return { kind: isCurrentStaff(account.email, staffEmails) ? 'staff' : 'no-access', account };
 }
 
 /** How an account is named in the dropdown and the header: 'Name · e-mail', or the e-mail alone. */
@@ -43,8 +91,9 @@ export function staffLabel(account: Pick<AssignableStaff, 'email' | 'name'>): st
 export type AssignmentOutcome = 'unchanged' | 'unassigned' | 'self' | 'mailed';
 
 /**
- * Assigns the incident to `assigneeId` (null: 'Sin asignar'). Assigning it to whom it already has is
- * not recorded again. The assignee is mailed with the incident's link unless they are the actor.
+ * Assigns the incident to `assigneeId` (null: 'Sin asignar'), who must be current staff (else
+ * {@link AssigneeNotFoundError}, nothing changed). Assigning it to whom it already has is not recorded
+ * again. The assignee is mailed with the incident's link unless they are the actor.
  */
 export async function assignIncident(
   db: Db,
@@ -54,16 +103,19 @@ export async function assignIncident(
     actor: EntryAuthor;
     brand: MailBrand;
     audit?: AuditActor;
+    /** `ADMIN_EMAILS` (default: the server's): only these accounts can be assigned. */
+    staffEmails?: readonly string[];
   },
   now: Date = new Date(),
 ): Promise<{ outcome: AssignmentOutcome; assignee: AssignableStaff | null }> {
+  const staffEmails = input.staffEmails ?? currentStaff();
   const result = await db.transaction().execute(async (trx) => {
     const incident = await trx
       .selectFrom('incidents')
       .select(['id', 'numeroIncidencia', 'nombre', 'assignedTo'])
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
-    if (!incident) throw new AssignmentIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     let assignee: AssignableStaff | null = null;
     if (input.assigneeId !== null) {
       assignee =
@@ -74,6 +126,8 @@ export async function assignIncident(
           .where('id', '=', input.assigneeId)
           .executeTakeFirst()) ?? null;
       if (!assignee) throw new AssigneeNotFoundError(`No existe la cuenta ${input.assigneeId}`);
+      if (!isCurrentStaff(assignee.email, staffEmails))
+        throw new AssigneeNotFoundError(`La cuenta ${assignee.email} ya no está en ADMIN_EMAILS`);
     }
     if ((incident.assignedTo ?? null) === input.assigneeId)
       return { outcome: 'unchanged' as const, assignee };

@@ -19,12 +19,16 @@ import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentAnswerMail, incidentReplyMail, type MailBrand } from '../mail/templates.ts';
+import { incidentAnswerMail, incidentReplyMail } from '../mail/incident-mails.ts';
+import type { MailBrand } from '../mail/templates.ts';
+import { getConfig } from '../config.ts';
+import { reserveHit } from '../limits/counters.ts';
 import { touchIncident } from './activity.ts';
-import { loadAssignments } from './assignment.ts';
-import { incidentIdByToken, issueFollowUpToken } from './follow-up.ts';
+import { isCurrentStaff, loadAssignments } from './assignment.ts';
+import { incidentIdByToken, issueFollowUpToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
 import { withHistory } from './history.ts';
-import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
+import { IncidentNotFoundError } from './index.ts';
+import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, reserveVisitorMail } from './notices.ts';
 
 /** The staff member writing: Better Auth's user id and e-mail. */
 export interface EntryAuthor {
@@ -37,9 +41,14 @@ export class EntryTextError extends Error {
   override name = 'EntryTextError';
 }
 
-export class ConversationIncidentNotFoundError extends Error {
-  override name = 'ConversationIncidentNotFoundError';
+/** The follow-up link's incident was resolved too long ago to take answers (follow-up.ts); nothing stored. */
+export class FollowUpClosedError extends Error {
+  override name = 'FollowUpClosedError';
 }
+
+/** Notices of the visitor's answers per incident per hour; past them the answers wait for the staff digest. */
+export const ANSWER_NOTICES_PER_HOUR = 10;
+const HOUR_MS = 60 * 60 * 1000;
 
 /** What became of a reply's mail: queued, no usable address, or the day's visitor-mail cap reached. */
 export type ReplyMailOutcome = 'queued' | 'no-email' | 'daily-cap';
@@ -163,7 +172,7 @@ export async function addNote(
       .select(['id', 'numeroIncidencia'])
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
-    if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'note', input.author, input.body, now);
     if (input.audit)
       await recordEvent(
@@ -199,7 +208,7 @@ export async function replyToVisitor(
       .select(['id', 'numeroIncidencia', 'email'])
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
-    if (!incident) throw new ConversationIncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
+    if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'reply', input.author, input.body, now);
     let mail: ReplyMailOutcome = 'no-email';
     if (looksLikeEmail(incident.email)) {
@@ -234,18 +243,32 @@ export async function replyToVisitor(
   return result;
 }
 
-/** Who the visitor's answer notice went to: the assignee, or the staff inbox when nobody is assigned. */
-export type AnswerNotice = 'assignee' | 'staff-inbox';
+/**
+ * Where the visitor's answer notice went: the assignee; the staff inbox when nobody (or an account no
+ * longer on ADMIN_EMAILS) is assigned; or nowhere yet, past {@link ANSWER_NOTICES_PER_HOUR} for the
+ * incident: the next staff digest lists the incident (notices.ts).
+ */
+export type AnswerNotice = 'assignee' | 'staff-inbox' | 'digest';
 
 /**
  * Stores the visitor's answer, sent from the follow-up page opened with `token`, and in the same
  * transaction: sets a 'Resuelto' incident back to 'En Proceso' (history actor "reabierta por el
  * cliente"), marks the incident as waiting for staff, and queues the notice with the answer to the
- * assignee, or to the staff inbox when nobody is assigned. Null when the token opens no incident.
+ * assignee, or to the staff inbox when nobody is assigned or the assignee is no longer staff. Past
+ * {@link ANSWER_NOTICES_PER_HOUR} answers of the incident in an hour the answer is stored and the
+ * incident held for the staff digest instead of a mail. Null when the token opens no incident;
+ * {@link FollowUpClosedError} when the incident was resolved too long ago (follow-up.ts).
  */
 export async function answerFromVisitor(
   db: Db,
-  input: { token: string; body: string; brand: MailBrand; staffInbox: string },
+  input: {
+    token: string;
+    body: string;
+    brand: MailBrand;
+    staffInbox: string;
+    /** `ADMIN_EMAILS` (default: the server's): an assignee not on it is not mailed. */
+    staffEmails?: readonly string[];
+  },
   now: Date = new Date(),
 ): Promise<{
   entry: IncidentEntry;
@@ -262,6 +285,10 @@ export async function answerFromVisitor(
       .select(['id', 'numeroIncidencia', 'nombre', 'estado', 'assignedTo'])
       .where('id', '=', incidentId)
       .executeTakeFirstOrThrow();
+    if (!takesAnswers(incident.estado, await lastResolvedAt(trx, incident.id), now))
+      throw new FollowUpClosedError(
+        `La incidencia ${incident.numeroIncidencia} se resolvió hace demasiado tiempo`,
+      );
     const reopened = incident.estado === 'Resuelto';
     if (reopened) {
       await trx
@@ -281,7 +308,14 @@ export async function answerFromVisitor(
       await touchIncident(trx, incident.id, 'state', now);
     }
     const entry = await appendEntry(trx, incident.id, 'answer', null, input.body, now);
-    const assignee = incident.assignedTo
+    // Reserved in this transaction: an answer that is not stored uses no notice.
+    const notices = await reserveHit(trx, `answer-notices:${incident.id}`, HOUR_MS, now.getTime());
+    if (notices > ANSWER_NOTICES_PER_HOUR) {
+      await holdNotice(trx, incident.id);
+      return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'digest' as const };
+    }
+    const staffEmails = input.staffEmails ?? getConfig().ADMIN_EMAILS;
+    const account = incident.assignedTo
       ? await trx
           .withoutPlugins()
           .selectFrom('user')
@@ -289,6 +323,8 @@ export async function answerFromVisitor(
           .where('id', '=', incident.assignedTo)
           .executeTakeFirst()
       : undefined;
+    // An account removed from ADMIN_EMAILS no longer reads the visitors' words: the inbox does.
+    const assignee = account && isCurrentStaff(account.email, staffEmails) ? account : undefined;
     const to = assignee?.email ?? input.staffInbox;
     await enqueueMail(
       trx,
@@ -298,6 +334,6 @@ export async function answerFromVisitor(
     const notified: AnswerNotice = assignee ? 'assignee' : 'staff-inbox';
     return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified };
   });
-  if (result) wakeMailWorkers();
+  if (result && result.notified !== 'digest') wakeMailWorkers();
   return result;
 }

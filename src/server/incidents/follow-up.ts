@@ -3,6 +3,10 @@
  * carried in the mail's follow-up link (`/soporte/seguimiento?token=…`) and stored only as its SHA-256.
  * A token opens the whole follow-up (the problem text included); a look-up by number and e-mail shows
  * the state and history only (index.ts).
+ *
+ * A link takes the visitor's answers until {@link FOLLOW_UP_ANSWER_DAYS} days after the incident was
+ * resolved (its last move to 'Resuelto'); then it still shows everything, but an answer is refused and
+ * the page says to open a new incident (issue 24, finding 3). Reopened by staff, it takes them again.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -41,15 +45,56 @@ export async function incidentIdByToken(db: Kysely<Database>, token: string): Pr
   return row?.incidentId ?? null;
 }
 
+/** How long after its resolution a follow-up link still takes the visitor's answers. */
+export const FOLLOW_UP_ANSWER_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether an incident in this state, last resolved at `lastResolvedAt` (ISO, or null), still takes
+ * answers from its follow-up link at `now`: always unless it is 'Resuelto' since
+ * {@link FOLLOW_UP_ANSWER_DAYS} days or more.
+ */
+export function takesAnswers(
+  estado: string,
+  lastResolvedAt: string | Date | null | undefined,
+  now: Date,
+): boolean {
+  if (estado !== 'Resuelto' || !lastResolvedAt) return true;
+  const resolved = lastResolvedAt instanceof Date ? lastResolvedAt.getTime() : Date.parse(lastResolvedAt);
+  return now.getTime() - resolved < FOLLOW_UP_ANSWER_DAYS * DAY_MS;
+}
+
+/** When the incident last reached 'Resuelto' (ISO), or null. */
+export async function lastResolvedAt(db: Kysely<Database>, incidentId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('incidentEvents')
+    .select('fecha')
+    .where('incidentId', '=', incidentId)
+    .where('estado', '=', 'Resuelto')
+    .orderBy('fecha', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const fecha: unknown = row.fecha;
+  return fecha instanceof Date ? fecha.toISOString() : String(fecha);
+}
+
 /** What a token opens: the number, the state, the history (without who) and the problem text. */
 export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'estado' | 'fecha'> & {
   historial: Array<Pick<HistoryEntry, 'estado' | 'fecha'>>;
   /** The staff replies and the visitor's own answers, oldest first (internal notes never). */
   respuestas: Array<{ texto: string; fecha: string; de: 'equipo' | 'cliente' }>;
+  /** False once the incident has been resolved for {@link FOLLOW_UP_ANSWER_DAYS} days: no 'Responder'. */
+  admiteRespuestas: boolean;
 };
 
 /** The incident this token opens, or null (a malformed token is not even looked up). */
-export async function followUpByToken(db: Db, token: string): Promise<FollowUp | null> {
+export async function followUpByToken(
+  db: Db,
+  token: string,
+  now: Date = new Date(),
+): Promise<FollowUp | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const incident = await db
     .selectFrom('incidentTokens')
@@ -86,5 +131,11 @@ export async function followUpByToken(db: Db, token: string): Promise<FollowUp |
       fecha: reply.createdAt,
       de: reply.kind === 'answer' ? ('cliente' as const) : ('equipo' as const),
     })),
+    // The history is in order: its last 'Resuelto' is the latest resolution.
+    admiteRespuestas: takesAnswers(
+      incident.estado,
+      historial.findLast((entry) => entry.estado === 'Resuelto')?.fecha,
+      now,
+    ),
   };
 }

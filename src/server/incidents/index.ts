@@ -15,7 +15,8 @@ import {
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/rows.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentConfirmationMail, incidentStaffNoticeMail, type MailBrand } from '../mail/templates.ts';
+import { incidentConfirmationMail, incidentStaffNoticeMail } from '../mail/incident-mails.ts';
+import type { MailBrand } from '../mail/templates.ts';
 import { issueFollowUpToken } from './follow-up.ts';
 import { loadHistories } from './history.ts';
 import {
@@ -47,6 +48,11 @@ export interface CreateIncidentOptions {
   /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
   visitorMailDailyCap?: number;
   now?: Date;
+}
+
+/** No incident has the id (or number) a staff action names. */
+export class IncidentNotFoundError extends Error {
+  override name = 'IncidentNotFoundError';
 }
 
 /** Every number of a UTC day is taken: no incident can be opened until the day changes (UTC). */

@@ -14,7 +14,8 @@ import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { reserveHit } from '../limits/counters.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentDigestMail, type MailBrand } from '../mail/templates.ts';
+import { incidentDigestMail } from '../mail/incident-mails.ts';
+import type { MailBrand } from '../mail/templates.ts';
 
 export const CONFIRMATIONS_PER_ADDRESS_PER_DAY = 3;
 /** `VISITOR_MAIL_DAILY_CAP`'s default. */

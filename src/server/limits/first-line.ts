@@ -9,18 +9,11 @@
  * the database would have made, so the limits mean exactly what they meant without it.
  */
 import type { Db } from '../db/index.ts';
-import { hitRateLimit, RATE_WINDOW_MS } from '../rate-limit.ts';
-import { reserveWindowHit } from './counters.ts';
+import { reserveAlignedHit, reserveWindowHit, RATE_WINDOW_MS, type WindowHit } from './counters.ts';
 import { MemoryLimiter } from './memory.ts';
 
 /** The process's first line, shared by every limiter (their keys carry their own prefixes). */
 export const processLimits = new MemoryLimiter();
-
-/** What a database limiter reports for one hit: the window's count, this hit included, and its start. */
-export interface WindowHit {
-  hits: number;
-  windowStart: number;
-}
 
 export interface LimitedHit {
   allowed: boolean;
@@ -54,7 +47,12 @@ export async function limitedHit(
   if (limit <= 0) return { allowed: true, hits: 0, retryAfterSeconds: 0, remembered: false };
   if (memory.exhausted(key, limit, windowMs, now)) {
     const start = memory.windowStart(key) ?? now;
-    return { allowed: false, hits: memory.used(key, windowMs, now), retryAfterSeconds: secondsLeft(start), remembered: true };
+    return {
+      allowed: false,
+      hits: memory.used(key, windowMs, now),
+      retryAfterSeconds: secondsLeft(start),
+      remembered: true,
+    };
   }
   const { hits, windowStart } = await dbHit();
   // Used up (this hit may still have been the last one allowed): remember it until its window ends.
@@ -62,14 +60,31 @@ export async function limitedHit(
   return { allowed: hits <= limit, hits, retryAfterSeconds: secondsLeft(windowStart), remembered: false };
 }
 
-/** The public forms' limit (`rate_limits`, windows of 10 minutes) behind the first line. */
-export function withinRateLimit(db: Db, key: string, limit: number, options: FirstLineOptions = {}): Promise<LimitedHit> {
+/** The public forms' limit (windows of 10 minutes on the clock's grid) behind the first line. */
+export function withinRateLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  options: FirstLineOptions = {},
+): Promise<LimitedHit> {
   const now = options.now ?? Date.now();
-  return limitedHit(key, limit, RATE_WINDOW_MS, () => hitRateLimit(db, key, limit, new Date(now)), { ...options, now });
+  return limitedHit(key, limit, RATE_WINDOW_MS, () => reserveAlignedHit(db, key, RATE_WINDOW_MS, now), {
+    ...options,
+    now,
+  });
 }
 
-/** A limit counted in `limit_counters` (windows of any length, from their first hit) behind the first line. */
-export function withinCounterLimit(db: Db, key: string, limit: number, windowMs: number, options: FirstLineOptions = {}): Promise<LimitedHit> {
+/** A limit counted in windows of any length, from their first hit, behind the first line. */
+export function withinCounterLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  windowMs: number,
+  options: FirstLineOptions = {},
+): Promise<LimitedHit> {
   const now = options.now ?? Date.now();
-  return limitedHit(key, limit, windowMs, () => reserveWindowHit(db, key, windowMs, now), { ...options, now });
+  return limitedHit(key, limit, windowMs, () => reserveWindowHit(db, key, windowMs, now), {
+    ...options,
+    now,
+  });
 }

@@ -12,7 +12,6 @@ import { emailJsTransport, fileTransport, smtpTransport } from './transports.ts'
 import type { MailMessage, MailTransport } from './types.ts';
 
 export { enqueueMail, startMailWorker, wakeMailWorkers, type MailWorker } from './outbox.ts';
-export * from './templates.ts';
 export { MailDeliveryError, type MailMessage, type MailTransport, type QueuedMail } from './types.ts';
 
 function addressOf(from: string): string {

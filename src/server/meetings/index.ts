@@ -12,7 +12,8 @@ import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Client, ClientMeeting } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { meetingMail, type MailBrand, type MeetingMailData } from '../mail/templates.ts';
+import { meetingMail, type MeetingMailData } from '../mail/meeting-mails.ts';
+import type { MailBrand } from '../mail/templates.ts';
 import { meetingAttachment, type MeetingCalendarData } from './ical.ts';
 
 /** The staff member who sends or cancels: Better Auth's user id, e-mail and name. */
@@ -67,6 +68,28 @@ export function isUpcoming(
   now: Date = new Date(),
 ): boolean {
   return meeting.cancelledAt === null && Date.parse(meeting.endsAt) > now.getTime();
+}
+
+/** When a meeting of `durationMinutes` starting at `startsAt` ends (ISO 8601 UTC). */
+export function meetingEnd(startsAt: string, durationMinutes: number): string {
+  return new Date(Date.parse(startsAt) + durationMinutes * 60_000).toISOString();
+}
+
+/** A meeting to store as it was sent elsewhere (`npm run data -- import`); `organizerId` '' names no account. */
+export type ImportedMeeting = Omit<ClientMeeting, 'id' | 'clientId' | 'endsAt'> & { endsAt: string | null };
+
+/**
+ * Stores a client's meetings, in the caller's transaction; a meeting without its end ends after its
+ * duration. A UID is unique: one already stored is the same meeting (its invitations share it) and is
+ * left as it is.
+ */
+export async function insertImportedMeetings(trx: Db, clientId: number, meetings: ImportedMeeting[]): Promise<void> {
+  if (!meetings.length) return;
+  await trx
+    .insertInto('clientMeetings')
+    .values(meetings.map((meeting) => ({ ...meeting, clientId, endsAt: meeting.endsAt ?? meetingEnd(meeting.startsAt, meeting.durationMinutes) })))
+    .onConflict((conflict) => conflict.column('uid').doNothing())
+    .execute();
 }
 
 function mailData(client: Client, meeting: MeetingView): MeetingMailData {
@@ -183,7 +206,7 @@ export async function scheduleMeeting(
         organizerEmail: input.organizer.email,
         organizerName: input.organizer.name,
         startsAt,
-        endsAt: new Date(Date.parse(startsAt) + durationMinutes * 60_000).toISOString(),
+        endsAt: meetingEnd(startsAt, durationMinutes),
         durationMinutes,
         place,
         note,

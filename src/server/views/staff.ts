@@ -12,9 +12,10 @@ import { clientIncidents, incidentClients } from '../clients/match.ts';
 import { countPendingMessages, listMessages } from '../contact/inbox.ts';
 import { loadDashboardCharts } from '../dashboard/index.ts';
 import { getDb } from '../db/index.ts';
-import { listAssignableStaff } from '../incidents/assignment.ts';
+import { assigneeOf, listAssignableStaff, type Assignee } from '../incidents/assignment.ts';
 import { incidentByNumber, staffTimeline } from '../incidents/conversation.ts';
-import { countIncidentsByState, listIncidents, type IncidentFilters } from '../incidents/staff.ts';
+import type { IncidentFilters } from '../incidents/query.ts';
+import { countIncidentsByState, listIncidents } from '../incidents/search.ts';
 import { clientMeetings, upcomingMeetings } from '../meetings/index.ts';
 import type { MessageView } from '../../domain/messages.ts';
 import type { ProjectState } from '../../domain/forms/client.ts';
@@ -37,17 +38,24 @@ export async function staffHomeView() {
 export const incidentListView = (filters: IncidentFilters, page: number, staffId: string) =>
   listIncidents(getDb(), filters, page, undefined, { staffId });
 
-/** One incident's page: the incident (null when there is none), its timeline, the staff to assign, its clients. */
+/**
+ * One incident's page: the incident (null when there is none), its timeline, the staff to assign
+ * (current staff, ADMIN_EMAILS, only), whom it is assigned to (maybe an account that left the staff
+ * since) and its clients.
+ */
 export async function incidentPageView(numero: string) {
   const db = getDb();
   const incident = await incidentByNumber(db, numero);
-  if (!incident) return { incident: null, timeline: [], staffAccounts: [], matchedClients: [] };
-  const [timeline, staffAccounts, matchedClients] = await Promise.all([
+  const none: Assignee = { kind: 'none' };
+  if (!incident)
+    return { incident: null, timeline: [], staffAccounts: [], assignee: none, matchedClients: [] };
+  const [timeline, staffAccounts, assignee, matchedClients] = await Promise.all([
     staffTimeline(db, incident),
     listAssignableStaff(db),
+    assigneeOf(db, incident.assignedTo ?? null),
     incidentClients(db, incident),
   ]);
-  return { incident, timeline, staffAccounts, matchedClients };
+  return { incident, timeline, staffAccounts, assignee, matchedClients };
 }
 
 /** The client list: one page (plus one row, to know whether a next page exists), and the client just added. */

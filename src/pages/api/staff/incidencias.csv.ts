@@ -2,7 +2,8 @@
 import type { APIRoute } from 'astro';
 import { requireStaffApi } from '../../../server/auth/guard.ts';
 import { getDb } from '../../../server/db/index.ts';
-import { exportIncidentsCsv, parseIncidentQuery } from '../../../server/incidents/staff.ts';
+import { exportIncidentsCsv } from '../../../server/incidents/csv.ts';
+import { parseIncidentQuery } from '../../../server/incidents/query.ts';
 
 export const prerender = false;
 

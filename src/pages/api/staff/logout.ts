@@ -3,7 +3,7 @@ import type { APIRoute } from 'astro';
 import { getAuth } from '../../../server/auth/index.ts';
 import { signOutStaff } from '../../../server/auth/login.ts';
 import { getDb } from '../../../server/db/index.ts';
-import { clientNetworkOfRequest } from '../../../server/http/request-client.ts';
+import { clientNetworkOf } from '../../../server/http/client-network.ts';
 import { seeOther } from '../../../server/http/see-other.ts';
 import { ROUTES } from '../../../routes.ts';
 
@@ -12,7 +12,7 @@ export const prerender = false;
 export const POST: APIRoute = async (context) => {
   let setCookies: string[] = [];
   try {
-    setCookies = await signOutStaff(context.request.headers, getAuth(), { db: getDb(), network: clientNetworkOfRequest(context) });
+    setCookies = await signOutStaff(context.request.headers, getAuth(), { db: getDb(), network: clientNetworkOf(context) });
   } catch {
     // No session (already signed out): nothing to end.
   }

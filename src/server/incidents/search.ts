@@ -1,94 +1,22 @@
 /**
- * What the staff area asks of incidents: the filtered, paginated list (filtering and paging in the
- * database, on the normalised `*_norm` columns that db/rows.ts derives), counts per state, the
- * state change with its history entry, and the CSV export.
+ * The staff incident list: the filtered, paginated page (filtering and paging in the database, on the
+ * normalised `*_norm` columns that db/rows.ts derives; see docs/decisions/0007) and the counts per state.
  */
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { formatStaffDateTime } from '../../domain/dates.ts';
-import { looksLikeEmail } from '../../domain/email.ts';
-import {
-  countsPerState,
-  isIncidentState,
-  type IncidentRecord,
-  type IncidentState,
-} from '../../domain/incidents.ts';
-import { recordEvent, type AuditActor } from '../audit/index.ts';
-import { toCsv } from '../csv.ts';
+import { countsPerState, type IncidentRecord, type IncidentState } from '../../domain/incidents.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
+import { LIKE_WILDCARDS, likeContains } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentStateMail, type MailBrand } from '../mail/templates.ts';
 import { normalizeForSearch } from '../text.ts';
-import { touchIncident } from './activity.ts';
-import { issueFollowUpToken } from './follow-up.ts';
-import { historyText, loadHistories, withHistory } from './history.ts';
-import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
+import { loadHistories } from './history.ts';
+import type { IncidentFilters } from './query.ts';
 
 export const PAGE_SIZE = 20;
-const MAX_FILTER_LENGTH = 100;
-
-/** 'Asignadas a mí' (`mias`: the signed-in staff member's) or 'Sin asignar' (`sin-asignar`). */
-export const ASSIGNMENT_FILTERS = ['mias', 'sin-asignar'] as const;
-export type AssignmentFilter = (typeof ASSIGNMENT_FILTERS)[number];
-
-export interface IncidentFilters {
-  numero?: string;
-  nombre?: string;
-  rnc?: string;
-  estado?: IncidentState;
-  asignacion?: AssignmentFilter;
-  /** The order: 'Última actividad'; absent, 'Más recientes' (by creation). */
-  orden?: 'actividad';
-}
 
 /** Who is looking: the staff account 'Asignadas a mí' means (Better Auth's user id). */
 export interface IncidentViewer {
   staffId: string;
-}
-
-/**
- * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&asignacion=&orden=&pagina=`);
- * junk is dropped.
- */
-export function parseIncidentQuery(params: URLSearchParams): { filters: IncidentFilters; page: number } {
-  const text = (name: string) => {
-    const value = params.get(name)?.trim().slice(0, MAX_FILTER_LENGTH);
-    return value ? value : undefined;
-  };
-  const estado = params.get('estado');
-  const asignacion = params.get('asignacion');
-  const page = Number.parseInt(params.get('pagina') ?? '1', 10);
-  return {
-    filters: {
-      numero: text('numero'),
-      nombre: text('nombre'),
-      rnc: text('rnc'),
-      estado: isIncidentState(estado) ? estado : undefined,
-      asignacion: (ASSIGNMENT_FILTERS as readonly (string | null)[]).includes(asignacion)
-        ? (asignacion as AssignmentFilter)
-        : undefined,
-      orden: params.get('orden') === 'actividad' ? 'actividad' : undefined,
-    },
-    page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
-  };
-}
-
-/** The query string for these filters (and page), for links that keep the current view. */
-export function incidentQueryString(filters: IncidentFilters, page = 1): string {
-  const params = new URLSearchParams();
-  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'asignacion', 'orden'] as const) {
-    const value = filters[key];
-    if (value) params.set(key, value);
-  }
-  if (page > 1) params.set('pagina', String(page));
-  const query = params.toString();
-  return query ? `?${query}` : '';
-}
-
-/** `%term%` with LIKE's wildcards escaped, so "50%" or "a_b" match literally. */
-function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 type TextFilter = { column: 'numero_incidencia' | 'nombre_norm' | 'rnc_norm'; term: string };
@@ -115,7 +43,7 @@ function textFilters(filters: IncidentFilters): TextFilter[] {
 function likeCondition(table: string, { column, term }: TextFilter, opaque = false) {
   const ref = sql.ref(`${table}.${column}`);
   const value = column === 'numero_incidencia' ? sql`lower(${ref})` : ref;
-  return sql<SqlBool>`${opaque ? sql`(${value} || '')` : value} like ${containsPattern(term)} escape '\\'`;
+  return likeContains(opaque ? sql`(${value} || '')` : value, term);
 }
 
 /**
@@ -152,7 +80,7 @@ function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer) {
 }
 
 /** The filters as conditions on `incidents`; `opaque` as in {@link likeCondition}. */
-function applyFilters<O>(
+export function applyFilters<O>(
   query: SelectQueryBuilder<Database, 'incidents', O>,
   filters: IncidentFilters,
   viewer?: IncidentViewer,
@@ -166,7 +94,7 @@ function applyFilters<O>(
 }
 
 /** The column the list is sorted by (newest first, then by id). */
-function sortColumn(filters: IncidentFilters): 'fecha' | 'lastActivityAt' {
+export function sortColumn(filters: IncidentFilters): 'fecha' | 'lastActivityAt' {
   return filters.orden === 'actividad' ? 'lastActivityAt' : 'fecha';
 }
 
@@ -212,7 +140,9 @@ async function pageIds(
 
   const sqlite = !isPostgres(db);
   // FTS5 trigram tables answer `like '%term%'` for 3+ characters without LIKE wildcards.
-  const indexed = sqlite ? text.find(({ term }) => term.length >= 3 && !/[\\%_]/.test(term)) : undefined;
+  const indexed = sqlite
+    ? text.find(({ term }) => term.length >= 3 && !LIKE_WILDCARDS.test(term))
+    : undefined;
   const ftsMatches = (column: string, term: string, cap?: number) =>
     sql<{
       id: number;
@@ -369,140 +299,4 @@ export async function countIncidentsByState(db: Db): Promise<Record<IncidentStat
   // where counting the states' index ranges cost 5 ms (SQLite) to 13 ms (PostgreSQL) at 100,000.
   const rows = await db.selectFrom('incidentStateCounts').select(['estado', 'total']).execute();
   return countsPerState(rows);
-}
-
-export class IncidentNotFoundError extends Error {
-  override name = 'IncidentNotFoundError';
-}
-
-export type NotifyResult =
-  { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' | 'daily-cap' };
-
-/**
- * Sets the state and appends the history entry (state, server time, who) in one transaction.
- * Any state may follow any other, as the spec says; setting the same state again is recorded too.
- *
- * With `notify` (the mail brand; 'Notificar al cliente' checked) and an incident e-mail, the Spanish
- * notice is written to the mail outbox in that same transaction: the history entry and its notice
- * are stored together or not at all. The mail is sent by the outbox worker, never inside the request.
- */
-export async function setIncidentState(
-  db: Db,
-  input: {
-    id: number;
-    estado: IncidentState;
-    actor: string;
-    notify?: MailBrand | null;
-    visitorMailDailyCap?: number;
-    /** Who changed it and from where: an audit event is recorded in the same transaction. */
-    audit?: AuditActor;
-  },
-  now: Date = new Date(),
-): Promise<{ incident: IncidentRecord; notified: NotifyResult }> {
-  const fecha = now.toISOString();
-  const { incident, notified } = await db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('incidents')
-      .set({
-        estado: input.estado,
-        // The first resolution is kept for the staff home's charts (migration 0019).
-        ...(input.estado === 'Resuelto' ? { resolvedAt: sql<string>`coalesce(resolved_at, ${fecha})` } : {}),
-      })
-      .where('id', '=', input.id)
-      .returningAll()
-      .executeTakeFirst();
-    if (!updated) throw new IncidentNotFoundError(`No existe la incidencia ${input.id}`);
-    await trx
-      .insertInto('incidentEvents')
-      .values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor })
-      .execute();
-    await touchIncident(trx, input.id, 'state', now);
-    if (input.audit)
-      await recordEvent(
-        trx,
-        { ...input.audit, action: 'incident.state', subject: updated.numeroIncidencia, detail: input.estado },
-        now,
-      );
-    let result: NotifyResult = { queued: false, reason: 'not-requested' };
-    if (input.notify) {
-      // A free-text e-mail that is no address would only fail at the mail server, for good.
-      if (!looksLikeEmail(updated.email)) {
-        result = { queued: false, reason: 'no-email' };
-      } else if (
-        await reserveVisitorMail(trx, {
-          kind: 'state',
-          address: updated.email,
-          dailyCap: input.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
-          now,
-        })
-      ) {
-        result = { queued: false, reason: 'daily-cap' };
-      } else {
-        await enqueueMail(
-          trx,
-          {
-            kind: 'incident.state',
-            ...incidentStateMail(
-              input.notify,
-              updated,
-              fecha,
-              await issueFollowUpToken(trx, updated.id, now),
-            ),
-          },
-          now,
-        );
-        result = { queued: true };
-      }
-    }
-    return { incident: updated, notified: result };
-  });
-  if (notified.queued) wakeMailWorkers();
-  const [result] = await withHistory(db, [incident]);
-  return { incident: result!, notified };
-}
-
-export const CSV_MAX_ROWS = 100_000;
-
-/** The filtered list, in the list's order, as CSV (see csv.ts), dates and history in Santo Domingo time. */
-export async function exportIncidentsCsv(
-  db: Db,
-  filters: IncidentFilters,
-  viewer?: IncidentViewer,
-): Promise<string> {
-  const header = [
-    'Número',
-    'Fecha',
-    'Estado',
-    'Nombre',
-    'Teléfono',
-    'Correo',
-    'RNC',
-    'Problema',
-    'Historial',
-  ];
-  const lines: string[][] = [];
-  const batch = 1000;
-  for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
-    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters, viewer)
-      .orderBy(sortColumn(filters), 'desc')
-      .orderBy('id', 'desc')
-      .limit(batch)
-      .offset(offset)
-      .execute();
-    for (const incident of await withHistory(db, rows)) {
-      lines.push([
-        incident.numeroIncidencia,
-        formatStaffDateTime(incident.fecha),
-        incident.estado,
-        incident.nombre,
-        incident.telefono,
-        incident.email,
-        incident.rnc,
-        incident.problema,
-        historyText(incident.historial, formatStaffDateTime),
-      ]);
-    }
-    if (rows.length < batch) break;
-  }
-  return toCsv(header, lines);
 }

@@ -1,0 +1,222 @@
+/**
+ * The export of the site's records (`npm run data -- export`, the file import.ts reads back):
+ * incidents with their history, conversation (replies, internal notes, the visitor's answers),
+ * assignments and follow-up tokens; clients with their timeline and meetings; contact messages with
+ * their handled state; and a CSV summary of each kind.
+ *
+ * Staff accounts (Better Auth's tables) are not moved: a column that holds a staff account's id is
+ * exported as that account's e-mail (import.ts maps it back to the target's account).
+ */
+import { CLIENT_FIELDS, type ClientEventKind, type ClientRecord } from '../../domain/forms/client.ts';
+import type { IncidentRecord } from '../../domain/incidents.ts';
+import { toCsv } from '../csv.ts';
+import type { Db } from '../db/index.ts';
+import type { ClientMeeting, ContactMessage, IncidentEntryKind } from '../db/schema.ts';
+import { historyText, loadHistories } from '../incidents/history.ts';
+import { toView as meetingView } from '../meetings/index.ts';
+
+/** A reply, internal note or visitor answer; `authorEmail` is the staff author's, null for an answer. */
+export interface ExportedIncidentEntry {
+  kind: IncidentEntryKind;
+  authorEmail: string | null;
+  body: string;
+  createdAt: string;
+}
+
+/** One change of assignee; `assigneeEmail` null: 'Sin asignar'. */
+export interface ExportedIncidentAssignment {
+  assigneeEmail: string | null;
+  assignedByEmail: string;
+  createdAt: string;
+}
+
+/** A follow-up link's token, as stored: its SHA-256 (the token itself is only in the visitor's mail). */
+export interface ExportedIncidentToken {
+  tokenHash: string;
+  createdAt: string;
+}
+
+export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
+  /** The assignee's e-mail (staff accounts are not exported); null when unassigned. */
+  assignedToEmail: string | null;
+  lastActivityAt: string;
+  customerWaiting: boolean;
+  entries: ExportedIncidentEntry[];
+  assignments: ExportedIncidentAssignment[];
+  tokens: ExportedIncidentToken[];
+};
+
+/** One entry of a client's timeline; `detail` as stored (a note's text, or JSON `{ field?, from, to }`). */
+export interface ExportedClientEvent {
+  kind: ClientEventKind;
+  actorEmail: string | null;
+  detail: string | null;
+  createdAt: string;
+}
+
+/** A meeting sent to a client, its organiser by e-mail; the UID and SEQUENCE its invitations share. */
+export type ExportedClientMeeting = Pick<
+  ClientMeeting,
+  | 'organizerEmail'
+  | 'organizerName'
+  | 'startsAt'
+  | 'endsAt'
+  | 'durationMinutes'
+  | 'place'
+  | 'note'
+  | 'uid'
+  | 'sequence'
+  | 'createdAt'
+  | 'cancelledAt'
+  | 'cancelledBy'
+>;
+
+/** `version` is not carried: the import derives it from the timeline's edits, as 'Editar' counts them. */
+export type ExportedClient = Omit<ClientRecord, 'id' | 'version'> & {
+  events: ExportedClientEvent[];
+  meetings: ExportedClientMeeting[];
+};
+
+/** `handledAt`/`handledByEmail`: 'Marcar como atendido' (null while pending). */
+export type ExportedContactMessage = Pick<
+  ContactMessage,
+  'name' | 'email' | 'message' | 'createdAt' | 'handledAt' | 'handledByEmail'
+>;
+
+export interface ExportData {
+  exportedAt: string;
+  incidents: ExportedIncident[];
+  clients: ExportedClient[];
+  contactMessages: ExportedContactMessage[];
+}
+
+/** Reads every record, with everything nested in it, in a stable order. */
+export async function exportData(db: Db): Promise<ExportData> {
+  const incidents = await db.selectFrom('incidents').selectAll().orderBy('fecha').orderBy('id').execute();
+  const byIncident = await loadHistories(db);
+  const entries = Map.groupBy(
+    await db.selectFrom('incidentEntries').selectAll().orderBy('createdAt').orderBy('id').execute(),
+    (row) => row.incidentId,
+  );
+  const assignments = Map.groupBy(
+    await db.selectFrom('incidentAssignments').selectAll().orderBy('createdAt').orderBy('id').execute(),
+    (row) => row.incidentId,
+  );
+  const tokens = Map.groupBy(
+    await db.selectFrom('incidentTokens').selectAll().orderBy('createdAt').orderBy('tokenHash').execute(),
+    (row) => row.incidentId,
+  );
+  const clients = await db.selectFrom('clients').selectAll().orderBy('fechaRegistro').orderBy('id').execute();
+  const clientEvents = Map.groupBy(
+    await db.selectFrom('clientEvents').selectAll().orderBy('createdAt').orderBy('id').execute(),
+    (row) => row.clientId,
+  );
+  const meetings = Map.groupBy(
+    await db.selectFrom('clientMeetings').selectAll().orderBy('createdAt').orderBy('id').execute(),
+    (row) => row.clientId,
+  );
+  const messages = await db.selectFrom('contactMessages').selectAll().orderBy('createdAt').orderBy('id').execute();
+  const staff = new Map(
+    (await db.withoutPlugins().selectFrom('user').select(['id', 'email']).execute()).map((user) => [user.id, user.email]),
+  );
+  /** The e-mail stored beside a staff id, else the account's current one. */
+  const staffEmail = (id: string | null, stored: string | null) => stored ?? (id ? (staff.get(id) ?? null) : null);
+  return {
+    exportedAt: new Date().toISOString(),
+    incidents: incidents.map((row) => {
+      const changes = assignments.get(row.id) ?? [];
+      // An account removed since keeps the e-mail its last assignment recorded.
+      const assignedTo = row.assignedTo ?? null;
+      const assignee = assignedTo
+        ? (staff.get(assignedTo) ?? changes.findLast((change) => change.assigneeId === assignedTo)?.assigneeEmail ?? null)
+        : null;
+      return {
+        numeroIncidencia: row.numeroIncidencia,
+        problema: row.problema,
+        nombre: row.nombre,
+        telefono: row.telefono,
+        email: row.email,
+        rnc: row.rnc,
+        estado: row.estado,
+        fecha: row.fecha,
+        historial: byIncident.get(row.id) ?? [],
+        assignedToEmail: assignee,
+        lastActivityAt: row.lastActivityAt,
+        customerWaiting: Boolean(row.customerWaiting),
+        entries: (entries.get(row.id) ?? []).map((entry) => ({
+          kind: entry.kind,
+          authorEmail: staffEmail(entry.authorId, entry.authorEmail),
+          body: entry.body,
+          createdAt: entry.createdAt,
+        })),
+        assignments: changes.map((change) => ({
+          assigneeEmail: staffEmail(change.assigneeId, change.assigneeEmail),
+          assignedByEmail: change.assignedByEmail,
+          createdAt: change.createdAt,
+        })),
+        tokens: (tokens.get(row.id) ?? []).map((token) => ({ tokenHash: token.tokenHash, createdAt: token.createdAt })),
+      };
+    }),
+    clients: clients.map((row) => ({
+      razonSocial: row.razonSocial,
+      nombreRepresentante: row.nombreRepresentante,
+      telefono: row.telefono,
+      email: row.email,
+      rnc: row.rnc,
+      tipoProyecto: row.tipoProyecto,
+      estadoProyecto: row.estadoProyecto,
+      fechaRegistro: row.fechaRegistro,
+      correoBienvenidaEnviado: Boolean(row.correoBienvenidaEnviado),
+      archivedAt: row.archivedAt ?? null,
+      events: (clientEvents.get(row.id) ?? []).map((event) => ({
+        kind: event.kind,
+        actorEmail: staffEmail(event.actorId, event.actorEmail),
+        detail: event.detail,
+        createdAt: event.createdAt,
+      })),
+      meetings: (meetings.get(row.id) ?? []).map((meeting) => {
+        const { id: _id, clientId: _clientId, ...exported } = meetingView(meeting);
+        return exported;
+      }),
+    })),
+    contactMessages: messages.map((row) => ({
+      name: row.name,
+      email: row.email,
+      message: row.message,
+      createdAt: row.createdAt,
+      handledAt: row.handledAt ?? null,
+      handledByEmail: row.handledAt ? staffEmail(row.handledById ?? null, row.handledByEmail ?? null) : null,
+    })),
+  };
+}
+
+/** The form's fields, then what the site adds. */
+const CLIENT_COLUMNS: Array<Exclude<keyof ExportedClient, 'archivedAt' | 'events' | 'meetings'>> = [...CLIENT_FIELDS.map((field) => field.name), 'estadoProyecto', 'fechaRegistro', 'correoBienvenidaEnviado'];
+
+/** The three CSV files of an export. */
+export function exportCsv(data: ExportData): Record<'incidents' | 'clients' | 'contact_messages', string> {
+  return {
+    incidents: toCsv(
+      ['numeroIncidencia', 'fecha', 'estado', 'nombre', 'telefono', 'email', 'rnc', 'problema', 'historial'],
+      data.incidents.map((i) => [
+        i.numeroIncidencia,
+        i.fecha,
+        i.estado,
+        i.nombre,
+        i.telefono,
+        i.email,
+        i.rnc,
+        i.problema,
+        historyText(i.historial),
+      ]),
+    ),
+    clients: toCsv(
+      CLIENT_COLUMNS,
+      data.clients.map((c) => CLIENT_COLUMNS.map((column) => c[column])),
+    ),
+    contact_messages: toCsv(
+      ['createdAt', 'name', 'email', 'message'],
+      data.contactMessages.map((m) => [m.createdAt, m.name, m.email, m.message]),
+    ),
+  };
+}

@@ -1,0 +1,330 @@
+/**
+ * The import of a JSON file of records (`npm run data -- import`): our exports (export.ts, any
+ * version), and the original site's document exports (spec §3). This module reads the file; each
+ * record is stored by the writer of the module that owns it (incidents/imported.ts, clients,
+ * meetings, contact), which derives what the site derives as it goes.
+ *
+ * Accepted shapes: incidents and clients shaped as documents, as an array or as a map of document id →
+ * document, under `incidencias`/`clientes` (or our own `incidents`/`clients`/`contactMessages`); every
+ * field added since the first version is optional. Timestamps may be ISO strings, epoch milliseconds or
+ * timestamp objects (`{seconds, nanoseconds}` / `{_seconds, _nanoseconds}`). An import is idempotent
+ * (a record already present is skipped, with everything nested in it) and atomic (one transaction).
+ *
+ * A record that cannot be stored as the site would have stored it is refused, with its reason
+ * (`onRefused`), and the others imported: a missing or malformed number, date or state, and any
+ * e-mail that fails the rule of the form that creates such a record (a client's, the contact form's;
+ * staff members' e-mails the client form's rule): a field holding `a@x, b@y` would otherwise later
+ * send the welcome mail and invitations to both.
+ *
+ * Staff accounts are not moved: each staff e-mail is mapped to the target database's account with
+ * that e-mail; with none, the e-mail is kept with no id (`''` where the column cannot be null: the
+ * assigner of an assignment, a meeting's organiser), and an incident assigned to such an account is
+ * imported unassigned, its assignments still listed in its timeline.
+ */
+import type { Transaction } from 'kysely';
+import * as z from 'zod/mini';
+import { contactFormSchema } from '../../domain/forms/contact.ts';
+import { CLIENT_EVENT_KINDS, clientInputSchema, isProjectState } from '../../domain/forms/client.ts';
+import { incidentFormSchema } from '../../domain/forms/incident.ts';
+import { MEETING_MAX_MINUTES, MEETING_NOTE_MAX, MEETING_PLACE_MAX } from '../../domain/forms/meeting.ts';
+import { INCIDENT_NUMBER_PATTERN, isIncidentState, type HistoryEntry } from '../../domain/incidents.ts';
+import { insertImportedClient } from '../clients/index.ts';
+import { insertImportedMessage } from '../contact/index.ts';
+import type { Db } from '../db/index.ts';
+import type { Database, IncidentEntryKind } from '../db/schema.ts';
+import { insertImportedIncident } from '../incidents/imported.ts';
+import { insertImportedMeetings } from '../meetings/index.ts';
+
+/** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
+export function toIsoTime(value: unknown): string | null {
+  let millis: number | null = null;
+  if (typeof value === 'number' && Number.isFinite(value)) millis = value;
+  else if (typeof value === 'string' && value.trim() !== '') {
+    millis = /^\d+$/.test(value.trim()) ? Number(value) : Date.parse(value);
+  } else if (value instanceof Date) millis = value.getTime();
+  else if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const seconds = record.seconds ?? record._seconds;
+    const nanos = record.nanoseconds ?? record._nanoseconds ?? 0;
+    if (typeof seconds === 'number' && typeof nanos === 'number') millis = seconds * 1000 + Math.floor(nanos / 1e6);
+  }
+  if (millis === null || !Number.isFinite(millis)) return null;
+  const date = new Date(millis);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+const text = (value: unknown, max = 5000) => (typeof value === 'string' ? value.slice(0, max) : value == null ? '' : String(value).slice(0, max));
+
+type Kind = 'incidents' | 'clients' | 'contactMessages';
+export type ImportSummary = Record<Kind, { imported: number; skipped: number; invalid: number }>;
+
+/** A record left out (counted as invalid): which one, and why, in Spanish. */
+export interface ImportRefusal {
+  kind: Kind;
+  /** What names the record: an incident's number, a client's company, a message's e-mail and time. */
+  record: string;
+  reason: string;
+}
+
+export interface ImportOptions {
+  /** Called after each record; throwing aborts the import (nothing is kept). */
+  onProgress?: (done: number, total: number) => void;
+  /** Called for each record refused, with its reason. */
+  onRefused?: (refusal: ImportRefusal) => void;
+}
+
+function asList(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>);
+  return [];
+}
+
+/** Splits a parsed JSON file into the three kinds of records it holds. */
+export function collectRecords(input: unknown): Record<Kind, unknown[]> {
+  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [] };
+  const classify = (item: unknown) => {
+    if (!item || typeof item !== 'object') return;
+    const record = item as Record<string, unknown>;
+    if ('numeroIncidencia' in record) records.incidents.push(record);
+    else if ('razonSocial' in record) records.clients.push(record);
+    else if ('message' in record && 'email' in record) records.contactMessages.push(record);
+  };
+  if (Array.isArray(input)) {
+    input.forEach(classify);
+    return records;
+  }
+  if (input && typeof input === 'object') {
+    const root = input as Record<string, unknown>;
+    records.incidents.push(...asList(root.incidencias ?? root.incidents));
+    records.clients.push(...asList(root.clientes ?? root.clients));
+    records.contactMessages.push(...asList(root.contactMessages ?? root.contact_messages ?? root.mensajes));
+  }
+  return records;
+}
+
+/**
+ * The target database's staff accounts by e-mail (lower case): staff ids are carried as e-mails and
+ * mapped back here, to null when no account has that e-mail.
+ */
+type StaffIds = (email: string | null) => string | null;
+
+async function staffIds(trx: Transaction<Database>): Promise<StaffIds> {
+  const accounts = await trx.withoutPlugins().selectFrom('user').select(['id', 'email']).execute();
+  const byEmail = new Map(accounts.map((account) => [account.email.trim().toLowerCase(), account.id]));
+  return (email) => (email ? (byEmail.get(email.trim().toLowerCase()) ?? null) : null);
+}
+
+/** A record the site would not have stored: the reason, in Spanish. */
+class Refused extends Error {
+  override name = 'Refused';
+}
+
+/** A text field that may be absent or null: the text (cut to `max`), or null. */
+const optionalText = (value: unknown, max = 200) => (typeof value === 'string' && value.trim() !== '' ? value.slice(0, max) : null);
+
+/**
+ * An e-mail as the form that creates such a record would take it (its field schema in src/domain),
+ * or a refusal naming the field and the form's own message. `optional`: absent or empty is null.
+ */
+function email(value: unknown, field: z.ZodMiniType, label: string): string;
+function email(value: unknown, field: z.ZodMiniType, label: string, optional: true): string | null;
+function email(value: unknown, field: z.ZodMiniType, label: string, optional = false): string | null {
+  if (optional && (value == null || (typeof value === 'string' && value.trim() === ''))) return null;
+  const result = z.safeParse(field, typeof value === 'string' ? value : value == null ? '' : String(value));
+  if (!result.success) throw new Refused(`${label} «${text(value, 80)}»: ${result.error.issues[0]?.message ?? 'no es válido.'}`);
+  return String(result.data).trim();
+}
+
+/** The form rules an imported e-mail must pass. */
+const CLIENT_EMAIL = clientInputSchema.shape.email;
+const CONTACT_EMAIL = contactFormSchema.shape.email;
+const INCIDENT_EMAIL = incidentFormSchema.shape.email;
+/** A staff member's e-mail: the client form's rule (no form of the site takes one). */
+const STAFF_EMAIL = CLIENT_EMAIL;
+
+/** Each item of a nested list, read by `read`; unreadable items are left out (as history entries are). */
+function nested<T>(value: unknown, read: (item: Record<string, unknown>) => T | null): T[] {
+  return asList(value)
+    .map((item) => (item && typeof item === 'object' ? read(item as Record<string, unknown>) : null))
+    .filter((item) => item !== null);
+}
+
+const ENTRY_KINDS: readonly IncidentEntryKind[] = ['reply', 'answer', 'note'];
+/** A follow-up token as follow-up.ts stores it: its SHA-256, in hexadecimal. */
+const TOKEN_HASH_PATTERN = /^[0-9a-f]{64}$/;
+
+type Outcome = 'imported' | 'skipped';
+
+async function importIncident(trx: Transaction<Database>, record: Record<string, unknown>, staff: StaffIds): Promise<Outcome> {
+  const numero = text(record.numeroIncidencia, 40).trim();
+  const fecha = toIsoTime(record.fecha);
+  if (!INCIDENT_NUMBER_PATTERN.test(numero)) throw new Refused('el número no tiene la forma INC-AAAAMMDD-NNNN.');
+  if (!fecha) throw new Refused('la fecha falta o no es una fecha.');
+  if (!isIncidentState(record.estado)) throw new Refused(`el estado «${text(record.estado, 40)}» no existe.`);
+  const historial = asList(record.historial)
+    .map((entry): HistoryEntry | null => {
+      const item = (entry ?? {}) as Record<string, unknown>;
+      const when = toIsoTime(item.fecha);
+      return when && isIncidentState(item.estado) ? { estado: item.estado, fecha: when, actor: typeof item.actor === 'string' ? item.actor : null } : null;
+    })
+    .filter((entry) => entry !== null);
+  const entries = nested(record.entries, (item) => {
+    const createdAt = toIsoTime(item.createdAt);
+    const kind = ENTRY_KINDS.find((known) => known === item.kind);
+    if (!createdAt || !kind || typeof item.body !== 'string') return null;
+    const authorEmail = kind === 'answer' ? null : email(item.authorEmail, STAFF_EMAIL, 'el correo del autor de una entrada', true);
+    return { kind, authorId: staff(authorEmail), authorEmail, body: text(item.body), createdAt };
+  });
+  const assignments = nested(record.assignments, (item) => {
+    const createdAt = toIsoTime(item.createdAt);
+    if (!createdAt) return null;
+    const assigneeEmail = email(item.assigneeEmail, STAFF_EMAIL, 'el correo de una persona asignada', true);
+    const assignedByEmail = email(item.assignedByEmail, STAFF_EMAIL, 'el correo de quien asignó', true) ?? '';
+    // assigned_by_id cannot be null: '' names no account.
+    return { assigneeId: staff(assigneeEmail), assigneeEmail, assignedById: staff(assignedByEmail) ?? '', assignedByEmail, createdAt };
+  });
+  const tokens = nested(record.tokens, (item) => {
+    const createdAt = toIsoTime(item.createdAt);
+    return createdAt && typeof item.tokenHash === 'string' && TOKEN_HASH_PATTERN.test(item.tokenHash) ? { tokenHash: item.tokenHash, createdAt } : null;
+  });
+  const stored = await insertImportedIncident(trx, {
+    numeroIncidencia: numero,
+    problema: text(record.problema),
+    nombre: text(record.nombre, 200),
+    telefono: text(record.telefono, 200),
+    email: email(record.email, INCIDENT_EMAIL, 'el correo'),
+    rnc: text(record.rnc, 200),
+    estado: record.estado,
+    fecha,
+    historial,
+    // An assignee without an account in this database: imported unassigned (see the module's comment).
+    assignedTo: staff(email(record.assignedToEmail, STAFF_EMAIL, 'el correo de la persona asignada', true)),
+    lastActivityAt: toIsoTime(record.lastActivityAt),
+    customerWaiting: typeof record.customerWaiting === 'boolean' ? record.customerWaiting : null,
+    entries,
+    assignments,
+    tokens,
+  });
+  return stored ? 'imported' : 'skipped';
+}
+
+/** A project state as stored: one of the four, any other value (or none) as 'pendiente'. */
+function projectState(value: string) {
+  const folded = value.trim().toLowerCase();
+  return isProjectState(folded) ? folded : 'pendiente';
+}
+
+async function importClient(trx: Transaction<Database>, record: Record<string, unknown>, staff: StaffIds): Promise<Outcome> {
+  const razonSocial = text(record.razonSocial, 200).trim();
+  const fechaRegistro = toIsoTime(record.fechaRegistro);
+  if (!razonSocial) throw new Refused('falta la razón social.');
+  if (!fechaRegistro) throw new Refused('la fecha de registro falta o no es una fecha.');
+  const clientEmail = email(record.email, CLIENT_EMAIL, 'el correo');
+  const events = nested(record.events, (item) => {
+    const createdAt = toIsoTime(item.createdAt);
+    const kind = CLIENT_EVENT_KINDS.find((known) => known === item.kind);
+    if (!createdAt || !kind) return null;
+    const actorEmail = email(item.actorEmail, STAFF_EMAIL, 'el correo de quien actuó en la ficha', true);
+    return { kind, actorId: staff(actorEmail), actorEmail, detail: typeof item.detail === 'string' ? text(item.detail) : null, createdAt };
+  });
+  const meetings = nested(record.meetings, (item) => {
+    const startsAt = toIsoTime(item.startsAt);
+    const createdAt = toIsoTime(item.createdAt);
+    const durationMinutes = Number(item.durationMinutes);
+    const uid = optionalText(item.uid, 300);
+    if (!startsAt || !createdAt || !uid || !Number.isInteger(durationMinutes) || durationMinutes < 1 || durationMinutes > MEETING_MAX_MINUTES) return null;
+    const organizerEmail = email(item.organizerEmail, STAFF_EMAIL, 'el correo de quien organiza una reunión');
+    const sequence = Number(item.sequence);
+    const cancelledAt = toIsoTime(item.cancelledAt);
+    return {
+      // organizer_id cannot be null: '' names no account.
+      organizerId: staff(organizerEmail) ?? '',
+      organizerEmail,
+      organizerName: text(item.organizerName, 200),
+      startsAt,
+      endsAt: toIsoTime(item.endsAt),
+      durationMinutes,
+      place: text(item.place, MEETING_PLACE_MAX),
+      note: text(item.note, MEETING_NOTE_MAX),
+      uid,
+      sequence: Number.isInteger(sequence) && sequence >= 0 ? sequence : 0,
+      createdAt,
+      cancelledAt,
+      cancelledBy: cancelledAt ? email(item.cancelledBy, STAFF_EMAIL, 'el correo de quien canceló una reunión', true) : null,
+    };
+  });
+  const id = await insertImportedClient(trx, {
+    razonSocial,
+    nombreRepresentante: text(record.nombreRepresentante, 200),
+    telefono: text(record.telefono, 200),
+    email: clientEmail,
+    rnc: text(record.rnc, 200).trim(),
+    tipoProyecto: text(record.tipoProyecto, 200),
+    estadoProyecto: projectState(text(record.estadoProyecto, 200)),
+    fechaRegistro,
+    correoBienvenidaEnviado: record.correoBienvenidaEnviado === true,
+    archivedAt: toIsoTime(record.archivedAt),
+    events,
+  });
+  if (id === null) return 'skipped';
+  await insertImportedMeetings(trx, id, meetings);
+  return 'imported';
+}
+
+async function importContactMessage(trx: Transaction<Database>, record: Record<string, unknown>, staff: StaffIds): Promise<Outcome> {
+  const createdAt = toIsoTime(record.createdAt ?? record.fecha);
+  const message = text(record.message);
+  if (!createdAt) throw new Refused('la fecha falta o no es una fecha.');
+  if (!message) throw new Refused('el mensaje está vacío.');
+  const address = email(record.email, CONTACT_EMAIL, 'el correo');
+  const handledAt = toIsoTime(record.handledAt);
+  const handledByEmail = handledAt ? email(record.handledByEmail, STAFF_EMAIL, 'el correo de quien lo atendió', true) : null;
+  const stored = await insertImportedMessage(trx, {
+    name: text(record.name, 200),
+    email: address,
+    message,
+    createdAt,
+    handledAt,
+    handledById: staff(handledByEmail),
+    handledByEmail,
+  });
+  return stored ? 'imported' : 'skipped';
+}
+
+/** What names a record in a refusal. */
+function recordName(kind: Kind, record: Record<string, unknown>): string {
+  if (kind === 'incidents') return text(record.numeroIncidencia, 40) || '(sin número)';
+  if (kind === 'clients') return text(record.razonSocial, 200) || '(sin razón social)';
+  return `${text(record.email, 200) || '(sin correo)'} ${text(record.createdAt ?? record.fecha, 40)}`.trim();
+}
+
+/** Imports every record of a parsed file in one transaction and reports what happened to each kind. */
+export async function importData(db: Db, input: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
+  const records = collectRecords(input);
+  const summary: ImportSummary = {
+    incidents: { imported: 0, skipped: 0, invalid: 0 },
+    clients: { imported: 0, skipped: 0, invalid: 0 },
+    contactMessages: { imported: 0, skipped: 0, invalid: 0 },
+  };
+  const total = records.incidents.length + records.clients.length + records.contactMessages.length;
+  const importers = { incidents: importIncident, clients: importClient, contactMessages: importContactMessage };
+  let done = 0;
+  await db.transaction().execute(async (trx) => {
+    const staff = await staffIds(trx);
+    for (const kind of ['incidents', 'clients', 'contactMessages'] as const) {
+      for (const raw of records[kind]) {
+        const record = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+        try {
+          summary[kind][await importers[kind](trx, record, staff)] += 1;
+        } catch (error) {
+          if (!(error instanceof Refused)) throw error;
+          summary[kind].invalid += 1;
+          options.onRefused?.({ kind, record: recordName(kind, record), reason: error.message });
+        }
+        done += 1;
+        options.onProgress?.(done, total);
+      }
+    }
+  });
+  return summary;
+}

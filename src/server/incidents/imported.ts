@@ -1,0 +1,114 @@
+/**
+ * The writer of an incident that arrives whole, with its timeline (`npm run data -- import`): the
+ * incident, its state history, conversation, assignments and follow-up tokens, in the caller's
+ * transaction. What the site derives as it goes is derived here by the same rules: the first history
+ * entry of a new incident, the activity columns (activity.ts), the first resolution, the search
+ * columns (db/rows.ts). The conversation, assignments and tokens are stored as they were exported;
+ * as the site goes, conversation.ts, assignment.ts and follow-up.ts write them.
+ */
+import type { Transaction } from 'kysely';
+import { firstResolvedAt } from '../../domain/dashboard.ts';
+import {
+  INITIAL_STATE,
+  type HistoryEntry,
+  type IncidentFields,
+  type IncidentState,
+} from '../../domain/incidents.ts';
+import { incidentRow } from '../db/rows.ts';
+import type { Database, IncidentEntryKind } from '../db/schema.ts';
+import { timelineActivity } from './activity.ts';
+
+/** An incident to store as it stood elsewhere; staff accounts already mapped to this database's ids. */
+export interface ImportedIncident extends IncidentFields {
+  numeroIncidencia: string;
+  estado: IncidentState;
+  fecha: string;
+  /** Its state history; empty: the creation entry is added, as when a visitor opens one. */
+  historial: HistoryEntry[];
+  /** Null: unassigned (also when the assignee has no account here). */
+  assignedTo: string | null;
+  /** As exported, when it was: the timeline's own times are never newer than it. */
+  lastActivityAt: string | null;
+  /** As exported, when it was; otherwise derived from the conversation. */
+  customerWaiting: boolean | null;
+  entries: Array<{
+    kind: IncidentEntryKind;
+    authorId: string | null;
+    authorEmail: string | null;
+    body: string;
+    createdAt: string;
+  }>;
+  /** `assignedById` '' names no account (the column cannot be null). */
+  assignments: Array<{
+    assigneeId: string | null;
+    assigneeEmail: string | null;
+    assignedById: string;
+    assignedByEmail: string;
+    createdAt: string;
+  }>;
+  /** Follow-up links, hashed as follow-up.ts stores them. */
+  tokens: Array<{ tokenHash: string; createdAt: string }>;
+}
+
+/** Stores the incident with everything nested in it; false when its number is already taken (nothing is written). */
+export async function insertImportedIncident(
+  trx: Transaction<Database>,
+  incident: ImportedIncident,
+): Promise<boolean> {
+  const {
+    historial: given,
+    entries,
+    assignments,
+    tokens,
+    lastActivityAt: exportedActivity,
+    customerWaiting: exportedWaiting,
+    ...fields
+  } = incident;
+  const exists = await trx
+    .selectFrom('incidents')
+    .select('id')
+    .where('numeroIncidencia', '=', fields.numeroIncidencia)
+    .executeTakeFirst();
+  if (exists) return false;
+  const historial = given.length ? given : [{ estado: INITIAL_STATE, fecha: fields.fecha, actor: null }];
+  const activity = timelineActivity(fields.fecha, [
+    ...historial.map((entry) => ({ kind: 'state' as const, at: entry.fecha })),
+    ...entries.map((entry) => ({ kind: entry.kind, at: entry.createdAt })),
+    ...assignments.map((change) => ({ kind: 'assignment' as const, at: change.createdAt })),
+    ...(exportedActivity ? [{ kind: 'state' as const, at: exportedActivity }] : []),
+  ]);
+  const { id } = await trx
+    .insertInto('incidents')
+    .values(
+      incidentRow({
+        ...fields,
+        lastActivityAt: activity.lastActivityAt,
+        resolvedAt: firstResolvedAt(historial),
+        customerWaiting: exportedWaiting ?? activity.customerWaiting,
+      }),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('incidentEvents')
+    .values(historial.map((entry) => ({ incidentId: id, ...entry })))
+    .execute();
+  if (entries.length)
+    await trx
+      .insertInto('incidentEntries')
+      .values(entries.map((entry) => ({ incidentId: id, ...entry })))
+      .execute();
+  if (assignments.length)
+    await trx
+      .insertInto('incidentAssignments')
+      .values(assignments.map((change) => ({ incidentId: id, ...change })))
+      .execute();
+  // A hash is unique: one already stored belongs to a link that already opens an incident here.
+  if (tokens.length)
+    await trx
+      .insertInto('incidentTokens')
+      .values(tokens.map((token) => ({ incidentId: id, ...token })))
+      .onConflict((conflict) => conflict.column('tokenHash').doNothing())
+      .execute();
+  return true;
+}

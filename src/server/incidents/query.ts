@@ -1,0 +1,60 @@
+/**
+ * The staff incident list's URL query (`?numero=&nombre=&rnc=&estado=&asignacion=&orden=&pagina=`):
+ * read into filters and a page, junk dropped, and written back for links that keep the current view.
+ */
+import { isIncidentState, type IncidentState } from '../../domain/incidents.ts';
+
+const MAX_FILTER_LENGTH = 100;
+
+/** 'Asignadas a mí' (`mias`: the signed-in staff member's) or 'Sin asignar' (`sin-asignar`). */
+export const ASSIGNMENT_FILTERS = ['mias', 'sin-asignar'] as const;
+export type AssignmentFilter = (typeof ASSIGNMENT_FILTERS)[number];
+
+export interface IncidentFilters {
+  numero?: string;
+  nombre?: string;
+  rnc?: string;
+  estado?: IncidentState;
+  asignacion?: AssignmentFilter;
+  /** The order: 'Última actividad'; absent, 'Más recientes' (by creation). */
+  orden?: 'actividad';
+}
+
+/**
+ * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&asignacion=&orden=&pagina=`);
+ * junk is dropped.
+ */
+export function parseIncidentQuery(params: URLSearchParams): { filters: IncidentFilters; page: number } {
+  const text = (name: string) => {
+    const value = params.get(name)?.trim().slice(0, MAX_FILTER_LENGTH);
+    return value ? value : undefined;
+  };
+  const estado = params.get('estado');
+  const asignacion = params.get('asignacion');
+  const page = Number.parseInt(params.get('pagina') ?? '1', 10);
+  return {
+    filters: {
+      numero: text('numero'),
+      nombre: text('nombre'),
+      rnc: text('rnc'),
+      estado: isIncidentState(estado) ? estado : undefined,
+      asignacion: (ASSIGNMENT_FILTERS as readonly (string | null)[]).includes(asignacion)
+        ? (asignacion as AssignmentFilter)
+        : undefined,
+      orden: params.get('orden') === 'actividad' ? 'actividad' : undefined,
+    },
+    page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
+  };
+}
+
+/** The query string for these filters (and page), for links that keep the current view. */
+export function incidentQueryString(filters: IncidentFilters, page = 1): string {
+  const params = new URLSearchParams();
+  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'asignacion', 'orden'] as const) {
+    const value = filters[key];
+    if (value) params.set(key, value);
+  }
+  if (page > 1) params.set('pagina', String(page));
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}

@@ -1,0 +1,236 @@
+/**
+ * The mails about support incidents. To the visitor (confirmation, state change, staff reply): only
+ * what the site or a staff member wrote, never what was typed into the public form, so the form cannot
+ * be used to send a text of someone's choosing to any address from the company's domain; 'tú'
+ * throughout. To staff (new incident, digest, assignment, the visitor's answer): 'tú' as well.
+ */
+import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
+import { incidentPath, ROUTES } from '../../routes.ts';
+import { absoluteUrl, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
+import type { MailMessage } from './types.ts';
+
+/** The incident as the mails about it need it: the record without its id and history. */
+export type IncidentMailData = Omit<IncidentRecord, 'id' | 'historial'>;
+
+/** What each state means to the visitor, in the state-change notice. */
+const STATE_MEANING: Record<IncidentState, string> = {
+  Registrado: 'Tu incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
+  'En Proceso':
+    'Un consultor ya está trabajando en tu incidencia. Si necesitamos más datos, te contactaremos.',
+  Resuelto:
+    'Damos tu incidencia por resuelta. Si el problema persiste, responde a este correo y la reabrimos.',
+};
+
+const FIRST_LINE_MAX = 120;
+
+/** The first non-empty line of a text, cut at {@link FIRST_LINE_MAX} characters. */
+function firstLine(text: string): string {
+  const line =
+    text
+      .split('\n')
+      .find((item) => item.trim())
+      ?.trim() ?? '';
+  return line.length > FIRST_LINE_MAX ? `${line.slice(0, FIRST_LINE_MAX).trimEnd()}…` : line;
+}
+
+/** The follow-up page opened by a token (src/server/incidents/follow-up.ts). */
+function followUpUrl(brand: MailBrand, token: string): string {
+  return absoluteUrl(brand, `${ROUTES.supportTracking}?token=${encodeURIComponent(token)}`);
+}
+
+/** The staff page of an incident. */
+function incidentUrl(brand: MailBrand, numeroIncidencia: string): string {
+  return absoluteUrl(brand, incidentPath(numeroIncidencia));
+}
+
+/** The closing lines of every mail to the visitor after the confirmation. */
+function visitorOutro(brand: MailBrand): string[] {
+  return [
+    `¿Dudas? Responde a este correo o llámanos al ${brand.phone}.`,
+    `El equipo de soporte de ${brand.companyName}`,
+  ];
+}
+
+/** The confirmation to the visitor who opened the incident (only when an e-mail was given). */
+export function incidentConfirmationMail(
+  brand: MailBrand,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado' | 'fecha'>,
+  followUpToken: string,
+): MailMessage {
+  return renderMail(brand, incident.email, {
+    subject: `Incidencia ${incident.numeroIncidencia} registrada`,
+    preheader: `Tu solicitud de soporte quedó registrada con el número ${incident.numeroIncidencia}.`,
+    heading: 'Recibimos tu solicitud de soporte',
+    intro: [
+      'Hola:',
+      `Tu incidencia quedó registrada con el número ${incident.numeroIncidencia}. Nuestro equipo de soporte la revisará y te contactará por los datos que nos dejaste.`,
+    ],
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Estado', incident.estado],
+      ['Fecha', formatDominicanTime(incident.fecha)],
+    ],
+    action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
+    outro: [
+      'El botón abre el seguimiento de tu incidencia sin más datos: guarda este correo y no lo reenvíes. También puedes consultarla con tu número de incidencia y este correo en la página de seguimiento.',
+      `Si lo prefieres, escríbenos por WhatsApp al +${brand.whatsappNumber} indicando tu número de incidencia.`,
+    ],
+  });
+}
+
+/** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
+export function incidentStateMail(
+  brand: MailBrand,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado'>,
+  changedAt: string,
+  followUpToken: string,
+): MailMessage {
+  return renderMail(brand, incident.email, {
+    subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
+    preheader: `Tu incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
+    heading: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
+    intro: [
+      'Hola:',
+      `El estado de tu incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`,
+      STATE_MEANING[incident.estado],
+    ],
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Estado', incident.estado],
+      ['Actualizada', formatDominicanTime(changedAt)],
+    ],
+    action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
+    outro: visitorOutro(brand),
+  });
+}
+
+/**
+ * A staff reply to the visitor (issue 11): the text a staff member wrote (not the visitor's) and the
+ * follow-up link, whose page shows the whole conversation.
+ */
+export function incidentReplyMail(
+  brand: MailBrand,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email'>,
+  reply: string,
+  followUpToken: string,
+): MailMessage {
+  return renderMail(brand, incident.email, {
+    subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
+    preheader: `Nuestro equipo de soporte respondió a tu incidencia ${incident.numeroIncidencia}.`,
+    heading: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
+    intro: ['Hola:', `Nuestro equipo de soporte respondió a tu incidencia ${incident.numeroIncidencia}.`],
+    quote: { label: 'Respuesta', text: reply },
+    action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) },
+    outro: visitorOutro(brand),
+  });
+}
+
+/** To the staff inbox, for every new incident. Replies go to the visitor when an e-mail was given. */
+export function incidentStaffNoticeMail(
+  brand: MailBrand,
+  staffInbox: string,
+  incident: IncidentMailData,
+  visitorEmail: string | null,
+): MailMessage {
+  return renderMail(
+    brand,
+    staffInbox,
+    {
+      subject: `Nueva incidencia ${incident.numeroIncidencia}${incident.nombre ? ` de ${incident.nombre}` : ''}`,
+      preheader: `Se registró la incidencia ${incident.numeroIncidencia} desde el sitio web.`,
+      heading: `Nueva incidencia ${incident.numeroIncidencia}`,
+      intro: ['Se registró una incidencia desde el formulario de soporte del sitio web.'],
+      rows: [
+        ['Número', incident.numeroIncidencia],
+        ['Fecha', formatDominicanTime(incident.fecha)],
+        ['Nombre', incident.nombre],
+        ['Teléfono', incident.telefono],
+        ['Correo', incident.email],
+        ['RNC', incident.rnc],
+      ],
+      quote: { label: 'Problema', text: incident.problema },
+      action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
+    },
+    visitorEmail,
+  );
+}
+
+/**
+ * One mail to the staff inbox listing the incidents whose own notices were held back during a flood
+ * (src/server/incidents/notices.ts): number, name and the first line of the problem, oldest first.
+ */
+export function incidentDigestMail(
+  brand: MailBrand,
+  staffInbox: string,
+  incidents: Array<Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'problema' | 'fecha'>>,
+): MailMessage {
+  const count = incidents.length;
+  return renderMail(brand, staffInbox, {
+    subject: `${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'} (resumen)`,
+    preheader: `Llegaron muchas incidencias en poco tiempo: este resumen reúne ${count}.`,
+    heading: `Resumen de ${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'}`,
+    intro: [
+      'Llegaron más incidencias de lo habitual en la última hora, así que en lugar de un aviso por cada una te enviamos este resumen (como máximo uno cada pocos minutos, hasta que el ritmo baje).',
+    ],
+    rows: incidents.map((incident) => [
+      `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
+      `${incident.nombre.trim() || 'Sin nombre'}: ${firstLine(incident.problema) || 'Sin descripción'}`,
+    ]),
+    action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
+  });
+}
+
+/** To a staff member an incident was assigned to by someone else (issue 11), with the incident's link. */
+export function incidentAssignedMail(
+  brand: MailBrand,
+  to: string,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
+  assignedBy: string,
+): MailMessage {
+  return renderMail(brand, to, {
+    subject: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
+    preheader: `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
+    heading: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
+    intro: [`${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`],
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Cliente', incident.nombre],
+      ['Asignada por', assignedBy],
+    ],
+    action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
+  });
+}
+
+/**
+ * To the assignee (or the staff inbox when nobody is assigned): the visitor answered on the follow-up
+ * page. The visitor's text is quoted (escaped like every value); `reopened` when the answer set a
+ * resolved incident back to 'En Proceso'.
+ */
+export function incidentAnswerMail(
+  brand: MailBrand,
+  to: string,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
+  answer: string,
+  reopened: boolean,
+): MailMessage {
+  return renderMail(brand, to, {
+    subject: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
+    preheader: `El cliente respondió en la incidencia ${incident.numeroIncidencia}.`,
+    heading: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
+    intro: [
+      `El cliente respondió desde la página de seguimiento de la incidencia ${incident.numeroIncidencia}.`,
+      ...(reopened
+        ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).']
+        : []),
+    ],
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Cliente', incident.nombre],
+    ],
+    quote: { label: 'Respuesta del cliente', text: answer },
+    action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
+    outro: [
+      'Responde desde la página de la incidencia: así tu respuesta queda en la conversación y llega al cliente.',
+    ],
+  });
+}

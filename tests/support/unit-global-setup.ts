@@ -1,0 +1,18 @@
+/**
+ * Before the unit and integration tests: the migrated template databases that
+ * {@link describeEachEngine} copies for every test (tests/support/templates.ts). When PostgreSQL does
+ * not answer, there is no PostgreSQL template; tests/support/db.ts says so (and fails under CI).
+ */
+import type { TestProject } from 'vitest/node';
+import { buildPgTemplate, buildSqliteTemplate, TEST_DATABASE_URL } from './templates.ts';
+
+export default async function setup(project: TestProject): Promise<void> {
+  project.provide('sqliteTemplate', await buildSqliteTemplate());
+  let pgTemplate = '';
+  try {
+    pgTemplate = await buildPgTemplate(TEST_DATABASE_URL);
+  } catch (error) {
+    console.warn(`No se pudo preparar la plantilla de PostgreSQL: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  project.provide('pgTemplate', pgTemplate);
+}
