@@ -230,7 +230,7 @@ describe('guard', () => {
       }
     }
     // The staff actions of the fixed interface (the middleware recognises them from their definition,
-    // STAFF_ACTION_NAMES in src/actions/staff.ts).
+    // STAFF_ACTION_NAMES in src/actions/staff/index.ts).
     for (const name of STAFF_ACTIONS) {
       const response = await fetch(`${server.url}/_actions/${name}`, {
         method: 'POST',
