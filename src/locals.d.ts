@@ -2,5 +2,12 @@ declare namespace App {
   interface Locals {
     /** The signed-in staff member, set by the middleware on staff pages. */
     staff?: import('./server/auth/index.ts').StaffMember;
+    /**
+     * A form posted to this page through an action (src/actions/form.ts, `runFormAction`): its name,
+     * the text fields as typed (secret ones never) and the Spanish message of each field at fault.
+     */
+    form?: { action: string; values: Record<string, string>; errors: Record<string, string> };
+    /** `Set-Cookie` lines an action asked to send with the answer (src/actions/form.ts, `sendCookies`). */
+    setCookies?: string[];
   }
 }

@@ -1,31 +1,40 @@
 /**
- * The staff-area guard, at the one choke point every on-demand request passes: every `/admin` page
- * needs a staff session (none → redirect to /admin-login; an e-mail no longer on ADMIN_EMAILS → 403),
- * and so does every `/api/staff/` endpoint and staff action (401/403 as JSON); the actions check the
- * session again themselves (src/actions/staff.ts), and every staff page and endpoint asks
- * src/server/auth/guard.ts for its staff member too. An account with its set-up pending (the first
- * account's generated password, or STAFF_REQUIRE_2FA without two-step verification) is refused on
- * every one of them but Configuración (guard.ts, `pendingSetUp`). Staff responses are never cached.
+ * The one middleware of on-demand requests:
+ * - the staff-area guard: every `/admin` page needs a staff session (none → redirect to /admin-login;
+ *   an e-mail no longer on ADMIN_EMAILS → 403), and so does every `/api/staff/` endpoint and staff
+ *   action (401/403 as JSON); the actions check the session again themselves (src/actions/staff/),
+ *   and every staff page and endpoint asks src/server/auth/guard.ts for its staff member too. An
+ *   account with its set-up pending (the first account's generated password, or STAFF_REQUIRE_2FA
+ *   without two-step verification) is refused on every one of them but Configuración and the actions
+ *   its forms post (guard.ts, `pendingSetUp`, `SET_UP_ACTIONS`). Staff responses are never cached.
+ * - forms: an action posted from a page's form runs here (src/actions/form.ts): a success answers 303
+ *   (post/redirect/get), a refusal renders the page with each field's message and the values typed.
  */
 import { defineMiddleware } from 'astro:middleware';
 import { ACTIONS_PREFIX, isStaffEndpoint, isStaffPage } from './routes.ts';
-import { STAFF_ACTION_NAMES } from './actions/staff.ts';
+import { STAFF_ACTION_NAMES } from './actions/staff/index.ts';
+import { runFormAction } from './actions/form.ts';
 import { staffOrRefusal } from './server/auth/guard.ts';
 
-/** A staff endpoint: a staff action (told by its definition) or a path under the staff API. */
-function isStaffApi(pathname: string): boolean {
-  if (pathname.startsWith(ACTIONS_PREFIX)) return STAFF_ACTION_NAMES.includes(pathname.slice(ACTIONS_PREFIX.length).replace(/\/$/, ''));
-  return isStaffEndpoint(pathname);
+/** A staff action's name (told by its definition), from its RPC path or a page's `?_action=`. */
+function isStaffAction(name: string | null): boolean {
+  return name !== null && STAFF_ACTION_NAMES.includes(name.replace(/\/$/, ''));
+}
+
+/** A staff endpoint: a staff action or a path under the staff API. */
+function isStaffApi(url: URL): boolean {
+  if (url.pathname.startsWith(ACTIONS_PREFIX))
+    return isStaffAction(url.pathname.slice(ACTIONS_PREFIX.length));
+  return isStaffEndpoint(url.pathname) || isStaffAction(url.searchParams.get('_action'));
 }
 
 export const onRequest = defineMiddleware(async (context, next) => {
-  const { pathname } = context.url;
-  const page = isStaffPage(pathname);
-  if (!page && !isStaffApi(pathname)) return next();
+  const page = isStaffPage(context.url.pathname);
+  if (!page && !isStaffApi(context.url)) return runFormAction(context, next);
 
   const staff = await staffOrRefusal(context, page ? 'page' : 'api');
   if (staff instanceof Response) return staff;
-  const response = await next();
+  const response = await runFormAction(context, next);
   response.headers.set('Cache-Control', 'no-store');
   return response;
 });

@@ -89,7 +89,7 @@ const within = (pathname: string, base: string) => pathname === base || pathname
 /** A staff page: `/admin` and everything under it. */
 export const isStaffPage = (pathname: string): boolean => within(pathname, ROUTES.admin);
 
-/** A staff endpoint by its path (the CSV export); staff actions are told by their definition (src/actions/staff.ts). */
+/** A staff endpoint by its path (the CSV export); staff actions are told by their definition (src/actions/staff/index.ts). */
 export const isStaffEndpoint = (pathname: string): boolean => pathname.startsWith(`${ROUTES.staffApi}/`) && pathname !== ROUTES.adminLogout;
 
 /** Staff area by path alone: pages, sign-in and staff APIs. */

@@ -22,16 +22,6 @@ export const RATE_LIMIT_MESSAGE = 'Has enviado demasiadas solicitudes en poco ti
 
 type AntiAbuseInput = { [HONEYPOT_FIELD]?: string | null; [STARTED_FIELD]?: string | null };
 
-/** The client network of this request (socket, or the proxy's entry under TRUST_PROXY), for limits and logs. */
-export function networkOf(context: ActionAPIContext): string {
-  let socketAddress: string | undefined;
-  try {
-    socketAddress = context.clientAddress;
-  } catch {
-    socketAddress = undefined;
-  }
-  return clientNetworkOf(context.request, socketAddress, getConfig().TRUST_PROXY);
-}
 
 /**
  * Refuses what a person does not do: fill the hidden field, submit without the start time the server
@@ -41,7 +31,7 @@ export function networkOf(context: ActionAPIContext): string {
  */
 export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, action: string, checkTime = true): void {
   const refuse = (reason: string, message: string, extra: Record<string, unknown> = {}): never => {
-    getLogger().warn({ action, network: networkOf(context), reason, ...extra }, 'submission refused');
+    getLogger().warn({ action, network: clientNetworkOf(context), reason, ...extra }, 'submission refused');
     throw new ActionError({ code: 'BAD_REQUEST', message });
   };
   if (input[HONEYPOT_FIELD]) refuse('honeypot', TOO_FAST_MESSAGE);
@@ -58,7 +48,7 @@ export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, a
 /** Counts this submission against the client's allowance (`FORM_RATE_LIMIT` × factor per 10 minutes). */
 export async function requireWithinRateLimit(context: ActionAPIContext, action: string, factor = 1): Promise<void> {
   const config = getConfig();
-  const network = networkOf(context);
+  const network = clientNetworkOf(context);
   const result = await withinRateLimit(getDb(), `${action}:${network}`, config.FORM_RATE_LIMIT * factor);
   if (!result.allowed) {
     getLogger().warn({ action, network, reason: 'rate-limit', hits: result.hits, remembered: result.remembered }, 'submission refused');

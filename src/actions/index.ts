@@ -1,7 +1,10 @@
 /**
  * Astro Actions: thin adapters from HTTP to src/server. Public: `incidents.create`, `incidents.track`,
  * `incidents.answer` (the visitor's answer on the follow-up page opened with a token), `contact.send` (all `accept: 'form'`, so the same actions serve the islands and plain HTML forms).
- * Staff (guarded in src/actions/staff.ts): `incidents.setState`, `clients.create`, `clients.sendWelcome`.
+ * Staff (src/actions/staff/, one file per area, each guarded): the fixed interface's
+ * `incidents.setState`, `clients.create`, `clients.sendWelcome`, and every staff page's form. Sign-in:
+ * `login.password`, `login.code` (src/actions/login.ts). Forms posted from pages run in the middleware
+ * (src/actions/form.ts): post/redirect/get on success, the page again with the values on a refusal.
  */
 import { ActionError, defineAction } from 'astro:actions';
 import { CONTACT_MESSAGES, contactFormSchema } from '../domain/forms/contact.ts';
@@ -14,8 +17,11 @@ import { answerFromVisitor, FollowUpClosedError } from '../server/incidents/conv
 import { createIncident, IncidentNumbersExhaustedError, trackIncident } from '../server/incidents/index.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
+import { seeOtherTo } from './form.ts';
+import { ROUTES } from '../routes.ts';
 import { answerWith, requireHuman, requireWithinEmailLimit, requireWithinRateLimit } from './guards.ts';
-import { staffActions } from './staff.ts';
+import { loginActions } from './login.ts';
+import { staffActions } from './staff/index.ts';
 
 export const server = {
   incidents: {
@@ -89,7 +95,11 @@ export const server = {
             { event: 'incident.answer', numeroIncidencia: stored.numeroIncidencia, reopened: stored.reopened, notified: stored.notified },
             'visitor answer stored',
           );
-          return { numeroIncidencia: stored.numeroIncidencia };
+          // Posted from the follow-up page: back to it (a reload does not post it again) with the confirmation.
+          return {
+            numeroIncidencia: stored.numeroIncidencia,
+            ...seeOtherTo(`${ROUTES.supportTracking}?token=${encodeURIComponent(input.token)}&respuesta=enviada#responder`),
+          };
         });
       },
     }),
@@ -118,5 +128,9 @@ export const server = {
       },
     }),
   },
-  clients: { ...staffActions.clients },
+  clients: staffActions.clients,
+  meetings: staffActions.meetings,
+  messages: staffActions.messages,
+  settings: staffActions.settings,
+  login: loginActions,
 };

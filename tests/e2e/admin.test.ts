@@ -230,7 +230,7 @@ describe('guard', () => {
       }
     }
     // The staff actions of the fixed interface (the middleware recognises them from their definition,
-    // STAFF_ACTION_NAMES in src/actions/staff.ts).
+    // STAFF_ACTION_NAMES in src/actions/staff/index.ts).
     for (const name of STAFF_ACTIONS) {
       const response = await fetch(`${server.url}/_actions/${name}`, {
         method: 'POST',
@@ -460,7 +460,7 @@ describe('clients without JavaScript', () => {
     for (const [label, value] of Object.entries(typed)) await page.getByLabel(label, { exact: true }).fill(value);
     await Promise.all([page.waitForURL(/_action=clients\.create/), page.getByRole('button', { name: 'Guardar cliente' }).click()]);
 
-    expect(await page.getByRole('alert').textContent()).toBe('Error al guardar cliente (invalid-argument). Revise los campos marcados.');
+    expect(await page.getByRole('alert').textContent()).toBe('Error al guardar cliente (invalid-argument). Revisa los campos marcados.');
     expect(await page.locator('#c-telefono-error').textContent()).toBe('Este campo es obligatorio.');
     expect(await page.locator('#c-email-error').textContent()).toBe('Correo electrónico no válido.');
     expect(await page.getByLabel('Correo electrónico', { exact: true }).getAttribute('aria-invalid')).toBe('true');

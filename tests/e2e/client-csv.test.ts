@@ -315,7 +315,7 @@ describe('clients CSV', () => {
     await page.getByRole('button', { name: 'Importar 1 cliente' }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toBe(
-      'La vista previa caducó o no es válida. Vuelva a subir el archivo.',
+      'La vista previa caducó o no es válida. Vuelve a subir el archivo.',
     );
     expect(await clientCount(db)).toBe(before);
 

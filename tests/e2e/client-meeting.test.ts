@@ -157,7 +157,7 @@ describe('client meeting', () => {
     expect((await response).status()).toBe(400);
     await page.waitForLoadState('load');
     expect(await page.getByRole('alert').textContent()).toBe(
-      'No se envió la invitación. Revise los campos marcados.',
+      'No se envió la invitación. Revisa los campos marcados.',
     );
     expect(await page.locator('#r-fecha-error').textContent()).toBe(MEETING_MESSAGES.datePast);
     expect(await page.locator('#r-duracion-error').textContent()).toBe(MEETING_MESSAGES.durationZero);
@@ -339,12 +339,11 @@ describe('client meeting, sent and cancelled', () => {
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     const cookie = (await context.cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
     const post = () =>
-      fetch(meetingUrl(), {
+      fetch(`${meetingUrl()}?_action=meetings.schedule`, {
         method: 'POST',
         redirect: 'manual',
         headers: { cookie, origin: server.url, 'x-forwarded-for': `198.51.100.${ipCounter}` },
         body: new URLSearchParams({
-          _intent: 'enviar',
           solicitud: requestId,
           fecha: dayFromToday(12),
           hora: '09:00',

@@ -218,7 +218,7 @@ describe('client page', () => {
     await page.evaluate(() => document.querySelector('#nota')?.removeAttribute('required'));
     await page.getByRole('button', { name: 'Agregar nota' }).click();
     await page.waitForLoadState('load');
-    expect(await page.locator('#nota-error').textContent()).toBe('Escriba la nota.');
+    expect(await page.locator('#nota-error').textContent()).toBe('Escribe la nota.');
     const tooLong = `${'x'.repeat(5000)}\nfin`;
     await page.evaluate(() => document.querySelector('#nota')?.removeAttribute('maxlength'));
     await page.getByLabel('Nota', { exact: true }).fill(tooLong);

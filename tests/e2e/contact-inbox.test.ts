@@ -297,14 +297,14 @@ describe('contact inbox', () => {
     expect(await card(page, 'Cliente 05').locator('[data-estado-mensaje]').textContent()).toBe('Pendiente');
     await other.context.close();
 
-    // A forged post: unknown action, unknown id.
-    const bad = await page.request.post(inbox(), {
+    // A forged post of the inbox's action: unknown mark, unknown id.
+    const bad = await page.request.post(inbox('?_action=messages.mark'), {
       headers: { origin: server.url },
       form: { _intent: 'borrar', id: String(stored.id) },
     });
     expect(bad.status()).toBe(400);
     expect(await bad.text()).toContain('Acción desconocida.');
-    const gone = await page.request.post(inbox(), {
+    const gone = await page.request.post(inbox('?_action=messages.mark'), {
       headers: { origin: server.url },
       form: { _intent: 'atendido', id: '999999' },
     });

@@ -70,16 +70,17 @@ describe('an account no longer on ADMIN_EMAILS (finding 1)', () => {
     // A forged form naming the former account: refused, nothing changes.
     const forged = await postForm(
       server.url,
-      path,
-      { accion: 'asignar', asignado: former.id },
+      `${path}?_action=incidents.assign`,
+      { numero: incident.numeroIncidencia, asignado: former.id },
       { headers: { cookie } },
     );
     expect(forged.status).toBe(400);
+    expect(html(forged.body)).toContain('Esa cuenta ya no existe. Elige otra de la lista.');
     const other = await insertIncident(db, { numeroIncidencia: 'INC-20250301-2402' });
     const forgedOther = await postForm(
       server.url,
-      `${ROUTES.adminIncidents}/${other.numeroIncidencia}`,
-      { accion: 'asignar', asignado: former.id },
+      `${ROUTES.adminIncidents}/${other.numeroIncidencia}?_action=incidents.assign`,
+      { numero: other.numeroIncidencia, asignado: former.id },
       { headers: { cookie } },
     );
     expect(forgedOther.status).toBe(400);

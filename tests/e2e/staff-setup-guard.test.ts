@@ -4,11 +4,14 @@
  * asked, the staff CSV endpoints and the staff actions answer 403 with a Spanish JSON error (before
  * reading the input), the pages lead to Configuración, and signing out still works.
  */
+import * as OTPAuth from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/routes.ts';
+import { SET_UP_PATHS } from '../../src/server/auth/guard.ts';
 import { postForm, postJson, send } from '../support/http.ts';
 import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
 import { generatedFirstPassword, runAdminScript } from '../support/server.ts';
+import { ALAMOS_FORM } from '../support/factories.ts';
 import { useSite } from '../support/site.ts';
 
 const { server } = useSite({
@@ -19,6 +22,8 @@ const { server } = useSite({
 
 const ADMINS = 'admin@verticeconsultores.com.do,soporte@verticeconsultores.com.do';
 const CHOSEN = 'mamey-lámpara-cordillera-58';
+/** The first account, whose generated password the first test replaces with CHOSEN. */
+let firstEmail = '';
 const STAFF_ENDPOINTS = routesUnder('api/staff').filter((path) => path !== ROUTES.adminLogout);
 
 async function signIn(email: string, password: string): Promise<string> {
@@ -57,6 +62,7 @@ async function expectRefusedEverywhere(cookie: string, words: RegExp): Promise<v
 describe('an account with its set-up pending', () => {
   it('is refused on every staff endpoint and action until it changes the generated password, then until it turns on two-step verification; signing out still works', async () => {
     const { email, password } = generatedFirstPassword(server)!;
+    firstEmail = email;
     const first = await signIn(email, password);
     await expectRefusedEverywhere(first, /contraseña/i);
 
@@ -73,5 +79,38 @@ describe('an account with its set-up pending', () => {
     expect(out.status).toBe(303);
     const after = await send(`${server.url}${ROUTES.staffIncidentsCsv}`, { headers: { cookie: second } });
     expect(after.status).toBe(401);
+  });
+
+  it("finishes its set-up through Configuración's forms, and posts no other action from there", async () => {
+    // After the first test: the password is CHOSEN, and STAFF_REQUIRE_2FA still asks for two-step verification.
+    let cookie = await signIn(firstEmail, CHOSEN);
+    const settingsForm = (action: string, fields: Record<string, string>) =>
+      postForm(server.url, `${ROUTES.adminSettings}?_action=${action}`, fields, { headers: { cookie } });
+
+    // Another staff action posted to Configuración's own path is not run: back to the set-up, nothing stored.
+    const other = await settingsForm('clients.create', { ...ALAMOS_FORM });
+    expect(other.status).toBe(303);
+    expect(other.headers.location).toBe(SET_UP_PATHS['two-step']);
+    const clients = await send(`${server.url}${ROUTES.staffClientsCsv}`, { headers: { cookie } });
+    expect(clients.status).toBe(403);
+
+    // The two-step forms run: the QR code's secret, then a current code turns it on.
+    const started = await settingsForm('settings.startTwoStep', { actual: CHOSEN });
+    expect(started.status, started.body).toBe(200);
+    const secret = /data-secreto[^>]*>([^<]+)</.exec(started.body)?.[1]?.replace(/\s/g, '');
+    expect(secret).toBeTruthy();
+    const code = new OTPAuth.TOTP({
+      secret: OTPAuth.Secret.fromBase32(secret!),
+      digits: 6,
+      period: 30,
+    }).generate();
+    const confirmed = await settingsForm('settings.confirmTwoStep', { codigo: code });
+    expect(confirmed.status, confirmed.body).toBe(200);
+    if (confirmed.cookies) cookie = confirmed.cookies;
+
+    // Set up: the staff area opens, and the client just refused was never created.
+    const csv = await send(`${server.url}${ROUTES.staffClientsCsv}`, { headers: { cookie } });
+    expect(csv.status).toBe(200);
+    expect(csv.body).not.toContain(ALAMOS_FORM.email);
   });
 });

@@ -122,11 +122,11 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     const mine = cookieOf(await signIn(a, ADMIN, password, '198.51.100.11'));
     const other = cookieOf(await signIn(b, ADMIN, password, '198.51.100.12'));
     expect((await dashboard(b, other)).status).toBe(200);
-    const ended = await fetch(`${a.url}/admin/configuracion`, {
+    const ended = await fetch(`${a.url}/admin/configuracion?_action=settings.endOtherSessions`, {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie: mine, origin: a.url, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ accion: 'cerrar-demas' }),
+      body: new URLSearchParams({}),
     });
     expect(ended.status).toBeLessThan(400);
     const refused = await dashboard(b, other);

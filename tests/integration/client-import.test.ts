@@ -13,8 +13,11 @@ import {
   IMPORT_MAX_ROWS,
   importClients,
   ImportRefusal,
+  IMPORT_ALREADY_DONE,
   previewImport,
+  RNC_WITHOUT_NUMBER,
   signUpload,
+  uploadNonce,
   verifyUpload,
 } from '../../src/server/clients/csv.ts';
 import {
@@ -268,6 +271,41 @@ describeEachEngine('client CSV import', (database) => {
     expect(verify('u1', bytes('a,c\n'), now)).toBe(false);
     expect(verify('u1', file, now + 61 * 60 * 1000)).toBe(false);
     expect(verifyUpload('u1', file, 'x.y', now, 'secreto-de-prueba-0123456789abcdefghij')).toBe(false);
+  });
+});
+
+describeEachEngine('client CSV import: a confirmation imports once (issue 24, finding 6)', (database) => {
+  const SECRET = 'secreto-de-prueba-0123456789abcdefghij';
+  const file = bytes(
+    [HEADER, 'Guion SRL,Rosa,8095550105,rosa@guion.example,-,AdmCloud', 'Punto SRL,Luis,8095550106,luis@punto.example,.,AdmCloud', 'Buena SRL,Ana,8095550107,ana@buena.example,101850078,AdmCloud'].join('\n'),
+  );
+
+  it('refuses a row whose RNC is only a dash or a dot: it could never be found a duplicate', async () => {
+    const { db } = database();
+    const preview = await previewImport(db, file);
+    expect(preview.rows.map((row) => [row.status, row.errors])).toEqual([
+      ['invalid', [`RNC o cédula: ${RNC_WITHOUT_NUMBER}`]],
+      ['invalid', [`RNC o cédula: ${RNC_WITHOUT_NUMBER}`]],
+      ['valid', []],
+    ]);
+  });
+
+  it('imports nothing when the same signed confirmation is posted again within its hour', async () => {
+    const { db } = database();
+    const now = Date.now();
+    const signature = signUpload('u1', file, now, SECRET);
+    expect(verifyUpload('u1', file, signature, now, SECRET)).toBe(true);
+    const nonce = uploadNonce(signature);
+    expect(nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(await importClients(db, file, ana, new Date(now), nonce)).toEqual({ imported: 1, skipped: 2 });
+    // The same confirmation again: still valid as a signature, refused as used; nothing is written.
+    expect(verifyUpload('u1', file, signature, now + 1000, SECRET)).toBe(true);
+    await expect(importClients(db, file, ana, new Date(now + 1000), nonce)).rejects.toThrow(new ImportRefusal(IMPORT_ALREADY_DONE));
+    expect(await listClients(db, { limit: null })).toHaveLength(1);
+    // A new preview of the same file signs a new nonce: importing it again is a deliberate act (its rows are duplicates now).
+    const again = signUpload('u1', file, now, SECRET);
+    expect(uploadNonce(again)).not.toBe(nonce);
+    expect(await importClients(db, file, ana, new Date(now + 2000), uploadNonce(again))).toEqual({ imported: 0, skipped: 3 });
   });
 });
 

@@ -294,7 +294,9 @@ describeEachEngine('staff home charts', (database) => {
     // Existing incidents are counted by the migration itself.
     await insertIncidents(db, [{ estado: 'Resuelto' }, { estado: 'En Proceso' }, {}]);
     const down = await migrator(db).migrateTo('0019_incident_resolved_at');
-    expect(down.results?.map((result) => result.migrationName)).toContain('0020_incident_state_counts');
+    // Undone newest first: 0020 last (any later migration before it).
+    expect(down.error).toBeUndefined();
+    expect(down.results?.map((result) => result.migrationName).at(-1)).toBe('0020_incident_state_counts');
     await insertIncidents(db, [{}]);
     await migrateToLatest(db);
     expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, Resuelto: 1 });

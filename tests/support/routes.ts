@@ -26,7 +26,7 @@ export function routesUnder(folder: string): string[] {
 
 /**
  * The staff actions of the fixed interface (DESIGN.md). The server recognises staff actions from their
- * definition (`STAFF_ACTION_NAMES` in src/actions/staff.ts), so a new one is guarded by being defined;
+ * definition (`STAFF_ACTION_NAMES` in src/actions/staff/index.ts), so a new one is guarded by being defined;
  * the tests call these by name.
  */
 export const STAFF_ACTIONS = ['incidents.setState', 'clients.create', 'clients.sendWelcome'] as const;

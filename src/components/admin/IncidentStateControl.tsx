@@ -1,8 +1,12 @@
 import { actions, isActionError } from 'astro:actions';
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
+import { ROUTES } from '../../routes';
 import { INCIDENT_STATES, type IncidentRecord, type IncidentState } from '../../domain/incidents';
 import { callableCode } from './callable';
 import LiveMessage from './LiveMessage';
+
+/** Nothing to subscribe to: the store only tells the server's render (false) from the browser's (true). */
+const noSubscription = () => () => {};
 
 type Feedback = { kind: 'ok' | 'error'; text: string } | null;
 
@@ -13,18 +17,28 @@ export interface IncidentStateControlProps {
   hasEmail: boolean;
   /** Called with the incident as the server returned it after a change. */
   onChanged?: (incident: IncidentRecord) => void;
+  /** Where the form posts without JavaScript (`incidents.setStateForm` on the page showing it). */
+  formAction?: string;
+  /** The page to come back to after a change without JavaScript (the list with its filters, or the incident). */
+  returnTo?: string;
 }
 
 /**
  * The state dropdown and 'Notificar al cliente', as the incident list and the incident page show
- * them: a change calls the staff action `incidents.setState` and says how it went.
+ * them: a change calls the staff action `incidents.setState` and says how it went. Without JavaScript
+ * the same controls are a plain form with a 'Cambiar estado' button, posting `incidents.setStateForm`
+ * (src/actions/staff/incidents.ts), which comes back to `returnTo` with its outcome.
  */
 export default function IncidentStateControl({
   id,
   estado: initial,
   hasEmail,
   onChanged,
+  formAction = `${ROUTES.adminIncidents}?_action=incidents.setStateForm`,
+  returnTo = ROUTES.adminIncidents,
 }: IncidentStateControlProps) {
+  // Until the island runs, the form is sent by its button; then each change is sent as it happens.
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
   const [estado, setEstado] = useState(initial);
   const [notify, setNotify] = useState(true);
   const [saving, setSaving] = useState(false);
@@ -58,7 +72,16 @@ export default function IncidentStateControl({
   }
 
   return (
-    <div className="flex flex-col gap-2">
+    <form
+      method="post"
+      action={formAction}
+      className="flex flex-col gap-2"
+      onSubmit={(event) => {
+        if (hydrated) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="volver" value={returnTo} />
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
         <div className="flex items-center gap-2">
           <label htmlFor={selectId} className="text-sm font-medium text-ink">
@@ -66,6 +89,7 @@ export default function IncidentStateControl({
           </label>
           <select
             id={selectId}
+            name="estado"
             value={estado}
             disabled={saving}
             onChange={(event) => void changeState(event.target.value as IncidentState)}
@@ -81,6 +105,7 @@ export default function IncidentStateControl({
         <label htmlFor={notifyId} className="flex items-center gap-2 text-sm text-ink">
           <input
             id={notifyId}
+            name="notificar"
             type="checkbox"
             checked={notify && hasEmail}
             disabled={!hasEmail}
@@ -90,8 +115,16 @@ export default function IncidentStateControl({
           Notificar al cliente
           {!hasEmail ? <span className="text-xs text-muted">(sin correo)</span> : null}
         </label>
+        {hydrated ? null : (
+          <button
+            type="submit"
+            className="self-start rounded-button border border-line bg-white px-4 py-2 text-sm font-semibold text-brand-900 shadow-sm hover:bg-brand-50"
+          >
+            Cambiar estado
+          </button>
+        )}
       </div>
       <LiveMessage message={feedback} />
-    </div>
+    </form>
   );
 }

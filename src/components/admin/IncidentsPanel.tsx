@@ -16,6 +16,8 @@ export interface IncidentsPanelProps {
   prevHref?: string;
   nextHref?: string;
   csvHref: string;
+  /** This page of the list, with its filters: where a state changed without JavaScript comes back to. */
+  selfHref?: string;
 }
 
 const BADGE: Record<IncidentTone, string> = {
@@ -27,7 +29,7 @@ const BADGE: Record<IncidentTone, string> = {
 const inputClass =
   'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500';
 
-function IncidentCard({ initial, now }: { initial: IncidentListItem; now: string }) {
+function IncidentCard({ initial, now, returnTo }: { initial: IncidentListItem; now: string; returnTo: string }) {
   const [incident, setIncident] = useState(initial);
   const hasEmail = incident.email.trim() !== '';
   const href = incidentPath(incident.numeroIncidencia);
@@ -124,6 +126,7 @@ function IncidentCard({ initial, now }: { initial: IncidentListItem; now: string
           id={incident.id}
           estado={incident.estado}
           hasEmail={hasEmail}
+          returnTo={returnTo}
           onChanged={(changed) =>
             setIncident({
               ...incident,
@@ -147,6 +150,7 @@ export default function IncidentsPanel({
   prevHref,
   nextHref,
   csvHref,
+  selfHref = ROUTES.adminIncidents,
 }: IncidentsPanelProps) {
   const [loading, setLoading] = useState(false);
   const onSubmit = (_event: FormEvent<HTMLFormElement>) => setLoading(true);
@@ -282,7 +286,7 @@ export default function IncidentsPanel({
         ) : (
           <div className="flex flex-col gap-4">
             {items.map((incident) => (
-              <IncidentCard key={incident.id} initial={incident} now={now} />
+              <IncidentCard key={incident.id} initial={incident} now={now} returnTo={selfHref} />
             ))}
           </div>
         )}

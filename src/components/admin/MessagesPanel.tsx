@@ -98,7 +98,9 @@ function MessageCard({ message, action }: { message: InboxMessage; action: strin
  * the search in the URL. Rendered on the server only: every control is a link or a plain form.
  */
 export default function MessagesPanel({ items, view, hasNext, done, error }: MessagesPanelProps) {
-  const action = href(view);
+  // The marks post `messages.mark` to this same filtered list, which they come back to.
+  const query = messageViewQuery(view);
+  const action = `${ROUTES.adminMessages}${query}${query ? '&' : '?'}_action=messages.mark`;
   const emptyText = view.q
     ? 'Ningún mensaje coincide con la búsqueda.'
     : view.estado === 'pendientes'

@@ -18,7 +18,7 @@ export interface ClientFormOutcome {
 export const CLIENT_FORM_TEXT = {
   saved: (razonSocial: string) => `Cliente «${razonSocial}» guardado correctamente.`,
   failed: (code: string, fields = false) =>
-    `Error al guardar cliente (${code})${fields ? '. Revise los campos marcados.' : ''}`,
+    `Error al guardar cliente (${code})${fields ? '. Revisa los campos marcados.' : ''}`,
 };
 
 /** The suggestions of 'Tipo de proyecto' (any other text is accepted). */

@@ -89,10 +89,10 @@ export const NOTE_MAX = 5000;
 /** 'Agregar nota': 1 to 5000 characters (blank lines around it trimmed, the lines inside kept). */
 export const clientNoteSchema = /* @__PURE__ */ z.object({
   nota: /* @__PURE__ */ z
-    .string({ error: 'Escriba la nota.' })
+    .string({ error: 'Escribe la nota.' })
     .check(
       /* @__PURE__ */ z.trim(),
-      /* @__PURE__ */ z.minLength(1, 'Escriba la nota.'),
+      /* @__PURE__ */ z.minLength(1, 'Escribe la nota.'),
       /* @__PURE__ */ z.maxLength(NOTE_MAX, `La nota admite como máximo ${NOTE_MAX} caracteres.`),
     ),
 });

@@ -77,6 +77,21 @@ export const antiAbuseFields = {
 export type FieldErrors = Partial<Record<string, string[] | undefined>>;
 
 /** The first message of a field, if any. */
+/**
+ * zod's issues as one message per top-level field, the first given (issues about no field are left
+ * out): how every server-side form check names what is wrong (src/actions/form-fields.ts).
+ */
+export function firstMessagePerField<F extends string = string>(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): Partial<Record<F, string>> {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path[0];
+    if (key !== undefined) errors[String(key)] ??= issue.message;
+  }
+  return errors as Partial<Record<F, string>>;
+}
+
 export function firstError(errors: FieldErrors | undefined, field: string): string | undefined {
   return errors?.[field]?.[0];
 }

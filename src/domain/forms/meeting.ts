@@ -6,6 +6,7 @@
 import { TZDate } from '@date-fns/tz';
 import * as z from 'zod/mini';
 import { TIME_ZONE } from '../dates.ts';
+import { firstMessagePerField } from './common.ts';
 
 /** Longest meeting: 8 hours. */
 export const MEETING_MAX_MINUTES = 8 * 60;
@@ -13,17 +14,17 @@ export const MEETING_PLACE_MAX = 500;
 export const MEETING_NOTE_MAX = 2000;
 
 export const MEETING_MESSAGES = {
-  dateRequired: 'Indique la fecha de la reunión.',
-  dateInvalid: 'Fecha no válida. Use el formato aaaa-mm-dd.',
-  datePast: 'La fecha ya pasó. Elija hoy o una fecha futura.',
-  timeRequired: 'Indique la hora de inicio.',
-  timeInvalid: 'Hora no válida. Use el formato hh:mm (24 horas).',
-  timePast: 'Esa hora de hoy ya pasó. Elija una hora futura.',
-  durationRequired: 'Indique la duración en minutos.',
-  durationInvalid: 'Escriba la duración en minutos, con un número entero.',
+  dateRequired: 'Indica la fecha de la reunión.',
+  dateInvalid: 'Fecha no válida. Usa el formato aaaa-mm-dd.',
+  datePast: 'La fecha ya pasó. Elige hoy o una fecha futura.',
+  timeRequired: 'Indica la hora de inicio.',
+  timeInvalid: 'Hora no válida. Usa el formato hh:mm (24 horas).',
+  timePast: 'Esa hora de hoy ya pasó. Elige una hora futura.',
+  durationRequired: 'Indica la duración en minutos.',
+  durationInvalid: 'Escribe la duración en minutos, con un número entero.',
   durationZero: 'La duración debe ser de al menos 1 minuto.',
   durationTooLong: `La duración máxima es de 8 horas (${MEETING_MAX_MINUTES} minutos).`,
-  placeRequired: 'Indique el lugar o el enlace de la videollamada.',
+  placeRequired: 'Indica el lugar o el enlace de la videollamada.',
   placeTooLong: `Máximo ${MEETING_PLACE_MAX} caracteres.`,
   linkNotHttps: 'El enlace de la videollamada debe empezar por https://.',
   linkInvalid: 'El enlace no es una dirección web válida.',
@@ -155,13 +156,7 @@ export function checkMeetingForm(
   now: Date = new Date(),
 ): MeetingFormCheck {
   const parsed = meetingInputSchema.safeParse(posted);
-  const errors: Partial<Record<MeetingFieldName, string>> = {};
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as MeetingFieldName;
-      errors[field] ??= issue.message;
-    }
-  }
+  const errors: Partial<Record<MeetingFieldName, string>> = parsed.success ? {} : firstMessagePerField<MeetingFieldName>(parsed.error.issues);
   const fecha = typeof posted.fecha === 'string' ? posted.fecha.trim() : '';
   const hora = typeof posted.hora === 'string' ? posted.hora.trim() : '';
   if (!errors.fecha && fecha) {

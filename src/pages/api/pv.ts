@@ -7,7 +7,6 @@ import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
 import { articlePath } from '../../routes.ts';
 import { countablePaths, countBeacon } from '../../server/analytics/beacon.ts';
-import { getConfig } from '../../server/config.ts';
 import { clientNetworkOf } from '../../server/http/client-network.ts';
 
 export const prerender = false;
@@ -15,8 +14,9 @@ export const prerender = false;
 let known: Promise<ReadonlySet<string>> | undefined;
 const knownPaths = () => (known ??= getCollection('blog').then((articles) => countablePaths(articles.map((article) => articlePath(article.id)))));
 
-export const POST: APIRoute = async ({ request, clientAddress }) => {
-  const network = clientNetworkOf(request, clientAddress, getConfig().TRUST_PROXY);
+export const POST: APIRoute = async (context) => {
+  const { request } = context;
+  const network = clientNetworkOf(context);
   await countBeacon(network, (await request.text()).slice(0, 200), await knownPaths());
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 };

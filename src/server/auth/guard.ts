@@ -9,7 +9,7 @@ import { ACTIONS_PREFIX, ROUTES } from '../../routes.ts';
 import { actionErrorBody, STAFF_REFUSALS } from '../http/refusals.ts';
 import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
-import { clientNetworkOf } from '../http/client-network.ts';
+import { clientNetworkOf, type RequestClient } from '../http/client-network.ts';
 import { requireStaff, type StaffMember } from './index.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */
@@ -92,11 +92,19 @@ export const SET_UP_MESSAGES: Record<PendingSetUp, string> = {
 };
 
 /**
- * Staff actions that the settings page may call while the set-up is pending (by `group.name`). The
- * page posts its forms to itself today, so none; a password or two-step action must be listed here,
- * or an account that has to use it could never finish its set-up.
+ * Staff actions an account may call while its set-up is pending (by `group.name`): the forms of
+ * Configuración, which posts each to itself (`?_action=`). The password change and the two-step
+ * actions must be here, or an account that has to use them could never finish its set-up; ending a
+ * session stays open as signing out does.
  */
-export const SET_UP_ACTIONS: readonly string[] = [];
+export const SET_UP_ACTIONS: readonly string[] = [
+  'settings.changePassword',
+  'settings.startTwoStep',
+  'settings.confirmTwoStep',
+  'settings.disableTwoStep',
+  'settings.endSession',
+  'settings.endOtherSessions',
+];
 
 /** What this account still has to do, or null. */
 export function pendingSetUp(
@@ -108,11 +116,18 @@ export function pendingSetUp(
   return null;
 }
 
-/** The routes an account with its set-up pending may still use: Configuración, and the actions it calls. */
-function isSetUpRoute(pathname: string): boolean {
-  const path = pathname.replace(/\/$/, '');
-  if (path === ROUTES.adminSettings) return true;
-  return path.startsWith(ACTIONS_PREFIX) && SET_UP_ACTIONS.includes(path.slice(ACTIONS_PREFIX.length));
+/**
+ * The routes an account with its set-up pending may still use: Configuración, and the actions it
+ * posts, whether by their RPC path or as a form posted to a page (`?_action=`, which the middleware
+ * runs before the page: any other action named there is refused, whatever the page).
+ */
+function isSetUpRoute(url: URL): boolean {
+  const path = url.pathname.replace(/\/$/, '');
+  const isSetUpAction = (name: string) => SET_UP_ACTIONS.includes(name.replace(/\/$/, ''));
+  if (path.startsWith(ACTIONS_PREFIX)) return isSetUpAction(path.slice(ACTIONS_PREFIX.length));
+  const posted = url.searchParams.get('_action');
+  if (posted !== null && !isSetUpAction(posted)) return false;
+  return path === ROUTES.adminSettings;
 }
 
 /** The answer to a route refused for a pending set-up: a redirect for pages, a Spanish JSON 403 otherwise. */
@@ -144,8 +159,7 @@ export async function staffOrRefusal(
     staff = context.locals.staff = check.staff;
   }
   const pending = pendingSetUp(staff);
-  if (pending && !isSetUpRoute(context.url.pathname))
-    return setUpRefusal(context.url.pathname, pending, kind);
+  if (pending && !isSetUpRoute(context.url)) return setUpRefusal(context.url.pathname, pending, kind);
   return staff;
 }
 
@@ -155,14 +169,10 @@ export const requireStaffPage = (context: GuardContext) => staffOrRefusal(contex
 /** For a staff endpoint: the same, answering refusals as JSON. */
 export const requireStaffApi = (context: GuardContext) => staffOrRefusal(context, 'api');
 
-/** The staff member acting on a page, and from which client network: the audit log's actor. */
-export function staffActor(
-  context: { request: Request; clientAddress: string },
-  staff: StaffMember,
-): AuditActor {
-  return {
-    actorId: staff.id,
-    actorEmail: staff.email,
-    network: clientNetworkOf(context.request, context.clientAddress, getConfig().TRUST_PROXY),
-  };
+/**
+ * The staff member acting, and from which client network: the audit log's actor. The one way every
+ * staff write (src/actions/staff/) names who did it.
+ */
+export function staffActor(context: RequestClient, staff: StaffMember): AuditActor {
+  return { actorId: staff.id, actorEmail: staff.email, network: clientNetworkOf(context) };
 }

@@ -5,7 +5,7 @@
  * and a confirmation that validates the same file again and writes all its valid rows in one
  * transaction, or nothing. Parsed with `csv-parse`, written with `csv-stringify` (src/server/csv.ts).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import {
@@ -97,7 +97,7 @@ const formatCount = (count: number) => count.toLocaleString('es-DO');
 export function checkImportSize(bytes: number): void {
   if (bytes > IMPORT_MAX_BYTES)
     throw new ImportRefusal(
-      `El archivo pesa ${(bytes / 1024 / 1024).toLocaleString('es-DO', { maximumFractionDigits: 1 })} MB y el máximo es 2 MB. Divídalo en varios archivos e impórtelos uno a uno.`,
+      `El archivo pesa ${(bytes / 1024 / 1024).toLocaleString('es-DO', { maximumFractionDigits: 1 })} MB y el máximo es 2 MB. Divídelo en varios archivos e impórtalos uno a uno.`,
     );
 }
 
@@ -134,12 +134,16 @@ function readRecords(bytes: Uint8Array): string[][] {
   if (records.length === 0) throw new ImportRefusal('El archivo está vacío.');
   if (records.length - 1 > IMPORT_MAX_ROWS)
     throw new ImportRefusal(
-      `El archivo tiene más de ${formatCount(IMPORT_MAX_ROWS)} filas, el máximo por importación. Divídalo en varios archivos e impórtelos uno a uno.`,
+      `El archivo tiene más de ${formatCount(IMPORT_MAX_ROWS)} filas, el máximo por importación. Divídelo en varios archivos e impórtalos uno a uno.`,
     );
   if (records.length === 1)
     throw new ImportRefusal('El archivo no tiene filas de clientes, solo los encabezados.');
   return records;
 }
+
+const RNC_LABEL = CLIENT_FIELDS.find((field) => field.name === 'rnc')!.label;
+/** A row whose RNC is only dashes, dots or spaces. */
+export const RNC_WITHOUT_NUMBER = 'no tiene ningún número. Escribe el RNC o la cédula del cliente.';
 
 /** Reads and checks every row, without the duplicate check against the database. */
 function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: string }> {
@@ -154,7 +158,7 @@ function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: s
   );
   if (missing.length)
     throw new ImportRefusal(
-      `${missing.length === 1 ? 'Falta la columna' : 'Faltan las columnas'} ${missing.join(', ')}. Use los encabezados del archivo que da «Exportar CSV».`,
+      `${missing.length === 1 ? 'Falta la columna' : 'Faltan las columnas'} ${missing.join(', ')}. Usa los encabezados del archivo que da «Exportar CSV».`,
     );
   const stateColumn = columnOf.get(STATE_HEADER);
   // csv-parse counts lines; data rows are read in file order, so each row's line is tracked from the
@@ -180,6 +184,9 @@ function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: s
         seen.add(message);
       }
     }
+    const key = rncKey(values.rnc);
+    // An RNC of only dashes, dots or spaces matches nothing, so it could never be found a duplicate.
+    if (values.rnc && !key) errors.push(`${RNC_LABEL}: ${RNC_WITHOUT_NUMBER}`);
     const rawState = cell(stateColumn).toLowerCase();
     let estadoProyecto: ProjectState = 'pendiente';
     if (rawState) {
@@ -192,8 +199,8 @@ function readRows(bytes: Uint8Array): Array<Omit<ImportRow, 'status'> & { key: s
       values,
       estadoProyecto,
       errors,
-      warnings: values.rnc ? clientWarnings(values) : [],
-      key: rncKey(values.rnc),
+      warnings: values.rnc && key ? clientWarnings(values) : [],
+      key,
     };
   });
 }
@@ -271,11 +278,14 @@ export async function importClients(
   bytes: Uint8Array,
   actor?: AuditActor,
   now: Date = new Date(),
+  /** The confirmation's nonce ({@link uploadNonce}): used once, in this transaction, or refused. */
+  nonce?: string,
 ): Promise<ImportOutcome> {
   return db.transaction().execute(async (trx) => {
     // Two imports at once (a double submit) must not both find a row new: PostgreSQL serialises them
     // on a lock held until commit; SQLite already runs one write transaction at a time.
     if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${IMPORT_LOCK_KEY})`.execute(trx);
+    if (nonce !== undefined) await useNonce(trx, nonce, now.getTime());
     const preview = await previewImport(trx, bytes);
     const valid = preview.rows.filter((row) => row.status === 'valid');
     const skipped = preview.rows.length - valid.length;
@@ -337,16 +347,19 @@ export const IMPORTED_DETAIL = 'csv';
  * preview: the server keeps nothing, any process with the same AUTH_SECRET can confirm, and what is
  * written is exactly the file that was previewed, validated again.
  */
-const PURPOSE = 'vertice:client-import:v1:';
+const PURPOSE = 'vertice:client-import:v2:';
 /** A preview older than this must be uploaded again. */
 export const IMPORT_PREVIEW_MAX_AGE_MS = 60 * 60 * 1000;
 
-function uploadMac(secret: string, staffId: string, time: string, bytes: Uint8Array): string {
+function uploadMac(secret: string, staffId: string, time: string, nonce: string, bytes: Uint8Array): string {
   const digest = createHash('sha256').update(bytes).digest('base64url');
-  return createHmac('sha256', secret).update(`${PURPOSE}${staffId}:${time}:${digest}`).digest('base64url');
+  return createHmac('sha256', secret).update(`${PURPOSE}${staffId}:${time}:${nonce}:${digest}`).digest('base64url');
 }
 
-/** The signature the confirmation form carries with the file. */
+/**
+ * The signature the confirmation form carries with the file: `<ms>.<nonce>.<mac>`. The nonce, fresh
+ * for each preview, makes the confirmation single-use ({@link importClients} records it).
+ */
 export function signUpload(
   staffId: string,
   bytes: Uint8Array,
@@ -354,7 +367,26 @@ export function signUpload(
   secret = getAuthSecret(),
 ): string {
   const time = String(Math.trunc(now));
-  return `${time}.${uploadMac(secret, staffId, time, bytes)}`;
+  const nonce = randomBytes(16).toString('base64url');
+  return `${time}.${nonce}.${uploadMac(secret, staffId, time, nonce, bytes)}`;
+}
+
+const SIGNATURE = /^(\d{1,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+/** The nonce of a signature made by {@link signUpload} (check it with {@link verifyUpload} first). */
+export function uploadNonce(signature: unknown): string | undefined {
+  return typeof signature === 'string' ? SIGNATURE.exec(signature)?.[2] : undefined;
+}
+
+/** What a confirmation posted again is told: the import it confirms was already made. */
+export const IMPORT_ALREADY_DONE = 'Esta vista previa ya se importó. Para importar de nuevo, vuelva a subir el archivo.';
+
+/** Records the confirmation's nonce, refusing one already used; forgets those past their hour. */
+async function useNonce(trx: Db, nonce: string, now: number): Promise<void> {
+  await trx.deleteFrom('clientImportNonces').where('usedAt', '<', now - IMPORT_PREVIEW_MAX_AGE_MS - 60_000).execute();
+  const used = await trx.selectFrom('clientImportNonces').select('nonce').where('nonce', '=', nonce).executeTakeFirst();
+  if (used) throw new ImportRefusal(IMPORT_ALREADY_DONE);
+  await trx.insertInto('clientImportNonces').values({ nonce, usedAt: now }).execute();
 }
 
 /** True when `signature` was made by {@link signUpload} for this staff member and file, within the hour. */
@@ -366,11 +398,11 @@ export function verifyUpload(
   secret = getAuthSecret(),
 ): boolean {
   if (typeof signature !== 'string') return false;
-  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(signature);
+  const match = SIGNATURE.exec(signature);
   if (!match) return false;
   const time = Number(match[1]);
   if (time > now + 60_000 || now - time > IMPORT_PREVIEW_MAX_AGE_MS) return false;
-  const expected = Buffer.from(uploadMac(secret, staffId, match[1]!, bytes));
-  const given = Buffer.from(match[2]!);
+  const expected = Buffer.from(uploadMac(secret, staffId, match[1]!, match[2]!, bytes));
+  const given = Buffer.from(match[3]!);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -47,14 +47,14 @@ export function taxIdWarning(raw: string): string | null {
   if (digits.length === 9 && validators?.['rnc']) {
     return validators['rnc'].validate(raw).isValid
       ? null
-      : 'El RNC no pasa la verificación del dígito verificador; revíselo.';
+      : 'El RNC no pasa la verificación del dígito verificador; revísalo.';
   }
   if (digits.length === 11 && validators?.['cedula']) {
     return validators['cedula'].validate(raw).isValid
       ? null
-      : 'La cédula no pasa la verificación del dígito verificador; revísela.';
+      : 'La cédula no pasa la verificación del dígito verificador; revísala.';
   }
-  return 'El RNC debe tener 9 dígitos (o 11 si es una cédula); revíselo.';
+  return 'El RNC debe tener 9 dígitos (o 11 si es una cédula); revísalo.';
 }
 
 export async function createClient(

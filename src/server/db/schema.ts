@@ -301,6 +301,13 @@ export interface AuthRateLimitTable {
   lastRequest: number;
 }
 
+/** The client CSV import's used confirmations (migration 0023): one row per nonce, for an hour. */
+export interface ClientImportNoncesTable {
+  nonce: string;
+  /** Epoch milliseconds (`bigint`; PostgreSQL hands it back as a string). */
+  usedAt: number | string;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -323,6 +330,7 @@ export interface Database {
   totpLastSteps: TotpLastStepsTable;
   incidentAssignments: IncidentAssignmentsTable;
   incidentStateCounts: IncidentStateCountsTable;
+  clientImportNonces: ClientImportNoncesTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

@@ -9,7 +9,7 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'El servicio no está disponible en e
 
 /** The staff guard's refusals by status: the Spanish message, the action error code and the API code. */
 export const STAFF_REFUSALS = {
-  401: { message: 'Inicie sesión para continuar.', actionCode: 'UNAUTHORIZED', apiCode: 'unauthenticated' },
+  401: { message: 'Inicia sesión para continuar.', actionCode: 'UNAUTHORIZED', apiCode: 'unauthenticated' },
   403: { message: 'Este usuario no tiene permisos de administrador.', actionCode: 'FORBIDDEN', apiCode: 'permission-denied' },
   503: { message: SERVICE_UNAVAILABLE_MESSAGE, actionCode: 'SERVICE_UNAVAILABLE', apiCode: 'unavailable' },
 } as const;

@@ -51,7 +51,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Largest body of a request to any route without a limit of its own. */
 export const MAX_BODY_BYTES = 100 * 1024;
-/** Largest body of an action (astro.config.ts `security.actionBodySizeLimit`). */
+/** Largest body of an action, but the client CSV import's (refused here, before Astro reads it). */
 export const ACTION_BODY_BYTES = 64 * 1024;
 /** The sign-in form: an e-mail and a password of at most 256 characters. */
 const SIGN_IN_BODY_BYTES = 4 * 1024;
@@ -62,8 +62,13 @@ const BEACON_BODY_BYTES = 1024;
  * base64 (a third larger) with the multipart framing. The page itself refuses a file over 2 MB in Spanish.
  */
 export const CLIENT_IMPORT_BODY_BYTES = 4 * 1024 * 1024;
-/** The adapter's own limit (astro.config.ts): the largest of the per-route limits. */
+/**
+ * The adapter's own limit, and Astro's `security.actionBodySizeLimit` (astro.config.ts: one for every
+ * action): the largest of the per-route limits, which this choke point applies route by route.
+ */
 export const ADAPTER_BODY_BYTES = CLIENT_IMPORT_BODY_BYTES;
+/** The import's two steps, posted as forms to its page. */
+const CLIENT_IMPORT_ACTION = /[?&]_action=clients\.import(Preview|Confirm)(&|$)/;
 
 /**
  * Never kept by a browser or a proxy (`Cache-Control: no-store`): the private paths, and the follow-up
@@ -77,8 +82,8 @@ export function isNoStorePath(pathname: string): boolean {
 /** The largest body a request to this path may carry. */
 export function bodyLimit(pathname: string, search: string): number {
   if (pathname === ROUTES.beacon) return BEACON_BODY_BYTES;
-  if (pathname === ROUTES.adminLogin) return SIGN_IN_BODY_BYTES;
-  if (pathname === ROUTES.adminClientsImport && !/[?&]_action=/.test(search)) return CLIENT_IMPORT_BODY_BYTES;
+  if (pathname === ROUTES.adminLogin || pathname.startsWith(`${ACTIONS_PREFIX}login.`)) return SIGN_IN_BODY_BYTES;
+  if (pathname === ROUTES.adminClientsImport && (CLIENT_IMPORT_ACTION.test(search) || !/[?&]_action=/.test(search))) return CLIENT_IMPORT_BODY_BYTES;
   if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;
 }

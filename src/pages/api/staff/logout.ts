@@ -2,20 +2,19 @@
 import type { APIRoute } from 'astro';
 import { getAuth } from '../../../server/auth/index.ts';
 import { signOutStaff } from '../../../server/auth/login.ts';
-import { getConfig } from '../../../server/config.ts';
 import { getDb } from '../../../server/db/index.ts';
 import { clientNetworkOf } from '../../../server/http/client-network.ts';
+import { seeOther } from '../../../server/http/see-other.ts';
 import { ROUTES } from '../../../routes.ts';
 
 export const prerender = false;
 
-export const POST: APIRoute = async ({ request, clientAddress }) => {
-  const headers = new Headers({ Location: ROUTES.adminLogin, 'Cache-Control': 'no-store' });
+export const POST: APIRoute = async (context) => {
+  let setCookies: string[] = [];
   try {
-    const network = clientNetworkOf(request, clientAddress, getConfig().TRUST_PROXY);
-    for (const cookie of await signOutStaff(request.headers, getAuth(), { db: getDb(), network })) headers.append('Set-Cookie', cookie);
+    setCookies = await signOutStaff(context.request.headers, getAuth(), { db: getDb(), network: clientNetworkOf(context) });
   } catch {
     // No session (already signed out): nothing to end.
   }
-  return new Response(null, { status: 303, headers });
+  return seeOther(ROUTES.adminLogin, setCookies);
 };

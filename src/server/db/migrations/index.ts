@@ -25,6 +25,7 @@ import * as incidentResolvedAt from './0019_incident_resolved_at.ts';
 import * as incidentStateCounts from './0020_incident_state_counts.ts';
 import * as totpLastStep from './0021_totp_last_step.ts';
 import * as oneLimitTable from './0022_one_limit_table.ts';
+import * as clientImportNonces from './0023_client_import_nonces.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0020_incident_state_counts': incidentStateCounts,
   '0021_totp_last_step': totpLastStep,
   '0022_one_limit_table': oneLimitTable,
+  '0023_client_import_nonces': clientImportNonces,
 };

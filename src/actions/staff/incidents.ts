@@ -1,0 +1,203 @@
+/**
+ * Staff writes on incidents: the state (`incidents.setState`, JSON, the fixed interface the islands and
+ * scripts call; `incidents.setStateForm`, its form twin for the control without JavaScript), 'Asignar a'
+ * (`incidents.assign`) and the conversation's reply or internal note (`incidents.addEntry`).
+ */
+import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
+import { z } from 'astro/zod';
+import { entryTextProblem, INCIDENT_STATES, type IncidentState } from '../../domain/incidents.ts';
+import { incidentPath, ROUTES } from '../../routes.ts';
+import { staffActor } from '../../server/auth/guard.ts';
+import type { StaffMember } from '../../server/auth/index.ts';
+import { getConfig } from '../../server/config.ts';
+import { getDb } from '../../server/db/index.ts';
+import {
+  AssigneeNotFoundError,
+  assignIncident,
+  type AssignmentOutcome,
+} from '../../server/incidents/assignment.ts';
+import {
+  addNote,
+  incidentByNumber,
+  replyToVisitor,
+  type ReplyMailOutcome,
+} from '../../server/incidents/conversation.ts';
+import { IncidentNotFoundError } from '../../server/incidents/index.ts';
+import { setIncidentState } from '../../server/incidents/state.ts';
+import { getLogger } from '../../server/log.ts';
+import { mailBrand } from '../../server/mail/index.ts';
+import { field, refuse, seeOtherTo } from '../form.ts';
+import { actionFailed } from '../guards.ts';
+import { INTERNAL_MESSAGE, staffForm, staffOnly } from './common.ts';
+
+/** What the incident page says after each write (`?hecho=`). */
+export const INCIDENT_DONE = {
+  nota: 'La nota interna se guardó. El cliente no la ve.',
+  respuesta: 'La respuesta se guardó y se enviará al cliente por correo.',
+  'respuesta-sin-correo':
+    'La respuesta se guardó, pero la incidencia no tiene un correo válido: no se envió ningún correo. El cliente la verá en su página de seguimiento.',
+  'respuesta-limite':
+    'La respuesta se guardó, pero hoy se alcanzó el límite de correos a clientes: no se envió el correo. El cliente la verá en su página de seguimiento.',
+  asignada: 'La incidencia quedó asignada. Se avisó por correo a la persona asignada.',
+  'asignada-a-ti': 'La incidencia quedó asignada a ti.',
+  'sin-asignar': 'La incidencia quedó sin asignar.',
+  'sin-cambio': 'La incidencia ya estaba asignada así: no cambió nada.',
+  estado: 'Estado actualizado correctamente.',
+  'estado-notificado': 'Estado actualizado correctamente. Se avisará al cliente por correo.',
+} as const;
+export type IncidentDone = keyof typeof INCIDENT_DONE;
+
+const ASSIGN_DONE: Record<AssignmentOutcome, IncidentDone> = {
+  mailed: 'asignada',
+  self: 'asignada-a-ti',
+  unassigned: 'sin-asignar',
+  unchanged: 'sin-cambio',
+};
+const REPLY_DONE: Record<ReplyMailOutcome, IncidentDone> = {
+  queued: 'respuesta',
+  'no-email': 'respuesta-sin-correo',
+  'daily-cap': 'respuesta-limite',
+};
+
+/** The message of a conversation entry or an assignment that could not be stored. */
+export const INCIDENT_WRITE_FAILED = 'No se pudo guardar. Inténtalo de nuevo.';
+const NOT_FOUND_MESSAGE = 'La incidencia no existe.';
+
+/** Changes the state, mailing the visitor when asked: the one path of both state actions. */
+async function changeState(
+  context: ActionAPIContext,
+  staff: StaffMember,
+  input: { id: number; estado: IncidentState; notificar: boolean },
+) {
+  try {
+    const { incident, notified } = await setIncidentState(getDb(), {
+      id: input.id,
+      estado: input.estado,
+      actor: staff.email,
+      notify: input.notificar ? mailBrand() : null,
+      visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
+      audit: staffActor(context, staff),
+    });
+    getLogger().info(
+      {
+        event: 'incident.state',
+        incidentId: incident.id,
+        estado: incident.estado,
+        actor: staff.email,
+        notified: notified.queued,
+      },
+      'incident state changed',
+    );
+    return { incident, notified };
+  } catch (error) {
+    if (error instanceof IncidentNotFoundError)
+      throw new ActionError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
+    actionFailed(error, 'incidents.setState', INTERNAL_MESSAGE);
+  }
+}
+
+const stateInput = {
+  id: z.coerce.number().int().positive(),
+  estado: z.enum(INCIDENT_STATES),
+};
+
+export const setState = defineAction({
+  input: z.object({ ...stateInput, notificar: z.coerce.boolean().default(true) }),
+  handler: async (input, context) => changeState(context, await staffOnly(context), input),
+});
+
+/** Where the state form sends the browser back: the incident list (with its filters) or an incident page. */
+function backTo(path: string): string {
+  return path.startsWith(`${ROUTES.adminIncidents}`) && !path.startsWith('//') && !/[\\\s]/.test(path)
+    ? path
+    : ROUTES.adminIncidents;
+}
+
+export const setStateForm = defineAction({
+  accept: 'form',
+  // A checkbox: absent when not ticked (no default: an unticked box must not notify).
+  input: z.object({
+    ...stateInput,
+    notificar: z.boolean(),
+    volver: z.string().max(2000).default(ROUTES.adminIncidents),
+  }),
+  handler: async (input, context) => {
+    const { incident, notified } = await changeState(context, await staffOnly(context), input);
+    const back = backTo(input.volver).replace(/[?&]hecho=[^&#]*/g, '');
+    const done: IncidentDone = notified.queued ? 'estado-notificado' : 'estado';
+    return { ...seeOtherTo(`${back}${back.includes('?') ? '&' : '?'}hecho=${done}`), incident };
+  },
+});
+
+/** The incident a form names by its number (hidden `numero`, else the page's), or a 404 refusal. */
+async function incidentOf(form: FormData, context: ActionAPIContext) {
+  const incident = await incidentByNumber(getDb(), field(form, 'numero') || (context.params.numero ?? ''));
+  return incident ?? refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
+}
+
+export const assign = staffForm(
+  'incidents.assign',
+  INCIDENT_WRITE_FAILED,
+  async (form, { staff, actor, context }) => {
+    const incident = await incidentOf(form, context);
+    // 'Asignar a': an account id, or '' for 'Sin asignar'.
+    const asignado = field(form, 'asignado');
+    try {
+      const { outcome } = await assignIncident(getDb(), {
+        incidentId: incident.id,
+        assigneeId: asignado === '' ? null : asignado,
+        actor: { id: staff.id, email: staff.email },
+        brand: mailBrand(),
+        audit: actor,
+      });
+      getLogger().info(
+        { event: 'incident.assigned', incidentId: incident.id, actor: staff.email, outcome },
+        'incident assignment',
+      );
+      return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${ASSIGN_DONE[outcome]}`);
+    } catch (error) {
+      if (error instanceof AssigneeNotFoundError)
+        refuse('BAD_REQUEST', 'Esa cuenta ya no existe. Elige otra de la lista.', {
+          asignado: 'Esa cuenta ya no existe. Elige otra de la lista.',
+        });
+      throw error;
+    }
+  },
+);
+
+export const addEntry = staffForm(
+  'incidents.addEntry',
+  INCIDENT_WRITE_FAILED,
+  async (form, { staff, actor, context }) => {
+    const incident = await incidentOf(form, context);
+    // Browsers send CRLF line ends from a textarea: stored as typed lines, counted as the visitor sees them.
+    const texto = field(form, 'texto').replace(/\r\n?/g, '\n');
+    const accion = field(form, 'accion');
+    let problem = entryTextProblem(texto);
+    if (accion !== 'responder' && accion !== 'nota')
+      problem = 'Elige «Responder al cliente» o «Agregar nota interna».';
+    if (problem) refuse('BAD_REQUEST', problem, { texto: problem });
+    const author = { id: staff.id, email: staff.email };
+    let outcome: IncidentDone = 'nota';
+    if (accion === 'nota') {
+      await addNote(getDb(), { incidentId: incident.id, author, body: texto, audit: actor });
+    } else {
+      const { mail } = await replyToVisitor(getDb(), {
+        incidentId: incident.id,
+        author,
+        body: texto,
+        brand: mailBrand(),
+        visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
+        audit: actor,
+      });
+      outcome = REPLY_DONE[mail];
+    }
+    getLogger().info(
+      { event: `incident.${accion}`, incidentId: incident.id, actor: staff.email },
+      'incident conversation entry stored',
+    );
+    return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${outcome}#conversacion`);
+  },
+);
+
+export const incidentActions = { setState, setStateForm, assign, addEntry };

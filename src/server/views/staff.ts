@@ -1,0 +1,109 @@
+/**
+ * What each staff page shows, read in one call per page: the pages render, and never hold the
+ * database themselves (tests/unit/pages-render-only.test.ts). Each function only reads.
+ */
+import { mostViewedPages, visitsOnDay } from '../analytics/index.ts';
+import { recentEvents } from '../audit/index.ts';
+import type { StaffMember } from '../auth/index.ts';
+import { listStaffSessions } from '../auth/settings.ts';
+import { pendingEnrolment } from '../auth/two-step.ts';
+import { CLIENT_LIST_LIMIT, clientFromParam, clientTimeline, listClients } from '../clients/index.ts';
+import { clientIncidents, incidentClients } from '../clients/match.ts';
+import { countPendingMessages, listMessages } from '../contact/inbox.ts';
+import { loadDashboardCharts } from '../dashboard/index.ts';
+import { getDb } from '../db/index.ts';
+import { assigneeOf, listAssignableStaff, type Assignee } from '../incidents/assignment.ts';
+import { incidentByNumber, staffTimeline } from '../incidents/conversation.ts';
+import type { IncidentFilters } from '../incidents/query.ts';
+import { countIncidentsByState, listIncidents } from '../incidents/search.ts';
+import { clientMeetings, upcomingMeetings } from '../meetings/index.ts';
+import type { MessageView } from '../../domain/messages.ts';
+import type { ProjectState } from '../../domain/forms/client.ts';
+
+/** The staff home: the cards, the charts, the meetings ahead and the pending messages. */
+export async function staffHomeView() {
+  const db = getDb();
+  const [visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages] = await Promise.all([
+    visitsOnDay(db),
+    mostViewedPages(db),
+    countIncidentsByState(db),
+    loadDashboardCharts(db),
+    upcomingMeetings(db),
+    countPendingMessages(db),
+  ]);
+  return { visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages };
+}
+
+/** One page of the staff incident list. */
+export const incidentListView = (filters: IncidentFilters, page: number, staffId: string) =>
+  listIncidents(getDb(), filters, page, undefined, { staffId });
+
+/**
+ * One incident's page: the incident (null when there is none), its timeline, the staff to assign
+ * (current staff, ADMIN_EMAILS, only), whom it is assigned to (maybe an account that left the staff
+ * since) and its clients.
+ */
+export async function incidentPageView(numero: string) {
+  const db = getDb();
+  const incident = await incidentByNumber(db, numero);
+  const none: Assignee = { kind: 'none' };
+  if (!incident)
+    return { incident: null, timeline: [], staffAccounts: [], assignee: none, matchedClients: [] };
+  const [timeline, staffAccounts, assignee, matchedClients] = await Promise.all([
+    staffTimeline(db, incident),
+    listAssignableStaff(db),
+    assigneeOf(db, incident.assignedTo ?? null),
+    incidentClients(db, incident),
+  ]);
+  return { incident, timeline, staffAccounts, assignee, matchedClients };
+}
+
+/** The client list: one page (plus one row, to know whether a next page exists), and the client just added. */
+export async function clientListView(filter: {
+  search?: string | undefined;
+  estado?: ProjectState | undefined;
+  archived: boolean;
+  page: number;
+  created?: string | undefined;
+}) {
+  const db = getDb();
+  const [found, created] = await Promise.all([
+    listClients(db, {
+      search: filter.search,
+      estado: filter.estado,
+      archived: filter.archived,
+      limit: CLIENT_LIST_LIMIT + 1,
+      offset: (filter.page - 1) * CLIENT_LIST_LIMIT,
+    }),
+    filter.created === undefined ? null : clientFromParam(db, filter.created),
+  ]);
+  return { clients: found.slice(0, CLIENT_LIST_LIMIT), hasNext: found.length > CLIENT_LIST_LIMIT, created };
+}
+
+/** One client's page: the client (null when there is none), its timeline, meetings and incidents. */
+export async function clientPageView(idParam: string | undefined) {
+  const db = getDb();
+  const client = await clientFromParam(db, idParam);
+  if (!client) return { client: null, timeline: [], meetings: [], incidents: [] };
+  const [timeline, meetings, incidents] = await Promise.all([
+    clientTimeline(db, client.id),
+    clientMeetings(db, client.id),
+    clientIncidents(db, client),
+  ]);
+  return { client, timeline, meetings, incidents };
+}
+
+/** The client of the 'Reunión' page, or null. */
+export const clientView = (idParam: string | undefined) => clientFromParam(getDb(), idParam);
+
+/** One page of the contact inbox. */
+export const messageListView = (view: MessageView) => listMessages(getDb(), view);
+
+/** Configuración: the account's sessions and the activity log's latest events. */
+export async function settingsView(staff: StaffMember) {
+  const [sessions, events] = await Promise.all([listStaffSessions(staff), recentEvents(getDb(), 100)]);
+  return { sessions, events };
+}
+
+/** The enrolment an unconfirmed two-step set-up is waiting on (its QR code again), or null. */
+export const pendingEnrolmentView = (staff: StaffMember) => pendingEnrolment(staff);

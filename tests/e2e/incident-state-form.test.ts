@@ -1,0 +1,116 @@
+/**
+ * The incident state control without JavaScript (issue 20): on the incident page and on the list, the
+ * dropdown and 'Notificar al cliente' are a plain form whose 'Cambiar estado' button posts the staff
+ * action `incidents.setStateForm`, which changes the state (mailing the visitor only when ticked) and
+ * comes back (303) to the page it was sent from, filters kept. With JavaScript the button is gone: a
+ * change is sent as it happens (tests/e2e/admin.test.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { DESKTOP } from '../support/browser.ts';
+import { insertIncident } from '../support/factories.ts';
+import { firstStaffPassword } from '../support/server.ts';
+import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
+
+const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+
+const ON_PAGE = 'INC-20250120-5101';
+const ON_LIST = 'INC-20250120-5102';
+
+let db: Db;
+let email = '';
+let password = '';
+let network = 0;
+
+const login = () => ({ email, password, network: `198.51.100.${++network}` });
+const stateOf = async (numero: string) =>
+  (
+    await db
+      .selectFrom('incidents')
+      .select('estado')
+      .where('numeroIncidencia', '=', numero)
+      .executeTakeFirstOrThrow()
+  ).estado;
+const noticesTo = async (address: string) =>
+  (await db.selectFrom('mailOutbox').select('kind').where('toAddress', '=', address).execute()).length;
+
+beforeAll(async () => {
+  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  password = firstStaffPassword(server);
+  db = openDatabase(server.env.DATABASE_URL!).db;
+  await insertIncident(db, {
+    numeroIncidencia: ON_PAGE,
+    nombre: 'Página Sin JS',
+    email: 'pagina@cliente.example',
+  });
+  await insertIncident(db, {
+    numeroIncidencia: ON_LIST,
+    nombre: 'Lista Sin JS',
+    email: 'lista@cliente.example',
+  });
+});
+
+afterAll(async () => {
+  await db?.destroy();
+});
+
+describe('incident state without JavaScript', () => {
+  it('changes the state from the incident page and tells the visitor when ticked', async () => {
+    const { context, page } = await signInStaff(browser, server.url, login(), {
+      ...DESKTOP,
+      javaScriptEnabled: false,
+    });
+    const before = await noticesTo('pagina@cliente.example');
+    await page.goto(`${server.url}/admin/incidencias/${ON_PAGE}`);
+    expect(await page.getByLabel('Notificar al cliente').isChecked()).toBe(true);
+    await page.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
+    await Promise.all([
+      page.waitForURL(/hecho=estado-notificado/),
+      page.getByRole('button', { name: 'Cambiar estado' }).click(),
+    ]);
+    expect(new URL(page.url()).pathname).toBe(`/admin/incidencias/${ON_PAGE}`);
+    expect(await page.getByRole('status').textContent()).toBe(
+      'Estado actualizado correctamente. Se avisará al cliente por correo.',
+    );
+    expect(await page.getByTestId('estado-actual').textContent()).toBe('En Proceso');
+    expect(await page.getByLabel('Estado', { exact: true }).inputValue()).toBe('En Proceso');
+    expect(await stateOf(ON_PAGE)).toBe('En Proceso');
+    expect(await noticesTo('pagina@cliente.example')).toBe(before + 1);
+    await context.close();
+  });
+
+  it('changes the state from the filtered list without a notice when unticked, back on the same list', async () => {
+    const { context, page } = await signInStaff(browser, server.url, login(), {
+      ...DESKTOP,
+      javaScriptEnabled: false,
+    });
+    const before = await noticesTo('lista@cliente.example');
+    const list = `/admin/incidencias?nombre=${encodeURIComponent('Lista Sin JS')}`;
+    await page.goto(`${server.url}${list}`);
+    const card = page.locator(`article[data-incidencia="${ON_LIST}"]`);
+    await card.getByLabel('Estado', { exact: true }).selectOption('Resuelto');
+    await card.getByLabel('Notificar al cliente').uncheck();
+    await Promise.all([
+      page.waitForURL(/hecho=estado(&|$)/),
+      card.getByRole('button', { name: 'Cambiar estado' }).click(),
+    ]);
+    const back = new URL(page.url());
+    expect(back.pathname).toBe('/admin/incidencias');
+    expect(back.searchParams.get('nombre')).toBe('Lista Sin JS');
+    expect(await stateOf(ON_LIST)).toBe('Resuelto');
+    expect(
+      await page.locator(`article[data-incidencia="${ON_LIST}"]`).getByTestId('estado-actual').textContent(),
+    ).toBe('Resuelto');
+    expect(await noticesTo('lista@cliente.example')).toBe(before);
+    await context.close();
+  });
+
+  it('shows no button once JavaScript runs: the dropdown sends each change itself', async () => {
+    const { context, page } = await signInStaff(browser, server.url, login());
+    await page.goto(`${server.url}/admin/incidencias/${ON_PAGE}`);
+    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+    expect(await page.getByRole('button', { name: 'Cambiar estado' }).count()).toBe(0);
+    await context.close();
+  });
+});
