@@ -3,6 +3,8 @@
  * server, named by its title and described in words for screen readers) and, behind 'Ver datos', a
  * table of the same numbers. No JavaScript: <details> opens by itself.
  */
+import { scaleLinear, scaleUtc } from 'd3-scale';
+import { utcMonday } from 'd3-time';
 import type { ReactNode } from 'react';
 
 export interface ChartTable {
@@ -143,4 +145,49 @@ export function YGrid({ ticks, y }: { ticks: number[]; y: (value: number) => num
       </text>
     </g>
   ));
+}
+
+/** The vertical scale of a chart of counts from 0 to `highest` (at least 1), and its whole-number ticks. */
+export function countScale(highest: number) {
+  const y = scaleLinear()
+    .domain([0, Math.max(1, highest)])
+    .nice(4)
+    .range([CHART_HEIGHT - MARGIN.bottom, MARGIN.top]);
+  return { y, yTicks: y.ticks(4).filter(Number.isInteger) };
+}
+
+/** The Mondays from the first to the last of `days` (`yyyy-mm-dd`), every `step`-th one. */
+export function mondayTicks(days: readonly string[], step = 1): Date[] {
+  return days.length
+    ? scaleUtc()
+        .domain([calendarDate(days[0]!), calendarDate(days.at(-1)!)])
+        .ticks(utcMonday.every(step)!)
+    : [];
+}
+
+/** Both axes' labels: the y grid, and under the chart each tick's day, centred on `x(day)`. */
+export function Axes({
+  y,
+  yTicks,
+  xTicks,
+  x,
+}: {
+  y: (value: number) => number;
+  yTicks: number[];
+  xTicks: Date[];
+  x: (day: string) => number;
+}) {
+  return (
+    <g className="text-[11px]" aria-hidden="true">
+      <YGrid ticks={yTicks} y={y} />
+      {xTicks.map((tick) => {
+        const day = tick.toISOString().slice(0, 10);
+        return (
+          <text key={day} x={x(day)} y={CHART_HEIGHT - 8} textAnchor="middle" className="fill-muted">
+            {shortDay(tick)}
+          </text>
+        );
+      })}
+    </g>
+  );
 }

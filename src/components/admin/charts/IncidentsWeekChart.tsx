@@ -1,19 +1,17 @@
 /** 'Incidencias por semana': incidents opened versus first resolved per week, as two lines (drawn on the server). */
-import { scaleLinear, scalePoint, scaleUtc } from 'd3-scale';
+import { scalePoint } from 'd3-scale';
 import { line } from 'd3-shape';
-import { utcMonday } from 'd3-time';
 import type { WeekIncidents } from '../../../domain/dashboard';
 import {
-  CHART_HEIGHT,
+  Axes,
   CHART_WIDTH,
   ChartCard,
   ChartSvg,
-  YGrid,
   MARGIN,
-  calendarDate,
+  countScale,
   longDay,
+  mondayTicks,
   number,
-  shortDay,
 } from './ChartCard';
 
 const SERIES = [
@@ -31,17 +29,9 @@ export function IncidentsWeekChart({ weeks }: { weeks: WeekIncidents[] }) {
     .domain(mondays)
     .range([MARGIN.left, CHART_WIDTH - MARGIN.right])
     .padding(0.3);
-  const y = scaleLinear()
-    .domain([0, highest])
-    .nice(4)
-    .range([CHART_HEIGHT - MARGIN.bottom, MARGIN.top]);
-  const yTicks = y.ticks(4).filter(Number.isInteger);
+  const { y, yTicks } = countScale(highest);
   // Every other Monday labels the horizontal axis.
-  const xTicks = mondays.length
-    ? scaleUtc()
-        .domain([calendarDate(mondays[0]!), calendarDate(mondays.at(-1)!)])
-        .ticks(utcMonday.every(2)!)
-    : [];
+  const xTicks = mondayTicks(mondays, 2);
   const path = (key: 'opened' | 'resolved') =>
     line<WeekIncidents>()
       .x((item) => x(item.week) ?? 0)
@@ -90,23 +80,7 @@ export function IncidentsWeekChart({ weeks }: { weeks: WeekIncidents[] }) {
     >
       {(ids) => (
         <ChartSvg ids={ids} title="Incidencias por semana" description={description}>
-          <g className="text-[11px]" aria-hidden="true">
-            <YGrid ticks={yTicks} y={y} />
-            {xTicks.map((tick) => {
-              const week = tick.toISOString().slice(0, 10);
-              return (
-                <text
-                  key={week}
-                  x={x(week) ?? 0}
-                  y={CHART_HEIGHT - 8}
-                  textAnchor="middle"
-                  className="fill-muted"
-                >
-                  {shortDay(tick)}
-                </text>
-              );
-            })}
-          </g>
+          <Axes y={y} yTicks={yTicks} xTicks={xTicks} x={(week) => x(week) ?? 0} />
           <g aria-hidden="true" fill="none">
             {SERIES.map((series) => (
               <path

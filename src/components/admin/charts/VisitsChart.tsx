@@ -1,18 +1,16 @@
 /** 'Visitas de los últimos 30 días': page views per day, as bars (drawn on the server). */
-import { scaleBand, scaleLinear, scaleUtc } from 'd3-scale';
-import { utcMonday } from 'd3-time';
+import { scaleBand } from 'd3-scale';
 import type { DayVisits } from '../../../domain/dashboard';
 import {
-  CHART_HEIGHT,
+  Axes,
   CHART_WIDTH,
   ChartCard,
   ChartSvg,
-  YGrid,
   MARGIN,
-  calendarDate,
+  countScale,
   longDay,
+  mondayTicks,
   number,
-  shortDay,
 } from './ChartCard';
 
 export function VisitsChart({ visits }: { visits: DayVisits[] }) {
@@ -28,17 +26,9 @@ export function VisitsChart({ visits }: { visits: DayVisits[] }) {
     .domain(days)
     .range([MARGIN.left, CHART_WIDTH - MARGIN.right])
     .paddingInner(0.25);
-  const y = scaleLinear()
-    .domain([0, Math.max(1, busiest?.views ?? 0)])
-    .nice(4)
-    .range([CHART_HEIGHT - MARGIN.bottom, MARGIN.top]);
-  const yTicks = y.ticks(4).filter(Number.isInteger);
+  const { y, yTicks } = countScale(busiest?.views ?? 0);
   // The Mondays of the period label the horizontal axis.
-  const xTicks = days.length
-    ? scaleUtc()
-        .domain([calendarDate(days[0]!), calendarDate(days.at(-1)!)])
-        .ticks(utcMonday)
-    : [];
+  const xTicks = mondayTicks(days);
   const baseline = y(0);
 
   const first = days[0] ? longDay(days[0]) : '';
@@ -63,23 +53,7 @@ export function VisitsChart({ visits }: { visits: DayVisits[] }) {
     >
       {(ids) => (
         <ChartSvg ids={ids} title="Visitas de los últimos 30 días" description={description}>
-          <g className="text-[11px]" aria-hidden="true">
-            <YGrid ticks={yTicks} y={y} />
-            {xTicks.map((tick) => {
-              const day = tick.toISOString().slice(0, 10);
-              return (
-                <text
-                  key={day}
-                  x={(x(day) ?? 0) + x.bandwidth() / 2}
-                  y={CHART_HEIGHT - 8}
-                  textAnchor="middle"
-                  className="fill-muted"
-                >
-                  {shortDay(tick)}
-                </text>
-              );
-            })}
-          </g>
+          <Axes y={y} yTicks={yTicks} xTicks={xTicks} x={(day) => (x(day) ?? 0) + x.bandwidth() / 2} />
           <g aria-hidden="true">
             {visits.map((item) => {
               const top = y(item.views);
