@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { formatAgo, formatStaffDateTime } from '../../domain/dates';
 import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentTone } from '../../domain/incidents';
 import { incidentPath, ROUTES } from '../../routes';
@@ -29,7 +29,27 @@ const BADGE: Record<IncidentTone, string> = {
 const inputClass =
   'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500';
 
-function IncidentCard({ initial, now, returnTo }: { initial: IncidentListItem; now: string; returnTo: string }) {
+/** One field of the filter form: its label above the control. */
+function FilterField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-xs font-medium text-muted">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+function IncidentCard({
+  initial,
+  now,
+  returnTo,
+}: {
+  initial: IncidentListItem;
+  now: string;
+  returnTo: string;
+}) {
   const [incident, setIncident] = useState(initial);
   const hasEmail = incident.email.trim() !== '';
   const href = incidentPath(incident.numeroIncidencia);
@@ -186,10 +206,7 @@ export default function IncidentsPanel({
         aria-label="Filtrar incidencias"
         className="grid grid-cols-2 gap-3 rounded-card border border-line bg-white p-4 shadow-sm sm:gap-4 lg:grid-cols-4 lg:items-end"
       >
-        <div className="flex flex-col gap-1">
-          <label htmlFor="f-numero" className="text-xs font-medium text-muted">
-            Número
-          </label>
+        <FilterField id="f-numero" label="Número">
           <input
             id="f-numero"
             name="numero"
@@ -197,17 +214,11 @@ export default function IncidentsPanel({
             placeholder="INC-20250101-1234"
             className={inputClass}
           />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="f-nombre" className="text-xs font-medium text-muted">
-            Nombre
-          </label>
+        </FilterField>
+        <FilterField id="f-nombre" label="Nombre">
           <input id="f-nombre" name="nombre" defaultValue={filters.nombre} className={inputClass} />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="f-rnc" className="text-xs font-medium text-muted">
-            RNC
-          </label>
+        </FilterField>
+        <FilterField id="f-rnc" label="RNC">
           <input
             id="f-rnc"
             name="rnc"
@@ -215,11 +226,8 @@ export default function IncidentsPanel({
             inputMode="numeric"
             className={inputClass}
           />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="f-estado" className="text-xs font-medium text-muted">
-            Estado
-          </label>
+        </FilterField>
+        <FilterField id="f-estado" label="Estado">
           <select id="f-estado" name="estado" defaultValue={filters.estado ?? ''} className={inputClass}>
             <option value="">Todos</option>
             {INCIDENT_STATES.map((state) => (
@@ -228,11 +236,8 @@ export default function IncidentsPanel({
               </option>
             ))}
           </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="f-asignacion" className="text-xs font-medium text-muted">
-            Asignación
-          </label>
+        </FilterField>
+        <FilterField id="f-asignacion" label="Asignación">
           <select
             id="f-asignacion"
             name="asignacion"
@@ -243,16 +248,13 @@ export default function IncidentsPanel({
             <option value="mias">Asignadas a mí</option>
             <option value="sin-asignar">Sin asignar</option>
           </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="f-orden" className="text-xs font-medium text-muted">
-            Ordenar por
-          </label>
+        </FilterField>
+        <FilterField id="f-orden" label="Ordenar por">
           <select id="f-orden" name="orden" defaultValue={filters.orden ?? ''} className={inputClass}>
             <option value="">Más recientes</option>
             <option value="actividad">Última actividad</option>
           </select>
-        </div>
+        </FilterField>
         <div className="col-span-2 flex gap-2 lg:col-span-1 lg:col-start-4">
           <button
             type="submit"
