@@ -9,7 +9,7 @@ import { DESKTOP, PHONE, expectNoAxeViolations, poll, watchConsole } from '../su
 import { ROOT } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser, quietContext } = useSite();
+const { server, browser, quietContext } = useSite({ shared: true });
 
 const ARTICLES = [
   { id: 'integracion-admcloud-restaurantpe', date: 'Publicado el 15 de abril de 2025', title: /integración AdmCloud y Restaurant\.pe/ },

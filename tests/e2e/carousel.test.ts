@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, poll, watchConsole } from '../support/browser.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser } = useSite();
+const { server, browser } = useSite({ shared: true });
 
 interface Opened {
   context: BrowserContext;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSite } from '../support/site.ts';
 
-const { server, browser, quietContext } = useSite();
+const { server, browser, quietContext } = useSite({ shared: true });
 
 const outline = (selector: string) => (element: Element | null) => {
   if (!element) throw new Error(`No hay ${selector}`);

@@ -9,7 +9,7 @@ import { ANNOUNCEMENTS } from '../../src/content/announcements.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, poll, watchConsole, inView } from '../support/browser.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser, quietContext } = useSite();
+const { server, browser, quietContext } = useSite({ shared: true });
 
 async function open(page: Page, path: string) {
   const response = await page.goto(server.url + path);

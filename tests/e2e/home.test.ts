@@ -12,7 +12,7 @@ import { useSite } from '../support/site.ts';
 // Public pages are prerendered with the build's settings: the tests' build uses the defaults.
 const config = parseConfig({});
 
-const { server, withPage } = useSite();
+const { server, withPage } = useSite({ shared: true });
 
 /** The site frame (header, footer) belongs to the layout and is checked by its own tests. */
 const FRAME = ['body > header', 'body > footer'];

@@ -15,7 +15,7 @@ const config = parseConfig({});
 /** The site frame (header, footer) belongs to the layout and is checked by its own tests. */
 const FRAME = ['body > header', 'body > footer'];
 
-const { server, withPage } = useSite();
+const { server, withPage } = useSite({ shared: true });
 
 async function open(page: Page, path: string): Promise<void> {
   const response = await page.goto(server.url + path);

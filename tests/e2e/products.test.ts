@@ -30,7 +30,7 @@ const ROWS = [
 // The page frame (header, footer, floating widgets) has its own suite; these tests check our content.
 const FRAME = ['body > header', 'body > footer'];
 
-const { server, browser } = useSite();
+const { server, browser } = useSite({ shared: true });
 
 interface Visit {
   context: BrowserContext;

@@ -8,7 +8,7 @@ import { formStamp } from '../support/form-stamp.ts';
 import { send } from '../support/http.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser } = useSite();
+const { server, browser } = useSite({ shared: true });
 
 describe('serving', () => {
   it('answers 405 with Allow to a write on a built page, and still takes the forms of on-demand pages', async () => {

@@ -5,7 +5,9 @@
  *   reads, kept in `dist/.inputs-hash`): `npm test` on an unchanged tree starts testing at once;
  * - the migrated SQLite template every test server starts from (tests/support/templates.ts);
  * - one Chromium for the whole run: each test file connects to it and works in contexts of its own
- *   (tests/support/site.ts), instead of launching a browser per file.
+ *   (tests/support/site.ts), instead of launching a browser per file;
+ * - one server with the default settings, shared by the files that only read the public pages
+ *   (`useSite({ shared: true })`).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,7 +16,7 @@ import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { CHROME_ARGS, CHROME_PATH } from './browser.ts';
-import { ROOT } from './server.ts';
+import { ROOT, startServer } from './server.ts';
 import { buildSqliteTemplate } from './templates.ts';
 
 declare module 'vitest' {
@@ -73,14 +75,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
   }
   buildWhenStale();
-  project.provide('sqliteTemplate', await buildSqliteTemplate());
-  const browser = await chromium.launchServer({
-    executablePath: CHROME_PATH,
-    headless: true,
-    args: CHROME_ARGS,
-  });
+  const template = await buildSqliteTemplate();
+  project.provide('sqliteTemplate', template);
+  const [browser, shared] = await Promise.all([
+    chromium.launchServer({ executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS }),
+    startServer({ template }),
+  ]);
   project.provide('browserWsEndpoint', browser.wsEndpoint());
+  project.provide('sharedServer', {
+    url: shared.url,
+    port: shared.port,
+    dataDir: shared.dataDir,
+    env: shared.env,
+  });
   return async () => {
+    await shared.stop();
     await browser.close();
   };
 }

@@ -36,6 +36,16 @@ export interface RunningServer {
   process: ChildProcess;
 }
 
+/** What the e2e global setup hands the files about the run's shared server (tests/support/site.ts). */
+export type SharedServer = Pick<RunningServer, 'url' | 'port' | 'dataDir' | 'env'>;
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's shared server, for the files that only read the public pages (`useSite({ shared: true })`). */
+    sharedServer: SharedServer;
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const probe = createServer();

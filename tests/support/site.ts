@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { connectBrowser, watchConsole } from './browser.ts';
-import { prepareFirstStaff, startServer, type RunningServer } from './server.ts';
+import { prepareFirstStaff, startServer, type RunningServer, type SharedServer } from './server.ts';
 import { startSmtpPeer, type SmtpPeer } from './smtp.ts';
 import { silenceWhatsNew } from './whatsnew.ts';
 
@@ -22,6 +22,13 @@ export interface SiteOptions {
   smtp?: boolean;
   /** Leave the first staff account with its generated password (default: reset to a known one, see prepareFirstStaff). */
   keepGeneratedPassword?: boolean;
+  /**
+   * Use the run's shared server instead of one of the file's own: for files that only read the public
+   * pages, with the default settings, and change nothing on the server (no forms, no staff, no mail).
+   * It is started once by the e2e global setup and stays up for the other files: it cannot be stopped,
+   * and its output is not the file's to read.
+   */
+  shared?: boolean;
 }
 
 export interface Site {
@@ -53,12 +60,40 @@ function handle<T extends object>(name: string, current: () => T | undefined): T
   });
 }
 
+/** The run's shared server, as {@link RunningServer}: what a reader of public pages needs, nothing it may not do. */
+function sharedServer(shared: SharedServer | undefined): RunningServer {
+  if (!shared)
+    throw new Error('No hay servidor compartido: esta prueba corre fuera del proyecto e2e de Vitest.');
+  const refuse = (what: string) => () => {
+    throw new Error(`El servidor compartido no se puede ${what} desde una prueba.`);
+  };
+  return {
+    ...shared,
+    output: () => '',
+    stop: refuse('detener'),
+    kill: refuse('detener'),
+    get process(): never {
+      return refuse('controlar')();
+    },
+  };
+}
+
 export function useSite(options: SiteOptions = {}): Site {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let smtp: SmtpPeer | undefined;
 
   beforeAll(async () => {
+    if (options.shared) {
+      if (options.env || options.smtp || options.keepGeneratedPassword) {
+        throw new Error(
+          'Un servidor compartido usa la configuración por omisión: sin env, smtp ni keepGeneratedPassword.',
+        );
+      }
+      server = sharedServer(inject('sharedServer'));
+      if (options.browser !== false) browser = await connectBrowser(inject('browserWsEndpoint'));
+      return;
+    }
     if (options.smtp) smtp = await startSmtpPeer();
     const env = {
       ...(typeof options.env === 'function' ? options.env() : options.env),
@@ -77,7 +112,7 @@ export function useSite(options: SiteOptions = {}): Site {
 
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
+    if (!options.shared) await server?.stop();
     await smtp?.stop();
   });
 
