@@ -126,7 +126,9 @@ describe('incident state without JavaScript', () => {
     expect(await page.getByTestId('aviso-correo').textContent()).toBe(
       'Al guardar, se enviará un correo al cliente con el nuevo estado.',
     );
-    expect(await save.getAttribute('aria-describedby')).toBe(await page.getByTestId('aviso-correo').getAttribute('id'));
+    expect(await save.getAttribute('aria-describedby')).toBe(
+      await page.getByTestId('aviso-correo').getAttribute('id'),
+    );
     await page.waitForTimeout(700);
     expect(await stateOf(WITH_SCRIPT)).toBe('Registrado');
     expect(await noticesTo('conjs@cliente.example')).toBe(before);
@@ -137,7 +139,9 @@ describe('incident state without JavaScript', () => {
     expect(new URL(page.url()).pathname).toBe(`/admin/incidencias/${WITH_SCRIPT}`);
     expect(await page.getByTestId('estado-actual').textContent()).toBe('Resuelto');
     expect(await page.locator('[data-tipo="state"]').last().textContent()).toContain('Estado: Resuelto');
-    expect(await page.getByRole('status').first().textContent()).toContain('Estado actualizado correctamente.');
+    expect(await page.getByRole('status').first().textContent()).toContain(
+      'Estado actualizado correctamente.',
+    );
     expect(await stateOf(WITH_SCRIPT)).toBe('Resuelto');
     expect(await noticesTo('conjs@cliente.example')).toBe(before + 1);
     await context.close();

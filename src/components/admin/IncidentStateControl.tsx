@@ -41,7 +41,11 @@ export default function IncidentStateControl({
   returnTo = ROUTES.adminIncidents,
 }: IncidentStateControlProps) {
   // Once the island runs on the list, 'Guardar' calls the action in place; otherwise the form is posted.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const inPlace = hydrated && onChanged !== undefined;
   const [saved, setSaved] = useState(initial);
   const [estado, setEstado] = useState(initial);

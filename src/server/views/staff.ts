@@ -3,7 +3,7 @@
  * database themselves (tests/unit/pages-render-only.test.ts). Each function only reads.
  */
 import { mostViewedPages, visitsOnDay } from '../analytics/index.ts';
-import { recentEvents } from '../audit/index.ts';
+import { describeEvents, recentEvents } from '../audit/index.ts';
 import type { StaffMember } from '../auth/index.ts';
 import { listStaffSessions } from '../auth/settings.ts';
 import { pendingEnrolment } from '../auth/two-step.ts';
@@ -107,7 +107,9 @@ export async function meetingToCancelView(clientId: number, meetingParam: string
   return (
     meetings.find(
       (meeting) =>
-        meeting.id === meetingId && meeting.cancelledAt === null && Date.parse(meeting.endsAt) > now.getTime(),
+        meeting.id === meetingId &&
+        meeting.cancelledAt === null &&
+        Date.parse(meeting.endsAt) > now.getTime(),
     ) ?? null
   );
 }
