@@ -157,6 +157,16 @@ describe('incident state without JavaScript', () => {
           path: `${process.env.SCREENSHOT_DIR}/estado-${options.viewport!.width}.png`,
           fullPage: true,
         });
+      // The list's card: the same control, saved in place.
+      await shot.page.goto(`${server.url}/admin/incidencias?nombre=${encodeURIComponent('Página Con JS')}`);
+      await shot.page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+      const card = shot.page.locator(`article[data-incidencia="${WITH_SCRIPT}"]`);
+      await card.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
+      expect(await stateOf(WITH_SCRIPT)).toBe('Resuelto');
+      if (process.env.SCREENSHOT_DIR)
+        await card.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/estado-lista-${options.viewport!.width}.png`,
+        });
       await shot.context.close();
     }
   });
