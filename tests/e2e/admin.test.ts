@@ -285,6 +285,7 @@ describe('incidents', () => {
     const { context, page, consoleWatch } = await staffPage('/admin/incidencias?numero=1001');
     const card = page.locator('article[data-incidencia="INC-20250110-1001"]');
     await card.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
+    await card.getByRole('button', { name: 'Guardar', exact: true }).click();
     await expect.poll(() => card.getByRole('status').textContent()).toContain('Estado actualizado correctamente');
     expect(await card.getByTestId('estado-actual').textContent()).toBe('En Proceso');
     // 'Notificar al cliente' is on by default: the visitor hears of the change through the outbox.

@@ -293,11 +293,51 @@ describe('client meeting, sent and cancelled', () => {
     }
   });
 
-  it("'Cancelar reunión' sends METHOD:CANCEL with the same UID and SEQUENCE + 1 and the meeting leaves 'Próximas reuniones'", async () => {
+  it("'Cancelar reunión' asks first, naming the client, the date and who gets the mail, and 'No, volver al cliente' sends nothing (at 390 and 1280 px, with JavaScript)", async () => {
+    const stored = await db.selectFrom('clientMeetings').selectAll().executeTakeFirstOrThrow();
+    const outbox = async () => (await db.selectFrom('mailOutbox').select('id').execute()).length;
+    for (const viewport of [PHONE, DESKTOP]) {
+      const { context, page } = await signedIn(viewport);
+      const consoleWatch = watchConsole(page);
+      const before = await outbox();
+      await page.goto(clientUrl());
+      await page.getByRole('link', { name: `Cancelar reunión del ${SHOWN}` }).click();
+      await page.waitForURL(`${meetingUrl()}?cancelar=${stored.id}`);
+      const ask = page.getByTestId('confirmar-cancelacion');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+        '¿Cancelar la reunión con Farmacia Los Álamos SRL?',
+      );
+      expect(await ask.textContent()).toContain(`Reunión del ${SHOWN}`);
+      expect(await ask.textContent()).toContain(
+        `Se enviará la cancelación por correo a Carmen Rodríguez (${CLIENT_EMAIL})`,
+      );
+      await noHorizontalScroll(page);
+      await expectNoAxeViolations(page);
+      await shoot(page, `cancelar-reunion-${viewport.viewport!.width}`);
+      // Asking cancelled nothing; going back leaves the meeting as it was.
+      await page.getByRole('link', { name: 'No, volver al cliente' }).click();
+      await page.waitForURL(`${clientUrl()}#reuniones`);
+      expect(await page.getByRole('list', { name: 'Reuniones próximas' }).count()).toBe(1);
+      expect(await outbox()).toBe(before);
+      expect(
+        (await db.selectFrom('clientMeetings').select(['sequence', 'cancelledAt']).executeTakeFirstOrThrow())
+          .cancelledAt,
+      ).toBeNull();
+      consoleWatch.assertNone();
+      await context.close();
+    }
+  });
+
+  it("'Sí, cancelar la reunión' sends METHOD:CANCEL with the same UID and SEQUENCE + 1 and the meeting leaves 'Próximas reuniones' (without JavaScript)", async () => {
     const { context, page } = await signedIn(DESKTOP, false);
     const stored = await db.selectFrom('clientMeetings').selectAll().executeTakeFirstOrThrow();
     await page.goto(clientUrl());
-    await page.getByRole('button', { name: `Cancelar reunión del ${SHOWN}` }).click();
+    await page.getByRole('link', { name: `Cancelar reunión del ${SHOWN}` }).click();
+    await page.waitForURL(`${meetingUrl()}?cancelar=${stored.id}`);
+    expect(await page.getByTestId('confirmar-cancelacion').textContent()).toContain(
+      'Farmacia Los Álamos SRL',
+    );
+    await page.getByRole('button', { name: 'Sí, cancelar la reunión' }).click();
     await page.waitForURL(/hecho=reunion-cancelada/);
     expect(await page.getByRole('status').textContent()).toContain('Reunión cancelada.');
     expect(await page.getByRole('list', { name: 'Reuniones próximas' }).count()).toBe(0);
@@ -330,6 +370,13 @@ describe('client meeting, sent and cancelled', () => {
     await page.goto(`${server.url}/admin`);
     expect(await page.getByText('No hay reuniones programadas.').count()).toBe(1);
     expect(await page.getByTestId('proximas-reuniones').count()).toBe(0);
+
+    // The confirmation of a meeting already cancelled asks nothing: it says so.
+    await page.goto(`${meetingUrl()}?cancelar=${stored.id}`);
+    expect(await page.getByTestId('confirmar-cancelacion').count()).toBe(0);
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Esa reunión ya estaba cancelada o ya terminó: no hay nada que cancelar.',
+    );
     await context.close();
   });
   it('sends one invitation when the same form is sent twice (a double click, a resubmission)', async () => {

@@ -252,8 +252,10 @@ describe('support desk', () => {
     // 'Resuelto' through the state control: the timeline says who.
     await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
     await page.getByLabel('Estado', { exact: true }).selectOption('Resuelto');
-    await poll(() => page.getByText('Estado actualizado correctamente.').count()).toBeGreaterThan(0);
-    await page.reload();
+    await Promise.all([
+      page.waitForURL(/hecho=estado-notificado/),
+      page.getByRole('button', { name: 'Guardar', exact: true }).click(),
+    ]);
     const resolved = page.locator('[data-tipo="state"]').filter({ hasText: 'Resuelto' });
     expect(await resolved.innerText()).toContain(FIRST);
     expect(await page.getByTestId('estado-actual').textContent()).toBe('Resuelto');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS, auditActionLabel } from '../../src/domain/audit.ts';
-import { exportEventsCsv, purgeOldEvents, purgeOldEventsIfDue, recentEvents, recordEvent } from '../../src/server/audit/index.ts';
+import { describeEvents, exportEventsCsv, purgeOldEvents, purgeOldEventsIfDue, recentEvents, recordEvent } from '../../src/server/audit/index.ts';
 import { createClient } from '../../src/server/clients/index.ts';
 import { sendWelcome } from '../../src/server/clients/welcome.ts';
 import { IncidentNotFoundError } from '../../src/server/incidents/index.ts';
@@ -53,8 +53,30 @@ describeEachEngine('audit log', (database) => {
     expect(csv.startsWith('\uFEFF"Fecha","Acción","Usuario","Sobre","Detalle","Red"\r\n')).toBe(true);
     const lines = csv.slice(1).trimEnd().split('\r\n');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toBe('"01/03/2026 12:00","Cliente agregado","admin@example.com","7","\'+1 ""Colmado"", -2 @3","203.0.113.5"');
+    // No client 7: the record is named as gone, never by its id.
+    expect(lines[1]).toBe('"01/03/2026 12:00","Cliente agregado","admin@example.com","Cliente eliminado","\'+1 ""Colmado"", -2 @3","203.0.113.5"');
     expect(lines[2]).toBe('"01/03/2026 11:30","Intento de inicio de sesión fallido","\'=HYPERLINK(""http://evil"")@x.com","","","198.51.100.1"');
+  });
+
+  it('describes events in words: field labels, project states as shown, the record by name or number, Santo Domingo time (issue 25 §10)', async () => {
+    const { db } = database();
+    const { client } = await createClient(db, { razonSocial: 'Colmado Doña Rosa', nombreRepresentante: 'Rosa', telefono: '8095550101', email: 'rosa@example.com', rnc: '101850043', tipoProyecto: 'Implementación AdmCloud' }, new Date('2026-03-01T12:00:00.000Z'), staff);
+    const at = new Date('2026-03-02T12:00:00.000Z');
+    await recordEvent(db, { ...staff, action: 'client.edited', subject: client.id, detail: 'razonSocial, telefono' }, at);
+    await recordEvent(db, { ...staff, action: 'client.state', subject: client.id, detail: 'pendiente → en curso' }, at);
+    await recordEvent(db, { ...staff, action: 'client.meeting', subject: client.id, detail: '2026-12-05T14:30:00.000Z' }, at);
+    await recordEvent(db, { ...staff, action: 'incident.state', subject: 'INC-20260302-1001', detail: 'Resuelto' }, at);
+    await recordEvent(db, { ...staff, action: 'contact.handled', subject: 12, detail: 'ana@example.com' }, at);
+    const rows = await describeEvents(db, await recentEvents(db));
+    const by = (action: string) => rows.find((row) => row.action === action)!;
+    const clientLink = { text: 'Colmado Doña Rosa', href: `/admin/clientes/${client.id}` };
+    expect(by('client.edited')).toMatchObject({ label: 'Cliente editado', subject: clientLink, detail: 'Razón social, Teléfono', when: '02/03/2026 08:00' });
+    expect(by('client.state')).toMatchObject({ subject: clientLink, detail: 'Pendiente → En curso' });
+    expect(by('client.meeting')).toMatchObject({ subject: clientLink, detail: '05/12/2026 10:30' });
+    // Added under the name it still has: the name is said once.
+    expect(by('client.created')).toMatchObject({ subject: clientLink, detail: null });
+    expect(by('incident.state')).toMatchObject({ subject: { text: 'INC-20260302-1001', href: '/admin/incidencias/INC-20260302-1001' }, detail: 'Resuelto' });
+    expect(by('contact.handled')).toMatchObject({ subject: { text: 'Mensaje n.º 12', href: '/admin/mensajes' }, detail: 'ana@example.com' });
   });
 
   it('records the staff changes with them, and nothing when the change fails', async () => {

@@ -25,9 +25,12 @@ export interface IncidentStateControlProps {
 
 /**
  * The state dropdown and 'Notificar al cliente', as the incident list and the incident page show
- * them: a change calls the staff action `incidents.setState` and says how it went. Without JavaScript
- * the same controls are a plain form with a 'Cambiar estado' button, posting `incidents.setStateForm`
- * (src/actions/staff/incidents.ts), which comes back to `returnTo` with its outcome.
+ * them. Choosing a state saves nothing: 'Guardar' does (issue 25 §8), and while 'Notificar al cliente'
+ * is ticked the control says that saving mails the customer. The form posts `incidents.setStateForm`
+ * (src/actions/staff/incidents.ts), which comes back to `returnTo` with its outcome: that is how it
+ * works without JavaScript, and on the incident page with it too (the page comes back with the new
+ * badge and the timeline entry). Where `onChanged` is given (the list), the island calls the staff
+ * action `incidents.setState` instead and says how it went, in place.
  */
 export default function IncidentStateControl({
   id,
@@ -37,14 +40,23 @@ export default function IncidentStateControl({
   formAction = `${ROUTES.adminIncidents}?_action=incidents.setStateForm`,
   returnTo = ROUTES.adminIncidents,
 }: IncidentStateControlProps) {
-  // Until the island runs, the form is sent by its button; then each change is sent as it happens.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  // Once the island runs on the list, 'Guardar' calls the action in place; otherwise the form is posted.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const inPlace = hydrated && onChanged !== undefined;
+  const [saved, setSaved] = useState(initial);
   const [estado, setEstado] = useState(initial);
   const [notify, setNotify] = useState(true);
   const [saving, setSaving] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const selectId = `estado-${id}`;
   const notifyId = `notificar-${id}`;
+
+  const willMail = notify && hasEmail;
+  const changed = estado !== saved;
 
   async function changeState(next: IncidentState) {
     setSaving(true);
@@ -61,6 +73,7 @@ export default function IncidentStateControl({
         return;
       }
       setEstado(data.incident.estado);
+      setSaved(data.incident.estado);
       onChanged?.(data.incident);
       const note = data.notified.queued ? ' Se avisará al cliente por correo.' : '';
       setFeedback({ kind: 'ok', text: `Estado actualizado correctamente.${note}` });
@@ -77,7 +90,18 @@ export default function IncidentStateControl({
       action={formAction}
       className="flex flex-col gap-2"
       onSubmit={(event) => {
-        if (hydrated) event.preventDefault();
+        if (!hydrated) return;
+        // The same state again: nothing to save (and no mail to send).
+        if (!changed) {
+          event.preventDefault();
+          return;
+        }
+        if (inPlace) {
+          event.preventDefault();
+          void changeState(estado);
+          return;
+        }
+        setSaving(true);
       }}
     >
       <input type="hidden" name="id" value={id} />
@@ -91,8 +115,11 @@ export default function IncidentStateControl({
             id={selectId}
             name="estado"
             value={estado}
-            disabled={saving}
-            onChange={(event) => void changeState(event.target.value as IncidentState)}
+            disabled={saving && inPlace}
+            onChange={(event) => {
+              setEstado(event.target.value as IncidentState);
+              setFeedback(null);
+            }}
             className="rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 disabled:opacity-60"
           >
             {INCIDENT_STATES.map((state) => (
@@ -115,15 +142,20 @@ export default function IncidentStateControl({
           Notificar al cliente
           {!hasEmail ? <span className="text-xs text-muted">(sin correo)</span> : null}
         </label>
-        {hydrated ? null : (
-          <button
-            type="submit"
-            className="self-start rounded-button border border-line bg-white px-4 py-2 text-sm font-semibold text-brand-900 shadow-sm hover:bg-brand-50"
-          >
-            Cambiar estado
-          </button>
-        )}
+        <button
+          type="submit"
+          disabled={hydrated && (saving || !changed)}
+          aria-describedby={willMail ? `${notifyId}-aviso` : undefined}
+          className="self-start rounded-button bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-50"
+        >
+          Guardar
+        </button>
       </div>
+      {willMail ? (
+        <p id={`${notifyId}-aviso`} className="text-xs text-muted" data-testid="aviso-correo">
+          Al guardar, se enviará un correo al cliente con el nuevo estado.
+        </p>
+      ) : null}
       <LiveMessage message={feedback} />
     </form>
   );

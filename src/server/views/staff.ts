@@ -3,7 +3,7 @@
  * database themselves (tests/unit/pages-render-only.test.ts). Each function only reads.
  */
 import { mostViewedPages, visitsOnDay } from '../analytics/index.ts';
-import { recentEvents } from '../audit/index.ts';
+import { describeEvents, recentEvents } from '../audit/index.ts';
 import type { StaffMember } from '../auth/index.ts';
 import { listStaffSessions } from '../auth/settings.ts';
 import { pendingEnrolment } from '../auth/two-step.ts';
@@ -96,12 +96,34 @@ export async function clientPageView(idParam: string | undefined) {
 /** The client of the 'Reunión' page, or null. */
 export const clientView = (idParam: string | undefined) => clientFromParam(getDb(), idParam);
 
+/**
+ * The meeting 'Cancelar reunión' asks about (issue 25 §9): one of the client's meetings, still to come
+ * and not cancelled, by the id in `?cancelar=`; null when there is none such.
+ */
+export async function meetingToCancelView(clientId: number, meetingParam: string | null, now = new Date()) {
+  const meetingId = Number(meetingParam);
+  if (!meetingParam || !Number.isInteger(meetingId) || meetingId <= 0) return null;
+  const meetings = await clientMeetings(getDb(), clientId);
+  return (
+    meetings.find(
+      (meeting) =>
+        meeting.id === meetingId &&
+        meeting.cancelledAt === null &&
+        Date.parse(meeting.endsAt) > now.getTime(),
+    ) ?? null
+  );
+}
+
 /** One page of the contact inbox. */
 export const messageListView = (view: MessageView) => listMessages(getDb(), view);
 
 /** Configuración: the account's sessions and the activity log's latest events. */
 export async function settingsView(staff: StaffMember) {
-  const [sessions, events] = await Promise.all([listStaffSessions(staff), recentEvents(getDb(), 100)]);
+  const db = getDb();
+  const [sessions, events] = await Promise.all([
+    listStaffSessions(staff),
+    recentEvents(db, 100).then((rows) => describeEvents(db, rows)),
+  ]);
   return { sessions, events };
 }
 
