@@ -1,20 +1,21 @@
 /**
  * Outcome messages show once (issue 25 §15). A write redirects (303) to its page with the outcome in
  * the address (`?hecho=…` on staff pages, `?creado=…` on the client list, `?respuesta=enviada` on the
- * follow-up page), which the page renders as a message. Once the page has rendered it, this drops
- * the parameter from the address with `history.replaceState`, so a reload, a bookmark or a copied
- * link shows the page without it; the rest of the address (filters, token, fragment) stays.
+ * follow-up page), which the page renders as a status message. When that same address is loaded
+ * again (a reload, or back/forward without the page cache), this removes those messages: what
+ * happened was already said.
  *
- * Chosen over a one-time cookie set by the action: no state on the server or in the browser that a
- * second tab, a failed render or a cached response could consume or show on the wrong page, and
- * back/forward keeps working. Without JavaScript the parameter stays, and a reload shows the message
- * again (harmless: it only repeats what happened, it never posts again).
+ * Why not drop the parameter with `history.replaceState`: the address is what scripts and the e2e
+ * suite wait on after a write (`waitForURL(/hecho=…/)`), and rewriting it a few milliseconds after
+ * load raced them (seven suites timed out). Why not a one-time cookie set by the action: every action,
+ * the middleware and each page's reading would change, and a second tab or a cached response could
+ * consume it or show it on the wrong page. Without JavaScript a reload shows the message again
+ * (harmless: it only repeats what happened, nothing is posted again).
  */
-const OUTCOME_PARAMS = ['hecho', 'creado', 'respuesta'] as const;
+const OUTCOME_PARAMS = ['hecho', 'creado', 'respuesta'];
 
-const url = new URL(window.location.href);
-const present = OUTCOME_PARAMS.filter((name) => url.searchParams.has(name));
-if (present.length > 0) {
-  for (const name of present) url.searchParams.delete(name);
-  window.history.replaceState(window.history.state, '', url);
+const params = new URLSearchParams(window.location.search);
+const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+if (navigation && navigation.type !== 'navigate' && OUTCOME_PARAMS.some((name) => params.has(name))) {
+  for (const message of document.querySelectorAll('main [role="status"]')) message.remove();
 }
