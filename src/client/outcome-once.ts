@@ -15,7 +15,9 @@
 const OUTCOME_PARAMS = ['hecho', 'creado', 'respuesta'];
 
 const params = new URLSearchParams(window.location.search);
-const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-if (navigation && navigation.type !== 'navigate' && OUTCOME_PARAMS.some((name) => params.has(name))) {
+const loaded = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+if (loaded && loaded.type !== 'navigate' && OUTCOME_PARAMS.some((name) => params.has(name))) {
   for (const message of document.querySelectorAll('main [role="status"]')) message.remove();
 }
+
+export {};
