@@ -96,9 +96,10 @@ export const server = {
             'visitor answer stored',
           );
           // Posted from the follow-up page: back to it (a reload does not post it again) with the confirmation.
+          // No fragment: the confirmation is focused with autofocus, which a fragment would cancel.
           return {
             numeroIncidencia: stored.numeroIncidencia,
-            ...seeOtherTo(`${ROUTES.supportTracking}?token=${encodeURIComponent(input.token)}&respuesta=enviada#responder`),
+            ...seeOtherTo(`${ROUTES.supportTracking}?token=${encodeURIComponent(input.token)}&respuesta=enviada`),
           };
         });
       },

@@ -34,6 +34,17 @@ describe('the first staff password', () => {
     await page.getByRole('button', { name: 'Iniciar sesión' }).click();
     await page.waitForURL(/\/admin\/configuracion\?motivo=cambio/);
     expect(await page.getByRole('alert').first().textContent()).toContain('Elige una nueva para continuar');
+    // Issue 25 §16: the explanation is the first thing seen at 1280×800, wholly in view and uncovered.
+    const explanation = page.getByRole('alert').filter({ hasText: 'Elige una nueva para continuar' });
+    expect(
+      await explanation.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return box.top >= 0 && box.bottom <= window.innerHeight && top !== null && element.contains(top);
+      }),
+    ).toBe(true);
+    if (process.env.OUTCOMES_SHOTS)
+      await page.screenshot({ path: `${process.env.OUTCOMES_SHOTS}-contrasena-generada-1280.png` });
     for (const path of ['/admin', '/admin/incidencias', '/admin/clientes']) {
       await page.goto(`${server.url}${path}`);
       expect(new URL(page.url()).pathname, path).toBe('/admin/configuracion');

@@ -9,6 +9,8 @@ export interface TrackingResultProps {
   fecha: string;
   /** States and, opened with the token, the staff replies and the visitor's answers (`texto`, `de`), oldest first. */
   historial: Array<{ estado: string; fecha: string; texto?: string; de?: 'equipo' | 'cliente' }>;
+  /** Where the page's 'Responder' box is (opened with the token and still open to answers): linked from the top. */
+  answerHref?: string;
 }
 
 const TONE_STYLES: Record<IncidentTone, string> = {
@@ -18,7 +20,7 @@ const TONE_STYLES: Record<IncidentTone, string> = {
 };
 
 /** The state of one incident and its history (with the replies, when given), newest last. Every value is rendered as text. */
-export default function TrackingResult({ numeroIncidencia, problema, estado, fecha, historial }: TrackingResultProps) {
+export default function TrackingResult({ numeroIncidencia, problema, estado, fecha, historial, answerHref }: TrackingResultProps) {
   return (
     <section aria-labelledby="seguimiento-resultado" className="rounded-card border border-line bg-white p-6 shadow-sm sm:p-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -30,7 +32,14 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
           <span className={`ml-1 inline-flex rounded-full px-3 py-1 text-sm font-semibold ${isIncidentState(estado) ? TONE_STYLES[INCIDENT_STATE_TONE[estado]] : 'bg-surface text-ink'}`}>{estado}</span>
         </p>
       </div>
-      <p className="mt-2 text-sm text-muted">Registrada el {fecha}</p>
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-muted">Registrada el {fecha}</p>
+        {answerHref ? (
+          <a href={answerHref} className="text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900">
+            Responder
+          </a>
+        ) : null}
+      </div>
       {problema ? (
         <blockquote className="mt-5 rounded-button border-l-4 border-accent-600 bg-surface px-4 py-3 text-sm whitespace-pre-line text-ink">{problema}</blockquote>
       ) : null}
