@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects behind `npm test`, one after the other:
+ * Two projects behind `npm test`, one after the other (the script runs `--project unit`, then `--project e2e`):
  * - unit: unit and integration tests (SQLite file and PostgreSQL server, real SMTP peer on loopback),
  *   each test on a copy of the run's migrated template database (tests/support/templates.ts);
  * - e2e: the production build served by `npm start`, driven by the system Chromium. Its global setup
@@ -20,8 +20,6 @@ export default defineConfig({
           globalSetup: ['tests/support/unit-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // First, on its own: two cores for the CPU-bound integration tests, then the e2e project.
-          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -34,10 +32,9 @@ export default defineConfig({
           hookTimeout: 120_000,
           // A shared 2-core machine running Chromium can take more than expect.poll's default 1 s.
           expect: { poll: { timeout: 10_000 } },
-          sequence: { groupOrder: 1 },
           // A file's tests mostly wait on its server and the browser, one step at a time: four files
           // at once keep the two cores busy (each file has its own server; they share one Chromium).
-          maxWorkers: 4,
+          maxWorkers: 3,
           fileParallelism: true,
         },
       },

@@ -284,6 +284,8 @@ describe('incidents', () => {
   it('changes the state, appending a history entry with the server time and the actor', async () => {
     const { context, page, consoleWatch } = await staffPage('/admin/incidencias?numero=1001');
     const card = page.locator('article[data-incidencia="INC-20250110-1001"]');
+    // The island saves in place once it runs (before that, the plain form posts): wait for it.
+    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
     await card.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
     await card.getByRole('button', { name: 'Guardar', exact: true }).click();
     await expect.poll(() => card.getByRole('status').textContent()).toContain('Estado actualizado correctamente');

@@ -1,5 +1,5 @@
 import { actions, isActionError } from 'astro:actions';
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { ROUTES } from '../../routes';
 import { INCIDENT_STATES, type IncidentRecord, type IncidentState } from '../../domain/incidents';
 import { callableCode } from './callable';
@@ -52,6 +52,12 @@ export default function IncidentStateControl({
   const [notify, setNotify] = useState(true);
   const [saving, setSaving] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
+  // A state chosen before the island ran is the one the select shows: keep it, so 'Guardar' saves it.
+  const selectRef = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    const shown = selectRef.current?.value;
+    if (shown && shown !== initial) setEstado(shown as IncidentState);
+  }, [initial]);
   const selectId = `estado-${id}`;
   const notifyId = `notificar-${id}`;
 
@@ -112,6 +118,7 @@ export default function IncidentStateControl({
             Estado
           </label>
           <select
+            ref={selectRef}
             id={selectId}
             name="estado"
             value={estado}
