@@ -67,53 +67,45 @@ export interface TestDatabase {
  * server, dropped by `cleanup`.
  */
 export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase> {
+  /** The handle of a database at `url`; `cleanup` closes it, then removes what `remove` names. */
+  const opened = (
+    url: string,
+    remove: () => void | Promise<void>,
+    db = openDatabase(url).db,
+  ): TestDatabase => ({
+    engine,
+    db,
+    url,
+    async cleanup() {
+      await db.destroy();
+      await remove();
+    },
+  });
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'vertice-db-'));
     const url = join(dir, 'site.db');
     const template = inject('sqliteTemplate');
     if (template) copySqliteTemplate(template, url);
-    const { db } = openDatabase(url);
-    if (!template) await migrateToLatest(db);
-    return {
-      engine,
-      db,
-      url,
-      async cleanup() {
-        await db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    const database = opened(url, () => rmSync(dir, { recursive: true, force: true }));
+    if (!template) await migrateToLatest(database.db);
+    return database;
   }
   const template = inject('pgTemplate');
   if (template) {
     const name = await createPgDatabaseFrom(TEST_DATABASE_URL, template);
-    const url = withDatabase(TEST_DATABASE_URL, name);
-    const { db } = openDatabase(url);
-    return {
-      engine,
-      db,
-      url,
-      async cleanup() {
-        await db.destroy();
-        await dropPgDatabase(TEST_DATABASE_URL, name);
-      },
-    };
+    return opened(withDatabase(TEST_DATABASE_URL, name), () => dropPgDatabase(TEST_DATABASE_URL, name));
   }
   const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   await createPgSchema(TEST_DATABASE_URL, schema);
-  const { db } = openDatabase(TEST_DATABASE_URL, { schema });
-  await migrateToLatest(db);
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    engine,
-    db,
-    url: url.href,
-    async cleanup() {
-      await db.destroy();
-      await dropPgSchema(TEST_DATABASE_URL, schema);
-    },
-  };
+  const database = opened(
+    url.href,
+    () => dropPgSchema(TEST_DATABASE_URL, schema),
+    openDatabase(TEST_DATABASE_URL, { schema }).db,
+  );
+  await migrateToLatest(database.db);
+  return database;
 }
 
 /**
