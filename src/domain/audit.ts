@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = {
   'signin.failed': 'Intento de inicio de sesión fallido',
   signout: 'Cierre de sesión',
   'password.changed': 'Cambio de contraseña',
+  'account.renamed': 'Cambio de nombre',
   'two-step.enabled': 'Verificación en dos pasos activada',
   'two-step.disabled': 'Verificación en dos pasos desactivada',
   'session.ended': 'Sesión cerrada a distancia',

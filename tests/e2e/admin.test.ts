@@ -295,7 +295,9 @@ describe('incidents', () => {
     expect(notice.to && 'text' in notice.to ? notice.to.text : '').toContain('jose@example.com');
     expect(notice.text).toContain('En Proceso');
     await card.getByText('Historial (2)').click();
-    expect(await card.getByTestId('historial').textContent()).toContain(SUPPORT);
+    // Signed with the account's name (`admin create --name`), not its e-mail, at once and after a reload.
+    expect(await card.getByTestId('historial').textContent()).toContain('Equipo de Soporte');
+    expect(await card.getByTestId('historial').textContent()).not.toContain(SUPPORT);
 
     const events = await db
       .selectFrom('incidentEvents')
@@ -307,7 +309,10 @@ describe('incidents', () => {
     expect(events.map((event) => [event.estado, event.actor])).toEqual([['Registrado', null], ['En Proceso', SUPPORT]]);
     expect(Date.now() - Date.parse(events[1]!.fecha)).toBeLessThan(60_000);
     await page.reload();
-    expect(await page.locator('article[data-incidencia="INC-20250110-1001"]').getByTestId('estado-actual').textContent()).toBe('En Proceso');
+    const reloaded = page.locator('article[data-incidencia="INC-20250110-1001"]');
+    expect(await reloaded.getByTestId('estado-actual').textContent()).toBe('En Proceso');
+    await reloaded.getByText('Historial (2)').click();
+    expect(await reloaded.getByTestId('historial').textContent()).toContain('Equipo de Soporte');
     consoleWatch.assertNone();
     await context.close();
   });

@@ -64,7 +64,7 @@ describe('staff settings', () => {
     const consoleWatch = watchConsole(page);
     await page.getByRole('navigation', { name: 'Panel administrativo' }).getByRole('link', { name: 'Configuración' }).click();
     await page.waitForURL(`${server.url}/admin/configuracion`);
-    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Nombre', 'Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
     await expect.poll(() => page.getByRole('link', { name: 'Configuración' }).first().getAttribute('aria-current')).toBe('page');
     await expectNoAxeViolations(page);
     consoleWatch.assertNone();
@@ -255,6 +255,47 @@ describe('staff settings', () => {
     expect(text).toContain('Intento de inicio de sesión fallido');
     // Not for strangers.
     expect((await fetch(`${server.url}/api/staff/actividad.csv`, { redirect: 'manual' })).status).toBe(401);
+    await context.close();
+  });
+
+  it("names the account under 'Nombre': a blank or multi-line name is refused keeping what was typed; a saved one greets, signs the header and the activity log", async () => {
+    const { context, page } = await signedIn();
+    await settings(page);
+    const nameField = page.getByRole('textbox', { name: 'Nombre', exact: true });
+    // Without a name the account is shown by its e-mail.
+    expect(await nameField.inputValue()).toBe('');
+    expect(await page.locator('header strong').first().textContent()).toBe(email);
+
+    await nameField.fill('   ');
+    await page.getByRole('button', { name: 'Guardar nombre' }).click();
+    await page.waitForLoadState('load');
+    expect(await page.locator('#nombre-error').textContent()).toBe('Escribe tu nombre.');
+    expect(await nameField.getAttribute('aria-invalid')).toBe('true');
+    await expectNoAxeViolations(page);
+
+    // A line break cannot be typed into the field: posted as a client would send it.
+    const posted = await page.request.post(`${server.url}/admin/configuracion?_action=settings.changeName`, {
+      form: { nombre: 'Ana\nPérez' },
+      headers: { origin: server.url },
+    });
+    expect(posted.status()).toBe(400);
+    expect(await posted.text()).toContain('El nombre no puede tener saltos de línea ni caracteres de control.');
+
+    await nameField.fill('  Ana   Pérez ');
+    await page.getByRole('button', { name: 'Guardar nombre' }).click();
+    await page.waitForURL(/hecho=nombre#nombre$/);
+    expect(await page.getByRole('status').first().textContent()).toBe('Tu nombre se guardó.');
+    expect(await nameField.inputValue()).toBe('Ana Pérez');
+    const header = page.locator('header strong').first();
+    expect(await header.textContent()).toBe('Ana Pérez');
+    expect(await header.getAttribute('title')).toBe(email);
+    const renamed = page.locator('#actividad tbody tr[data-evento="account.renamed"]').first();
+    expect(await renamed.textContent()).toContain('Cambio de nombre');
+    expect(await renamed.textContent()).toContain('Ana Pérez');
+    expect(await renamed.textContent()).not.toContain(email);
+
+    await page.goto(`${server.url}/admin`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Bienvenido, Ana Pérez');
     await context.close();
   });
 });

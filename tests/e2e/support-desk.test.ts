@@ -23,6 +23,11 @@ import { useSite } from '../support/site.ts';
 const FIRST = 'admin@verticeconsultores.com.do';
 const SECOND = 'luis@verticeconsultores.com.do';
 const SECOND_PASSWORD = 'guayacán-brújula-zafiro-segunda-cuenta-77';
+/** The second account's name (`admin create --name`): how 'Asignar a', the timeline and the mails show it. */
+const SECOND_NAME = 'Luis Gómez';
+const SECOND_LABEL = `${SECOND_NAME} · ${SECOND}`;
+/** The name the first account gives itself in Configuración before replying. */
+const FIRST_NAME = 'Ana Pérez';
 const ADMIN_EMAILS = `${FIRST},${SECOND}`;
 const STAFF_INBOX = 'buzon@verticeconsultores.com.do';
 
@@ -54,7 +59,7 @@ beforeAll(async () => {
   firstPassword = firstStaffPassword(server);
   expect(firstPassword).toBeTruthy();
   expect(/Cuenta de personal creada: (\S+)/.exec(server.output())?.[1]).toBe(FIRST);
-  runAdminScript(server, ['create', '--email', SECOND, '--password', SECOND_PASSWORD], ADMIN_EMAILS);
+  runAdminScript(server, ['create', '--email', SECOND, '--password', SECOND_PASSWORD, '--name', SECOND_NAME], ADMIN_EMAILS);
   db = openDatabase(server.env.DATABASE_URL!).db;
   await insertIncident(db, {
     numeroIncidencia: NUMERO,
@@ -138,24 +143,28 @@ describe('support desk', () => {
     await page.goto(incidentUrl(NUMERO));
     expect(await page.getByTestId('asignada-a').textContent()).toBe('Sin asignar');
     const options = await page.getByLabel('Asignar a').locator('option').allTextContents();
-    expect(options.map((option) => option.trim())).toEqual(['Sin asignar', `${FIRST} (tú)`, SECOND]);
+    expect(options.map((option) => option.trim())).toEqual(['Sin asignar', `${FIRST} (tú)`, SECOND_LABEL]);
 
-    await page.getByLabel('Asignar a').selectOption({ label: SECOND });
+    await page.getByLabel('Asignar a').selectOption({ label: SECOND_LABEL });
     await page.getByRole('button', { name: 'Asignar', exact: true }).click();
     await page.waitForURL(/hecho=asignada$/);
     expect(await page.getByRole('status').first().textContent()).toBe(
       'La incidencia quedó asignada. Se avisó por correo a la persona asignada.',
     );
-    expect(await page.getByTestId('asignada-a').textContent()).toBe(SECOND);
+    expect(await page.getByTestId('asignada-a').textContent()).toBe(SECOND_LABEL);
     const assignment = page.locator('[data-tipo="assignment"]');
+    // The timeline names staff by name; an account without one (FIRST) by its e-mail.
     expect(await assignment.innerText()).toContain(FIRST);
-    expect(await assignment.innerText()).toContain(`Asignada a ${SECOND}`);
+    expect(await assignment.innerText()).toContain(`Asignada a ${SECOND_NAME}`);
+    expect(await assignment.innerText()).not.toContain(SECOND);
     await expectNoAxeViolations(page);
 
     const mail = await smtp.waitFor((item) => item.subject === `Te asignaron la incidencia ${NUMERO}`);
     expect(toAddress(mail)).toContain(SECOND);
+    expect(toAddress(mail)).toContain(SECOND_NAME);
+    expect(mail.text).toContain(`Hola, ${SECOND_NAME}:`);
     expect(mail.text).toContain(`${server.url}/admin/incidencias/${NUMERO}`);
-    expect(mail.text).toContain(FIRST);
+    expect(mail.text).toContain(`${FIRST} te asignó la incidencia`);
 
     // To oneself: recorded, no mail. Then back to the second account, whose mail proves the outbox
     // ran past the self-assignment.
@@ -163,7 +172,7 @@ describe('support desk', () => {
     await page.getByRole('button', { name: 'Asignar', exact: true }).click();
     await page.waitForURL(/hecho=asignada-a-ti/);
     expect(await page.getByTestId('asignada-a').textContent()).toBe(FIRST);
-    await page.getByLabel('Asignar a').selectOption({ label: SECOND });
+    await page.getByLabel('Asignar a').selectOption({ label: SECOND_LABEL });
     await page.getByRole('button', { name: 'Asignar', exact: true }).click();
     await page.waitForURL(/hecho=asignada$/);
     await poll(
@@ -199,10 +208,10 @@ describe('support desk', () => {
     await bare.goto(incidentUrl(OTHER));
     expect(await bare.getByRole('button', { name: /^Copiar/ }).count()).toBe(0);
     expect(await bare.locator('[data-copy-value="Correo"]').textContent()).toBe('pedro@cliente.example');
-    await bare.getByLabel('Asignar a').selectOption({ label: SECOND });
+    await bare.getByLabel('Asignar a').selectOption({ label: SECOND_LABEL });
     await bare.getByRole('button', { name: 'Asignar', exact: true }).click();
     await bare.waitForURL(/hecho=asignada$/);
-    expect(await bare.getByTestId('asignada-a').textContent()).toBe(SECOND);
+    expect(await bare.getByTestId('asignada-a').textContent()).toBe(SECOND_LABEL);
     await smtp.waitFor((item) => item.subject === `Te asignaron la incidencia ${OTHER}`);
     await noScript.close();
 
@@ -237,6 +246,13 @@ describe('support desk', () => {
     await second.page.goto(incidentUrl(NUMERO));
     const before = (await kinds(second.page)).length;
 
+    // The first account takes a name in Configuración: from then on the timeline and the reply's mail
+    // say it (records keep the e-mail; the name is looked up when shown).
+    await page.goto(`${server.url}/admin/configuracion`);
+    await page.getByRole('textbox', { name: 'Nombre', exact: true }).fill(FIRST_NAME);
+    await page.getByRole('button', { name: 'Guardar nombre' }).click();
+    await page.waitForURL(/hecho=nombre/);
+
     await page.goto(incidentUrl(NUMERO));
     // A note and a reply, both with the payloads.
     await page.getByLabel('Respuesta o nota').fill(NOTE);
@@ -257,13 +273,16 @@ describe('support desk', () => {
       page.getByRole('button', { name: 'Guardar', exact: true }).click(),
     ]);
     const resolved = page.locator('[data-tipo="state"]').filter({ hasText: 'Resuelto' });
-    expect(await resolved.innerText()).toContain(FIRST);
+    expect(await resolved.innerText()).toContain(FIRST_NAME);
+    expect(await resolved.innerText()).not.toContain(FIRST);
     expect(await page.getByTestId('estado-actual').textContent()).toBe('Resuelto');
 
     // The reply's mail: escaped in the HTML, the note nowhere.
     const replyMail = await smtp.waitFor((item) => item.subject === `Respuesta a tu incidencia ${NUMERO}`);
     expect(toAddress(replyMail)).toContain(VISITOR);
     expect(replyMail.text).toContain(REPLY);
+    expect(replyMail.text).toContain(`${FIRST_NAME}, de nuestro equipo de soporte, respondió a tu incidencia ${NUMERO}.`);
+    expect(replyMail.text).not.toContain(FIRST);
     expect(String(replyMail.html)).not.toContain(SCRIPT);
     expect(String(replyMail.html)).not.toContain('<img src=x');
     expect(String(replyMail.html)).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');

@@ -8,7 +8,6 @@
  *   incident was resolved, and still shows the history.
  */
 import { expect, it } from 'vitest';
-import { isPostgres } from '../../src/server/db/engine.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import {
   AssigneeNotFoundError,
@@ -24,7 +23,7 @@ import {
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
 import { sendStaffDigestIfDue } from '../../src/server/incidents/notices.ts';
 import { describeEachEngine } from '../support/db.ts';
-import { insertIncident } from '../support/factories.ts';
+import { insertIncident, insertStaffAccount } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
 const ANA = { id: 'user-ana', email: 'ana@vertice.example' };
@@ -37,25 +36,6 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 const T = Date.UTC(2025, 2, 3, 10);
 const at = (ms: number) => new Date(T + ms);
-
-async function addStaff(db: Db, account: { id: string; email: string }): Promise<void> {
-  const now = at(0).toISOString();
-  await db
-    .withoutPlugins()
-    .insertInto('user')
-    .values({
-      id: account.id,
-      name: '',
-      email: account.email,
-      emailVerified: isPostgres(db) ? true : 1,
-      image: null,
-      createdAt: now,
-      updatedAt: now,
-      mustChangePassword: isPostgres(db) ? false : 0,
-      twoFactorEnabled: null,
-    })
-    .execute();
-}
 
 /** A token for the incident, as a reply mail carries it. */
 async function tokenFor(db: Db, incidentId: number, when: Date): Promise<string> {
@@ -80,8 +60,8 @@ const answerMails = (db: Db) =>
 describeEachEngine('desk security (issue 24)', (database) => {
   it('offers and accepts only current staff for Asignar a, and names an assignee who left', async () => {
     const { db } = database();
-    await addStaff(db, ANA);
-    await addStaff(db, LUIS);
+    await insertStaffAccount(db, ANA);
+    await insertStaffAccount(db, LUIS);
     expect((await listAssignableStaff(db, STAFF_NOW)).map((account) => account.email)).toEqual([ANA.email]);
     expect((await listAssignableStaff(db, [ANA.email, LUIS.email])).map((account) => account.email)).toEqual([
       ANA.email,
@@ -141,8 +121,8 @@ describeEachEngine('desk security (issue 24)', (database) => {
 
   it('mails an answer on an incident whose assignee left to the staff inbox, not to them', async () => {
     const { db } = database();
-    await addStaff(db, ANA);
-    await addStaff(db, LUIS);
+    await insertStaffAccount(db, ANA);
+    await insertStaffAccount(db, LUIS);
     const incident = await insertIncident(db, { numeroIncidencia: 'INC-20250303-2412' });
     await assignIncident(
       db,
@@ -176,7 +156,7 @@ describeEachEngine('desk security (issue 24)', (database) => {
 
   it('mails at most 10 answers per incident per hour; the rest are stored and go to the staff digest', async () => {
     const { db } = database();
-    await addStaff(db, ANA);
+    await insertStaffAccount(db, ANA);
     const incident = await insertIncident(db, { numeroIncidencia: 'INC-20250303-2413', nombre: 'Pedro' });
     const token = await tokenFor(db, incident.id, at(0));
     const answer = (n: number, when: Date) =>
@@ -224,7 +204,7 @@ describeEachEngine('desk security (issue 24)', (database) => {
 
   it('stops taking answers 30 days after the incident was resolved, and still shows its history', async () => {
     const { db } = database();
-    await addStaff(db, ANA);
+    await insertStaffAccount(db, ANA);
     const opened = at(0).toISOString();
     const resolved = at(DAY_MS).toISOString();
     const incident = await insertIncident(

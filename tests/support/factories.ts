@@ -5,6 +5,7 @@
  */
 import { firstResolvedAt } from '../../src/domain/dashboard.ts';
 import { INITIAL_STATE, type HistoryEntry } from '../../src/domain/incidents.ts';
+import { isPostgres } from '../../src/server/db/engine.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { clientRow, contactMessageRow, incidentRow } from '../../src/server/db/rows.ts';
 import type { NewClient, NewContactMessage, NewIncident } from '../../src/server/db/schema.ts';
@@ -130,4 +131,27 @@ export async function insertContactMessage(
   const row = buildContactMessage(overrides);
   const { id } = await db.insertInto('contactMessages').values(row).returning('id').executeTakeFirstOrThrow();
   return { ...row, id };
+}
+
+/** A staff account as Better Auth stores it (no password: enough for what names and assigns it). */
+export async function insertStaffAccount(
+  db: Db,
+  account: { id: string; email: string; name?: string },
+): Promise<void> {
+  const now = new Date('2025-01-01T00:00:00.000Z').toISOString();
+  await db
+    .withoutPlugins()
+    .insertInto('user')
+    .values({
+      id: account.id,
+      name: account.name ?? '',
+      email: account.email,
+      emailVerified: isPostgres(db) ? true : 1,
+      image: null,
+      createdAt: now,
+      updatedAt: now,
+      mustChangePassword: isPostgres(db) ? false : 0,
+      twoFactorEnabled: null,
+    })
+    .execute();
 }

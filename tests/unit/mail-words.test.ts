@@ -161,6 +161,11 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
       register: 'tú',
       mail: incidentReplyMail(brand, incident, 'El controlador quedó instalado.', 'token'),
     },
+    {
+      variant: 'named',
+      register: 'tú',
+      mail: incidentReplyMail(brand, incident, 'El controlador quedó instalado.', 'token', 'Ana Pérez'),
+    },
   ],
   incidentStaffNoticeMail: [
     {
@@ -182,7 +187,7 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
     {
       variant: '',
       register: 'tú',
-      mail: incidentAssignedMail(brand, 'luis@vertice.example', incident, 'Ana Pérez'),
+      mail: incidentAssignedMail(brand, { email: 'luis@vertice.example', name: 'Luis Gómez' }, incident, 'Ana Pérez'),
     },
   ],
   incidentAnswerMail: [false, true].map((reopened) => ({

@@ -10,6 +10,7 @@ import { incidentPath, ROUTES } from '../../routes.ts';
 import { staffActor } from '../../server/auth/guard.ts';
 import type { StaffMember } from '../../server/auth/index.ts';
 import { getConfig } from '../../server/config.ts';
+import { namedHistory, staffNames } from '../../server/auth/names.ts';
 import { getDb } from '../../server/db/index.ts';
 import {
   AssigneeNotFoundError,
@@ -88,7 +89,10 @@ async function changeState(
       },
       'incident state changed',
     );
-    return { incident, notified };
+    // Signed by names, as the list shows it after a reload.
+    const names = await staffNames(getDb()).catch(() => new Map<string, string>());
+    const historial = namedHistory(names, incident.historial);
+    return { incident: { ...incident, historial }, notified };
   } catch (error) {
     if (error instanceof IncidentNotFoundError)
       throw new ActionError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
@@ -146,7 +150,7 @@ export const assign = staffForm(
       const { outcome } = await assignIncident(getDb(), {
         incidentId: incident.id,
         assigneeId: asignado === '' ? null : asignado,
-        actor: { id: staff.id, email: staff.email },
+        actor: { id: staff.id, email: staff.email, name: staff.name },
         brand: mailBrand(),
         audit: actor,
       });
@@ -177,7 +181,7 @@ export const addEntry = staffForm(
     if (accion !== 'responder' && accion !== 'nota')
       problem = 'Elige «Responder al cliente» o «Agregar nota interna».';
     if (problem) refuse('BAD_REQUEST', problem, { texto: problem });
-    const author = { id: staff.id, email: staff.email };
+    const author = { id: staff.id, email: staff.email, name: staff.name };
     let outcome: IncidentDone = 'nota';
     if (accion === 'nota') {
       await addNote(getDb(), { incidentId: incident.id, author, body: texto, audit: actor });

@@ -1,5 +1,6 @@
 /**
- * Configuración: the staff member's own account. 'Contraseña' (`settings.changePassword`), 'Sesiones'
+ * Configuración: the staff member's own account. 'Nombre' (`settings.changeName`), 'Contraseña'
+ * (`settings.changePassword`), 'Sesiones'
  * (`settings.endSession`, `settings.endOtherSessions`) and 'Verificación en dos pasos'
  * (`settings.startTwoStep` → the QR code, `settings.confirmTwoStep` → the recovery codes, shown once in
  * that answer; `settings.disableTwoStep`). Passwords and codes are never shown again.
@@ -12,6 +13,7 @@ import {
   endOtherStaffSessions,
   endStaffSession,
   PASSWORD_MESSAGES,
+  renameStaff,
 } from '../../server/auth/settings.ts';
 import {
   confirmTwoStep,
@@ -21,12 +23,15 @@ import {
   TWO_STEP_MESSAGES,
   type TwoStepErrors,
 } from '../../server/auth/two-step.ts';
+import { staffNameProblem } from '../../server/auth/names.ts';
+import { getDb } from '../../server/db/index.ts';
 import { clientIpOf } from '../../server/http/client-network.ts';
 import { field, refuse, seeOtherTo, sendCookies } from '../form.ts';
 import { staffForm } from './common.ts';
 
 /** What the settings page says after each write (`?hecho=`). */
 export const SETTINGS_DONE = {
+  nombre: 'Tu nombre se guardó.',
   contrasena:
     'Tu contraseña cambió. Las demás sesiones de la cuenta se cerraron y te enviamos un correo de aviso.',
   cerrada: 'La sesión se cerró.',
@@ -46,6 +51,18 @@ const accountContext = (staff: StaffMember, network: string, context: ActionAPIC
   ip: clientIpOf(context),
   network,
 });
+
+export const changeName = staffForm(
+  'settings.changeName',
+  'No se pudo guardar el nombre. Inténtalo de nuevo.',
+  async (form, { staff, actor }) => {
+    const name = field(form, 'nombre');
+    const problem = staffNameProblem(name);
+    if (problem) refuse('BAD_REQUEST', `No se guardó el nombre: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`, { nombre: problem });
+    await renameStaff(getDb(), { staffId: staff.id, name, audit: actor });
+    return back('nombre', 'nombre');
+  },
+);
 
 export const changePassword = staffForm(
   'settings.changePassword',
@@ -134,6 +151,7 @@ export const disableTwoStep_ = staffForm(
 );
 
 export const settingsActions = {
+  changeName,
   changePassword,
   endSession,
   endOtherSessions,

@@ -90,7 +90,7 @@ export default function Dashboard({
             Bienvenido, {displayName}
           </h1>
           <p className="mt-2 max-w-xl text-sm text-brand-100">
-            Siga las incidencias de soporte, administre los clientes y revise el tráfico del sitio.
+            Sigue las incidencias de soporte, administra los clientes y revisa el tráfico del sitio.
           </p>
         </div>
         <a

@@ -5,6 +5,7 @@
  * background loop at most once an hour ({@link purgeOldEventsIfDue}).
  */
 import { formatStaffDateTime } from '../../domain/dates.ts';
+import { nameByEmail, staffNames } from '../auth/names.ts';
 import { auditActionLabel, type AuditAction } from '../../domain/audit.ts';
 import { CLIENT_FIELDS, projectStateLabel } from '../../domain/forms/client.ts';
 import { adminClientPath, incidentPath, ROUTES } from '../../routes.ts';
@@ -96,6 +97,8 @@ export interface ActivityRow {
   when: string;
   label: string;
   actorEmail: string | null;
+  /** The actor's name ('Nombre' in Configuración), or their e-mail when the account has none. */
+  actorName: string | null;
   subject: EventSubject | null;
   detail: string | null;
   network: string;
@@ -154,6 +157,7 @@ export async function describeEvents(db: Db, events: readonly AuditEvent[]): Pro
     ),
   ];
   const clientNames = new Map<number, string>();
+  const names = await staffNames(db);
   // Chunks keep the IN list within every engine's limit of bound parameters.
   for (let start = 0; start < clientIds.length; start += 500) {
     const rows = await db
@@ -173,6 +177,7 @@ export async function describeEvents(db: Db, events: readonly AuditEvent[]): Pro
       when: formatStaffDateTime(event.at),
       label: auditActionLabel(event.action),
       actorEmail: event.actorEmail,
+      actorName: nameByEmail(names, event.actorEmail),
       subject,
       // 'Cliente agregado' stores the name it was added with: said once while it is still the name.
       detail: detail === subject?.text ? null : detail,

@@ -5,7 +5,7 @@
  */
 import { APIError } from 'better-auth/api';
 import { UAParser } from 'ua-parser-js';
-import { recordEvent } from '../audit/index.ts';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
 import { getDb, type Db } from '../db/index.ts';
 import { clearHits, reserveHit } from '../limits/counters.ts';
@@ -16,6 +16,7 @@ import { passwordChangedMail } from '../mail/account-mails.ts';
 import { setMustChangePassword } from './accounts.ts';
 import { removeFirstPasswordOf } from './first-password.ts';
 import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './index.ts';
+import { normalStaffName } from './names.ts';
 import { MAX_PASSWORD_LENGTH, PASSWORD_PROBLEM_MESSAGES, passwordProblem } from './strength.ts';
 
 /** The password form's fields, by name, with their labels. */
@@ -192,4 +193,22 @@ export async function endOtherStaffSessions(staff: StaffMember, network: string,
   });
   getLogger().info({ event: 'session.ended-others', email: staff.email, count: ended }, 'staff ended their other sessions');
   return ended;
+}
+
+/** Saves the account's name ('Nombre' in Configuración); the caller checked it with {@link staffNameProblem}. */
+export async function renameStaff(
+  db: Db,
+  input: { staffId: string; name: string; audit?: AuditActor },
+  now: Date = new Date(),
+): Promise<void> {
+  const name = normalStaffName(input.name);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .withoutPlugins()
+      .updateTable('user')
+      .set({ name })
+      .where('id', '=', input.staffId)
+      .execute();
+    if (input.audit) await recordEvent(trx, { ...input.audit, action: 'account.renamed', detail: name }, now);
+  });
 }

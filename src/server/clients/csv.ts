@@ -128,7 +128,7 @@ function readRecords(bytes: Uint8Array): string[][] {
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw new ImportRefusal(
-      `No se pudo leer el archivo como CSV${line ? ` (cerca de la línea ${line})` : ''}: revise que las comillas estén cerradas.`,
+      `No se pudo leer el archivo como CSV${line ? ` (cerca de la línea ${line})` : ''}: revisa que las comillas estén cerradas.`,
     );
   }
   if (records.length === 0) throw new ImportRefusal('El archivo está vacío.');

@@ -397,6 +397,8 @@ export interface ClientTimelineEntry {
   /** A client event, or a meeting sent or cancelled (read from client_meetings). */
   kind: ClientEventKind | MeetingEventKind;
   actorEmail: string | null;
+  /** Set by the page's view: the actor's name, or their e-mail when the account has none. */
+  actorName?: string | null;
   /** ISO 8601 UTC. */
   at: string;
   /** A note's text. */

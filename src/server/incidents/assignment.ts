@@ -14,6 +14,7 @@ import type { Db } from '../db/index.ts';
 import type { IncidentAssignment } from '../db/schema.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { staffDisplayName } from '../auth/names.ts';
 import { incidentAssignedMail } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
@@ -165,7 +166,7 @@ export async function assignIncident(
       trx,
       {
         kind: 'incident.assigned',
-        ...incidentAssignedMail(input.brand, assignee.email, incident, input.actor.email),
+        ...incidentAssignedMail(input.brand, assignee, incident, staffDisplayName(input.actor)),
       },
       now,
     );

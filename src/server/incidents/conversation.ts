@@ -34,6 +34,8 @@ import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, reserveVisitorMail } from '
 export interface EntryAuthor {
   id: string;
   email: string;
+  /** 'Nombre' in Configuración, for the mails that name them ('' or absent: the e-mail). */
+  name?: string;
 }
 
 /** The text cannot be stored (empty or too long); `message` is the Spanish reason. */
@@ -225,7 +227,7 @@ export async function replyToVisitor(
         const to = { numeroIncidencia: incident.numeroIncidencia, email: incident.email.trim() };
         await enqueueMail(
           trx,
-          { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token) },
+          { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token, input.author.name) },
           now,
         );
         mail = 'queued';

@@ -7,7 +7,7 @@
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
 import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
-import { absoluteUrl, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
+import { absoluteUrl, formatAddress, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
 import type { MailMessage } from './types.ts';
 
 /** The incident as the mails about it need it: the record without its id and history. */
@@ -114,12 +114,16 @@ export function incidentReplyMail(
   incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email'>,
   reply: string,
   followUpToken: string,
+  /** The staff member's name ('Nombre' in Configuración); never their e-mail. '' : the team. */
+  authorName = '',
 ): MailMessage {
+  const who = authorName.trim() ? `${authorName.trim()}, de nuestro equipo de soporte,` : 'Nuestro equipo de soporte';
+  const said = `${who} respondió a tu incidencia ${incident.numeroIncidencia}.`;
   return renderMail(brand, incident.email, {
     subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
-    preheader: `Nuestro equipo de soporte respondió a tu incidencia ${incident.numeroIncidencia}.`,
+    preheader: said,
     heading: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
-    intro: ['Hola:', `Nuestro equipo de soporte respondió a tu incidencia ${incident.numeroIncidencia}.`],
+    intro: ['Hola:', said],
     quote: { label: 'Respuesta', text: reply },
     action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) },
     outro: visitorOutro(brand),
@@ -187,15 +191,19 @@ export function incidentDigestMail(
 /** To a staff member an incident was assigned to by someone else (issue 11), with the incident's link. */
 export function incidentAssignedMail(
   brand: MailBrand,
-  to: string,
+  to: { email: string; name: string },
   incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
   assignedBy: string,
 ): MailMessage {
-  return renderMail(brand, to, {
+  const name = to.name.trim();
+  return renderMail(brand, formatAddress(name, to.email), {
     subject: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
     preheader: `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
     heading: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
-    intro: [`${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`],
+    intro: [
+      name ? `Hola, ${name}:` : 'Hola:',
+      `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
+    ],
     rows: [
       ['Número', incident.numeroIncidencia],
       ['Cliente', incident.nombre],

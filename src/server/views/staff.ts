@@ -5,6 +5,7 @@
 import { mostViewedPages, visitsOnDay } from '../analytics/index.ts';
 import { describeEvents, recentEvents } from '../audit/index.ts';
 import type { StaffMember } from '../auth/index.ts';
+import { nameByEmail, namedHistory, staffNames } from '../auth/names.ts';
 import { listStaffSessions } from '../auth/settings.ts';
 import { pendingEnrolment } from '../auth/two-step.ts';
 import { CLIENT_LIST_LIMIT, clientFromParam, clientTimeline, listClients } from '../clients/index.ts';
@@ -17,6 +18,7 @@ import { incidentByNumber, staffTimeline } from '../incidents/conversation.ts';
 import type { IncidentFilters } from '../incidents/query.ts';
 import { countIncidentsByState, listIncidents } from '../incidents/search.ts';
 import { clientMeetings, upcomingMeetings } from '../meetings/index.ts';
+import type { TimelineEntry } from '../../domain/incidents.ts';
 import type { MessageView } from '../../domain/messages.ts';
 import type { ProjectState } from '../../domain/forms/client.ts';
 
@@ -34,9 +36,16 @@ export async function staffHomeView() {
   return { visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages };
 }
 
-/** One page of the staff incident list. */
-export const incidentListView = (filters: IncidentFilters, page: number, staffId: string) =>
-  listIncidents(getDb(), filters, page, undefined, { staffId });
+/** One page of the staff incident list; each state change is signed with its author's name. */
+export async function incidentListView(filters: IncidentFilters, page: number, staffId: string) {
+  const db = getDb();
+  const [list, names] = await Promise.all([
+    listIncidents(db, filters, page, undefined, { staffId }),
+    staffNames(db),
+  ]);
+  for (const item of list.items) item.historial = namedHistory(names, item.historial);
+  return list;
+}
 
 /**
  * One incident's page: the incident (null when there is none), its timeline, the staff to assign
@@ -49,12 +58,20 @@ export async function incidentPageView(numero: string) {
   const none: Assignee = { kind: 'none' };
   if (!incident)
     return { incident: null, timeline: [], staffAccounts: [], assignee: none, matchedClients: [] };
-  const [timeline, staffAccounts, assignee, matchedClients] = await Promise.all([
+  const [entries, staffAccounts, assignee, matchedClients, names] = await Promise.all([
     staffTimeline(db, incident),
     listAssignableStaff(db),
     assigneeOf(db, incident.assignedTo ?? null),
     incidentClients(db, incident),
+    staffNames(db),
   ]);
+  // Staff are named by their names (the problem's author is the visitor, by the name they gave).
+  const timeline = entries.map((entry): TimelineEntry => {
+    if (entry.kind === 'problem') return entry;
+    if (entry.kind === 'assignment')
+      return { ...entry, autor: nameByEmail(names, entry.autor), asignado: nameByEmail(names, entry.asignado) };
+    return { ...entry, autor: nameByEmail(names, entry.autor) };
+  });
   return { incident, timeline, staffAccounts, assignee, matchedClients };
 }
 
@@ -85,11 +102,13 @@ export async function clientPageView(idParam: string | undefined) {
   const db = getDb();
   const client = await clientFromParam(db, idParam);
   if (!client) return { client: null, timeline: [], meetings: [], incidents: [] };
-  const [timeline, meetings, incidents] = await Promise.all([
+  const [entries, meetings, incidents, names] = await Promise.all([
     clientTimeline(db, client.id),
     clientMeetings(db, client.id),
     clientIncidents(db, client),
+    staffNames(db),
   ]);
+  const timeline = entries.map((entry) => ({ ...entry, actorName: nameByEmail(names, entry.actorEmail) }));
   return { client, timeline, meetings, incidents };
 }
 
