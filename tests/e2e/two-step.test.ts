@@ -151,7 +151,7 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     await page.waitForURL(/\/admin\/configuracion/);
     await expect
       .poll(() => page.getByRole('heading', { level: 2 }).allTextContents())
-      .toEqual(['Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
+      .toEqual(['Nombre', 'Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
     await expectNoAxeViolations(page);
 
     await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');
