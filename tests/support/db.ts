@@ -1,7 +1,8 @@
 /**
  * Integration tests of the data layer run against both engines: a fresh SQLite file, and a
  * PostgreSQL database of their own (so concurrent runs never collide), each a copy of the run's
- * migrated template. When PostgreSQL is unreachable
+ * migrated template (on PostgreSQL, a copy another test of the same file used and left emptied, when
+ * its shape is still the template's: see resetPgDatabase). When PostgreSQL is unreachable
  * the PostgreSQL half is skipped with a loud notice, except under CI, where that is a failure.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, inject } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, inject } from 'vitest';
 import {
   createPgSchema,
   dropPgSchema,
@@ -22,6 +23,8 @@ import {
   copySqliteTemplate,
   createPgDatabaseFrom,
   dropPgDatabase,
+  rememberTemplateShape,
+  resetPgDatabase,
   TEST_DATABASE_URL,
   withDatabase,
 } from './templates.ts';
@@ -61,6 +64,33 @@ export interface TestDatabase {
 }
 
 /**
+ * This file's PostgreSQL databases between two tests: each a copy of the template, emptied after the
+ * test that used it (see resetPgDatabase) and handed to the next; dropped once the file is done.
+ */
+const idlePgDatabases: string[] = [];
+
+async function newPgDatabase(template: string): Promise<string> {
+  const name = await createPgDatabaseFrom(TEST_DATABASE_URL, template);
+  try {
+    await rememberTemplateShape(TEST_DATABASE_URL, name, template);
+  } catch (error) {
+    await dropPgDatabase(TEST_DATABASE_URL, name);
+    throw error;
+  }
+  return name;
+}
+
+/** After a test: the database back to the template's state for the next test, or dropped when it cannot be. */
+async function recyclePgDatabase(name: string, template: string): Promise<void> {
+  if (await resetPgDatabase(TEST_DATABASE_URL, name, template)) idlePgDatabases.push(name);
+  else await dropPgDatabase(TEST_DATABASE_URL, name);
+}
+
+afterAll(async () => {
+  for (const name of idlePgDatabases.splice(0)) await dropPgDatabase(TEST_DATABASE_URL, name);
+});
+
+/**
  * A new, migrated database of the given engine: a copy of the run's migrated template (see
  * tests/support/templates.ts), or migrated here when the run has none (a file run outside `vitest`'s
  * projects). SQLite: a file in a folder of its own; PostgreSQL: a database of its own on the shared
@@ -92,8 +122,8 @@ export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase
   }
   const template = inject('pgTemplate');
   if (template) {
-    const name = await createPgDatabaseFrom(TEST_DATABASE_URL, template);
-    return opened(withDatabase(TEST_DATABASE_URL, name), () => dropPgDatabase(TEST_DATABASE_URL, name));
+    const name = idlePgDatabases.pop() ?? (await newPgDatabase(template));
+    return opened(withDatabase(TEST_DATABASE_URL, name), () => recyclePgDatabase(name, template));
   }
   const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   await createPgSchema(TEST_DATABASE_URL, schema);

@@ -4,13 +4,20 @@
  * not answer, there is no PostgreSQL template; tests/support/db.ts says so (and fails under CI).
  */
 import type { TestProject } from 'vitest/node';
-import { buildPgTemplate, buildSqliteTemplate, TEST_DATABASE_URL } from './templates.ts';
+import {
+  buildPgTemplate,
+  buildSqliteTemplate,
+  dropOrphanPgDatabases,
+  TEST_DATABASE_URL,
+} from './templates.ts';
 
 export default async function setup(project: TestProject): Promise<void> {
   project.provide('sqliteTemplate', await buildSqliteTemplate());
   let pgTemplate = '';
   try {
     pgTemplate = await buildPgTemplate(TEST_DATABASE_URL);
+    // Test databases a crashed or killed run left behind.
+    await dropOrphanPgDatabases(TEST_DATABASE_URL);
   } catch (error) {
     console.warn(
       `No se pudo preparar la plantilla de PostgreSQL: ${error instanceof Error ? error.message : String(error)}`,
