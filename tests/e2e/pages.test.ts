@@ -204,3 +204,21 @@ describe('info pages', () => {
     expect(new Set(heads.map((head) => head.description)).size).toBe(paths.length);
   });
 });
+
+describe('the accessibility check itself', () => {
+  it('fails on a page with violations, naming them (so the passes elsewhere mean something)', async () => {
+    await withPage(DESKTOP, async (page) => {
+      await page.setContent(
+        '<!doctype html><html lang="es"><head><title>Prueba</title></head><body><main><h1>Prueba</h1>' +
+          '<img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs="><button></button>' +
+          '<p style="color:#777;background:#888">Poco contraste</p></main></body></html>',
+      );
+      const failure = await expectNoAxeViolations(page).then(
+        () => '',
+        // The assertion's `actual`: one line per violation.
+        (error: unknown) => JSON.stringify((error as { actual?: unknown }).actual),
+      );
+      for (const rule of ['image-alt', 'button-name', 'color-contrast']) expect(failure).toContain(rule);
+    });
+  });
+});
