@@ -264,6 +264,7 @@ describe('client meeting, sent and cancelled', () => {
     for (const viewport of [PHONE, DESKTOP]) {
       const { context, page } = await signedIn(viewport);
       const consoleWatch = watchConsole(page);
+      await page.goto(`${server.url}/admin`);
       const list = page.getByTestId('proximas-reuniones').locator('li');
       await list.first().scrollIntoViewIfNeeded();
       expect(await list.count()).toBe(1);

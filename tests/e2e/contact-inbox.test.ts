@@ -147,6 +147,7 @@ describe('contact inbox', () => {
 
     const { context, page } = await signedIn();
     const consoleWatch = watchConsole(page);
+    await page.goto(`${server.url}/admin`);
     expect(await pendingInDb()).toBe(22);
     expect(await sidebarCount(page).textContent()).toBe('22');
     // The staff home's 'Mensajes por atender' says the same, and leads to the inbox.
@@ -258,6 +259,7 @@ describe('contact inbox', () => {
 
     // Another staff member sees it at once under 'Atendidos', with who and when.
     const other = await signedIn(OTHER);
+    await other.page.goto(`${server.url}/admin`);
     expect(await sidebarCount(other.page).textContent()).toBe('21');
     await other.page.goto(inbox('?estado=atendidos'));
     expect(await cardNames(other.page)).toEqual(['Cliente 05', 'Pedro Atendido']);
