@@ -12,6 +12,7 @@ import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/
 import { insertIncidents } from '../support/factories.ts';
 import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 
 const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 const SHOTS = process.env.LIST_SCREENSHOTS;
@@ -119,17 +120,7 @@ async function signedIn(
   options: BrowserContextOptions = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
-  const context = await browser.newContext({
-    ...options,
-    extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` },
-  });
-  const page = await context.newPage();
-  await page.goto(`${server.url}/admin-login`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Contraseña').fill(password);
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await page.waitForURL(`${server.url}/admin`);
-  return { context, page };
+  return signInStaff(browser, server.url, { email, password, network: `198.51.100.${ipCounter}` }, options);
 }
 
 const numbers = (page: Page) =>

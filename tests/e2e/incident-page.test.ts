@@ -11,6 +11,7 @@ import { DESKTOP, expectNoAxeViolations, poll, watchConsole } from '../support/b
 import { insertIncident } from '../support/factories.ts';
 import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 
 const { server, browser, smtp } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
@@ -45,14 +46,8 @@ async function newContext(): Promise<BrowserContext> {
 }
 
 async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext();
-  const page = await context.newPage();
-  await page.goto(`${server.url}/admin-login`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Contraseña').fill(password);
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await page.waitForURL(`${server.url}/admin`);
-  return { context, page };
+  ipCounter += 1;
+  return signInStaff(browser, server.url, { email, password, network: `198.51.100.${ipCounter}` });
 }
 
 const incidentUrl = (numero: string) => `${server.url}/admin/incidencias/${numero}`;

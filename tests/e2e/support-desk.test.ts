@@ -19,6 +19,7 @@ import { ageFormStamps, formStamp } from '../support/form-stamp.ts';
 import { postForm } from '../support/http.ts';
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 
 const FIRST = 'admin@verticeconsultores.com.do';
 const SECOND = 'luis@verticeconsultores.com.do';
@@ -81,15 +82,6 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-async function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  ipCounter += 1;
-  return browser.newContext({
-    ...DESKTOP,
-    extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` },
-    ...options,
-  });
-}
-
 /** A visitor of the public pages, from a network of its own, past the announcement toast. */
 async function visitorContext(): Promise<BrowserContext> {
   ipCounter += 1;
@@ -101,14 +93,8 @@ async function signedIn(
   password: string,
   options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(options);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/admin-login`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Contraseña').fill(password);
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await page.waitForURL(`${server.url}/admin`);
-  return { context, page };
+  ipCounter += 1;
+  return signInStaff(browser, server.url, { email, password, network: `198.51.100.${ipCounter}` }, { ...DESKTOP, ...options });
 }
 
 const incidentUrl = (numero: string) => `${server.url}/admin/incidencias/${numero}`;
