@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 
 const { server, browser, smtp } = useSite({
   smtp: true,
@@ -35,13 +36,7 @@ beforeAll(() => {
 async function signedIn(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; ip: string }> {
   ipCounter += 1;
   const ip = `198.51.100.${ipCounter}`;
-  const context = await browser.newContext({ ...DESKTOP, ...options, extraHTTPHeaders: { 'x-forwarded-for': ip } });
-  const page = await context.newPage();
-  await page.goto(`${server.url}/admin-login`);
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Contraseña').fill(password);
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await page.waitForURL(`${server.url}/admin`);
+  const { context, page } = await signInStaff(browser, server.url, { email, password, network: ip }, { ...DESKTOP, ...options });
   return { context, page, ip };
 }
 
@@ -62,6 +57,7 @@ describe('staff settings', () => {
   it('is reached from the sidebar and passes axe', async () => {
     const { context, page } = await signedIn();
     const consoleWatch = watchConsole(page);
+    await page.goto(`${server.url}/admin`);
     await page.getByRole('navigation', { name: 'Panel administrativo' }).getByRole('link', { name: 'Configuración' }).click();
     await page.waitForURL(`${server.url}/admin/configuracion`);
     await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Nombre', 'Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Actividad']);
