@@ -5,7 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
-import { signInStaff } from '../../src/server/auth/login.ts';
+import { signInStaff as signInWithAuth } from '../../src/server/auth/login.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
@@ -13,6 +13,7 @@ import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from '../support/
 import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
 import { firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
+import { signInStaff } from '../support/staff-login.ts';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -52,13 +53,12 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.waitForLoadState('load');
 }
 
+/** A page at `path` signed in as SUPPORT by the form's post (the form itself is tested under 'sign-in'). */
 async function staffPage(path: string, options = DESKTOP) {
-  const context = await newContext(options);
-  const page = await context.newPage();
+  ipCounter += 1;
+  const { context, page } = await signInStaff(browser, server.url, { email: SUPPORT, password: PASSWORD, network: `198.51.100.${ipCounter}` }, options);
   const consoleWatch = watchConsole(page);
-  await signIn(page, SUPPORT, PASSWORD);
-  expect(new URL(page.url()).pathname).toBe('/admin');
-  if (path !== '/admin') await page.goto(`${server.url}${path}`);
+  await page.goto(`${server.url}${path}`);
   await hydrated(page);
   return { context, page, consoleWatch };
 }
@@ -208,7 +208,7 @@ describe('guard', () => {
     // A session for the former employee, made as a server that still listed them would make it.
     const config = parseConfig({ SITE_URL: server.url, ADMIN_EMAILS: `${ADMIN},${FORMER}`, AUTH_SECRET });
     const auth = createStaffAuth({ db, engine: 'sqlite', config, secret: AUTH_SECRET });
-    const outcome = await signInStaff({ email: FORMER, password: PASSWORD, ip: '192.0.2.50' }, { auth, config, db });
+    const outcome = await signInWithAuth({ email: FORMER, password: PASSWORD, ip: '192.0.2.50' }, { auth, config, db });
     if (outcome.kind !== 'ok') throw new Error(outcome.kind);
     const cookie = outcome.setCookies.map((line) => line.split(';')[0]).join('; ');
     const page = await fetch(`${server.url}/admin/clientes`, { headers: { cookie }, redirect: 'manual' });
