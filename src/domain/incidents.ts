@@ -35,6 +35,14 @@ export function countsPerState(
   return counts;
 }
 
+/** Where an incident came from: the support form, or a mail to the support address (issue 21). */
+export const INCIDENT_ORIGINS = ['Formulario', 'Correo'] as const;
+export type IncidentOrigin = (typeof INCIDENT_ORIGINS)[number];
+
+export function isIncidentOrigin(value: unknown): value is IncidentOrigin {
+  return typeof value === 'string' && (INCIDENT_ORIGINS as readonly string[]).includes(value);
+}
+
 /** `INC-yyyymmdd-nnnn`: the UTC day and a random part of 1000 to 9999 (spec §9). */
 export const INCIDENT_NUMBER_PATTERN = /^INC-\d{8}-\d{4}$/;
 

@@ -26,6 +26,7 @@ import { reserveHit } from '../limits/counters.ts';
 import { touchIncident } from './activity.ts';
 import { isCurrentStaff, loadAssignments } from './assignment.ts';
 import { incidentIdByToken, issueFollowUpToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
+import { threadIncidentMail } from './mail-thread.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, reserveVisitorMail } from './notices.ts';
@@ -225,11 +226,8 @@ export async function replyToVisitor(
       } else {
         const token = await issueFollowUpToken(trx, incident.id, now);
         const to = { numeroIncidencia: incident.numeroIncidencia, email: incident.email.trim() };
-        await enqueueMail(
-          trx,
-          { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token, input.author.name) },
-          now,
-        );
+        const reply = { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token, input.author.name) };
+        await enqueueMail(trx, await threadIncidentMail(trx, incident.id, reply, input.brand, now), now);
         mail = 'queued';
       }
     }

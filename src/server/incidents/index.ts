@@ -10,14 +10,18 @@ import {
   utcDay,
   type HistoryEntry,
   type IncidentFields,
+  type IncidentOrigin,
   type IncidentRecord,
 } from '../../domain/incidents.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/rows.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { issueFollowUpToken } from './follow-up.ts';
+import { threadIncidentMail } from './mail-thread.ts';
 import { loadHistories } from './history.ts';
 import {
   DEFAULT_VISITOR_MAIL_DAILY_CAP,
@@ -48,6 +52,15 @@ export interface CreateIncidentOptions {
   /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
   visitorMailDailyCap?: number;
   now?: Date;
+  /** 'Correo': opened by a mail to INBOUND_ADDRESS (src/server/inbound); default 'Formulario'. */
+  origen?: IncidentOrigin;
+  /** The customer's mail that opened it: the confirmation answers it (`In-Reply-To`). */
+  inReplyTo?: string | null;
+  /**
+   * Runs in the creating transaction once the incident row exists (before its mails are queued), e.g.
+   * to record the inbound message it came from: if it throws, nothing is stored.
+   */
+  withinTransaction?: (trx: Transaction<Database>, incidentId: number) => Promise<void>;
 }
 
 /** No incident has the id (or number) a staff action names. */
@@ -79,12 +92,13 @@ export async function createIncident(
   const now = options.now ?? new Date();
   const fecha = now.toISOString();
   const day = utcDay(now);
+  const origen = options.origen ?? 'Formulario';
 
   const created = await db.transaction().execute(async (trx) => {
     const insert = (numeroIncidencia: string) =>
       trx
         .insertInto('incidents')
-        .values(incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }))
+        .values({ ...incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }), origen })
         // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
         .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
         .returning('id')
@@ -121,6 +135,7 @@ export async function createIncident(
       .insertInto('incidentEvents')
       .values({ incidentId: row.id, estado: INITIAL_STATE, fecha, actor: null })
       .execute();
+    await options.withinTransaction?.(trx, row.id);
 
     const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
     // The e-mail field is free text (spec §5): mail goes only to what looks like an address, and
@@ -137,9 +152,13 @@ export async function createIncident(
         })) ?? 'queued';
       if (visitorMail === 'queued') {
         const token = await issueFollowUpToken(trx, row.id, now);
+        const confirmation = {
+          kind: 'incident.confirmation',
+          ...incidentConfirmationMail(options.brand, mailData, token, origen === 'Correo'),
+        };
         await enqueueMail(
           trx,
-          { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData, token) },
+          await threadIncidentMail(trx, row.id, confirmation, options.brand, now, options.inReplyTo),
           now,
         );
       }
