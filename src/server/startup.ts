@@ -10,6 +10,7 @@ import { closePageViews } from './analytics/index.ts';
 import { purgeOldEventsIfDue } from './audit/index.ts';
 import { getConfig } from './config.ts';
 import { sendStaffDigestIfDue } from './incidents/notices.ts';
+import { purgeOldOriginalsIfDue } from './inbound/original.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
@@ -56,7 +57,7 @@ export async function startBackground(): Promise<Background[]> {
     transport,
     log,
     // Held staff notices (a flood of incidents) go out as one digest when it comes due; once an hour,
-    // audit events older than AUDIT_RETENTION_DAYS are deleted.
+    // audit events older than AUDIT_RETENTION_DAYS and raw inbound mails older than 90 days are deleted.
     beforeRound: async () => {
       await sendStaffDigestIfDue(db, { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, intervalMs: config.STAFF_DIGEST_INTERVAL_SECONDS * 1000 });
       // A failed purge is retried in an hour and never holds up the mail round.
@@ -65,6 +66,12 @@ export async function startBackground(): Promise<Background[]> {
         return null;
       });
       if (purged) log.info({ purged, retentionDays: config.AUDIT_RETENTION_DAYS }, 'old audit events deleted');
+      // Raw inbound mails ('Ver original') are kept 90 days; their record stays.
+      const originals = await purgeOldOriginalsIfDue(db).catch((error: unknown) => {
+        log.error({ err: error }, 'inbound originals purge failed');
+        return null;
+      });
+      if (originals) log.info({ originals }, 'old inbound originals dropped');
     },
   });
   log.info({ transport: transport.kind }, 'mail worker started');

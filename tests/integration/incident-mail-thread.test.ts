@@ -21,16 +21,34 @@ const INBOUND = 'soporte@vertice.example';
 const STAFF_INBOX = 'equipo@vertice.example';
 const brand = { ...MAIL_BRAND, inboundAddress: INBOUND, staffInbox: STAFF_INBOX };
 const author = { id: 'user-1', email: 'ana@vertice.example', name: 'Ana Pérez' };
-const fields = { problema: 'No imprime la factura', nombre: 'María', telefono: '', email: 'maria@cliente.example', rnc: '' };
+const fields = {
+  problema: 'No imprime la factura',
+  nombre: 'María',
+  telefono: '',
+  email: 'maria@cliente.example',
+  rnc: '',
+};
 const at = (minute: number) => new Date(Date.UTC(2025, 2, 3, 14, minute));
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 describeEachEngine('threading of incident mails', (database) => {
   async function conversation(mailBrand: typeof MAIL_BRAND) {
     const { db } = database();
-    const created = await createIncident(db, fields, { brand: mailBrand, staffInbox: STAFF_INBOX, now: at(0) });
-    await setIncidentState(db, { id: created.id, estado: 'En Proceso', actor: author.email, notify: mailBrand }, at(1));
-    await replyToVisitor(db, { incidentId: created.id, author, body: 'Ya lo revisamos.', brand: mailBrand }, at(2));
+    const created = await createIncident(db, fields, {
+      brand: mailBrand,
+      staffInbox: STAFF_INBOX,
+      now: at(0),
+    });
+    await setIncidentState(
+      db,
+      { id: created.id, estado: 'En Proceso', actor: author.email, notify: mailBrand },
+      at(1),
+    );
+    await replyToVisitor(
+      db,
+      { incidentId: created.id, author, body: 'Ya lo revisamos.', brand: mailBrand },
+      at(2),
+    );
     const rows = await db
       .selectFrom('mailOutbox')
       .selectAll()
@@ -42,19 +60,29 @@ describeEachEngine('threading of incident mails', (database) => {
 
   it('gives each customer mail its own Message-ID, threads it under the first and a reply address of the incident', async () => {
     const { db, created, rows } = await conversation(brand);
-    expect(rows.map((row) => row.kind)).toEqual(['incident.confirmation', 'incident.state', 'incident.reply']);
+    expect(rows.map((row) => row.kind)).toEqual([
+      'incident.confirmation',
+      'incident.state',
+      'incident.reply',
+    ]);
     const ids = rows.map((row) => row.messageId);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}@vertice\.example$/);
     expect(new Set(ids).size).toBe(3);
 
     const headers = rows.map((row) => (row.headers ? JSON.parse(row.headers) : {}) as Record<string, string>);
     expect(headers[0]).toEqual({ 'Auto-Submitted': 'auto-generated' });
-    expect(headers[1]).toEqual({ 'Auto-Submitted': 'auto-generated', 'In-Reply-To': `<${ids[0]}>`, References: `<${ids[0]}>` });
+    expect(headers[1]).toEqual({
+      'Auto-Submitted': 'auto-generated',
+      'In-Reply-To': `<${ids[0]}>`,
+      References: `<${ids[0]}>`,
+    });
     // A staff member wrote the reply: it is no automatic mail.
     expect(headers[2]).toEqual({ 'In-Reply-To': `<${ids[0]}>`, References: `<${ids[0]}>` });
     expect(rows[1]!.subject).toContain(created.numeroIncidencia);
 
-    const tokens = rows.map((row) => /^soporte\+([0-9a-f]{32})@vertice\.example$/.exec(row.replyTo ?? '')?.[1]);
+    const tokens = rows.map(
+      (row) => /^soporte\+([0-9a-f]{32})@vertice\.example$/.exec(row.replyTo ?? '')?.[1],
+    );
     for (const token of tokens) expect(token).toBeTruthy();
     expect(new Set(tokens).size).toBe(3);
     const recorded = await db.selectFrom('incidentMails').selectAll().orderBy('id').execute();
@@ -62,7 +90,9 @@ describeEachEngine('threading of incident mails', (database) => {
       rows.map((row, index) => [created.id, row.messageId, row.kind, sha256(tokens[index]!)]),
     );
     // Only hashes are stored, and the reply token is not the follow-up link's.
-    const followUpHashes = (await db.selectFrom('incidentTokens').select('tokenHash').execute()).map((row) => row.tokenHash);
+    const followUpHashes = (await db.selectFrom('incidentTokens').select('tokenHash').execute()).map(
+      (row) => row.tokenHash,
+    );
     for (const token of tokens) {
       expect(JSON.stringify(recorded)).not.toContain(token);
       expect(followUpHashes).not.toContain(sha256(token!));
@@ -83,7 +113,11 @@ describeEachEngine('threading of incident mails', (database) => {
 
   it('the staff notices are automatic mails too', async () => {
     const { db } = await conversation(brand);
-    const notice = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.staff-notice').executeTakeFirstOrThrow();
+    const notice = await db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .where('kind', '=', 'incident.staff-notice')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(notice.headers ?? '{}')).toEqual({ 'Auto-Submitted': 'auto-generated' });
     expect(notice.replyTo).toBe(fields.email);
   });

@@ -59,13 +59,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .alterTable('incident_entries')
-    .addColumn('inbound_message_id', 'integer', (c) => c.references('inbound_messages.id').onDelete('set null'))
+    .addColumn('inbound_message_id', 'integer', (c) =>
+      c.references('inbound_messages.id').onDelete('set null'),
+    )
     .execute();
 
   await db.schema
     .alterTable('incidents')
     .addColumn('origen', 'text', (c) =>
-      c.notNull().defaultTo('Formulario').check(sql`origen in ('Formulario', 'Correo')`),
+      c
+        .notNull()
+        .defaultTo('Formulario')
+        .check(sql`origen in ('Formulario', 'Correo')`),
     )
     .execute();
   await db.schema
