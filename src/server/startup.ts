@@ -10,6 +10,8 @@ import { closePageViews } from './analytics/index.ts';
 import { purgeOldEventsIfDue } from './audit/index.ts';
 import { getConfig } from './config.ts';
 import { sendStaffDigestIfDue } from './incidents/notices.ts';
+import { startMailboxPoller } from './inbound/imap.ts';
+import { inboundSettings } from './inbound/index.ts';
 import { purgeOldOriginalsIfDue } from './inbound/original.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
@@ -44,8 +46,9 @@ export async function ensureFirstStaffAccount(): Promise<void> {
 }
 
 /**
- * Starts the background work of a server process: the mail outbox worker. Its transport is created
- * here, so a bad mail setting (e.g. EmailJS keys missing) stops the start instead of failing later.
+ * Starts the background work of a server process: the mail outbox worker, and the support mailbox's
+ * poller when `INBOUND_IMAP_URL` is set. The mail transport is created here, so a bad mail setting
+ * (e.g. EmailJS keys missing) stops the start instead of failing later.
  */
 export async function startBackground(): Promise<Background[]> {
   const log = getLogger();
@@ -75,7 +78,19 @@ export async function startBackground(): Promise<Background[]> {
     },
   });
   log.info({ transport: transport.kind }, 'mail worker started');
+  // The support mailbox, when INBOUND_IMAP_URL is set: polled now, then every INBOUND_POLL_SECONDS.
+  const inbound = config.INBOUND_IMAP_URL
+    ? startMailboxPoller(db, {
+        url: config.INBOUND_IMAP_URL,
+        settings: inboundSettings(config),
+        maxBytes: config.INBOUND_MAX_BYTES,
+        intervalMs: config.INBOUND_POLL_SECONDS * 1000,
+        log,
+      })
+    : null;
+  if (inbound) log.info({ everySeconds: config.INBOUND_POLL_SECONDS }, 'inbound mailbox poller started');
   return [
+    ...(inbound ? [inbound] : []),
     {
       // Views counted in memory are written before the process exits (and any beacon still being
       // answered is written as it comes).

@@ -1,19 +1,48 @@
 /**
- * Issue 21 against the production build, over plain HTTP (no browser) with a real SMTP peer: a raw mail
+ * Issue 21 against the production build, over plain HTTP (no browser) with a real SMTP peer and a
+ * private Dovecot as the support mailbox: a mail waiting in the mailbox when the server starts is
+ * polled at once, opens an incident (confirmation mailed) and is moved to 'Procesados'. A raw mail
  * posted to `POST /api/inbound-mail` opens an incident whose confirmation reaches the customer threaded
  * under their own mail with the incident's reply address; the customer's reply to that address, posted
  * the same way, lands as the customer's answer and the staff inbox hears it 'por correo'. The secret and
  * the size limit as the production server applies them (before Astro, past the site's 100 KiB rule).
  */
+import { ImapFlow } from 'imapflow';
 import type { ParsedMail } from 'mailparser';
-import { describe, expect, it } from 'vitest';
-import { inboundFixture } from '../support/inbound.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dovecotProblem, startPrivateDovecot } from '../support/dovecot.ts';
+import { inboundFixture, withMessageId } from '../support/inbound.ts';
 import { useSite } from '../support/site.ts';
 
 const SECRET = 'secreto-del-webhook-e2e-0123456789abcdef';
 const STAFF_INBOX = 'buzon@verticeconsultores.com.do';
 const INBOUND = 'soporte@vertice.example';
 const MAX_BYTES = 256 * 1024;
+
+/** The support mailbox, started before the server, with one mail already waiting in it. */
+const imap = dovecotProblem ? null : await startPrivateDovecot();
+const imapClient = () =>
+  new ImapFlow({
+    host: imap!.host,
+    port: imap!.port,
+    secure: false,
+    auth: { user: imap!.user, pass: imap!.password },
+    logger: false,
+  });
+const WAITING_SENDER = 'pedro@colmado.example';
+if (imap) {
+  const client = imapClient();
+  await client.connect();
+  const raw = inboundFixture('new-incident')
+    .toString('utf8')
+    .replaceAll('carmen@panaderia.example', WAITING_SENDER)
+    .replace('Carmen Peralta', 'Pedro Almánzar');
+  await client.append('INBOX', withMessageId(Buffer.from(raw), 'esperando@colmado.example'));
+  await client.logout();
+}
+afterAll(async () => {
+  await imap?.stop();
+});
 
 const { server, smtp } = useSite({
   browser: false,
@@ -24,18 +53,49 @@ const { server, smtp } = useSite({
     INBOUND_ADDRESS: INBOUND,
     INBOUND_WEBHOOK_SECRET: SECRET,
     INBOUND_MAX_BYTES: String(MAX_BYTES),
+    ...(imap ? { INBOUND_IMAP_URL: imap.url, INBOUND_POLL_SECONDS: '3600' } : {}),
   },
 });
 
 const endpoint = () => `${server.url}/api/inbound-mail`;
-const post = (body: BodyInit, secret = SECRET) =>
+const post = (body: Uint8Array | ReadableStream<Uint8Array>, secret = SECRET) =>
   fetch(endpoint(), {
     method: 'POST',
-    body,
+    // A copy as a plain Uint8Array (a Buffer's type is no BodyInit).
+    body: body instanceof Uint8Array ? new Uint8Array(body) : body,
     headers: { 'Content-Type': 'message/rfc822', Authorization: `Bearer ${secret}` },
     duplex: 'half',
   } as RequestInit);
 const toAddress = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '');
+
+describe.skipIf(imap === null)('mail from customers in the support mailbox', () => {
+  it('polls the mailbox at start: the waiting mail opens an incident and moves to Procesados, \\Seen', async () => {
+    const confirmation = await smtp.waitFor((mail) => toAddress(mail).includes(WAITING_SENDER));
+    expect(confirmation.inReplyTo).toBe('<esperando@colmado.example>');
+    expect(confirmation.replyTo?.value[0]?.address).toMatch(/^soporte\+[0-9a-f]{32}@vertice\.example$/);
+    const folders = async () => {
+      const client = imapClient();
+      await client.connect();
+      try {
+        const inbox = await client.status('INBOX', { messages: true });
+        const done = await client
+          .status('Procesados', { messages: true, unseen: true })
+          .catch(() => false as const);
+        return {
+          inbox: inbox && inbox.messages,
+          procesados: done && done.messages,
+          sinLeer: done && done.unseen,
+        };
+      } finally {
+        await client.logout();
+      }
+    };
+    // The move follows the commit that queued the confirmation.
+    await expect
+      .poll(folders, { timeout: 15_000, interval: 100 })
+      .toEqual({ inbox: 0, procesados: 1, sinLeer: 0 });
+  });
+});
 
 describe('mail from customers through the webhook', () => {
   it('opens an incident by mail, confirms it in the customer thread, and takes the reply to it', async () => {

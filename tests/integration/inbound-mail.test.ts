@@ -411,12 +411,12 @@ describeEachEngine('inbound mail', (database) => {
     const incident = await openIncident(db);
     const raw = inboundFixture('gmail-reply', incident);
     expect((await receiveMail(db, raw, settings, at(15))).outcome).toBe('answer');
-    expect(await receiveMail(db, raw, settings, at(15, 1))).toEqual({ outcome: 'duplicate' });
+    expect(await receiveMail(db, raw, settings, at(15, 1))).toMatchObject({ outcome: 'duplicate', firstOutcome: 'answer' });
     expect(await answers(db, incident.id)).toHaveLength(1);
 
     const anonymous = withMessageId(raw, null);
     expect((await receiveMail(db, anonymous, settings, at(15, 2))).outcome).toBe('answer');
-    expect(await receiveMail(db, anonymous, settings, at(15, 3))).toEqual({ outcome: 'duplicate' });
+    expect(await receiveMail(db, anonymous, settings, at(15, 3))).toMatchObject({ outcome: 'duplicate', firstOutcome: 'answer' });
     expect(await answers(db, incident.id)).toHaveLength(2);
     const stored = await db.selectFrom('inboundMessages').select('dedupKey').orderBy('id').execute();
     expect(stored.map((row) => row.dedupKey)).toEqual([

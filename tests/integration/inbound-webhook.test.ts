@@ -44,10 +44,11 @@ async function serve(db: Db, env: Record<string, string>): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/inbound-mail`;
 }
 
-const post = (url: string, body: BodyInit, headers: Record<string, string> = {}) =>
+const post = (url: string, body: Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
   fetch(url, {
     method: 'POST',
-    body,
+    // A copy as a plain Uint8Array (a Buffer's type is no BodyInit).
+    body: body instanceof Uint8Array ? new Uint8Array(body) : body,
     headers: { 'Content-Type': 'message/rfc822', ...headers },
     duplex: 'half',
   } as RequestInit);
@@ -106,7 +107,7 @@ describeEachEngine('inbound-mail webhook', (database) => {
       {},
       { Authorization: `Bearer ${SECRET.slice(0, -1)}` },
       { Authorization: `Basic ${SECRET}` },
-    ]) {
+    ] as Array<Record<string, string>>) {
       const response = await post(url, inboundFixture('new-incident'), headers);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer');

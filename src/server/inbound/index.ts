@@ -84,6 +84,8 @@ export interface IngestResult {
   outcome: InboundOutcome | 'duplicate';
   /** Why it was ignored or refused (`auto-submitted`, `own-address`, `spam`, `rate-limit`…). */
   reason?: string;
+  /** Of a duplicate: what became of it when it was first stored. */
+  firstOutcome?: InboundOutcome;
   inboundId?: number;
   incidentId?: number;
   numeroIncidencia?: string;
@@ -288,7 +290,15 @@ export async function ingestMessage(
       .onConflict((oc) => oc.column('dedupKey').doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (!stored) return { outcome: 'duplicate' };
+    if (!stored) {
+      // What became of it the first time decides, e.g., the mailbox folder it goes to now.
+      const first = await trx
+        .selectFrom('inboundMessages')
+        .select(['id', 'outcome'])
+        .where('dedupKey', '=', message.dedupKey)
+        .executeTakeFirst();
+      return { outcome: 'duplicate', ...(first ? { firstOutcome: first.outcome, inboundId: first.id } : {}) };
+    }
     const decision = await decide(trx, message, stored.id, settings, now);
     await trx
       .updateTable('inboundMessages')
