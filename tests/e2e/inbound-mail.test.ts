@@ -12,6 +12,7 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dovecotProblem, startPrivateDovecot } from '../support/dovecot.ts';
 import { inboundFixture, withMessageId } from '../support/inbound.ts';
+import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
 const SECRET = 'secreto-del-webhook-e2e-0123456789abcdef';
@@ -66,6 +67,23 @@ const post = (body: Uint8Array | ReadableStream<Uint8Array>, secret = SECRET) =>
     headers: { 'Content-Type': 'message/rfc822', Authorization: `Bearer ${secret}` },
     duplex: 'half',
   } as RequestInit);
+/** The first staff account's session cookie, from the sign-in form's own post. */
+async function staffCookie(): Promise<string> {
+  const response = await fetch(`${server.url}/admin-login`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      email: 'admin@verticeconsultores.com.do',
+      password: firstStaffPassword(server),
+    }),
+    headers: { origin: server.url },
+    redirect: 'manual',
+  });
+  expect(response.status).toBe(303);
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+}
 const toAddress = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '');
 
 describe.skipIf(imap === null)('mail from customers in the support mailbox', () => {
@@ -141,6 +159,46 @@ describe('mail from customers through the webhook', () => {
 
     // Delivered again (a retrying MTA): stored once, nobody told twice.
     expect(await (await post(reply)).json()).toEqual({ resultado: 'duplicate' });
+
+    // The number in the subject from the incident's address: joins it, unverified. A bounce of the
+    // confirmation: the timeline says so.
+    const bySubject = inboundFixture('subject-only', { numero })
+      .toString('utf8')
+      .replaceAll('maria@cliente.example', 'carmen@panaderia.example');
+    expect(await (await post(Buffer.from(bySubject))).json()).toEqual({ resultado: 'unverified' });
+    const bounce = inboundFixture('bounce', { numero, messageId: confirmation.messageId!.slice(1, -1) });
+    expect(await (await post(bounce)).json()).toEqual({ resultado: 'bounce' });
+
+    // The staff see it: origin 'Correo' on the list (and its filter) and the incident page, the answer
+    // 'por correo' with 'Ver original', which is the raw mail as plain text, for staff only.
+    const cookie = await staffCookie();
+    const html = async (path: string) => {
+      const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    expect(await html('/admin/incidencias?origen=Correo')).toContain(numero);
+    expect(await html('/admin/incidencias?origen=Formulario')).not.toContain(numero);
+    const page = await html(`/admin/incidencias/${numero}`);
+    expect(page).toContain('Origen: Correo');
+    expect(page).toContain('· por correo');
+    expect(page).toContain('Ya reinicié la impresora fiscal');
+    expect(page).toContain('Remitente sin verificar');
+    expect(page).toContain('El correo al cliente rebotó');
+    const original = /href="(\/api\/staff\/correo-original\/\d+)"/.exec(page)?.[1];
+    expect(original).toBeTruthy();
+    const raw = await fetch(`${server.url}${original}`, { headers: { cookie } });
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(raw.headers.get('content-security-policy')).toContain('sandbox');
+    const text = await raw.text();
+    expect(text).toContain(
+      'Message-ID: <CAJx8sN0fXq2+Vd1yH3kP_u7wQm9LzR4oT5bE6cA1dG2hF3iJ4k@mail.gmail.com>',
+    );
+    expect(text).toContain('escribi=C3=B3:');
+    const anonymous = await fetch(`${server.url}${original}`, { redirect: 'manual' });
+    expect(anonymous.status).not.toBe(200);
+    expect(await anonymous.text()).not.toContain('Message-ID');
   });
 
   it('refuses a wrong secret (401) and a mail past INBOUND_MAX_BYTES (413), but takes one past the site-wide 100 KiB', async () => {
