@@ -18,7 +18,9 @@ import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { inboundOriginal } from '../../src/server/inbound/original.ts';
 import { NEW_INCIDENTS_PER_SENDER_PER_HOUR, type InboundSettings } from '../../src/server/inbound/index.ts';
 import { receiveMail } from '../../src/server/inbound/mail.ts';
-import { describeEachEngine } from '../support/db.ts';
+import { exportData } from '../../src/server/data/export.ts';
+import { importData } from '../../src/server/data/import.ts';
+import { createTestDatabase, describeEachEngine } from '../support/db.ts';
 import { insertStaffAccount } from '../support/factories.ts';
 import { inboundFixture, withMessageId, type FixtureValues } from '../support/inbound.ts';
 import { MAIL_BRAND } from '../support/mail-brand.ts';
@@ -79,6 +81,8 @@ async function snapshot(db: Db) {
     outbox: outbox.length,
   };
 }
+
+const withoutStamp = ({ exportedAt: _stamp, ...data }: Awaited<ReturnType<typeof exportData>>) => data;
 
 const answers = (db: Db, incidentId: number) =>
   db
@@ -411,12 +415,18 @@ describeEachEngine('inbound mail', (database) => {
     const incident = await openIncident(db);
     const raw = inboundFixture('gmail-reply', incident);
     expect((await receiveMail(db, raw, settings, at(15))).outcome).toBe('answer');
-    expect(await receiveMail(db, raw, settings, at(15, 1))).toMatchObject({ outcome: 'duplicate', firstOutcome: 'answer' });
+    expect(await receiveMail(db, raw, settings, at(15, 1))).toMatchObject({
+      outcome: 'duplicate',
+      firstOutcome: 'answer',
+    });
     expect(await answers(db, incident.id)).toHaveLength(1);
 
     const anonymous = withMessageId(raw, null);
     expect((await receiveMail(db, anonymous, settings, at(15, 2))).outcome).toBe('answer');
-    expect(await receiveMail(db, anonymous, settings, at(15, 3))).toMatchObject({ outcome: 'duplicate', firstOutcome: 'answer' });
+    expect(await receiveMail(db, anonymous, settings, at(15, 3))).toMatchObject({
+      outcome: 'duplicate',
+      firstOutcome: 'answer',
+    });
     expect(await answers(db, incident.id)).toHaveLength(2);
     const stored = await db.selectFrom('inboundMessages').select('dedupKey').orderBy('id').execute();
     expect(stored.map((row) => row.dedupKey)).toEqual([
@@ -458,5 +468,38 @@ describeEachEngine('inbound mail', (database) => {
     expect(await numbers({ origen: 'Formulario', nombre: 'r' })).toEqual([[form.numero, 'Formulario']]);
     expect(await numbers({ origen: 'Correo', nombre: 'r' })).toEqual([[mailed.numeroIncidencia, 'Correo']]);
     expect((await incidentByNumber(db, mailed.numeroIncidencia!))!.origen).toBe('Correo');
+  });
+
+  it('npm run data moves the origin and how each answer came', async () => {
+    const { db, engine } = database();
+    const incident = await openIncident(db);
+    await receiveMail(db, inboundFixture('gmail-reply', incident), settings, at(15));
+    await receiveMail(db, inboundFixture('subject-only', { numero: incident.numero }), settings, at(15, 5));
+    const mailed = await receiveMail(db, inboundFixture('new-incident'), settings, at(15, 10));
+    const exported = await exportData(db);
+    const target = await createTestDatabase(engine);
+    try {
+      await importData(target.db, JSON.parse(JSON.stringify(exported)));
+      const origins = await target.db
+        .selectFrom('incidents')
+        .select(['numeroIncidencia', 'origen'])
+        .orderBy('numeroIncidencia')
+        .execute();
+      expect(origins).toHaveLength(2);
+      expect(origins).toContainEqual({ numeroIncidencia: incident.numero, origen: 'Formulario' });
+      expect(origins).toContainEqual({ numeroIncidencia: mailed.numeroIncidencia, origen: 'Correo' });
+      const moved = await target.db
+        .selectFrom('incidentEntries')
+        .select(['via', 'unverified'])
+        .orderBy('createdAt')
+        .execute();
+      expect(moved.map((entry) => [entry.via, Boolean(entry.unverified)])).toEqual([
+        ['correo', false],
+        ['correo', true],
+      ]);
+      expect(withoutStamp(await exportData(target.db))).toEqual(withoutStamp(exported));
+    } finally {
+      await target.cleanup();
+    }
   });
 });
