@@ -7,12 +7,13 @@ import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beaconHandler, countablePaths } from '../src/server/analytics/beacon.ts';
 import { ConfigError, getConfig } from '../src/server/config.ts';
-import { closeDb } from '../src/server/db/index.ts';
+import { closeDb, getDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
 import { warnOnUntrustedProxy } from '../src/server/http/proxy-warning.ts';
 import { loggedRequests } from '../src/server/http/request-log.ts';
 import { secureHandler } from '../src/server/http/security.ts';
 import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
+import { inboundMailHandler } from '../src/server/inbound/webhook.ts';
 import { getLogger } from '../src/server/log.ts';
 import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
@@ -59,7 +60,8 @@ async function main(): Promise<void> {
   log.info({ files: files.size }, 'static files cached');
   // The beacon before the built files and Astro's router: a flood of page views costs what a built page costs.
   const beacons = beaconHandler(countablePaths(files.keys()), config.TRUST_PROXY, staticFilesHandler(files, htmlResponseFixes(compressed(handler))));
-  const site = secureHandler(beacons, config);
+  // Raw mails to the desk, before Astro too: their bodies are counted as they stream, never buffered past INBOUND_MAX_BYTES.
+  const site = secureHandler(inboundMailHandler(config, getDb, log, beacons), config);
   const server = http.createServer(loggedRequests(warnOnUntrustedProxy(site, config.TRUST_PROXY, log), log));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 30_000;

@@ -21,6 +21,8 @@ export const ROUTES = {
   /** Prefix of the staff APIs (CSV export, sign-out). */
   staffApi: '/api/staff',
   beacon: '/api/pv',
+  /** Raw mails from an MTA or a provider (issue 21): `POST`, `Authorization: Bearer INBOUND_WEBHOOK_SECRET`. */
+  inboundMail: '/api/inbound-mail',
   health: '/healthz',
   /** A freshly signed form start time for the islands of prerendered pages (GET, JSON `{ startedAt }`). */
   formStamp: '/api/form-stamp',
@@ -41,6 +43,9 @@ export const ROUTES = {
 
 /** Prefix of Astro's action endpoints (`/_actions/contact.send`). */
 export const ACTIONS_PREFIX = '/_actions/';
+
+/** 'Ver original': a stored inbound mail as plain text, staff only. */
+export const inboundOriginalPath = (id: number) => `${ROUTES.staffApi}/correo-original/${id}`;
 
 /** The staff page of one incident (`/admin/incidencias/INC-…`). */
 export const incidentPath = (numeroIncidencia: string) => `${ROUTES.adminIncidents}/${encodeURIComponent(numeroIncidencia)}`;

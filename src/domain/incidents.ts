@@ -35,6 +35,14 @@ export function countsPerState(
   return counts;
 }
 
+/** Where an incident came from: the support form, or a mail to the support address (issue 21). */
+export const INCIDENT_ORIGINS = ['Formulario', 'Correo'] as const;
+export type IncidentOrigin = (typeof INCIDENT_ORIGINS)[number];
+
+export function isIncidentOrigin(value: unknown): value is IncidentOrigin {
+  return typeof value === 'string' && (INCIDENT_ORIGINS as readonly string[]).includes(value);
+}
+
 /** `INC-yyyymmdd-nnnn`: the UTC day and a random part of 1000 to 9999 (spec §9). */
 export const INCIDENT_NUMBER_PATTERN = /^INC-\d{8}-\d{4}$/;
 
@@ -88,8 +96,21 @@ export function entryTextProblem(text: string): string | null {
 export type TimelineEntry =
   | { kind: 'problem'; fecha: string; texto: string; autor: string }
   | { kind: 'state'; fecha: string; estado: IncidentState; autor: string | null }
-  | { kind: 'reply' | 'answer' | 'note'; fecha: string; texto: string; autor: string | null }
-  | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null };
+  | {
+      kind: 'reply' | 'answer' | 'note';
+      fecha: string;
+      texto: string;
+      autor: string | null;
+      /** 'correo': a customer's answer that came by mail ('por correo'). */
+      via?: 'correo';
+      /** Matched only by the number in the subject and the From header: 'Remitente sin verificar'. */
+      sinVerificar?: boolean;
+      /** The stored mail it came from, for 'Ver original'. */
+      original?: number;
+    }
+  | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null }
+  /** A mail to the customer bounced: 'El correo al cliente rebotó'. */
+  | { kind: 'bounce'; fecha: string; autor: null };
 
 /**
  * The `actor` of the history entry written when the visitor's answer sets a resolved incident back to

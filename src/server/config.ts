@@ -30,6 +30,25 @@ const booleanFlag = (fallback: boolean) =>
 const integerWithDefault = (fallback: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
 
+/** Host names that are this machine: the only ones `imap://` (no TLS) may name. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * `INBOUND_IMAP_URL`: `imaps://user:password@host:993/INBOX`, or `imap://` to a loopback host only
+ * (a password sent in clear over the network is refused at start, not discovered in a packet capture).
+ */
+const imapUrl = z.preprocess(
+  emptyToUndefined,
+  z
+    .url({ protocol: /^imaps?$/, error: 'debe ser un URL imaps:// (o imap:// hacia 127.0.0.1)' })
+    .refine((value) => {
+      const url = new URL(value);
+      return url.protocol === 'imaps:' || LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
+    }, 'imap:// (sin TLS) solo se admite hacia este mismo equipo (127.0.0.1, ::1, localhost); usa imaps://')
+    .refine((value) => new URL(value).username !== '', 'debe incluir el usuario (imaps://usuario:contraseña@servidor/INBOX)')
+    .optional(),
+);
+
 const schema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,
@@ -89,6 +108,24 @@ const schema = z.object({
   MAIL_DIR: stringWithDefault('data/mail'),
   FIRST_PASSWORD_FILE: stringWithDefault('data/first-staff-password'),
   STAFF_INBOX: emailWithDefault('soporte@verticeconsultores.com.do'),
+  /** The support address customers write to; replies come back to `local+TOKEN@domain` of it. Unset: no inbound mail. */
+  INBOUND_ADDRESS: z.preprocess(
+    emptyToUndefined,
+    z
+      .email('debe ser una dirección de correo (soporte@empresa.com.do)')
+      .refine((value) => !value.split('@')[0]!.includes('+'), 'no debe llevar «+»: las respuestas llegan a local+CLAVE@dominio')
+      .transform((value) => value.toLowerCase())
+      .optional(),
+  ),
+  INBOUND_IMAP_URL: imapUrl,
+  INBOUND_POLL_SECONDS: integerWithDefault(60, 5, 3600),
+  /** Unset: `POST /api/inbound-mail` answers 404. */
+  INBOUND_WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
+  ),
+  /** Largest mail accepted, in bytes (default 25 MB). */
+  INBOUND_MAX_BYTES: integerWithDefault(25 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
   EMAILJS_SERVICE_ID: optionalString,
   EMAILJS_TEMPLATE_ID: optionalString,
   EMAILJS_PUBLIC_KEY: optionalString,
@@ -120,6 +157,12 @@ const schema = z.object({
   VIDEO_ADMCLOUD_ID: stringWithDefault('M7lc1UVf-VE'),
   VIDEO_RESTAURANTPE_ID: stringWithDefault('aqz-KE-bpKQ'),
   VIDEO_ABOUT_SRC: optionalString,
+}).superRefine((config, context) => {
+  // Both ways in hand mail to the support address's desk: without the address, nothing can open an incident.
+  for (const variable of ['INBOUND_IMAP_URL', 'INBOUND_WEBHOOK_SECRET'] as const) {
+    if (config[variable] && !config.INBOUND_ADDRESS)
+      context.addIssue({ code: 'custom', path: ['INBOUND_ADDRESS'], message: `es obligatoria cuando ${variable} está definida` });
+  }
 });
 
 export type Config = z.infer<typeof schema>;

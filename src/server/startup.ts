@@ -10,6 +10,9 @@ import { closePageViews } from './analytics/index.ts';
 import { purgeOldEventsIfDue } from './audit/index.ts';
 import { getConfig } from './config.ts';
 import { sendStaffDigestIfDue } from './incidents/notices.ts';
+import { startMailboxPoller } from './inbound/imap.ts';
+import { inboundSettings } from './inbound/index.ts';
+import { purgeOldOriginalsIfDue } from './inbound/original.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
@@ -43,8 +46,9 @@ export async function ensureFirstStaffAccount(): Promise<void> {
 }
 
 /**
- * Starts the background work of a server process: the mail outbox worker. Its transport is created
- * here, so a bad mail setting (e.g. EmailJS keys missing) stops the start instead of failing later.
+ * Starts the background work of a server process: the mail outbox worker, and the support mailbox's
+ * poller when `INBOUND_IMAP_URL` is set. The mail transport is created here, so a bad mail setting
+ * (e.g. EmailJS keys missing) stops the start instead of failing later.
  */
 export async function startBackground(): Promise<Background[]> {
   const log = getLogger();
@@ -56,7 +60,7 @@ export async function startBackground(): Promise<Background[]> {
     transport,
     log,
     // Held staff notices (a flood of incidents) go out as one digest when it comes due; once an hour,
-    // audit events older than AUDIT_RETENTION_DAYS are deleted.
+    // audit events older than AUDIT_RETENTION_DAYS and raw inbound mails older than 90 days are deleted.
     beforeRound: async () => {
       await sendStaffDigestIfDue(db, { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, intervalMs: config.STAFF_DIGEST_INTERVAL_SECONDS * 1000 });
       // A failed purge is retried in an hour and never holds up the mail round.
@@ -65,10 +69,28 @@ export async function startBackground(): Promise<Background[]> {
         return null;
       });
       if (purged) log.info({ purged, retentionDays: config.AUDIT_RETENTION_DAYS }, 'old audit events deleted');
+      // Raw inbound mails ('Ver original') are kept 90 days; their record stays.
+      const originals = await purgeOldOriginalsIfDue(db).catch((error: unknown) => {
+        log.error({ err: error }, 'inbound originals purge failed');
+        return null;
+      });
+      if (originals) log.info({ originals }, 'old inbound originals dropped');
     },
   });
   log.info({ transport: transport.kind }, 'mail worker started');
+  // The support mailbox, when INBOUND_IMAP_URL is set: polled now, then every INBOUND_POLL_SECONDS.
+  const inbound = config.INBOUND_IMAP_URL
+    ? startMailboxPoller(db, {
+        url: config.INBOUND_IMAP_URL,
+        settings: inboundSettings(config),
+        maxBytes: config.INBOUND_MAX_BYTES,
+        intervalMs: config.INBOUND_POLL_SECONDS * 1000,
+        log,
+      })
+    : null;
+  if (inbound) log.info({ everySeconds: config.INBOUND_POLL_SECONDS }, 'inbound mailbox poller started');
   return [
+    ...(inbound ? [inbound] : []),
     {
       // Views counted in memory are written before the process exits (and any beacon still being
       // answered is written as it comes).

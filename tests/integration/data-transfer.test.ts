@@ -393,7 +393,7 @@ const STAFF_ID_COLUMNS = new Set([
   'handledById',
 ]);
 /** 0/1 on SQLite. */
-const BOOLEAN_COLUMNS = new Set(['customerWaiting', 'staffNoticePending', 'correoBienvenidaEnviado']);
+const BOOLEAN_COLUMNS = new Set(['customerWaiting', 'staffNoticePending', 'correoBienvenidaEnviado', 'unverified']);
 
 /**
  * Every row of the moved tables, read from the database itself (not through the export), without

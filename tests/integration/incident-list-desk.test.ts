@@ -190,6 +190,7 @@ describeEachEngine('support desk incident list', (database) => {
         'id',
         'nombre',
         'numeroIncidencia',
+        'origen',
         'problema',
         'respuestaDelCliente',
         'rnc',

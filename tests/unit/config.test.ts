@@ -58,6 +58,55 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`\\b${variable}\\b`));
   });
 
+  it('leaves inbound mail off by default, with its poll interval and size limit', () => {
+    const config = parseConfig({});
+    expect(config.INBOUND_ADDRESS).toBeUndefined();
+    expect(config.INBOUND_IMAP_URL).toBeUndefined();
+    expect(config.INBOUND_WEBHOOK_SECRET).toBeUndefined();
+    expect(config.INBOUND_POLL_SECONDS).toBe(60);
+    expect(config.INBOUND_MAX_BYTES).toBe(25 * 1024 * 1024);
+  });
+
+  it('reads the inbound settings: the address in lower case, imaps:// anywhere, imap:// to this machine', () => {
+    const secret = 'x'.repeat(32);
+    const config = parseConfig({
+      INBOUND_ADDRESS: 'Soporte@Vertice.example',
+      INBOUND_IMAP_URL: 'imaps://soporte%40vertice.example:p%40ss@imap.vertice.example:993/INBOX',
+      INBOUND_POLL_SECONDS: '5',
+      INBOUND_WEBHOOK_SECRET: secret,
+      INBOUND_MAX_BYTES: '1048576',
+    });
+    expect(config).toMatchObject({
+      INBOUND_ADDRESS: 'soporte@vertice.example',
+      INBOUND_POLL_SECONDS: 5,
+      INBOUND_WEBHOOK_SECRET: secret,
+      INBOUND_MAX_BYTES: 1048576,
+    });
+    for (const host of ['127.0.0.1', 'localhost', '[::1]']) {
+      const url = `imap://soporte:clave@${host}:1143/INBOX`;
+      expect(parseConfig({ INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: url }).INBOUND_IMAP_URL).toBe(url);
+    }
+    expect(parseConfig({ INBOUND_POLL_SECONDS: '3600' }).INBOUND_POLL_SECONDS).toBe(3600);
+  });
+
+  it.each([
+    ['INBOUND_ADDRESS', { INBOUND_ADDRESS: 'soporte' }],
+    ['INBOUND_ADDRESS', { INBOUND_ADDRESS: 'soporte+x@vertice.example' }],
+    ['INBOUND_IMAP_URL', { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: 'imap://soporte:clave@imap.vertice.example/INBOX' }],
+    ['INBOUND_IMAP_URL', { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: 'https://imap.vertice.example/INBOX' }],
+    ['INBOUND_IMAP_URL', { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: 'imaps://imap.vertice.example/INBOX' }],
+    ['INBOUND_ADDRESS', { INBOUND_IMAP_URL: 'imaps://soporte:clave@imap.vertice.example/INBOX' }],
+    ['INBOUND_ADDRESS', { INBOUND_WEBHOOK_SECRET: 'x'.repeat(32) }],
+    ['INBOUND_POLL_SECONDS', { INBOUND_POLL_SECONDS: '4' }],
+    ['INBOUND_POLL_SECONDS', { INBOUND_POLL_SECONDS: '3601' }],
+    ['INBOUND_WEBHOOK_SECRET', { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_WEBHOOK_SECRET: 'x'.repeat(31) }],
+    ['INBOUND_MAX_BYTES', { INBOUND_MAX_BYTES: 'mucho' }],
+    ['INBOUND_MAX_BYTES', { INBOUND_MAX_BYTES: '0' }],
+  ])('fails naming %s for %j', (variable, env) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    expect(() => parseConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
+  });
+
   it('accepts SQLite paths, file: URLs and PostgreSQL URLs', () => {
     for (const url of ['data/site.db', '/var/lib/site.db', 'file:data/site.db', 'postgres://u@h/db', 'postgresql://h/db']) {
       expect(parseConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);

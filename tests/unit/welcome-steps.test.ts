@@ -43,5 +43,10 @@ describe('welcome mail steps', () => {
       '1. Le contactaremos en los próximos días para acordar la reunión de arranque del proyecto.',
     );
     expect(general.text).not.toContain('/producto/');
+    // It asks to reply: replies go to the staff inbox (else the company's address), never to no-reply.
+    expect(welcomeMail({ ...brand, staffInbox: 'equipo@vertice.example' }, { ...data, tipoProyecto: 'AdmCloud' }).replyTo).toBe(
+      'equipo@vertice.example',
+    );
+    expect(general.replyTo).toBe(brand.email);
   });
 });

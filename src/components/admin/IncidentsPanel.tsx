@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { formatAgo, formatStaffDateTime } from '../../domain/dates';
-import { INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentTone } from '../../domain/incidents';
+import { INCIDENT_ORIGINS, INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentTone } from '../../domain/incidents';
 import { incidentPath, ROUTES } from '../../routes';
 import type { IncidentFilters } from '../../server/incidents/query';
 import type { IncidentListItem } from '../../server/incidents/search';
@@ -69,7 +69,8 @@ function IncidentCard({
           </h2>
           <p className="text-sm text-muted">
             Registrada el {formatStaffDateTime(incident.fecha)} ·{' '}
-            <span data-testid="antiguedad">abierta {formatAgo(incident.fecha, new Date(now))}</span>
+            <span data-testid="antiguedad">abierta {formatAgo(incident.fecha, new Date(now))}</span> ·{' '}
+            <span data-testid="origen">{incident.origen}</span>
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -137,7 +138,10 @@ function IncidentCard({
               <li key={`${entry.fecha}-${index}`}>
                 <span className="font-medium text-ink">{entry.estado}</span>
                 <span className="text-muted"> · {formatStaffDateTime(entry.fecha)}</span>
-                <span className="text-muted"> · {entry.actor ?? 'Formulario de soporte'}</span>
+                <span className="text-muted">
+                  {' '}
+                  · {entry.actor ?? (incident.origen === 'Correo' ? 'Correo entrante' : 'Formulario de soporte')}
+                </span>
               </li>
             ))}
           </ol>
@@ -175,7 +179,13 @@ export default function IncidentsPanel({
   const [loading, setLoading] = useState(false);
   const onSubmit = (_event: FormEvent<HTMLFormElement>) => setLoading(true);
   const filtered = Boolean(
-    filters.numero || filters.nombre || filters.rnc || filters.estado || filters.asignacion || filters.orden,
+    filters.numero ||
+      filters.nombre ||
+      filters.rnc ||
+      filters.estado ||
+      filters.asignacion ||
+      filters.origen ||
+      filters.orden,
   );
 
   return (
@@ -247,6 +257,16 @@ export default function IncidentsPanel({
             <option value="">Todas</option>
             <option value="mias">Asignadas a mí</option>
             <option value="sin-asignar">Sin asignar</option>
+          </select>
+        </FilterField>
+        <FilterField id="f-origen" label="Origen">
+          <select id="f-origen" name="origen" defaultValue={filters.origen ?? ''} className={inputClass}>
+            <option value="">Todos</option>
+            {INCIDENT_ORIGINS.map((origin) => (
+              <option key={origin} value={origin}>
+                {origin}
+              </option>
+            ))}
           </select>
         </FilterField>
         <FilterField id="f-orden" label="Ordenar por">

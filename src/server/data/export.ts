@@ -8,7 +8,7 @@
  * exported as that account's e-mail (import.ts maps it back to the target's account).
  */
 import { CLIENT_FIELDS, type ClientEventKind, type ClientRecord } from '../../domain/forms/client.ts';
-import type { IncidentRecord } from '../../domain/incidents.ts';
+import type { IncidentOrigin, IncidentRecord } from '../../domain/incidents.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import type { ClientMeeting, ContactMessage, IncidentEntryKind } from '../db/schema.ts';
@@ -21,6 +21,10 @@ export interface ExportedIncidentEntry {
   authorEmail: string | null;
   body: string;
   createdAt: string;
+  /** 'correo': a customer's answer that came by mail (issue 21); absent otherwise. */
+  via?: 'correo';
+  /** Matched by the subject alone: 'Remitente sin verificar'; absent otherwise. */
+  unverified?: true;
 }
 
 /** One change of assignee; `assigneeEmail` null: 'Sin asignar'. */
@@ -41,6 +45,8 @@ export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
   assignedToEmail: string | null;
   lastActivityAt: string;
   customerWaiting: boolean;
+  /** 'Formulario' or 'Correo' (issue 21); files exported before it have none: 'Formulario'. */
+  origen: IncidentOrigin;
   entries: ExportedIncidentEntry[];
   assignments: ExportedIncidentAssignment[];
   tokens: ExportedIncidentToken[];
@@ -143,11 +149,14 @@ export async function exportData(db: Db): Promise<ExportData> {
         assignedToEmail: assignee,
         lastActivityAt: row.lastActivityAt,
         customerWaiting: Boolean(row.customerWaiting),
+        origen: row.origen,
         entries: (entries.get(row.id) ?? []).map((entry) => ({
           kind: entry.kind,
           authorEmail: staffEmail(entry.authorId, entry.authorEmail),
           body: entry.body,
           createdAt: entry.createdAt,
+          ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
+          ...(entry.unverified ? { unverified: true as const } : {}),
         })),
         assignments: changes.map((change) => ({
           assigneeEmail: staffEmail(change.assigneeId, change.assigneeEmail),

@@ -27,7 +27,7 @@ import { contactFormSchema } from '../../domain/forms/contact.ts';
 import { CLIENT_EVENT_KINDS, clientInputSchema, isProjectState } from '../../domain/forms/client.ts';
 import { incidentFormSchema } from '../../domain/forms/incident.ts';
 import { MEETING_MAX_MINUTES, MEETING_NOTE_MAX, MEETING_PLACE_MAX } from '../../domain/forms/meeting.ts';
-import { INCIDENT_NUMBER_PATTERN, isIncidentState, type HistoryEntry } from '../../domain/incidents.ts';
+import { INCIDENT_NUMBER_PATTERN, isIncidentOrigin, isIncidentState, type HistoryEntry } from '../../domain/incidents.ts';
 import { insertImportedClient } from '../clients/index.ts';
 import { insertImportedMessage } from '../contact/index.ts';
 import type { Db } from '../db/index.ts';
@@ -173,7 +173,16 @@ async function importIncident(trx: Transaction<Database>, record: Record<string,
     const kind = ENTRY_KINDS.find((known) => known === item.kind);
     if (!createdAt || !kind || typeof item.body !== 'string') return null;
     const authorEmail = kind === 'answer' ? null : email(item.authorEmail, STAFF_EMAIL, 'el correo del autor de una entrada', true);
-    return { kind, authorId: staff(authorEmail), authorEmail, body: text(item.body), createdAt };
+    return {
+      kind,
+      authorId: staff(authorEmail),
+      authorEmail,
+      body: text(item.body),
+      createdAt,
+      // How a customer's answer came (issue 21): only an answer can have come by mail.
+      ...(kind === 'answer' && item.via === 'correo' ? { via: 'correo' as const } : {}),
+      ...(kind === 'answer' && item.unverified === true ? { unverified: true } : {}),
+    };
   });
   const assignments = nested(record.assignments, (item) => {
     const createdAt = toIsoTime(item.createdAt);
@@ -201,6 +210,7 @@ async function importIncident(trx: Transaction<Database>, record: Record<string,
     assignedTo: staff(email(record.assignedToEmail, STAFF_EMAIL, 'el correo de la persona asignada', true)),
     lastActivityAt: toIsoTime(record.lastActivityAt),
     customerWaiting: typeof record.customerWaiting === 'boolean' ? record.customerWaiting : null,
+    origen: isIncidentOrigin(record.origen) ? record.origen : 'Formulario',
     entries,
     assignments,
     tokens,

@@ -5,7 +5,7 @@
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ClientEventKind, ClientRecord, ProjectState } from '../../domain/forms/client.ts';
-import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
+import type { HistoryEntry, IncidentOrigin, IncidentRecord } from '../../domain/incidents.ts';
 
 /** The columns of the domain's incident record (src/domain/incidents.ts), plus the search columns. */
 export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'> {
@@ -33,6 +33,8 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
    * Set by the state change that resolves it, and by `incidentRow` from an imported history (migration 0019).
    */
   resolvedAt: Generated<string | null>;
+  /** Where it came from: 'Formulario' (the support form) or 'Correo' (a mail to INBOUND_ADDRESS), migration 0024. */
+  origen: Generated<IncidentOrigin>;
 }
 
 /** What a timeline entry other than a state change is (src/domain/incidents.ts). */
@@ -49,6 +51,50 @@ export interface IncidentEntriesTable {
   body: string;
   /** ISO 8601 UTC. */
   createdAt: string;
+  /** How a customer's answer came: 'correo' (a mail), null (the follow-up page) — migration 0024. */
+  via: Generated<string | null>;
+  /** Matched only by the number in the subject and the From header: 'Remitente sin verificar'; 0/1 on SQLite. */
+  unverified: Generated<boolean | number>;
+  /** The stored message it came from ('Ver original'). */
+  inboundMessageId: Generated<number | null>;
+}
+
+/** Every mail we sent a customer about an incident (migration 0024, src/server/inbound/threading.ts). */
+export interface IncidentMailsTable {
+  id: Generated<number>;
+  incidentId: number;
+  /** Without angle brackets. */
+  messageId: string;
+  /** The outbox kind: `incident.confirmation`, `incident.state`, `incident.reply`. */
+  kind: string;
+  /** SHA-256 (hex) of the token of its Reply-To address `local+TOKEN@domain`; null without INBOUND_ADDRESS. */
+  replyTokenHash: string | null;
+  /** When a delivery report said it bounced ('rebotado'); null otherwise. */
+  bouncedAt: Generated<string | null>;
+  createdAt: string;
+}
+
+/** What became of an inbound message (src/server/inbound/index.ts). */
+export type InboundOutcome = 'answer' | 'unverified' | 'new-incident' | 'bounce' | 'ignored' | 'rejected';
+
+/** Every message that came in, stored once by `dedupKey` (migration 0024). */
+export interface InboundMessagesTable {
+  id: Generated<number>;
+  /** 'correo' (IMAP or the webhook); the next channel adds its own name. */
+  channel: string;
+  /** `message-id:<id>` or `sha256:<hex of the raw bytes>`; unique. */
+  dedupKey: string;
+  messageId: string | null;
+  /** The sender's address, lower case. */
+  sender: string;
+  subject: Generated<string>;
+  outcome: InboundOutcome;
+  /** Why it was ignored or rejected (a code, e.g. `auto-submitted`, `own-address`, `rate-limit`). */
+  reason: string | null;
+  incidentId: number | null;
+  /** The raw message, gzip; null for channels without one. */
+  rawGzip: Uint8Array | null;
+  receivedAt: string;
 }
 
 /** How many incidents each state has, kept by triggers on `incidents` (migration 0020); read by the staff home. */
@@ -144,6 +190,10 @@ export interface MailOutboxTable {
   sentAt: string | null;
   /** JSON `MailAttachment[]` (src/server/mail/types.ts), migration 0016; null on older rows and mails without files. */
   attachments: Generated<string | null>;
+  /** Its `Message-ID` (without brackets) when the site chose one (migration 0024); null: the transport's. */
+  messageId: Generated<string | null>;
+  /** JSON `Record<string, string>` of extra headers (In-Reply-To, References, Auto-Submitted), migration 0024. */
+  headers: Generated<string | null>;
 }
 
 /** A meeting sent to a client ('Reunión', migration 0016); cancelling sets `cancelledAt`, nothing is deleted. */
@@ -331,6 +381,8 @@ export interface Database {
   incidentAssignments: IncidentAssignmentsTable;
   incidentStateCounts: IncidentStateCountsTable;
   clientImportNonces: ClientImportNoncesTable;
+  incidentMails: IncidentMailsTable;
+  inboundMessages: InboundMessagesTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;
@@ -346,3 +398,5 @@ export type NewContactMessage = Insertable<ContactMessagesTable>;
 export type OutboxMail = Selectable<MailOutboxTable>;
 export type AuditEvent = Selectable<AuditEventsTable>;
 export type ClientMeeting = Selectable<ClientMeetingsTable>;
+export type IncidentMail = Selectable<IncidentMailsTable>;
+export type InboundMessage = Selectable<InboundMessagesTable>;

@@ -177,6 +177,9 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
     if (!SAFE_METHODS.has(req.method ?? 'GET')) {
       // Astro's checkOrigin covers form encodings only; this covers every write, JSON included.
       if (isCrossOrigin(req.headers.origin, req.headers.host, siteOrigin)) return refuse(req, res, 403, pathname);
+      // The inbound-mail webhook counts its own body against INBOUND_MAX_BYTES as it streams in
+      // (src/server/inbound/webhook.ts): buffering it here would hold a whole mail in memory first.
+      if (pathname === ROUTES.inboundMail) return handler(req, res);
       const limit = bodyLimit(pathname, search);
       if (Number(req.headers['content-length'] ?? 0) > limit) return refuse(req, res, 413, pathname);
       if (req.headers['transfer-encoding'] !== undefined) return bufferBody(req, res, limit, pathname, () => handler(req, res));

@@ -12,6 +12,7 @@ import { looksLikeEmail } from '../../domain/email.ts';
 import {
   entryTextProblem,
   REOPENED_BY_CUSTOMER,
+  type IncidentOrigin,
   type IncidentRecord,
   type TimelineEntry,
 } from '../../domain/incidents.ts';
@@ -26,6 +27,7 @@ import { reserveHit } from '../limits/counters.ts';
 import { touchIncident } from './activity.ts';
 import { isCurrentStaff, loadAssignments } from './assignment.ts';
 import { incidentIdByToken, issueFollowUpToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
+import { threadIncidentMail } from './mail-thread.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, reserveVisitorMail } from './notices.ts';
@@ -59,7 +61,7 @@ export type ReplyMailOutcome = 'queued' | 'no-email' | 'daily-cap';
 export async function incidentByNumber(
   db: Db,
   numeroIncidencia: string,
-): Promise<(IncidentRecord & { assignedTo: string | null }) | null> {
+): Promise<(IncidentRecord & { assignedTo: string | null; origen: IncidentOrigin }) | null> {
   const row = await db
     .selectFrom('incidents')
     .selectAll()
@@ -67,7 +69,7 @@ export async function incidentByNumber(
     .executeTakeFirst();
   if (!row) return null;
   const [record] = await withHistory(db, [row]);
-  return record ? { ...record, assignedTo: row.assignedTo ?? null } : null;
+  return record ? { ...record, assignedTo: row.assignedTo ?? null, origen: row.origen } : null;
 }
 
 /** The entries of these kinds of one incident, oldest first (created at, then id). */
@@ -92,9 +94,15 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments] = await Promise.all([
+  const [entries, assignments, bounces] = await Promise.all([
     loadEntries(db, incident.id),
     loadAssignments(db, incident.id),
+    db
+      .selectFrom('incidentMails')
+      .select('bouncedAt')
+      .where('incidentId', '=', incident.id)
+      .where('bouncedAt', 'is not', null)
+      .execute(),
   ]);
   const timeline: Array<TimelineEntry & { rank: number }> = [
     { kind: 'problem', fecha: incident.fecha, texto: incident.problema, autor: incident.nombre, rank: 0 },
@@ -120,12 +128,21 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       fecha: entry.createdAt,
       texto: entry.body,
       autor: entry.authorEmail,
+      ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
+      ...(entry.unverified ? { sinVerificar: true } : {}),
+      ...(entry.inboundMessageId ? { original: entry.inboundMessageId } : {}),
       rank: 2,
     })),
+    ...bounces.map((mail) => ({ kind: 'bounce' as const, fecha: isoOf(mail.bouncedAt!), autor: null, rank: 2 })),
   ];
   // A stable sort by instant: ISO strings of one format compare as dates.
   timeline.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : a.rank - b.rank));
   return timeline.map(({ rank: _rank, ...entry }) => entry as TimelineEntry);
+}
+
+/** A stored time as ISO 8601 (PostgreSQL's driver may hand back a Date). */
+function isoOf(value: string | Date): string {
+  return value instanceof Date ? value.toISOString() : value;
 }
 
 function checkText(body: string): void {
@@ -144,6 +161,7 @@ async function appendEntry(
   author: EntryAuthor | null,
   body: string,
   now: Date,
+  origin?: { via: string | null; unverified: boolean; inboundMessageId: number | null },
 ): Promise<IncidentEntry> {
   const entry = await trx
     .insertInto('incidentEntries')
@@ -154,10 +172,15 @@ async function appendEntry(
       authorEmail: author?.email ?? null,
       body,
       createdAt: now.toISOString(),
+      // Only when it came from elsewhere than the site's own forms, so that those write the rows they did.
+      ...(origin?.via ? { via: origin.via } : {}),
+      ...(origin?.unverified ? { unverified: true } : {}),
+      ...(origin?.inboundMessageId ? { inboundMessageId: origin.inboundMessageId } : {}),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await touchIncident(trx, incidentId, kind, now);
+  // A mail that proves nothing about its sender sets no 'Respuesta del cliente' mark: the last activity only.
+  await touchIncident(trx, incidentId, origin?.unverified ? 'note' : kind, now);
   return entry;
 }
 
@@ -225,11 +248,8 @@ export async function replyToVisitor(
       } else {
         const token = await issueFollowUpToken(trx, incident.id, now);
         const to = { numeroIncidencia: incident.numeroIncidencia, email: incident.email.trim() };
-        await enqueueMail(
-          trx,
-          { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token, input.author.name) },
-          now,
-        );
+        const reply = { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token, input.author.name) };
+        await enqueueMail(trx, await threadIncidentMail(trx, incident.id, reply, input.brand, now), now);
         mail = 'queued';
       }
     }
@@ -248,9 +268,10 @@ export async function replyToVisitor(
 /**
  * Where the visitor's answer notice went: the assignee; the staff inbox when nobody (or an account no
  * longer on ADMIN_EMAILS) is assigned; or nowhere yet, past {@link ANSWER_NOTICES_PER_HOUR} for the
- * incident: the next staff digest lists the incident (notices.ts).
+ * incident: the next staff digest lists the incident (notices.ts); 'nobody' for an unverified mail on
+ * an unassigned incident ({@link recordCustomerAnswer}).
  */
-export type AnswerNotice = 'assignee' | 'staff-inbox' | 'digest';
+export type AnswerNotice = 'assignee' | 'staff-inbox' | 'digest' | 'nobody';
 
 /**
  * Stores the visitor's answer, sent from the follow-up page opened with `token`, and in the same
@@ -272,70 +293,96 @@ export async function answerFromVisitor(
     staffEmails?: readonly string[];
   },
   now: Date = new Date(),
-): Promise<{
-  entry: IncidentEntry;
-  numeroIncidencia: string;
-  reopened: boolean;
-  notified: AnswerNotice;
-} | null> {
+): Promise<CustomerAnswer | null> {
   checkText(input.body);
   const result = await db.transaction().execute(async (trx) => {
     const incidentId = await incidentIdByToken(trx, input.token);
     if (incidentId === null) return null;
-    const incident = await trx
-      .selectFrom('incidents')
-      .select(['id', 'numeroIncidencia', 'nombre', 'estado', 'assignedTo'])
-      .where('id', '=', incidentId)
-      .executeTakeFirstOrThrow();
-    if (!takesAnswers(incident.estado, await lastResolvedAt(trx, incident.id), now))
-      throw new FollowUpClosedError(
-        `La incidencia ${incident.numeroIncidencia} se resolvió hace demasiado tiempo`,
-      );
-    const reopened = incident.estado === 'Resuelto';
-    if (reopened) {
-      await trx
-        .updateTable('incidents')
-        .set({ estado: 'En Proceso' })
-        .where('id', '=', incident.id)
-        .execute();
-      await trx
-        .insertInto('incidentEvents')
-        .values({
-          incidentId: incident.id,
-          estado: 'En Proceso',
-          fecha: now.toISOString(),
-          actor: REOPENED_BY_CUSTOMER,
-        })
-        .execute();
-      await touchIncident(trx, incident.id, 'state', now);
-    }
-    const entry = await appendEntry(trx, incident.id, 'answer', null, input.body, now);
-    // Reserved in this transaction: an answer that is not stored uses no notice.
-    const notices = await reserveHit(trx, `answer-notices:${incident.id}`, HOUR_MS, now.getTime());
-    if (notices > ANSWER_NOTICES_PER_HOUR) {
-      await holdNotice(trx, incident.id);
-      return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'digest' as const };
-    }
-    const staffEmails = input.staffEmails ?? getConfig().ADMIN_EMAILS;
-    const account = incident.assignedTo
-      ? await trx
-          .withoutPlugins()
-          .selectFrom('user')
-          .select('email')
-          .where('id', '=', incident.assignedTo)
-          .executeTakeFirst()
-      : undefined;
-    // An account removed from ADMIN_EMAILS no longer reads the visitors' words: the inbox does.
-    const assignee = account && isCurrentStaff(account.email, staffEmails) ? account : undefined;
-    const to = assignee?.email ?? input.staffInbox;
-    await enqueueMail(
-      trx,
-      { kind: 'incident.answer', ...incidentAnswerMail(input.brand, to, incident, input.body, reopened) },
-      now,
-    );
-    const notified: AnswerNotice = assignee ? 'assignee' : 'staff-inbox';
-    return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified };
+    return recordCustomerAnswer(trx, incidentId, input, now);
   });
-  if (result && result.notified !== 'digest') wakeMailWorkers();
+  if (result && result.notified !== 'digest' && result.notified !== 'nobody') wakeMailWorkers();
   return result;
+}
+
+/** What {@link recordCustomerAnswer} did. */
+export interface CustomerAnswer {
+  entry: IncidentEntry;
+  numeroIncidencia: string;
+  reopened: boolean;
+  notified: AnswerNotice;
+}
+
+/**
+ * The customer's answer, by whatever channel it came (the follow-up page, a mail: src/server/inbound),
+ * in the caller's transaction: see {@link answerFromVisitor}. With `unverified` (a mail matched only by
+ * the number in its subject and its From header, which anyone can write) it joins the timeline marked
+ * 'Remitente sin verificar', changes no state nor the 'Respuesta del cliente' mark, and only the
+ * assignee is told ('nobody' when there is none). {@link FollowUpClosedError} when the incident was
+ * resolved too long ago. The caller wakes the mail workers after its commit.
+ */
+export async function recordCustomerAnswer(
+  trx: Transaction<Database>,
+  incidentId: number,
+  input: {
+    body: string;
+    brand: MailBrand;
+    staffInbox: string;
+    staffEmails?: readonly string[];
+    /** 'correo': it came by mail ('por correo' in the timeline). */
+    via?: 'correo';
+    unverified?: boolean;
+    /** The stored message it came from ('Ver original'). */
+    inboundMessageId?: number;
+  },
+  now: Date,
+): Promise<CustomerAnswer> {
+  checkText(input.body);
+  const incident = await trx
+    .selectFrom('incidents')
+    .select(['id', 'numeroIncidencia', 'nombre', 'estado', 'assignedTo'])
+    .where('id', '=', incidentId)
+    .executeTakeFirstOrThrow();
+  if (!takesAnswers(incident.estado, await lastResolvedAt(trx, incident.id), now))
+    throw new FollowUpClosedError(`La incidencia ${incident.numeroIncidencia} se resolvió hace demasiado tiempo`);
+  const unverified = input.unverified === true;
+  const reopened = incident.estado === 'Resuelto' && !unverified;
+  if (reopened) {
+    await trx.updateTable('incidents').set({ estado: 'En Proceso' }).where('id', '=', incident.id).execute();
+    await trx
+      .insertInto('incidentEvents')
+      .values({ incidentId: incident.id, estado: 'En Proceso', fecha: now.toISOString(), actor: REOPENED_BY_CUSTOMER })
+      .execute();
+    await touchIncident(trx, incident.id, 'state', now);
+  }
+  const entry = await appendEntry(trx, incident.id, 'answer', null, input.body, now, {
+    via: input.via ?? null,
+    unverified,
+    inboundMessageId: input.inboundMessageId ?? null,
+  });
+  // Reserved in this transaction: an answer that is not stored uses no notice.
+  const notices = await reserveHit(trx, `answer-notices:${incident.id}`, HOUR_MS, now.getTime());
+  if (notices > ANSWER_NOTICES_PER_HOUR) {
+    await holdNotice(trx, incident.id);
+    return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'digest' };
+  }
+  const staffEmails = input.staffEmails ?? getConfig().ADMIN_EMAILS;
+  const account = incident.assignedTo
+    ? await trx
+        .withoutPlugins()
+        .selectFrom('user')
+        .select('email')
+        .where('id', '=', incident.assignedTo)
+        .executeTakeFirst()
+    : undefined;
+  // An account removed from ADMIN_EMAILS no longer reads the visitors' words: the inbox does.
+  const assignee = account && isCurrentStaff(account.email, staffEmails) ? account : undefined;
+  if (unverified && !assignee) return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'nobody' };
+  const to = assignee?.email ?? input.staffInbox;
+  const via = input.via ? (unverified ? 'correo-sin-verificar' : 'correo') : undefined;
+  await enqueueMail(
+    trx,
+    { kind: 'incident.answer', ...incidentAnswerMail(input.brand, to, incident, input.body, reopened, via) },
+    now,
+  );
+  return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: assignee ? 'assignee' : 'staff-inbox' };
 }

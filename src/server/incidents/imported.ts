@@ -13,6 +13,7 @@ import {
   type HistoryEntry,
   type IncidentFields,
   type IncidentState,
+  type IncidentOrigin,
 } from '../../domain/incidents.ts';
 import { incidentRow } from '../db/rows.ts';
 import type { Database, IncidentEntryKind } from '../db/schema.ts';
@@ -31,12 +32,17 @@ export interface ImportedIncident extends IncidentFields {
   lastActivityAt: string | null;
   /** As exported, when it was; otherwise derived from the conversation. */
   customerWaiting: boolean | null;
+  /** 'Formulario' unless given (issue 21). */
+  origen?: IncidentOrigin;
   entries: Array<{
     kind: IncidentEntryKind;
     authorId: string | null;
     authorEmail: string | null;
     body: string;
     createdAt: string;
+    /** 'correo': an answer that came by mail; 'Remitente sin verificar' with `unverified`. */
+    via?: 'correo';
+    unverified?: boolean;
   }>;
   /** `assignedById` '' names no account (the column cannot be null). */
   assignments: Array<{
@@ -62,6 +68,7 @@ export async function insertImportedIncident(
     tokens,
     lastActivityAt: exportedActivity,
     customerWaiting: exportedWaiting,
+    origen,
     ...fields
   } = incident;
   const exists = await trx
@@ -79,14 +86,15 @@ export async function insertImportedIncident(
   ]);
   const { id } = await trx
     .insertInto('incidents')
-    .values(
-      incidentRow({
+    .values({
+      ...incidentRow({
         ...fields,
         lastActivityAt: activity.lastActivityAt,
         resolvedAt: firstResolvedAt(historial),
         customerWaiting: exportedWaiting ?? activity.customerWaiting,
       }),
-    )
+      ...(origen ? { origen } : {}),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await trx
@@ -96,7 +104,15 @@ export async function insertImportedIncident(
   if (entries.length)
     await trx
       .insertInto('incidentEntries')
-      .values(entries.map((entry) => ({ incidentId: id, ...entry })))
+      // Every row names every column: SQLite fills a column some rows of a multi-row insert lack with null.
+      .values(
+        entries.map((entry) => ({
+          incidentId: id,
+          ...entry,
+          via: entry.via ?? null,
+          unverified: entry.unverified ?? false,
+        })),
+      )
       .execute();
   if (assignments.length)
     await trx

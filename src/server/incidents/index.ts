@@ -10,14 +10,18 @@ import {
   utcDay,
   type HistoryEntry,
   type IncidentFields,
+  type IncidentOrigin,
   type IncidentRecord,
 } from '../../domain/incidents.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/rows.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { issueFollowUpToken } from './follow-up.ts';
+import { threadIncidentMail } from './mail-thread.ts';
 import { loadHistories } from './history.ts';
 import {
   DEFAULT_VISITOR_MAIL_DAILY_CAP,
@@ -48,6 +52,10 @@ export interface CreateIncidentOptions {
   /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
   visitorMailDailyCap?: number;
   now?: Date;
+  /** 'Correo': opened by a mail to INBOUND_ADDRESS (src/server/inbound); default 'Formulario'. */
+  origen?: IncidentOrigin;
+  /** The customer's mail that opened it: the confirmation answers it (`In-Reply-To`). */
+  inReplyTo?: string | null;
 }
 
 /** No incident has the id (or number) a staff action names. */
@@ -76,91 +84,106 @@ export async function createIncident(
   fields: IncidentFields,
   options: CreateIncidentOptions,
 ): Promise<CreatedIncident> {
+  const created = await db.transaction().execute((trx) => insertNewIncident(trx, fields, options));
+  wakeMailWorkers();
+  return created;
+}
+
+/**
+ * {@link createIncident} inside the caller's transaction (an incident opened by a mail is stored with
+ * the inbound message in one: src/server/inbound). The caller wakes the mail workers after its commit.
+ */
+export async function insertNewIncident(
+  trx: Transaction<Database>,
+  fields: IncidentFields,
+  options: CreateIncidentOptions,
+): Promise<CreatedIncident> {
   const now = options.now ?? new Date();
   const fecha = now.toISOString();
   const day = utcDay(now);
+  const origen = options.origen ?? 'Formulario';
 
-  const created = await db.transaction().execute(async (trx) => {
-    const insert = (numeroIncidencia: string) =>
-      trx
-        .insertInto('incidents')
-        .values(incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }))
-        // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
-        .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
-        .returning('id')
-        .executeTakeFirst();
+  const insert = (numeroIncidencia: string) =>
+    trx
+      .insertInto('incidents')
+      .values({ ...incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }), origen })
+      // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
+      .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
+      .returning('id')
+      .executeTakeFirst();
 
-    let numeroIncidencia = '';
-    let row: { id: number } | undefined;
-    for (let attempt = 0; attempt < RANDOM_TRIES && !row; attempt += 1) {
-      numeroIncidencia = incidentNumber(day, randomInt(SUFFIX_MIN, SUFFIX_MAX + 1));
-      row = await insert(numeroIncidencia);
+  let numeroIncidencia = '';
+  let row: { id: number } | undefined;
+  for (let attempt = 0; attempt < RANDOM_TRIES && !row; attempt += 1) {
+    numeroIncidencia = incidentNumber(day, randomInt(SUFFIX_MIN, SUFFIX_MAX + 1));
+    row = await insert(numeroIncidencia);
+  }
+  // A crowded day: choose among the numbers still free instead of drawing blindly.
+  while (!row) {
+    const taken = new Set(
+      (
+        await trx
+          .selectFrom('incidents')
+          .select('numeroIncidencia')
+          .where('numeroIncidencia', 'like', `INC-${day}-%`)
+          .execute()
+      ).map((item) => item.numeroIncidencia),
+    );
+    const free: string[] = [];
+    for (let suffix = SUFFIX_MIN; suffix <= SUFFIX_MAX; suffix += 1) {
+      const candidate = incidentNumber(day, suffix);
+      if (!taken.has(candidate)) free.push(candidate);
     }
-    // A crowded day: choose among the numbers still free instead of drawing blindly.
-    while (!row) {
-      const taken = new Set(
-        (
-          await trx
-            .selectFrom('incidents')
-            .select('numeroIncidencia')
-            .where('numeroIncidencia', 'like', `INC-${day}-%`)
-            .execute()
-        ).map((item) => item.numeroIncidencia),
-      );
-      const free: string[] = [];
-      for (let suffix = SUFFIX_MIN; suffix <= SUFFIX_MAX; suffix += 1) {
-        const candidate = incidentNumber(day, suffix);
-        if (!taken.has(candidate)) free.push(candidate);
-      }
-      if (free.length === 0) throw new IncidentNumbersExhaustedError(day);
-      numeroIncidencia = free[randomInt(free.length)] as string;
-      row = await insert(numeroIncidencia);
-    }
+    if (free.length === 0) throw new IncidentNumbersExhaustedError(day);
+    numeroIncidencia = free[randomInt(free.length)] as string;
+    row = await insert(numeroIncidencia);
+  }
 
-    await trx
-      .insertInto('incidentEvents')
-      .values({ incidentId: row.id, estado: INITIAL_STATE, fecha, actor: null })
-      .execute();
+  await trx
+    .insertInto('incidentEvents')
+    .values({ incidentId: row.id, estado: INITIAL_STATE, fecha, actor: null })
+    .execute();
 
-    const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
-    // The e-mail field is free text (spec §5): mail goes only to what looks like an address, and
-    // within the caps (notices.ts).
-    const visitorEmail = looksLikeEmail(fields.email) ? fields.email.trim() : null;
-    let visitorMail: VisitorMailOutcome = 'no-email';
-    if (visitorEmail) {
-      visitorMail =
-        (await reserveVisitorMail(trx, {
-          kind: 'confirmation',
-          address: visitorEmail,
-          dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
-          now,
-        })) ?? 'queued';
-      if (visitorMail === 'queued') {
-        const token = await issueFollowUpToken(trx, row.id, now);
-        await enqueueMail(
-          trx,
-          { kind: 'incident.confirmation', ...incidentConfirmationMail(options.brand, mailData, token) },
-          now,
-        );
-      }
-    }
-    const staffNotice: CreatedIncident['staffNotice'] = (await noticeNow(trx, now)) ? 'queued' : 'held';
-    if (staffNotice === 'queued') {
+  const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
+  // The e-mail field is free text (spec §5): mail goes only to what looks like an address, and
+  // within the caps (notices.ts).
+  const visitorEmail = looksLikeEmail(fields.email) ? fields.email.trim() : null;
+  let visitorMail: VisitorMailOutcome = 'no-email';
+  if (visitorEmail) {
+    visitorMail =
+      (await reserveVisitorMail(trx, {
+        kind: 'confirmation',
+        address: visitorEmail,
+        dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
+        now,
+      })) ?? 'queued';
+    if (visitorMail === 'queued') {
+      const token = await issueFollowUpToken(trx, row.id, now);
+      const confirmation = {
+        kind: 'incident.confirmation',
+        ...incidentConfirmationMail(options.brand, mailData, token, origen === 'Correo'),
+      };
       await enqueueMail(
         trx,
-        {
-          kind: 'incident.staff-notice',
-          ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail),
-        },
+        await threadIncidentMail(trx, row.id, confirmation, options.brand, now, options.inReplyTo),
         now,
       );
-    } else {
-      await holdNotice(trx, row.id);
     }
-    return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha, visitorMail, staffNotice };
-  });
-  wakeMailWorkers();
-  return created;
+  }
+  const staffNotice: CreatedIncident['staffNotice'] = (await noticeNow(trx, now)) ? 'queued' : 'held';
+  if (staffNotice === 'queued') {
+    await enqueueMail(
+      trx,
+      {
+        kind: 'incident.staff-notice',
+        ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail),
+      },
+      now,
+    );
+  } else {
+    await holdNotice(trx, row.id);
+  }
+  return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha, visitorMail, staffNotice };
 }
 
 /**

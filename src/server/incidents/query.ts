@@ -1,8 +1,8 @@
 /**
- * The staff incident list's URL query (`?numero=&nombre=&rnc=&estado=&asignacion=&orden=&pagina=`):
+ * The staff incident list's URL query (`?numero=&nombre=&rnc=&estado=&asignacion=&origen=&orden=&pagina=`):
  * read into filters and a page, junk dropped, and written back for links that keep the current view.
  */
-import { isIncidentState, type IncidentState } from '../../domain/incidents.ts';
+import { isIncidentOrigin, isIncidentState, type IncidentOrigin, type IncidentState } from '../../domain/incidents.ts';
 
 const MAX_FILTER_LENGTH = 100;
 
@@ -16,12 +16,14 @@ export interface IncidentFilters {
   rnc?: string;
   estado?: IncidentState;
   asignacion?: AssignmentFilter;
+  /** Where it came from: 'Formulario' or 'Correo' (issue 21). */
+  origen?: IncidentOrigin;
   /** The order: 'Última actividad'; absent, 'Más recientes' (by creation). */
   orden?: 'actividad';
 }
 
 /**
- * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&asignacion=&orden=&pagina=`);
+ * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&asignacion=&origen=&orden=&pagina=`);
  * junk is dropped.
  */
 export function parseIncidentQuery(params: URLSearchParams): { filters: IncidentFilters; page: number } {
@@ -30,6 +32,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
     return value ? value : undefined;
   };
   const estado = params.get('estado');
+  const origen = params.get('origen');
   const asignacion = params.get('asignacion');
   const page = Number.parseInt(params.get('pagina') ?? '1', 10);
   return {
@@ -41,6 +44,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
       asignacion: (ASSIGNMENT_FILTERS as readonly (string | null)[]).includes(asignacion)
         ? (asignacion as AssignmentFilter)
         : undefined,
+      origen: isIncidentOrigin(origen) ? origen : undefined,
       orden: params.get('orden') === 'actividad' ? 'actividad' : undefined,
     },
     page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
@@ -50,7 +54,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
 /** The query string for these filters (and page), for links that keep the current view. */
 export function incidentQueryString(filters: IncidentFilters, page = 1): string {
   const params = new URLSearchParams();
-  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'asignacion', 'orden'] as const) {
+  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'asignacion', 'origen', 'orden'] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

@@ -12,6 +12,7 @@ import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
 import { issueFollowUpToken } from './follow-up.ts';
+import { threadIncidentMail } from './mail-thread.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
@@ -79,19 +80,11 @@ export async function setIncidentState(
       ) {
         result = { queued: false, reason: 'daily-cap' };
       } else {
-        await enqueueMail(
-          trx,
-          {
-            kind: 'incident.state',
-            ...incidentStateMail(
-              input.notify,
-              updated,
-              fecha,
-              await issueFollowUpToken(trx, updated.id, now),
-            ),
-          },
-          now,
-        );
+        const notice = {
+          kind: 'incident.state',
+          ...incidentStateMail(input.notify, updated, fecha, await issueFollowUpToken(trx, updated.id, now)),
+        };
+        await enqueueMail(trx, await threadIncidentMail(trx, updated.id, notice, input.notify, now), now);
         result = { queued: true };
       }
     }

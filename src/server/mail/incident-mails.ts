@@ -8,19 +8,27 @@ import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
 import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
 import { absoluteUrl, formatAddress, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
-import type { MailMessage } from './types.ts';
+import { autoSubmitted, type MailMessage } from './types.ts';
 
 /** The incident as the mails about it need it: the record without its id and history. */
 export type IncidentMailData = Omit<IncidentRecord, 'id' | 'historial'>;
 
-/** What each state means to the visitor, in the state-change notice. */
-const STATE_MEANING: Record<IncidentState, string> = {
-  Registrado: 'Tu incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.',
-  'En Proceso':
-    'Un consultor ya está trabajando en tu incidencia. Si necesitamos más datos, te contactaremos.',
-  Resuelto:
-    'Damos tu incidencia por resuelta. Si el problema persiste, responde a este correo y la reabrimos.',
-};
+/**
+ * What each state means to the visitor, in the state-change notice. A reply reopens a resolved
+ * incident only when it reaches the desk (`INBOUND_ADDRESS`); otherwise the follow-up page does.
+ */
+function stateMeaning(brand: MailBrand, state: IncidentState): string {
+  switch (state) {
+    case 'Registrado':
+      return 'Tu incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.';
+    case 'En Proceso':
+      return 'Un consultor ya está trabajando en tu incidencia. Si necesitamos más datos, te contactaremos.';
+    case 'Resuelto':
+      return brand.inboundAddress
+        ? 'Damos tu incidencia por resuelta. Si el problema persiste, responde a este correo y la reabrimos.'
+        : 'Damos tu incidencia por resuelta. Si el problema persiste, respóndenos desde «Consultar el estado» y la reabrimos.';
+  }
+}
 
 const FIRST_LINE_MAX = 120;
 
@@ -34,6 +42,11 @@ function firstLine(text: string): string {
   return line.length > FIRST_LINE_MAX ? `${line.slice(0, FIRST_LINE_MAX).trimEnd()}…` : line;
 }
 
+/** A mail no person wrote (RFC 3834): every notice to staff. */
+function automatic(mail: MailMessage): MailMessage {
+  return { ...mail, headers: autoSubmitted('auto-generated') };
+}
+
 /** The follow-up page opened by a token (src/server/incidents/follow-up.ts). */
 function followUpUrl(brand: MailBrand, token: string): string {
   return absoluteUrl(brand, `${ROUTES.supportTracking}?token=${encodeURIComponent(token)}`);
@@ -44,7 +57,10 @@ function incidentUrl(brand: MailBrand, numeroIncidencia: string): string {
   return absoluteUrl(brand, incidentPath(numeroIncidencia));
 }
 
-/** The closing lines of every mail to the visitor after the confirmation. */
+/**
+ * The closing lines of every mail to the visitor after the confirmation. Its Reply-To always reaches
+ * someone (the incident's address, else the staff inbox: src/server/incidents/mail-thread.ts).
+ */
 function visitorOutro(brand: MailBrand): string[] {
   return [
     `¿Dudas? Responde a este correo o llámanos al ${brand.phone}.`,
@@ -57,8 +73,10 @@ export function incidentConfirmationMail(
   brand: MailBrand,
   incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado' | 'fecha'>,
   followUpToken: string,
+  /** The incident was opened by the customer's mail: this answers it (RFC 3834 `auto-replied`). */
+  byMail = false,
 ): MailMessage {
-  return renderMail(brand, incident.email, {
+  const mail = renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia} registrada`,
     preheader: `Tu solicitud de soporte quedó registrada con el número ${incident.numeroIncidencia}.`,
     heading: 'Recibimos tu solicitud de soporte',
@@ -74,9 +92,13 @@ export function incidentConfirmationMail(
     action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
     outro: [
       'El botón abre el seguimiento de tu incidencia sin más datos: guarda este correo y no lo reenvíes. También puedes consultarla con tu número de incidencia y este correo en la página de seguimiento.',
+      ...(brand.inboundAddress
+        ? ['Para añadir algo a tu incidencia, responde a este correo: tu respuesta llega a la misma incidencia.']
+        : []),
       `Si lo prefieres, escríbenos por WhatsApp al ${formatWhatsappNumber(brand.whatsappNumber)} indicando tu número de incidencia.`,
     ],
   });
+  return { ...mail, headers: autoSubmitted(byMail ? 'auto-replied' : 'auto-generated') };
 }
 
 /** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
@@ -86,14 +108,14 @@ export function incidentStateMail(
   changedAt: string,
   followUpToken: string,
 ): MailMessage {
-  return renderMail(brand, incident.email, {
+  const mail = renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
     preheader: `Tu incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
     heading: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
     intro: [
       'Hola:',
       `El estado de tu incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`,
-      STATE_MEANING[incident.estado],
+      stateMeaning(brand, incident.estado),
     ],
     rows: [
       ['Número', incident.numeroIncidencia],
@@ -103,6 +125,7 @@ export function incidentStateMail(
     action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
     outro: visitorOutro(brand),
   });
+  return { ...mail, headers: autoSubmitted('auto-generated') };
 }
 
 /**
@@ -140,7 +163,7 @@ export function incidentStaffNoticeMail(
   incident: IncidentMailData,
   visitorEmail: string | null,
 ): MailMessage {
-  return renderMail(
+  return automatic(renderMail(
     brand,
     staffInbox,
     {
@@ -160,7 +183,7 @@ export function incidentStaffNoticeMail(
       action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
     },
     visitorEmail,
-  );
+  ));
 }
 
 /**
@@ -173,7 +196,7 @@ export function incidentDigestMail(
   incidents: Array<Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'problema' | 'fecha'>>,
 ): MailMessage {
   const count = incidents.length;
-  return renderMail(brand, staffInbox, {
+  return automatic(renderMail(brand, staffInbox, {
     subject: `${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'} (resumen)`,
     preheader: `Llegaron muchas incidencias en poco tiempo: este resumen reúne ${count}.`,
     heading: `Resumen de ${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'}`,
@@ -185,7 +208,7 @@ export function incidentDigestMail(
       `${incident.nombre.trim() || 'Sin nombre'}: ${firstLine(incident.problema) || 'Sin descripción'}`,
     ]),
     action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
-  });
+  }));
 }
 
 /** To a staff member an incident was assigned to by someone else (issue 11), with the incident's link. */
@@ -196,7 +219,7 @@ export function incidentAssignedMail(
   assignedBy: string,
 ): MailMessage {
   const name = to.name.trim();
-  return renderMail(brand, formatAddress(name, to.email), {
+  return automatic(renderMail(brand, formatAddress(name, to.email), {
     subject: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
     preheader: `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
     heading: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
@@ -210,7 +233,7 @@ export function incidentAssignedMail(
       ['Asignada por', assignedBy],
     ],
     action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
-  });
+  }));
 }
 
 /**
@@ -224,13 +247,24 @@ export function incidentAnswerMail(
   incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
   answer: string,
   reopened: boolean,
+  /**
+   * How it came: the follow-up page (absent), a mail, or a mail matched only by the number in its
+   * subject and its From header, which anyone can forge ('Remitente sin verificar').
+   */
+  via?: 'correo' | 'correo-sin-verificar',
 ): MailMessage {
-  return renderMail(brand, to, {
+  const how =
+    via === 'correo-sin-verificar'
+      ? `Llegó un correo que dice ser del cliente de la incidencia ${incident.numeroIncidencia} (remitente sin verificar: el número está en el asunto y el remitente coincide, pero eso se puede falsificar). No cambió el estado.`
+      : via === 'correo'
+        ? `El cliente respondió por correo en la incidencia ${incident.numeroIncidencia}.`
+        : `El cliente respondió desde la página de seguimiento de la incidencia ${incident.numeroIncidencia}.`;
+  return automatic(renderMail(brand, to, {
     subject: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
     preheader: `El cliente respondió en la incidencia ${incident.numeroIncidencia}.`,
     heading: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
     intro: [
-      `El cliente respondió desde la página de seguimiento de la incidencia ${incident.numeroIncidencia}.`,
+      how,
       ...(reopened
         ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).']
         : []),
@@ -244,5 +278,5 @@ export function incidentAnswerMail(
     outro: [
       'Responde desde la página de la incidencia: así tu respuesta queda en la conversación y llega al cliente.',
     ],
-  });
+  }));
 }

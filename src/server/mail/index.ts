@@ -72,5 +72,7 @@ export function mailBrand(config: Config = getConfig()): MailBrand {
     phone: config.COMPANY_PHONE,
     email: config.COMPANY_EMAIL,
     whatsappNumber: config.WHATSAPP_NUMBER,
+    inboundAddress: config.INBOUND_ADDRESS ?? null,
+    staffInbox: config.STAFF_INBOX,
   };
 }

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Database, OutboxMail } from '../db/schema.ts';
-import { MailDeliveryError, type MailAttachment, type MailTransport, type QueuedMail } from './types.ts';
+import { MailDeliveryError, type MailAttachment, type MailMessage, type MailTransport, type QueuedMail } from './types.ts';
 
 export const RETRY_BASE_MS = 60_000;
 export const RETRY_MAX_MS = 60 * 60_000;
@@ -40,6 +40,9 @@ export async function enqueueMail(trx: Transaction<Database> | Db, mail: QueuedM
       sentAt: null,
       // Only set when there are files, so a mail without them writes the same row as before 0016.
       ...(mail.attachments?.length ? { attachments: JSON.stringify(mail.attachments) } : {}),
+      // Likewise only when set (migration 0024).
+      ...(mail.messageId ? { messageId: mail.messageId } : {}),
+      ...(mail.headers && Object.keys(mail.headers).length ? { headers: JSON.stringify(mail.headers) } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -51,6 +54,15 @@ export function storedAttachments(row: Pick<OutboxMail, 'attachments'>): { attac
   if (!row.attachments) return {};
   const parsed = JSON.parse(row.attachments) as MailAttachment[];
   return Array.isArray(parsed) && parsed.length ? { attachments: parsed } : {};
+}
+
+/** The Message-ID and extra headers of a stored row (none on rows from before migration 0024). */
+export function storedHeaders(row: Pick<OutboxMail, 'messageId' | 'headers'>): Pick<MailMessage, 'messageId' | 'headers'> {
+  const headers = row.headers ? (JSON.parse(row.headers) as Record<string, string>) : null;
+  return {
+    ...(row.messageId ? { messageId: row.messageId } : {}),
+    ...(headers && Object.keys(headers).length ? { headers } : {}),
+  };
 }
 
 /** Delay before attempt n+1 after n failed attempts: 1 min, 2, 4 … capped at 1 h. */
@@ -208,6 +220,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
           text: row.textBody,
           html: row.htmlBody,
           ...storedAttachments(row),
+          ...storedHeaders(row),
         });
         await markSent(db, row.id, now());
         log?.info({ mailId: row.id, kind: row.kind, attempt: row.attempts, transport: transport.kind }, 'mail sent');

@@ -24,6 +24,8 @@ function toNodemailer(from: string, mail: MailMessage) {
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
+    ...(mail.messageId ? { messageId: `<${mail.messageId}>` } : {}),
+    ...(mail.headers ? { headers: mail.headers } : {}),
     ...(invitation ? { icalEvent: { method: invitation.method, filename: invitation.filename, content: invitation.content } } : {}),
     ...(others.length
       ? { attachments: others.map((file) => ({ filename: file.filename, contentType: file.contentType, content: file.content })) }

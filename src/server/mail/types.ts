@@ -8,6 +8,18 @@ export interface MailMessage {
   html: string;
   /** Files sent with the mail (none when absent). */
   attachments?: MailAttachment[];
+  /** Its `Message-ID`, without angle brackets, when the site records it (incident mails); absent: the transport's own. */
+  messageId?: string | null;
+  /**
+   * Extra headers: `In-Reply-To` and `References` (threading) and `Auto-Submitted` (RFC 3834: every
+   * automatic mail says so, so that two help desks cannot answer each other forever).
+   */
+  headers?: Record<string, string> | null;
+}
+
+/** RFC 3834 `Auto-Submitted` of an automatic mail: `auto-replied` answers a message, `auto-generated` anything else. */
+export function autoSubmitted(value: 'auto-generated' | 'auto-replied'): Record<string, string> {
+  return { 'Auto-Submitted': value };
 }
 
 /**

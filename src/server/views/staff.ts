@@ -67,7 +67,7 @@ export async function incidentPageView(numero: string) {
   ]);
   // Staff are named by their names (the problem's author is the visitor, by the name they gave).
   const timeline = entries.map((entry): TimelineEntry => {
-    if (entry.kind === 'problem') return entry;
+    if (entry.kind === 'problem' || entry.kind === 'bounce') return entry;
     if (entry.kind === 'assignment')
       return { ...entry, autor: nameByEmail(names, entry.autor), asignado: nameByEmail(names, entry.asignado) };
     return { ...entry, autor: nameByEmail(names, entry.autor) };

@@ -26,6 +26,7 @@ import * as incidentStateCounts from './0020_incident_state_counts.ts';
 import * as totpLastStep from './0021_totp_last_step.ts';
 import * as oneLimitTable from './0022_one_limit_table.ts';
 import * as clientImportNonces from './0023_client_import_nonces.ts';
+import * as inboundMail from './0024_inbound_mail.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0021_totp_last_step': totpLastStep,
   '0022_one_limit_table': oneLimitTable,
   '0023_client_import_nonces': clientImportNonces,
+  '0024_inbound_mail': inboundMail,
 };

@@ -1,0 +1,25 @@
+/**
+ * 'Ver original': a mail that came in (issue 21), as it arrived, for staff only (checked here and by
+ * the middleware). Always plain text and never rendered: a mail's HTML is the sender's, not ours.
+ */
+import type { APIRoute } from 'astro';
+import { requireStaffApi } from '../../../../server/auth/guard.ts';
+import { getDb } from '../../../../server/db/index.ts';
+import { inboundOriginal } from '../../../../server/inbound/original.ts';
+
+export const prerender = false;
+
+export const GET: APIRoute = async (context) => {
+  const staff = await requireStaffApi(context);
+  if (staff instanceof Response) return staff;
+  const id = Number.parseInt(context.params.id ?? '', 10);
+  const text = Number.isSafeInteger(id) && id > 0 ? await inboundOriginal(getDb(), id) : null;
+  const headers = {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Security-Policy': "sandbox; default-src 'none'",
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'private, no-store',
+  };
+  if (text === null) return new Response('Ese correo no existe o ya no se guarda.', { status: 404, headers });
+  return new Response(text, { headers });
+};

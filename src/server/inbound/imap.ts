@@ -1,0 +1,216 @@
+/**
+ * The e-mail channel's mailbox reader (issue 21): polls `INBOUND_IMAP_URL` with imapflow every
+ * `INBOUND_POLL_SECONDS` and hands each mail to the one inbound path (src/server/inbound/index.ts).
+ *
+ * - A mail is flagged `\Seen` and moved to 'Procesados', or to 'Rechazados' when the path refused it
+ *   (spam, too many new incidents from one sender, larger than `INBOUND_MAX_BYTES`); both folders are
+ *   created when missing. Nothing is ever deleted.
+ * - Storing comes before moving: a crash between the two leaves the mail in the inbox, and the next
+ *   round finds it already stored (a duplicate: nothing done twice) and only moves it. A failure
+ *   before storing (the database is down) leaves the mail where it was, for the next round.
+ * - On PostgreSQL, several processes may run the poller: a session advisory lock lets one poll at a
+ *   time, and when that process stops its session ends and the next round of another takes over.
+ */
+import { sql } from 'kysely';
+import { ImapFlow } from 'imapflow';
+import type { Logger } from 'pino';
+import { isPostgres } from '../db/engine.ts';
+import type { Db } from '../db/index.ts';
+import { ingestMessage, type InboundSettings, type IngestResult } from './index.ts';
+import { MAIL_CHANNEL, receiveMail } from './mail.ts';
+
+export const PROCESSED_FOLDER = 'Procesados';
+export const REJECTED_FOLDER = 'Rechazados';
+/** The advisory lock key of the poller (PostgreSQL): "issue 21". */
+const POLL_LOCK_KEY = 210_021;
+
+type Log = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/** Where and as whom to read, from `INBOUND_IMAP_URL` (validated at start: src/server/config.ts). */
+export function imapTarget(url: string) {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === 'imaps:';
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: parsed.port ? Number(parsed.port) : secure ? 993 : 143,
+    secure,
+    auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) },
+    mailbox: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'INBOX',
+  };
+}
+
+export interface PollOptions {
+  url: string;
+  settings: InboundSettings;
+  /** `INBOUND_MAX_BYTES`: a larger mail is not downloaded; it goes to 'Rechazados'. */
+  maxBytes: number;
+  log?: Log;
+  now?: () => Date;
+}
+
+export interface PollResult {
+  /** `locked`: another process is polling (PostgreSQL), nothing was done. */
+  status: 'done' | 'locked';
+  processed: number;
+  rejected: number;
+}
+
+/** Runs `round` holding the poller's advisory lock on PostgreSQL (one process at a time); SQLite has one process. */
+async function withPollLock<T>(db: Db, round: () => Promise<T>): Promise<T | 'locked'> {
+  if (!isPostgres(db)) return round();
+  return db.connection().execute(async (connection) => {
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_lock(${POLL_LOCK_KEY}) as locked`.execute(connection);
+    if (!rows[0]?.locked) return 'locked';
+    try {
+      return await round();
+    } finally {
+      await sql`select pg_advisory_unlock(${POLL_LOCK_KEY})`.execute(connection);
+    }
+  });
+}
+
+/** Creates the folders a mail is moved to, when the mailbox lacks them. */
+async function ensureFolders(client: ImapFlow): Promise<void> {
+  const existing = new Set((await client.list()).map((mailbox) => mailbox.path));
+  for (const folder of [PROCESSED_FOLDER, REJECTED_FOLDER])
+    if (!existing.has(folder)) await client.mailboxCreate(folder);
+}
+
+/** A mail too large to download: recorded through the same path (so it is counted once), refused. */
+async function refuseTooLarge(
+  db: Db,
+  settings: InboundSettings,
+  uid: number,
+  envelope:
+    { messageId?: string; subject?: string; from?: Array<{ address?: string; name?: string }> } | undefined,
+  now: Date,
+): Promise<IngestResult> {
+  const messageId = envelope?.messageId?.replace(/^<|>$/g, '') ?? null;
+  const from = envelope?.from?.[0];
+  return ingestMessage(
+    db,
+    {
+      channel: MAIL_CHANNEL,
+      dedupKey: messageId ? `message-id:${messageId}` : `imap-too-large:${uid}:${envelope?.subject ?? ''}`,
+      messageId,
+      sender: from?.address ? { address: from.address.toLowerCase(), name: from.name ?? '' } : null,
+      recipients: [],
+      threadKeys: [],
+      subject: envelope?.subject ?? '',
+      text: '',
+      files: [],
+      raw: null,
+      refusal: { outcome: 'rejected', reason: 'too-large' },
+      reportOf: null,
+    },
+    settings,
+    now,
+  );
+}
+
+/**
+ * One round: every mail in the mailbox's folder, oldest first, stored then flagged and moved. Throws
+ * when the mailbox or the database fails (what was not stored stays for the next round).
+ */
+export async function pollMailbox(db: Db, options: PollOptions): Promise<PollResult> {
+  const now = options.now ?? (() => new Date());
+  const outcome = await withPollLock(db, async () => {
+    const target = imapTarget(options.url);
+    const client = new ImapFlow({
+      host: target.host,
+      port: target.port,
+      secure: target.secure,
+      auth: target.auth,
+      logger: false,
+    });
+    const result: PollResult = { status: 'done', processed: 0, rejected: 0 };
+    await client.connect();
+    try {
+      await ensureFolders(client);
+      const lock = await client.getMailboxLock(target.mailbox);
+      try {
+        const uids = (await client.search({ all: true }, { uid: true })) || [];
+        for (const uid of uids) {
+          const range = String(uid);
+          const meta = await client.fetchOne(range, { size: true, envelope: true }, { uid: true });
+          if (!meta) continue;
+          let stored: IngestResult;
+          if ((meta.size ?? 0) > options.maxBytes) {
+            stored = await refuseTooLarge(db, options.settings, uid, meta.envelope as never, now());
+          } else {
+            const message = await client.fetchOne(range, { source: true }, { uid: true });
+            if (!message || !message.source) continue;
+            stored = await receiveMail(db, message.source, options.settings, now());
+          }
+          const refused =
+            (stored.outcome === 'duplicate' ? stored.firstOutcome : stored.outcome) === 'rejected';
+          await client.messageFlagsAdd(range, ['\\Seen'], { uid: true });
+          await client.messageMove(range, refused ? REJECTED_FOLDER : PROCESSED_FOLDER, { uid: true });
+          if (refused) result.rejected += 1;
+          else result.processed += 1;
+          options.log?.info(
+            {
+              inbound: stored.outcome,
+              reason: stored.reason,
+              numeroIncidencia: stored.numeroIncidencia,
+              channel: 'imap',
+            },
+            'inbound mail received',
+          );
+        }
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await client.logout().catch(() => client.close());
+    }
+    return result;
+  });
+  return outcome === 'locked' ? { status: 'locked', processed: 0, rejected: 0 } : outcome;
+}
+
+export interface MailboxPoller {
+  name: string;
+  /** One round now (tests; the loop runs them by itself). */
+  runOnce(): Promise<PollResult>;
+  stop(): Promise<void>;
+}
+
+/** Polls every `intervalMs` until stopped; a failed round is logged and retried at the next one. */
+export function startMailboxPoller(
+  db: Db,
+  options: PollOptions & { intervalMs: number; poll?: boolean },
+): MailboxPoller {
+  let running = true;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<unknown> = Promise.resolve();
+  const runOnce = () => {
+    const round = pollMailbox(db, options);
+    current = round.catch(() => {});
+    return round;
+  };
+  const schedule = () => {
+    if (!running || options.poll === false) return;
+    timer = setTimeout(() => {
+      void runOnce()
+        .catch((error: unknown) => options.log?.error({ err: error }, 'inbound mailbox round failed'))
+        .finally(schedule);
+    }, options.intervalMs);
+  };
+  if (options.poll !== false) {
+    void runOnce()
+      .catch((error: unknown) => options.log?.error({ err: error }, 'inbound mailbox round failed'))
+      .finally(schedule);
+  }
+  return {
+    name: 'inbound-mailbox',
+    runOnce,
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}

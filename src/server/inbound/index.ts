@@ -1,0 +1,335 @@
+/**
+ * The one path every inbound message takes, whatever channel brought it (the support mailbox by IMAP
+ * or the webhook today; WhatsApp next): a channel reads its message into a {@link ChannelMessage} and
+ * calls {@link ingestMessage}. Here, in one transaction:
+ *
+ * 1. the message is stored once, by its de-duplication key (`inbound_messages.dedup_key`, unique): the
+ *    same message delivered again (a re-fetch after a crash between storing and acknowledging, the
+ *    webhook retried) stores and does nothing (`duplicate`); a crash before the commit stores nothing,
+ *    so the channel hands it over again;
+ * 2. what must never act is set aside: a delivery report marks the mail it names 'rebotado'; our own
+ *    addresses, mailer-daemon and postmaster, automatic mail and the mailbox's spam flag change nothing;
+ * 3. it is matched to an incident (issue 21's rules, in order): the token of the incident's reply
+ *    address; a thread key naming one of the incident's mails; the incident number in the subject with
+ *    the sender equal to the incident's e-mail ('Remitente sin verificar');
+ * 4. a match is the customer's answer, exactly as from the follow-up page ('por correo'); no match opens
+ *    an incident of origin 'Correo', at most {@link NEW_INCIDENTS_PER_SENDER_PER_HOUR} per sender an hour.
+ */
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { Transaction } from 'kysely';
+import { ENTRY_MAX_LENGTH } from '../../domain/incidents.ts';
+import { LONG_TEXT_MAX, SHORT_TEXT_MAX } from '../../domain/forms/common.ts';
+import type { Db } from '../db/index.ts';
+import type { Database, InboundOutcome } from '../db/schema.ts';
+import { touchIncident } from '../incidents/activity.ts';
+import { FollowUpClosedError, recordCustomerAnswer } from '../incidents/conversation.ts';
+import { insertNewIncident } from '../incidents/index.ts';
+import { hashReplyToken, normalizeMessageId, replyTokenOf } from '../incidents/mail-thread.ts';
+import { reserveHit } from '../limits/counters.ts';
+import { wakeMailWorkers } from '../mail/outbox.ts';
+import type { MailBrand } from '../mail/templates.ts';
+import { getConfig, type Config } from '../config.ts';
+import { mailBrand } from '../mail/index.ts';
+
+const gzipAsync = promisify(gzip);
+
+/** New incidents one sender may open by mail in an hour; past it the mail is refused ('Rechazados'). */
+export const NEW_INCIDENTS_PER_SENDER_PER_HOUR = 5;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The number of an incident in a subject (`Re: Incidencia INC-20250301-1234: Resuelto`). */
+const NUMBER_IN_SUBJECT = /\bINC-\d{8}-\d{4}\b/i;
+
+/** What a channel hands over: one message, read. */
+export interface ChannelMessage {
+  /** 'correo' (src/server/inbound/mail.ts); the next channel names itself. */
+  channel: string;
+  /** Unique per message: `message-id:<id>`, else `sha256:<hex of the raw bytes>`. */
+  dedupKey: string;
+  /** The channel's own id of the message (a mail's Message-ID, without brackets), if any. */
+  messageId: string | null;
+  /** Who sent it (address in lower case); null when it names nobody. */
+  sender: { address: string; name: string } | null;
+  /** Where it was sent (lower case): the incident's reply address is looked for here. */
+  recipients: string[];
+  /** Ids of the messages it answers (a mail's In-Reply-To and References). */
+  threadKeys: string[];
+  subject: string;
+  /** Only the new text (quoted history and signatures removed). */
+  text: string;
+  /** Its files: carried by the next slice of issue 21 (attachments); none yet. */
+  files: never[];
+  /** The whole message as received, kept gzip-compressed for 'Ver original'; null when the channel has none. */
+  raw: Uint8Array | null;
+  /** The channel already knows it must not act on it (an automatic mail, spam): why, and where it goes. */
+  refusal?: { outcome: 'ignored' | 'rejected'; reason: string } | null;
+  /** A delivery report: the ids of the messages it reports on; null when it is none. */
+  reportOf?: string[] | null;
+}
+
+export interface InboundSettings {
+  /** The mail brand, with `inboundAddress` and `staffInbox` (src/server/mail/index.ts `mailBrand`). */
+  brand: MailBrand;
+  staffInbox: string;
+  /** Our own addresses: a message from one never acts (MAIL_FROM, INBOUND_ADDRESS, STAFF_INBOX). */
+  ownAddresses: readonly string[];
+  /** `ADMIN_EMAILS` (default: the server's). */
+  staffEmails?: readonly string[];
+  visitorMailDailyCap?: number;
+}
+
+export interface IngestResult {
+  /** What became of it; `duplicate`: it was stored before, nothing done now. */
+  outcome: InboundOutcome | 'duplicate';
+  /** Why it was ignored or refused (`auto-submitted`, `own-address`, `spam`, `rate-limit`…). */
+  reason?: string;
+  /** Of a duplicate: what became of it when it was first stored. */
+  firstOutcome?: InboundOutcome;
+  inboundId?: number;
+  incidentId?: number;
+  numeroIncidencia?: string;
+}
+
+/** Placeholder of an answer whose mail brought no new text (only quoted history, or only files). */
+export const NO_NEW_TEXT = '(El correo no trae texto nuevo: ver el original.)';
+
+function capped(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function isMailerDaemon(address: string): boolean {
+  const local = address.split('@')[0]!.split('+')[0]!;
+  return local === 'mailer-daemon' || local === 'postmaster';
+}
+
+function isOwnAddress(address: string, settings: InboundSettings): boolean {
+  const own = settings.ownAddresses.map((item) => item.trim().toLowerCase());
+  if (own.includes(address)) return true;
+  const inbound = settings.brand.inboundAddress?.toLowerCase();
+  if (!inbound) return false;
+  const [local, domain] = inbound.split('@');
+  return new RegExp(`^${escapeRegExp(local!)}\\+[^@]*@${escapeRegExp(domain!)}$`).test(address);
+}
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Rules 1 and 2: the incident whose reply address or Message-ID the message names, or null. */
+async function matchedByUs(
+  trx: Transaction<Database>,
+  message: ChannelMessage,
+  settings: InboundSettings,
+): Promise<number | null> {
+  const tokens = message.recipients
+    .map((address) => replyTokenOf(address, settings.brand.inboundAddress))
+    .filter((token): token is string => token !== null);
+  if (tokens.length) {
+    const row = await trx
+      .selectFrom('incidentMails')
+      .select('incidentId')
+      .where('replyTokenHash', 'in', tokens.map(hashReplyToken))
+      .executeTakeFirst();
+    if (row) return row.incidentId;
+  }
+  // Our Message-IDs are lower case (hex at a lower-case domain); a client may have changed the case.
+  const keys = [...new Set(message.threadKeys.map((key) => normalizeMessageId(key).toLowerCase()))].slice(
+    0,
+    100,
+  );
+  if (keys.length) {
+    const row = await trx
+      .selectFrom('incidentMails')
+      .select('incidentId')
+      .where('messageId', 'in', keys)
+      .orderBy('createdAt', 'desc')
+      .executeTakeFirst();
+    if (row) return row.incidentId;
+  }
+  return null;
+}
+
+/** Rule 3: the incident numbered in the subject whose e-mail is the sender's, or null. */
+async function matchedBySubject(trx: Transaction<Database>, message: ChannelMessage): Promise<number | null> {
+  const number = NUMBER_IN_SUBJECT.exec(message.subject)?.[0]?.toUpperCase();
+  if (!number || !message.sender) return null;
+  const incident = await trx
+    .selectFrom('incidents')
+    .select(['id', 'email'])
+    .where('numeroIncidencia', '=', number)
+    .executeTakeFirst();
+  return incident && incident.email.trim().toLowerCase() === message.sender.address ? incident.id : null;
+}
+
+type Decision = Omit<IngestResult, 'inboundId'> & { outcome: InboundOutcome; wake?: boolean };
+
+async function decide(
+  trx: Transaction<Database>,
+  message: ChannelMessage,
+  inboundId: number,
+  settings: InboundSettings,
+  now: Date,
+): Promise<Decision> {
+  // A delivery report names the mail that bounced: it may come from mailer-daemon, and is automatic.
+  if (message.reportOf) {
+    const ids = message.reportOf.map((id) => normalizeMessageId(id).toLowerCase());
+    const bounced = ids.length
+      ? await trx
+          .selectFrom('incidentMails')
+          .select(['id', 'incidentId', 'bouncedAt'])
+          .where('messageId', 'in', ids)
+          .executeTakeFirst()
+      : undefined;
+    if (!bounced) return { outcome: 'ignored', reason: 'report-unknown' };
+    if (!bounced.bouncedAt) {
+      await trx
+        .updateTable('incidentMails')
+        .set({ bouncedAt: now.toISOString() })
+        .where('id', '=', bounced.id)
+        .execute();
+      await touchIncident(trx, bounced.incidentId, 'note', now);
+    }
+    return { outcome: 'bounce', incidentId: bounced.incidentId };
+  }
+  const sender = message.sender;
+  if (!sender) return { outcome: 'rejected', reason: 'no-sender' };
+  if (isMailerDaemon(sender.address)) return { outcome: 'ignored', reason: 'mailer-daemon' };
+  if (isOwnAddress(sender.address, settings)) return { outcome: 'ignored', reason: 'own-address' };
+  if (message.refusal) return { outcome: message.refusal.outcome, reason: message.refusal.reason };
+
+  const body = capped(message.text.trim() || NO_NEW_TEXT, ENTRY_MAX_LENGTH);
+  const answer = (incidentId: number, unverified: boolean) =>
+    recordCustomerAnswer(
+      trx,
+      incidentId,
+      {
+        body,
+        brand: settings.brand,
+        staffInbox: settings.staffInbox,
+        staffEmails: settings.staffEmails,
+        via: 'correo',
+        unverified,
+        inboundMessageId: inboundId,
+      },
+      now,
+    );
+  const matched = await matchedByUs(trx, message, settings);
+  const bySubject = matched === null ? await matchedBySubject(trx, message) : null;
+  const incidentId = matched ?? bySubject;
+  if (incidentId !== null) {
+    try {
+      const stored = await answer(incidentId, matched === null);
+      return {
+        outcome: matched === null ? 'unverified' : 'answer',
+        incidentId,
+        numeroIncidencia: stored.numeroIncidencia,
+        wake: stored.notified === 'assignee' || stored.notified === 'staff-inbox',
+      };
+    } catch (error) {
+      // Resolved too long ago to take answers (as on the follow-up page): the mail opens a new incident.
+      if (!(error instanceof FollowUpClosedError)) throw error;
+    }
+  }
+
+  const opened = await reserveHit(trx, `inbound-new:${sender.address}`, HOUR_MS, now.getTime());
+  if (opened > NEW_INCIDENTS_PER_SENDER_PER_HOUR) return { outcome: 'rejected', reason: 'rate-limit' };
+  const created = await insertNewIncident(
+    trx,
+    {
+      problema: capped(
+        [message.subject, message.text.trim()].filter(Boolean).join('\n\n') || NO_NEW_TEXT,
+        LONG_TEXT_MAX,
+      ),
+      nombre: capped(sender.name, SHORT_TEXT_MAX),
+      telefono: '',
+      email: capped(sender.address, SHORT_TEXT_MAX),
+      rnc: '',
+    },
+    {
+      brand: settings.brand,
+      staffInbox: settings.staffInbox,
+      visitorMailDailyCap: settings.visitorMailDailyCap,
+      now,
+      origen: 'Correo',
+      inReplyTo: message.messageId,
+    },
+  );
+  return {
+    outcome: 'new-incident',
+    incidentId: created.id,
+    numeroIncidencia: created.numeroIncidencia,
+    wake: true,
+  };
+}
+
+/**
+ * Stores the message once and acts on it (see the module's comment), in one transaction. Throws when
+ * the database fails: nothing is stored then, and the channel must hand the message over again.
+ */
+export async function ingestMessage(
+  db: Db,
+  message: ChannelMessage,
+  settings: InboundSettings,
+  now: Date = new Date(),
+): Promise<IngestResult> {
+  const rawGzip = message.raw ? new Uint8Array(await gzipAsync(message.raw)) : null;
+  const result = await db.transaction().execute(async (trx): Promise<IngestResult & { wake?: boolean }> => {
+    const stored = await trx
+      .insertInto('inboundMessages')
+      .values({
+        channel: message.channel,
+        dedupKey: message.dedupKey,
+        messageId: message.messageId,
+        sender: message.sender?.address ?? '',
+        subject: capped(message.subject, 500),
+        outcome: 'ignored',
+        reason: null,
+        incidentId: null,
+        rawGzip,
+        receivedAt: now.toISOString(),
+      })
+      .onConflict((oc) => oc.column('dedupKey').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!stored) {
+      // What became of it the first time decides, e.g., the mailbox folder it goes to now.
+      const first = await trx
+        .selectFrom('inboundMessages')
+        .select(['id', 'outcome'])
+        .where('dedupKey', '=', message.dedupKey)
+        .executeTakeFirst();
+      return { outcome: 'duplicate', ...(first ? { firstOutcome: first.outcome, inboundId: first.id } : {}) };
+    }
+    const decision = await decide(trx, message, stored.id, settings, now);
+    await trx
+      .updateTable('inboundMessages')
+      .set({
+        outcome: decision.outcome,
+        reason: decision.reason ?? null,
+        incidentId: decision.incidentId ?? null,
+      })
+      .where('id', '=', stored.id)
+      .execute();
+    return { ...decision, inboundId: stored.id };
+  });
+  const { wake, ...outcome } = result;
+  if (wake) wakeMailWorkers();
+  return outcome;
+}
+
+/** The address part of `Name <address>` (MAIL_FROM), lower case. */
+function addressOf(value: string): string {
+  return (/<([^>]+)>/.exec(value)?.[1] ?? value).trim().toLowerCase();
+}
+
+/** What the inbound path needs from the settings. */
+export function inboundSettings(config: Config = getConfig()): InboundSettings {
+  return {
+    brand: mailBrand(config),
+    staffInbox: config.STAFF_INBOX,
+    ownAddresses: [addressOf(config.MAIL_FROM), config.INBOUND_ADDRESS, config.STAFF_INBOX]
+      .filter((address): address is string => Boolean(address))
+      .map((address) => address.toLowerCase()),
+    staffEmails: config.ADMIN_EMAILS,
+    visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
+  };
+}

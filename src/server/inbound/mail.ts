@@ -1,0 +1,150 @@
+/**
+ * The e-mail channel's reading of a raw RFC 5322 message (IMAP and the webhook both hand it the bytes):
+ * postal-mime parses the MIME tree; an HTML-only mail becomes text through html-to-text; the quoted
+ * history ("El … escribió:", "On … wrote:", Outlook's "De: … Enviado: …" block, `>` lines) and
+ * signatures are removed by email-reply-parser. It also says what the desk must not act on (automatic
+ * mail, the mailbox's spam flag) and which of our mails a delivery report names. Nothing here touches
+ * the database: src/server/inbound/index.ts decides.
+ */
+import { createHash } from 'node:crypto';
+import EmailReplyParser from 'email-reply-parser';
+import { convert } from 'html-to-text';
+import PostalMime, { type Address, type Email } from 'postal-mime';
+import { normalizeMessageId } from '../incidents/mail-thread.ts';
+import type { Db } from '../db/index.ts';
+import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
+
+/** The channel's name in `inbound_messages.channel`. */
+export const MAIL_CHANNEL = 'correo';
+
+/** `<id>` tokens of a Message-ID list header (In-Reply-To, References). */
+function messageIds(value: string | undefined): string[] {
+  return [...(value ?? '').matchAll(/<([^<>\s]+)>/g)].map((match) => match[1]!);
+}
+
+function mailboxes(addresses: Address[] | Address | undefined): Array<{ address: string; name: string }> {
+  const list = addresses === undefined ? [] : Array.isArray(addresses) ? addresses : [addresses];
+  return list.flatMap((item) =>
+    item.group
+      ? item.group.map((member) => ({ address: member.address, name: member.name }))
+      : [{ address: item.address ?? '', name: item.name }],
+  );
+}
+
+/** Why a mail is automatic (RFC 3834 and the common headers of autoresponders and lists), or null. */
+export function automaticReason(header: (name: string) => string | undefined): string | null {
+  const autoSubmitted = header('auto-submitted');
+  if (autoSubmitted !== undefined && autoSubmitted.split(';')[0]!.trim().toLowerCase() !== 'no')
+    return 'auto-submitted';
+  if (header('x-autoreply') !== undefined) return 'x-autoreply';
+  if (header('x-autorespond') !== undefined) return 'x-autorespond';
+  if (/^\s*(bulk|junk|list)\s*$/i.test(header('precedence') ?? '')) return 'precedence';
+  if (header('list-id') !== undefined) return 'list-id';
+  return null;
+}
+
+/** The text of a part a report carries (a bounced message, its headers, the delivery status). */
+function partText(content: ArrayBuffer | Uint8Array | string): string {
+  return typeof content === 'string' ? content : new TextDecoder().decode(content);
+}
+
+/** The new text of a reply: quoted history and signatures removed; the whole text if that leaves nothing readable. */
+export function newTextOf(text: string): string {
+  const visible = new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
+  return visible;
+}
+
+/** HTML as plain text: links without their URLs, images dropped, quoted blocks kept as `>` lines. */
+export function htmlToText(html: string): string {
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+      { selector: 'style', format: 'skip' },
+      { selector: 'head', format: 'skip' },
+    ],
+  });
+}
+
+/** Reads a raw mail into what the channel hands the desk. */
+export async function readMail(raw: Uint8Array): Promise<ChannelMessage> {
+  const email: Email = await PostalMime.parse(raw, {
+    forceRfc822Attachments: true,
+    attachmentEncoding: 'arraybuffer',
+  });
+  const header = (name: string) => email.headers.find((item) => item.key === name)?.value;
+  const allHeaders = (name: string) =>
+    email.headers.filter((item) => item.key === name).map((item) => item.value);
+
+  const messageId = email.messageId ? normalizeMessageId(email.messageId) : null;
+  const dedupKey = messageId
+    ? `message-id:${messageId}`
+    : `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+  const from = mailboxes(email.from)[0];
+  const sender = from?.address
+    ? { address: from.address.trim().toLowerCase(), name: from.name.trim() }
+    : null;
+  const recipients = [
+    ...mailboxes(email.to),
+    ...mailboxes(email.cc),
+    ...['delivered-to', 'x-original-to', 'envelope-to', 'x-envelope-to']
+      .flatMap(allHeaders)
+      .map((address) => ({ address, name: '' })),
+  ]
+    .map((item) => item.address.replace(/^<|>$/g, '').trim().toLowerCase())
+    .filter(Boolean);
+
+  const isReport = /^\s*multipart\/report/i.test(header('content-type') ?? '');
+  const reportOf = isReport
+    ? [
+        ...new Set(
+          email.attachments
+            .filter((part) =>
+              /^(message\/(rfc822|delivery-status|rfc822-headers|global|global-headers)|text\/rfc822-headers)$/i.test(
+                part.mimeType,
+              ),
+            )
+            .flatMap((part) =>
+              [
+                ...partText(part.content).matchAll(
+                  /^(?:original-|x-original-)?message-id:\s*<([^<>\s]+)>/gim,
+                ),
+              ].map((match) => match[1]!),
+            ),
+        ),
+      ]
+    : null;
+
+  const text = email.text?.trim() ? email.text : email.html ? htmlToText(email.html) : '';
+  const automatic = automaticReason(header);
+  const spam = /^\s*yes\b/i.test(header('x-spam-flag') ?? '');
+  return {
+    channel: MAIL_CHANNEL,
+    dedupKey,
+    messageId,
+    sender,
+    recipients,
+    threadKeys: [...new Set([...messageIds(header('in-reply-to')), ...messageIds(header('references'))])],
+    subject: (email.subject ?? '').trim(),
+    text: newTextOf(text),
+    files: [],
+    raw,
+    refusal: automatic
+      ? { outcome: 'ignored', reason: automatic }
+      : spam
+        ? { outcome: 'rejected', reason: 'spam' }
+        : null,
+    reportOf,
+  };
+}
+
+/** A raw mail through the one inbound path: read, stored once, acted on (src/server/inbound/index.ts). */
+export async function receiveMail(
+  db: Db,
+  raw: Uint8Array,
+  settings: InboundSettings,
+  now: Date = new Date(),
+): Promise<IngestResult> {
+  return ingestMessage(db, await readMail(raw), settings, now);
+}

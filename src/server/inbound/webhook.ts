@@ -1,0 +1,175 @@
+/**
+ * `POST /api/inbound-mail` (issue 21): an MTA's pipe or a provider's raw forward hands over one raw RFC
+ * 5322 mail as the body, with `Authorization: Bearer <INBOUND_WEBHOOK_SECRET>`. The production server
+ * answers it before Astro's router ({@link inboundMailHandler}, as the page-view beacon), so that the
+ * body is counted as it streams in and never buffered past `INBOUND_MAX_BYTES`; `astro dev` answers it
+ * through src/pages/api/inbound-mail.ts. Both share {@link authorizedBearer} and {@link readLimited}.
+ *
+ * 202 stored (a mail delivered twice is stored once: 202 again), 401 a wrong or missing secret (the
+ * body is not read), 404 when no secret is set (the webhook is off), 413 past the limit, 503 when the
+ * database fails (the sender keeps the mail and retries).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { ROUTES } from '../../routes.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { inboundSettings, type IngestResult } from './index.ts';
+import { receiveMail } from './mail.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What a refused request may still send, read and dropped so that the client reads the answer. */
+const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Whether an `Authorization` header carries this secret as a Bearer token. Both sides are hashed
+ * first, so that the comparison is constant-time whatever the length of what was sent.
+ */
+export function authorizedBearer(header: string | null | undefined, secret: string): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  const given = digest(match?.[1] ?? '');
+  return timingSafeEqual(given, digest(secret)) && match !== null;
+}
+
+/** The body, or `too-large` as soon as it passes `max` bytes (nothing more is kept). */
+export async function readLimited(
+  body: AsyncIterable<Uint8Array>,
+  max: number,
+): Promise<Uint8Array | 'too-large'> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) return 'too-large';
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export interface WebhookAnswer {
+  status: 202 | 401 | 404 | 405 | 413 | 503;
+  body: Record<string, string>;
+}
+
+export const WEBHOOK_ANSWERS = {
+  notFound: { status: 404, body: { error: 'No encontrado' } },
+  wrongMethod: { status: 405, body: { error: 'Solo se admite POST' } },
+  unauthorized: { status: 401, body: { error: 'No autorizado' } },
+  tooLarge: { status: 413, body: { error: 'El correo supera INBOUND_MAX_BYTES' } },
+  unavailable: { status: 503, body: { error: 'No se pudo guardar el correo; reinténtalo más tarde' } },
+} as const satisfies Record<string, WebhookAnswer>;
+
+/** Stores one raw mail through the inbound path; the answer for the sender (logged without personal data). */
+export async function storeWebhookMail(
+  db: Db,
+  raw: Uint8Array,
+  config: Config,
+  log?: Pick<Logger, 'info' | 'error'>,
+): Promise<WebhookAnswer> {
+  let result: IngestResult;
+  try {
+    result = await receiveMail(db, raw, inboundSettings(config));
+  } catch (error) {
+    log?.error({ err: error }, 'inbound mail not stored');
+    return WEBHOOK_ANSWERS.unavailable;
+  }
+  log?.info(
+    {
+      inbound: result.outcome,
+      reason: result.reason,
+      numeroIncidencia: result.numeroIncidencia,
+      channel: 'webhook',
+    },
+    'inbound mail received',
+  );
+  return { status: 202, body: { resultado: result.outcome } };
+}
+
+function writeAnswer(
+  res: ServerResponse,
+  { status, body }: WebhookAnswer,
+  extra: Record<string, string>,
+  end: boolean,
+): void {
+  const payload = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': payload.length,
+    'Cache-Control': 'no-store',
+    ...extra,
+  });
+  if (end) res.end(payload);
+  else res.write(payload);
+}
+
+/**
+ * Answers a refusal at once, but ends the exchange only once the rest of the body has been read and
+ * dropped (up to {@link DRAIN_MAX_BYTES}, then the connection is cut): ending it earlier lets Node close
+ * the connection under a client that is still sending, whose next write then fails before it reads the
+ * answer (as src/server/http/security.ts does).
+ */
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  refusal: WebhookAnswer,
+  extra: Record<string, string> = {},
+): void {
+  if (req.readableEnded) return writeAnswer(res, refusal, extra, true);
+  writeAnswer(res, refusal, extra, false);
+  let drained = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_MAX_BYTES) req.socket.destroy();
+  });
+  req.once('end', () => res.end());
+  req.resume();
+}
+
+/**
+ * The production server's webhook (scripts/start.ts), ahead of `next`: the secret is checked before
+ * the body is read, and the body is counted chunk by chunk against `INBOUND_MAX_BYTES`.
+ */
+export function inboundMailHandler(
+  config: Config,
+  db: () => Db,
+  log: Pick<Logger, 'info' | 'error'>,
+  next: Handler,
+): Handler {
+  return (req, res) => {
+    if ((req.url ?? '').split('?')[0] !== ROUTES.inboundMail) return next(req, res);
+    const secret = config.INBOUND_WEBHOOK_SECRET;
+    if (!secret) return refuse(req, res, WEBHOOK_ANSWERS.notFound);
+    if (req.method !== 'POST') return refuse(req, res, WEBHOOK_ANSWERS.wrongMethod, { Allow: 'POST' });
+    if (!authorizedBearer(req.headers.authorization, secret))
+      return refuse(req, res, WEBHOOK_ANSWERS.unauthorized, { 'WWW-Authenticate': 'Bearer' });
+    const max = config.INBOUND_MAX_BYTES;
+    if (Number(req.headers['content-length'] ?? 0) > max) return refuse(req, res, WEBHOOK_ANSWERS.tooLarge);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > max) {
+        refused = true;
+        chunks.length = 0;
+        refuse(req, res, WEBHOOK_ANSWERS.tooLarge);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => {
+      if (refused) return;
+      void storeWebhookMail(db(), Buffer.concat(chunks), config, log).then((result) =>
+        writeAnswer(res, result, {}, true),
+      );
+    });
+    req.once('error', () => {
+      if (!res.headersSent) res.destroy();
+    });
+  };
+}
