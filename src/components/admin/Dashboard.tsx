@@ -84,9 +84,9 @@ export default function Dashboard({
   return (
     <div className="flex flex-col gap-8">
       <div className="flex flex-col gap-4 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">
-        <div>
+        <div className="min-w-0">
           <p className="text-sm text-brand-100">Panel Administrativo</p>
-          <h1 className="mt-1 text-2xl font-bold tracking-tight wrap-break-word sm:text-3xl">
+          <h1 className="mt-1 text-2xl font-bold tracking-tight wrap-anywhere sm:text-3xl">
             Bienvenido, {displayName}
           </h1>
           <p className="mt-2 max-w-xl text-sm text-brand-100">
