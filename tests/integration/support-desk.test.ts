@@ -6,7 +6,6 @@
  */
 import { expect, it } from 'vitest';
 import { REOPENED_BY_CUSTOMER } from '../../src/domain/incidents.ts';
-import { isPostgres } from '../../src/server/db/engine.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import {
   AssigneeNotFoundError,
@@ -24,7 +23,7 @@ import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
 import { exportIncidentsCsv } from '../../src/server/incidents/csv.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { describeEachEngine } from '../support/db.ts';
-import { insertIncident } from '../support/factories.ts';
+import { insertIncident, insertStaffAccount } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
 const ANA = { id: 'user-ana', email: 'ana@vertice.example' };
@@ -42,26 +41,6 @@ const iso = (value: unknown) =>
   new Date(String(value instanceof Date ? value.toISOString() : value)).toISOString();
 
 /** A Better Auth user row, as `npm run admin -- create` leaves it. */
-async function addStaff(db: Db, account: { id: string; email: string }, name = ''): Promise<void> {
-  const flag = isPostgres(db) ? true : 1;
-  const now = at(0).toISOString();
-  await db
-    .withoutPlugins()
-    .insertInto('user')
-    .values({
-      id: account.id,
-      name,
-      email: account.email,
-      emailVerified: flag,
-      image: null,
-      createdAt: now,
-      updatedAt: now,
-      mustChangePassword: isPostgres(db) ? false : 0,
-      twoFactorEnabled: null,
-    })
-    .execute();
-}
-
 /** A token for the incident, as its reply mail carries it. */
 async function tokenFor(db: Db, incidentId: number): Promise<string> {
   await replyToVisitor(db, { incidentId, author: ANA, body: 'Hola', brand }, at(1));
@@ -77,8 +56,8 @@ async function tokenFor(db: Db, incidentId: number): Promise<string> {
 describeEachEngine('support desk: assignment and the visitor answer', (database) => {
   it('assigns: timeline, audit and the assignee mail with the link; no mail on self-assignment', async () => {
     const { db } = database();
-    await addStaff(db, ANA, 'Ana Gómez');
-    await addStaff(db, LUIS);
+    await insertStaffAccount(db, { ...ANA, name: 'Ana Gómez' });
+    await insertStaffAccount(db, LUIS);
     expect((await listAssignableStaff(db, STAFF_EMAILS)).map((account) => account.email)).toEqual([
       ANA.email,
       LUIS.email,
@@ -192,8 +171,8 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
 
   it("stores the visitor's answer, reopens a resolved incident and notifies the assignee; escaped in the mail", async () => {
     const { db } = database();
-    await addStaff(db, ANA);
-    await addStaff(db, LUIS);
+    await insertStaffAccount(db, ANA);
+    await insertStaffAccount(db, LUIS);
     const incident = await insertIncident(db, {
       numeroIncidencia: 'INC-20250102-2222',
       nombre: 'José',
