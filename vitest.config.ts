@@ -38,7 +38,7 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           // A file's tests mostly wait on its server and the browser, one step at a time: four files
           // at once keep the two cores busy (each file has its own server; they share one Chromium).
-          maxWorkers: 3,
+          maxWorkers: 4,
           fileParallelism: true,
           // A worker runs file after file with its module cache kept (playwright-core, the support
           // modules, the server's modules the factories use): each test file is still evaluated anew,
