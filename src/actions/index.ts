@@ -21,7 +21,7 @@ import { seeOtherTo } from './form.ts';
 import { ROUTES } from '../routes.ts';
 import { answerWith, requireHuman, requireWithinEmailLimit, requireWithinRateLimit } from './guards.ts';
 import { loginActions } from './login.ts';
-import { filesOfSubmission } from './uploads.ts';
+import { filesOfSubmission, throwUploadRefusal } from './uploads.ts';
 import { staffActions } from './staff/index.ts';
 
 export const server = {
@@ -30,6 +30,7 @@ export const server = {
       accept: 'form',
       input: incidentFormSchema,
       handler: async (input, context) => {
+        throwUploadRefusal(context);
         requireHuman(context, input, 'incidents.create');
         return answerWith('incidents.create', INCIDENT_MESSAGES.failure, async () => {
           if (!context.locals.uploads?.rateCounted) await requireWithinRateLimit(context, 'incidents.create');
@@ -78,6 +79,7 @@ export const server = {
       accept: 'form',
       input: answerFormSchema,
       handler: async (input, context) => {
+        throwUploadRefusal(context);
         requireHuman(context, input, 'incidents.answer');
         return answerWith('incidents.answer', 'No pudimos guardar tu respuesta en este momento. Intenta nuevamente.', async () => {
           if (!context.locals.uploads?.rateCounted) await requireWithinRateLimit(context, 'incidents.answer');

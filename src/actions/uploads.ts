@@ -65,11 +65,24 @@ export async function takeUploads(context: APIContext): Promise<void> {
   });
   Object.assign(uploads, { files: form.files, problem: form.problem, refusal: form.refusal });
   context.locals.uploads = uploads;
-  const headers = new Headers(context.request.headers);
+  const original = context.request;
+  const headers = new Headers(original.headers);
+  // The page renders from the original request, whose body is now read: nothing may try to read it
+  // again as a form (@astrojs/react looks for a React form action's state in any form post's body).
+  original.headers.delete('content-type');
   headers.delete('content-length');
   headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
   // The action reads its text fields from the request, as from any form: only they are left in it.
-  context.request = new Request(context.request.url, { method: 'POST', headers, body: form.fields.toString() });
+  context.request = new Request(original.url, { method: 'POST', headers, body: form.fields.toString() });
+}
+
+/**
+ * For an action that takes files, first of all: the refusal of the checks that ran before any file was
+ * kept (so that they are not run, and logged, twice).
+ */
+export function throwUploadRefusal(context: ActionAPIContext): void {
+  const refusal = context.locals.uploads?.refusal;
+  if (refusal !== undefined) throw refusal;
 }
 
 /**
@@ -89,7 +102,8 @@ export async function filesOfSubmission(context: ActionAPIContext, action: strin
   const { prepared, refused } = await prepareFiles(uploads.files);
   if (refused.length) {
     getLogger().info({ action, refused: refused.map((file) => file.reason) }, 'files refused');
-    refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.fixFiles, { [FILES_FIELD]: refused.map((file) => file.message).join(' ') });
+    const message = refused.map((file) => file.message).join(' ');
+    refuse('BAD_REQUEST', message, { [FILES_FIELD]: message });
   }
   if (UPLOAD_ACTIONS[action] === 'public' && prepared.length) {
     const bytes = prepared.reduce((sum, file) => sum + file.data.byteLength, 0);

@@ -79,6 +79,39 @@ export const ATTACHMENT_MESSAGES = {
   empty: (name: string) => `«${name}» está vacío: no se adjuntó.`,
   dailyBudget:
     'Hoy ya recibimos demasiados archivos. Envía tu mensaje sin archivos, o escríbenos por WhatsApp y te ayudamos.',
-  /** The form's line when a file was refused: the text stays typed, the other files too. */
-  fixFiles: 'Revisa los archivos marcados: lo que escribiste se conserva.',
 } as const;
+
+/**
+ * What the browser can tell before sending (the island checks it; the server checks everything again):
+ * too many files, one too large (named), too much together. Undefined when the choice is fine.
+ */
+export function pickedFilesProblem(files: ReadonlyArray<{ name: string; size: number }>): string | undefined {
+  const picked = files.filter((file) => file.name);
+  if (picked.length > MAX_FILES) return ATTACHMENT_MESSAGES.tooMany;
+  const large = picked.filter((file) => file.size > MAX_FILE_BYTES);
+  if (large.length) return large.map((file) => ATTACHMENT_MESSAGES.fileTooLarge(file.name)).join(' ');
+  if (picked.reduce((sum, file) => sum + file.size, 0) > MAX_SUBMISSION_BYTES) return ATTACHMENT_MESSAGES.totalTooLarge;
+  return undefined;
+}
+
+/**
+ * Whether a refusal's message is about the files (the island, which gets no fields with a handler's
+ * refusal, marks 'Adjuntar archivos' with it).
+ */
+export function isFilesMessage(message: string): boolean {
+  return (
+    message.includes('no se adjuntó') ||
+    message === ATTACHMENT_MESSAGES.tooMany ||
+    message === ATTACHMENT_MESSAGES.totalTooLarge ||
+    message === ATTACHMENT_MESSAGES.dailyBudget
+  );
+}
+
+/** A refusal's messages by field (a `FormRefusal`'s `fields`: one string each) as the forms read them. */
+export function fieldMessages(fields: unknown): Record<string, string[]> | undefined {
+  if (!fields || typeof fields !== 'object') return undefined;
+  const entries = Object.entries(fields as Record<string, unknown>).flatMap(([name, value]): Array<[string, string[]]> =>
+    typeof value === 'string' ? [[name, [value]]] : Array.isArray(value) ? [[name, value.filter((item) => typeof item === 'string')]] : [],
+  );
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}

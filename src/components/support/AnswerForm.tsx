@@ -1,6 +1,7 @@
 import { firstError, LONG_TEXT_MAX, type FieldErrors } from '../../domain/forms/common';
 import { FORM_ACTIONS } from '../../routes';
-import { AntiAbuseFields, primaryButtonClass, TextArea } from './FormField';
+import { FILES_FIELD } from '../../domain/attachments';
+import { AntiAbuseFields, FileField, primaryButtonClass, TextArea } from './FormField';
 
 export interface AnswerFormProps {
   /** The follow-up token the page was opened with: it names the incident. */
@@ -27,7 +28,7 @@ export default function AnswerForm({ token, values = {}, errors, formError, star
       <h2 id="responder-titulo" className="text-lg font-semibold text-brand-900">
         Responder
       </h2>
-      <form method="post" action={FORM_ACTIONS.incidentAnswer} className="relative mt-4 flex flex-col gap-5">
+      <form method="post" encType="multipart/form-data" action={FORM_ACTIONS.incidentAnswer} className="relative mt-4 flex flex-col gap-5">
         <input type="hidden" name="token" value={token} />
         <TextArea
           id="seguimiento-respuesta"
@@ -40,6 +41,7 @@ export default function AnswerForm({ token, values = {}, errors, formError, star
           error={firstError(errors, 'respuesta')}
         />
         <AntiAbuseFields startedAt={startedAt} />
+        <FileField id="seguimiento-archivos" error={firstError(errors, FILES_FIELD)} />
         {formError ? (
           <div
             role="alert"
