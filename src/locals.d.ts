@@ -11,5 +11,7 @@ declare namespace App {
     setCookies?: string[];
     /** A form posted with files, read as it streamed in by the middleware (src/actions/uploads.ts). */
     uploads?: import('./actions/uploads.ts').Uploads;
+    /** The good files of a refused form with files, kept for the next try (src/actions/uploads.ts). */
+    keptFiles?: import('./domain/attachments.ts').KeptFile[];
   }
 }

@@ -8,7 +8,9 @@
  */
 import type { ActionAPIContext } from 'astro:actions';
 import type { APIContext } from 'astro';
-import { ATTACHMENT_MESSAGES, FILES_FIELD, UPLOAD_ACTIONS } from '../domain/attachments.ts';
+import { ATTACHMENT_MESSAGES, FILES_FIELD, KEPT_FIELD, MAX_FILES, MAX_SUBMISSION_BYTES, UPLOAD_ACTIONS } from '../domain/attachments.ts';
+import { getAuthSecret } from '../server/auth/secret.ts';
+import { keepFiles, keptFilesOf } from '../server/attachments/kept.ts';
 import { ACTIONS_PREFIX } from '../routes.ts';
 import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
@@ -29,6 +31,8 @@ export interface Uploads {
   refusal: unknown;
   /** The per-network limit was counted already (the action must not count it twice). */
   rateCounted: boolean;
+  /** References to the files an earlier refused try kept (src/server/attachments/kept.ts), sent back. */
+  keptRefs: string[];
 }
 
 /** The action a request names, by its RPC path or a page form's `?_action=`. */
@@ -50,7 +54,7 @@ export async function takeUploads(context: APIContext): Promise<void> {
   const name = actionNameOf(context.url);
   if (context.request.method !== 'POST' || !isUploadAction(name) || !isMultipart(context.request.headers.get('content-type'))) return;
   const kind = UPLOAD_ACTIONS[name!];
-  const uploads: Uploads = { files: [], problem: null, refusal: undefined, rateCounted: false };
+  const uploads: Uploads = { files: [], problem: null, refusal: undefined, rateCounted: false, keptRefs: [] };
   const form = await readUploadForm(context.request, async (fields) => {
     if (kind !== 'public') return;
     const actionContext = context as unknown as ActionAPIContext;
@@ -63,7 +67,13 @@ export async function takeUploads(context: APIContext): Promise<void> {
       refuse('TOO_MANY_REQUESTS', ATTACHMENT_MESSAGES.dailyBudget, { [FILES_FIELD]: ATTACHMENT_MESSAGES.dailyBudget });
     }
   });
-  Object.assign(uploads, { files: form.files, problem: form.problem, refusal: form.refusal });
+  Object.assign(uploads, {
+    files: form.files,
+    problem: form.problem,
+    refusal: form.refusal,
+    keptRefs: form.fields.getAll(KEPT_FIELD).slice(0, MAX_FILES),
+  });
+  form.fields.delete(KEPT_FIELD);
   context.locals.uploads = uploads;
   const original = context.request;
   const headers = new Headers(original.headers);
@@ -86,10 +96,12 @@ export function throwUploadRefusal(context: ActionAPIContext): void {
 }
 
 /**
- * For an action that takes files: the files of this submission, sniffed and cleaned; a refusal (a
- * Spanish message naming each file at fault, under the field 'archivos') when one is not allowed or a
- * limit was passed, the text typed kept by the form as for any refusal. Public submissions count
- * against the daily total here.
+ * For an action that takes files: the files of this submission, sniffed and cleaned, with those an
+ * earlier refused try kept; a refusal (a Spanish message naming each file at fault, under the field
+ * 'archivos') when one is not allowed or a limit was passed. On such a refusal of a page's form, the
+ * good files are kept (kept.ts) and listed in `locals.keptFiles`, so the page sends them back with the
+ * text typed; an island keeps them in its own file input. Public submissions count their new bytes
+ * against the daily total once, when they are first stored.
  */
 export async function filesOfSubmission(context: ActionAPIContext, action: string): Promise<PreparedFile[]> {
   const uploads = context.locals.uploads;
@@ -99,16 +111,29 @@ export async function filesOfSubmission(context: ActionAPIContext, action: strin
   if (uploads.problem === 'total-too-large')
     refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.totalTooLarge, { [FILES_FIELD]: ATTACHMENT_MESSAGES.totalTooLarge });
   if (uploads.problem === 'malformed') refuse('BAD_REQUEST', 'No pudimos leer los archivos enviados. Inténtalo de nuevo.');
+  const secret = getAuthSecret();
+  const kept = uploads.keptRefs.length ? await keptFilesOf(getDb(), uploads.keptRefs, action, secret) : [];
   const { prepared, refused } = await prepareFiles(uploads.files);
-  if (refused.length) {
-    getLogger().info({ action, refused: refused.map((file) => file.reason) }, 'files refused');
-    const message = refused.map((file) => file.message).join(' ');
-    refuse('BAD_REQUEST', message, { [FILES_FIELD]: message });
-  }
-  if (UPLOAD_ACTIONS[action] === 'public' && prepared.length) {
+  const all = [...kept, ...prepared];
+  if (all.length > MAX_FILES) refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.tooMany, { [FILES_FIELD]: ATTACHMENT_MESSAGES.tooMany });
+  if (all.reduce((sum, file) => sum + file.data.byteLength, 0) > MAX_SUBMISSION_BYTES)
+    refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.totalTooLarge, { [FILES_FIELD]: ATTACHMENT_MESSAGES.totalTooLarge });
+  const countNew = async () => {
+    if (UPLOAD_ACTIONS[action] !== 'public' || !prepared.length) return;
     const bytes = prepared.reduce((sum, file) => sum + file.data.byteLength, 0);
     if (!(await reservePublicUpload(getDb(), bytes, getConfig().PUBLIC_UPLOAD_DAILY_MB)))
       refuse('TOO_MANY_REQUESTS', ATTACHMENT_MESSAGES.dailyBudget, { [FILES_FIELD]: ATTACHMENT_MESSAGES.dailyBudget });
+  };
+  if (refused.length) {
+    getLogger().info({ action, refused: refused.map((file) => file.reason) }, 'files refused');
+    const message = refused.map((file) => file.message).join(' ');
+    // A page's form (not an island's call): the good files wait for the next try.
+    if (all.length && !context.url.pathname.startsWith(ACTIONS_PREFIX)) {
+      await countNew();
+      context.locals.keptFiles = await keepFiles(getDb(), all, action, secret);
+    }
+    refuse('BAD_REQUEST', message, { [FILES_FIELD]: message });
   }
-  return prepared;
+  await countNew();
+  return all;
 }

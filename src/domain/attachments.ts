@@ -33,6 +33,16 @@ export const FILE_ACCEPT =
 export const FILES_HINT =
   'Hasta 5 archivos de 10 MB como máximo cada uno (20 MB en total): imágenes (PNG, JPG, WebP, GIF, HEIC), PDF, texto (.txt, .log, .csv), Excel (.xlsx) o Word (.docx).';
 
+/** The form field that carries a kept file's reference (src/server/attachments/kept.ts). */
+export const KEPT_FIELD = 'archivoConservado';
+
+/** A file a refused try kept for the next (a page's form without JavaScript): its signed reference and what to show. */
+export interface KeptFile {
+  ref: string;
+  nombre: string;
+  tamano: number;
+}
+
 /** An attachment as the timelines show it (no content). */
 export interface AttachmentView {
   id: number;

@@ -64,7 +64,9 @@ describe('attachments in the browser', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/nueva-telefono-rechazo.png`, fullPage: true });
 
-    await page.getByLabel('Adjuntar archivos').setInputFiles([file('captura.png', 'image/png', png)]);
+    // The good file was kept for this try: ticked, sent again without choosing it.
+    const keptBox = page.getByRole('checkbox', { name: /Enviar «captura\.png»/ });
+    expect(await keptBox.isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Abrir Incidencia' }).click();
     const registered = await page.getByRole('alert').textContent();
     const numero = /INC-\d{8}-\d{4}/.exec(registered ?? '')?.[0];

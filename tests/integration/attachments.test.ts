@@ -21,6 +21,7 @@ import {
   prepareFiles,
 } from '../../src/server/attachments/index.ts';
 import { publicUploadFits, reservePublicUpload } from '../../src/server/attachments/budget.ts';
+import { keepFiles, keptFilesOf, purgeUnusedBlobs } from '../../src/server/attachments/kept.ts';
 import { backupSqlite } from '../../src/server/db/backup.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { exportData } from '../../src/server/data/export.ts';
@@ -248,6 +249,34 @@ describeEachEngine('attachments', (database) => {
     expect(answered.outcome).toBe('unverified');
     const timeline = await staffTimeline(db, (await incidentByNumber(db, numero))!);
     expect(timeline.at(-1)).toMatchObject({ kind: 'answer', adjuntos: [expect.objectContaining({ nombre: 'otra.png' })] });
+  });
+
+  it('keeps the good files of a refused try for a day, for that action only, and purges blobs nobody uses', async () => {
+    const { db } = database();
+    const secret = 'x'.repeat(40);
+    const { prepared } = await prepareFiles([{ filename: 'factura.pdf', data: PDF }, { filename: 'captura.png', data: (await allowedSamples())[0]!.data }]);
+    const kept = await keepFiles(db, prepared, 'incidents.create', secret, at(10));
+    expect(kept.map((file) => [file.nombre, file.tamano])).toEqual(prepared.map((file) => [file.filename, file.data.byteLength]));
+
+    const back = await keptFilesOf(db, kept.map((file) => file.ref), 'incidents.create', secret, at(11));
+    expect(back.map((file) => [file.filename, file.contentType, file.thumb !== null])).toEqual([
+      ['factura.pdf', 'application/pdf', false],
+      ['captura.png', 'image/png', true],
+    ]);
+    expect(Buffer.from(back[0]!.data).equals(PDF)).toBe(true);
+    // Another action, another secret, a day later, a forged name: nothing.
+    expect(await keptFilesOf(db, [kept[0]!.ref], 'incidents.answer', secret, at(11))).toEqual([]);
+    expect(await keptFilesOf(db, [kept[0]!.ref], 'incidents.create', 'y'.repeat(40), at(11))).toEqual([]);
+    expect(await keptFilesOf(db, [kept[0]!.ref], 'incidents.create', secret, new Date(at(10).getTime() + 25 * 3600_000))).toEqual([]);
+    const [body, mac] = kept[0]!.ref.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), n: 'otro.exe' })).toString('base64url');
+    expect(await keptFilesOf(db, [`${forged}.${mac}`], 'incidents.create', secret, at(11))).toEqual([]);
+
+    // Sent back: stored with the incident. Two days on, only the blobs nobody names go.
+    await openIncident(db, undefined, [back[0]!]);
+    expect(await purgeUnusedBlobs(db, new Date(at(10).getTime() + 49 * 3600_000))).toBe(2);
+    expect(await db.selectFrom('blobs').select('sha256').execute()).toEqual([{ sha256: kept.length ? expect.stringMatching(/^[0-9a-f]{64}$/) : '' }]);
+    expect(await keptFilesOf(db, [kept[1]!.ref], 'incidents.create', secret, at(11))).toEqual([]);
   });
 
   it('counts public uploads against the daily total', async () => {

@@ -1,6 +1,6 @@
 import { firstError, LONG_TEXT_MAX, type FieldErrors } from '../../domain/forms/common';
 import { FORM_ACTIONS } from '../../routes';
-import { FILES_FIELD } from '../../domain/attachments';
+import { FILES_FIELD, type KeptFile } from '../../domain/attachments';
 import { AntiAbuseFields, FileField, primaryButtonClass, TextArea } from './FormField';
 
 export interface AnswerFormProps {
@@ -12,13 +12,15 @@ export interface AnswerFormProps {
   formError?: string;
   /** The signed time the form was rendered (the page is on-demand). */
   startedAt: string;
+  /** Files a refused try kept: sent again unless unticked. */
+  kept?: readonly KeptFile[];
 }
 
 /**
  * 'Responder' on the follow-up page opened with a token (issue 11): the visitor's answer joins the
  * incident's conversation. Plain HTML posted to the page itself (`incidents.answer`), no island.
  */
-export default function AnswerForm({ token, values = {}, errors, formError, startedAt }: AnswerFormProps) {
+export default function AnswerForm({ token, values = {}, errors, formError, startedAt, kept }: AnswerFormProps) {
   return (
     <section
       id="responder"
@@ -41,7 +43,7 @@ export default function AnswerForm({ token, values = {}, errors, formError, star
           error={firstError(errors, 'respuesta')}
         />
         <AntiAbuseFields startedAt={startedAt} />
-        <FileField id="seguimiento-archivos" error={firstError(errors, FILES_FIELD)} />
+        <FileField id="seguimiento-archivos" error={firstError(errors, FILES_FIELD)} kept={kept} />
         {formError ? (
           <div
             role="alert"

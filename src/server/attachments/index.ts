@@ -24,13 +24,16 @@ const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('h
 /** A Node Buffer over the same bytes (pg sends Buffers as bytea; a bare Uint8Array it would not). */
 const asBuffer = (data: Uint8Array) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 
-/** Stores the bytes once; their SHA-256 (hex). */
+/**
+ * Stores the bytes once; their SHA-256 (hex). A blob already stored only has its time moved on, so that
+ * the purge of unused blobs (kept.ts) never takes one that was just used again.
+ */
 export async function putBlob(trx: Writer, data: Uint8Array, now: Date): Promise<string> {
   const key = sha256(data);
   await trx
     .insertInto('blobs')
     .values({ sha256: key, size: data.byteLength, data: asBuffer(data), createdAt: now.toISOString() })
-    .onConflict((oc) => oc.column('sha256').doNothing())
+    .onConflict((oc) => oc.column('sha256').doUpdateSet({ createdAt: now.toISOString() }))
     .execute();
   return key;
 }
