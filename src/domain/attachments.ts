@@ -87,6 +87,7 @@ export const ATTACHMENT_MESSAGES = {
   refusedType: (name: string) =>
     `«${name}» no es un tipo de archivo admitido (imágenes, PDF, texto, Excel o Word): no se adjuntó.`,
   empty: (name: string) => `«${name}» está vacío: no se adjuntó.`,
+  imageTooLarge: (name: string) => `«${name}» es una imagen de más de 60 megapíxeles: no se adjuntó. Redúcela y vuelve a intentarlo.`,
   dailyBudget:
     'Hoy ya recibimos demasiados archivos. Envía tu mensaje sin archivos, o escríbenos por WhatsApp y te ayudamos.',
 } as const;

@@ -84,14 +84,26 @@ export async function sniffType(filename: string, data: Uint8Array): Promise<str
 }
 
 const THUMB_PX = 320;
+/**
+ * Largest image decoded, in pixels (about 60 megapixels: any phone's or camera's usual photo). A few
+ * MB of PNG can declare a huge canvas; sharp's own default (268 megapixels, 1 GB decoded) would let a
+ * handful of public uploads exhaust the server's memory.
+ */
+export const MAX_IMAGE_PIXELS = 60_000_000;
+
+class ImageTooLargeError extends Error {
+  override name = 'ImageTooLargeError';
+}
 
 /** The image with orientation applied and no metadata, in its own format, and its thumbnail. */
 async function cleanImage(data: Uint8Array, contentType: string): Promise<{ data: Uint8Array; thumb: Uint8Array }> {
   const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const metadata = await sharp(input).metadata();
+  const limits = { limitInputPixels: MAX_IMAGE_PIXELS };
+  const metadata = await sharp(input, limits).metadata();
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) * (metadata.pages ?? 1) > MAX_IMAGE_PIXELS) throw new ImageTooLargeError();
   const animated = (metadata.pages ?? 1) > 1 && (contentType === 'image/gif' || contentType === 'image/webp');
   // sharp writes no metadata unless asked (withMetadata/keepExif): re-encoding is what removes it.
-  const base = animated ? sharp(input, { animated: true }) : sharp(input).rotate();
+  const base = animated ? sharp(input, { ...limits, animated: true }) : sharp(input, limits).rotate();
   const clean =
     contentType === 'image/png'
       ? base.png()
@@ -100,7 +112,7 @@ async function cleanImage(data: Uint8Array, contentType: string): Promise<{ data
         : contentType === 'image/gif'
           ? base.gif()
           : base.jpeg({ quality: 90 });
-  const thumb = sharp(input)
+  const thumb = sharp(input, limits)
     .rotate()
     .resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 70 });
@@ -140,9 +152,11 @@ export async function prepareFiles(files: readonly IncomingFile[]): Promise<{ pr
       try {
         const clean = await cleanImage(file.data, contentType);
         prepared.push({ filename, contentType, ...clean });
-      } catch {
+      } catch (error) {
+        if (error instanceof ImageTooLargeError || /pixel limit/i.test(String(error)))
+          refused.push({ filename, reason: 'too-large', message: ATTACHMENT_MESSAGES.imageTooLarge(filename), size });
         // Its signature says image but it does not decode: not an image we can show or clean.
-        refused.push({ filename, reason: 'type', message: ATTACHMENT_MESSAGES.refusedType(filename), size });
+        else refused.push({ filename, reason: 'type', message: ATTACHMENT_MESSAGES.refusedType(filename), size });
       }
       continue;
     }
