@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../src/domain/attachments.ts';
 import { readUploadForm } from '../../src/server/attachments/upload.ts';
+import { ACTION_BODY_BYTES, bodyLimit } from '../../src/server/http/security.ts';
 
 function post(parts: Array<[string, string | Blob, string?]>): Request {
   const form = new FormData();
@@ -86,5 +87,20 @@ describe('a form with files, streamed', () => {
     );
     expect(heavy.problem).toBe('total-too-large');
     expect(heavy.files).toEqual([]);
+  });
+});
+
+describe('the body limit of a form with files (the choke point)', () => {
+  const multipart = 'multipart/form-data; boundary=x';
+  it('is 21 MiB for a multipart post to an action that takes files, by page form or RPC', () => {
+    expect(bodyLimit('/soporte/nueva', '?_action=incidents.create', multipart)).toBe(21 * 1024 * 1024);
+    expect(bodyLimit('/soporte/seguimiento', '?_action=incidents.answer', multipart)).toBe(21 * 1024 * 1024);
+    expect(bodyLimit('/admin/incidencias/INC-20250101-1000', '?_action=incidents.addEntry', multipart)).toBe(21 * 1024 * 1024);
+    expect(bodyLimit('/_actions/incidents.create', '', multipart)).toBe(21 * 1024 * 1024);
+  });
+  it("stays the actions' 64 KiB for any other body or action", () => {
+    expect(bodyLimit('/soporte/nueva', '?_action=incidents.create', 'application/x-www-form-urlencoded')).toBe(ACTION_BODY_BYTES);
+    expect(bodyLimit('/soporte', '?_action=contact.send', multipart)).toBe(ACTION_BODY_BYTES);
+    expect(bodyLimit('/_actions/incidents.setState', '', multipart)).toBe(ACTION_BODY_BYTES);
   });
 });

@@ -94,12 +94,15 @@ function isUploadRequest(pathname: string, search: string): boolean {
   return name !== null && Object.hasOwn(UPLOAD_ACTIONS, name);
 }
 
-/** The largest body a request to this path may carry. */
-export function bodyLimit(pathname: string, search: string): number {
+/**
+ * The largest body a request to this path may carry; a form with files (`multipart/form-data` to an
+ * action that takes them) may carry 21 MiB, any other body to the same action the actions' 64 KiB.
+ */
+export function bodyLimit(pathname: string, search: string, contentType?: string): number {
   if (pathname === ROUTES.beacon) return BEACON_BODY_BYTES;
   if (pathname === ROUTES.adminLogin || pathname.startsWith(`${ACTIONS_PREFIX}login.`)) return SIGN_IN_BODY_BYTES;
   if (pathname === ROUTES.adminClientsImport && (CLIENT_IMPORT_ACTION.test(search) || !/[?&]_action=/.test(search))) return CLIENT_IMPORT_BODY_BYTES;
-  if (isUploadRequest(pathname, search)) return UPLOAD_BODY_BYTES;
+  if (isUploadRequest(pathname, search) && /^multipart\/form-data\s*;/i.test(contentType ?? '')) return UPLOAD_BODY_BYTES;
   if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;
 }
@@ -196,7 +199,7 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
       // The inbound-mail webhook counts its own body against INBOUND_MAX_BYTES as it streams in
       // (src/server/inbound/webhook.ts): buffering it here would hold a whole mail in memory first.
       if (pathname === ROUTES.inboundMail) return handler(req, res);
-      const limit = bodyLimit(pathname, search);
+      const limit = bodyLimit(pathname, search, req.headers['content-type']);
       if (Number(req.headers['content-length'] ?? 0) > limit) return refuse(req, res, 413, pathname);
       if (req.headers['transfer-encoding'] !== undefined) return bufferBody(req, res, limit, pathname, () => handler(req, res));
     }
