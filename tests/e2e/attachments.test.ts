@@ -107,13 +107,21 @@ describe('attachments in the browser', () => {
     // 'Responder' on the follow-up page, with a PDF.
     await page.goto(`${server.url}/soporte/seguimiento?token=${token}`);
     await page.getByLabel('Tu respuesta').fill('Adjunto la factura.');
-    await page.getByLabel('Adjuntar archivos').setInputFiles([file('factura.pdf', 'application/pdf', PDF)]);
+    await page.getByLabel('Adjuntar archivos').setInputFiles([
+      file('factura.pdf', 'application/pdf', PDF),
+      file('captura-de-pantalla-del-error-de-la-impresora-fiscal-en-caja-2.png', 'image/png', png),
+    ]);
     await page.getByRole('button', { name: 'Enviar respuesta' }).click();
     await page.waitForURL(/respuesta=enviada/);
     const link = page.getByRole('link', { name: /factura\.pdf/ });
     const href = await link.getAttribute('href');
     expect(href).toMatch(/^\/soporte\/adjuntos\/\d+\/factura\.pdf\?token=/);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/seguimiento-escritorio.png`, fullPage: true });
+    // The same page on a 390 px phone: the files wrap, nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/seguimiento-telefono.png`, fullPage: true });
+    await page.setViewportSize(DESKTOP.viewport!);
 
     const served = await context.request.get(`${server.url}${href}`);
     expect(served.status()).toBe(200);
@@ -140,7 +148,7 @@ describe('attachments in the browser', () => {
     });
     await page.goto(`${server.url}/admin/incidencias/${NUMERO}`);
     await page.getByLabel('Respuesta o nota').fill('Te envío la guía de instalación.');
-    await page.getByLabel(/Adjuntar archivos/).setInputFiles([file('guia.png', 'image/png', png), file('pasos.txt', 'text/plain', Buffer.from('1. Reinicia\n'))]);
+    await page.getByLabel(/Adjuntar archivos/).setInputFiles([file('guia.png', 'image/png', png), file('pasos-para-reinstalar-el-controlador-de-la-impresora.txt', 'text/plain', Buffer.from('1. Reinicia\n'))]);
     await page.getByRole('button', { name: 'Responder al cliente' }).click();
     await page.waitForURL(/hecho=/);
     const last = page.getByTestId('linea-de-tiempo').locator(':scope > li').last();
@@ -149,14 +157,19 @@ describe('attachments in the browser', () => {
     expect(await thumb.getAttribute('src')).toMatch(/^\/admin\/adjuntos\/\d+\/guia\.png\?miniatura=1$/);
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/incidencia-escritorio.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/incidencia-telefono.png`, fullPage: true });
 
     const mail = await smtp.waitFor((message) => message.subject === `Respuesta a tu incidencia ${NUMERO}`);
-    expect(mail.attachments.map((attachment) => attachment.filename)).toEqual(['guia.png', 'pasos.txt']);
+    expect(mail.attachments.map((attachment) => attachment.filename)).toEqual(['guia.png', 'pasos-para-reinstalar-el-controlador-de-la-impresora.txt']);
 
-    const text = last.getByRole('link', { name: /pasos\.txt/ });
+    const text = last.getByRole('link', { name: /pasos-para-reinstalar.*\.txt/ });
     const textHref = (await text.getAttribute('href'))!;
     const served = await context.request.get(`${server.url}${textHref}`);
-    expect(served.headers()['content-disposition']).toBe(`attachment; filename="pasos.txt"; filename*=UTF-8''pasos.txt`);
+    expect(served.headers()['content-disposition']).toBe(
+      `attachment; filename="pasos-para-reinstalar-el-controlador-de-la-impresora.txt"; filename*=UTF-8''pasos-para-reinstalar-el-controlador-de-la-impresora.txt`,
+    );
     expect(served.headers()['content-security-policy']).toBe("sandbox; default-src 'none'");
     // Nobody else: no session, no file.
     const anonymous = await fetch(`${server.url}${textHref}`, { redirect: 'manual' });

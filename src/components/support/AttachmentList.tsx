@@ -39,7 +39,7 @@ export default function AttachmentList({ files, token }: AttachmentListProps) {
               </svg>
             )}
             <span className="min-w-0">
-              <span className="block truncate font-semibold">{file.nombre}</span>
+              <span className="block font-semibold break-all">{file.nombre}</span>
               <span className="block text-xs text-muted">
                 {fileSizeText(file.tamano)}
                 <span className="sr-only"> (se abre en una pestaña nueva)</span>

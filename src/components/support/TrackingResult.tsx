@@ -58,7 +58,7 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
               <span className="mt-1.5 size-3 rounded-full bg-accent-600 ring-4 ring-accent-100" />
               {index < historial.length - 1 ? <span className="absolute top-5 bottom-0 w-px bg-line" /> : null}
             </span>
-            <div>
+            <div className="min-w-0">
               <p className="font-semibold text-brand-900">{entry.estado}</p>
               <p className="text-sm text-muted">{entry.fecha}</p>
               {entry.texto !== undefined ? (
