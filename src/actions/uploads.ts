@@ -79,7 +79,11 @@ export async function takeUploads(context: APIContext): Promise<void> {
   const headers = new Headers(original.headers);
   // The page renders from the original request, whose body is now read: nothing may try to read it
   // again as a form (@astrojs/react looks for a React form action's state in any form post's body).
-  original.headers.delete('content-type');
+  try {
+    original.headers.delete('content-type');
+  } catch {
+    // Headers a server made immutable: then nothing of ours reads them as a form either.
+  }
   headers.delete('content-length');
   headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
   // The action reads its text fields from the request, as from any form: only they are left in it.
