@@ -171,6 +171,9 @@ describeEachEngine('attachments', (database) => {
     const incident = await openIncident(db);
     const { prepared } = await prepareFiles([{ filename: 'error.png', data: (await allowedSamples())[0]!.data }]);
     await answerFromVisitor(db, { token: incident.token, body: 'Adjunto la captura', brand, staffInbox: STAFF_INBOX, staffEmails: [], files: prepared }, at(15));
+    // The staff's notice says a file came, and where to open it.
+    const notice = await db.selectFrom('mailOutbox').select('textBody').where('kind', '=', 'incident.answer').executeTakeFirstOrThrow();
+    expect(notice.textBody).toContain('Trae adjunto: error.png. Ábrelo en la página de la incidencia.');
     const followUp = await followUpByToken(db, incident.token);
     expect(followUp!.respuestas).toEqual([
       expect.objectContaining({ de: 'cliente', adjuntos: [expect.objectContaining({ nombre: 'error.png', miniatura: true })] }),
@@ -203,6 +206,7 @@ describeEachEngine('attachments', (database) => {
       ]);
       expect(mail.attachments[0]!.content.equals(PDF)).toBe(true);
       expect(mail.attachments[1]!.content.toString('utf8')).toContain('Enciéndala');
+      expect(mail.text).toContain('Te enviamos adjuntos 2 archivos: manual.pdf, pasos.txt.');
     } finally {
       await worker.stop();
       await peer.stop();

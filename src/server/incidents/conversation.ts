@@ -266,7 +266,7 @@ export async function replyToVisitor(
         const attachments = input.files?.length ? await mailAttachmentsOfEntry(trx, entry.id) : [];
         const reply = {
           kind: 'incident.reply',
-          ...incidentReplyMail(input.brand, to, input.body, token, input.author.name),
+          ...incidentReplyMail(input.brand, to, input.body, token, input.author.name, attachments.map((file) => file.filename)),
           ...(attachments.length ? { attachments } : {}),
         };
         await enqueueMail(trx, await threadIncidentMail(trx, incident.id, reply, input.brand, now), now);
@@ -411,7 +411,10 @@ export async function recordCustomerAnswer(
   const via = input.via ? (unverified ? 'correo-sin-verificar' : 'correo') : undefined;
   await enqueueMail(
     trx,
-    { kind: 'incident.answer', ...incidentAnswerMail(input.brand, to, incident, input.body, reopened, via) },
+    {
+      kind: 'incident.answer',
+      ...incidentAnswerMail(input.brand, to, incident, input.body, reopened, via, (input.files ?? []).map((file) => file.filename)),
+    },
     now,
   );
   return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: assignee ? 'assignee' : 'staff-inbox' };
