@@ -4,6 +4,7 @@
  * islands and scripts can use it too. Adding a state is one edit here (the list, its tone and its
  * meaning; the compiler asks for the last two) plus a migration, if stored rows need it.
  */
+import type { AttachmentView } from './attachments.ts';
 
 /** The states in the order the staff choose them; the first is where every incident starts. */
 export const INCIDENT_STATES = ['Registrado', 'En Proceso', 'Resuelto'] as const;
@@ -94,7 +95,7 @@ export function entryTextProblem(text: string): string | null {
 
 /** One entry of an incident's timeline as the staff page shows it, oldest first. */
 export type TimelineEntry =
-  | { kind: 'problem'; fecha: string; texto: string; autor: string }
+  | { kind: 'problem'; fecha: string; texto: string; autor: string; adjuntos?: AttachmentView[] }
   | { kind: 'state'; fecha: string; estado: IncidentState; autor: string | null }
   | {
       kind: 'reply' | 'answer' | 'note';
@@ -107,6 +108,8 @@ export type TimelineEntry =
       sinVerificar?: boolean;
       /** The stored mail it came from, for 'Ver original'. */
       original?: number;
+      /** Its files (issue 21, "Attachments"). */
+      adjuntos?: AttachmentView[];
     }
   | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null }
   /** A mail to the customer bounced: 'El correo al cliente rebotó'. */

@@ -30,6 +30,7 @@ import { reserveHit } from '../limits/counters.ts';
 import { wakeMailWorkers } from '../mail/outbox.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig, type Config } from '../config.ts';
+import { prepareFiles, type IncomingFile, type PreparedFile, type RefusedFile } from '../attachments/files.ts';
 import { mailBrand } from '../mail/index.ts';
 
 const gzipAsync = promisify(gzip);
@@ -58,8 +59,8 @@ export interface ChannelMessage {
   subject: string;
   /** Only the new text (quoted history and signatures removed). */
   text: string;
-  /** Its files: carried by the next slice of issue 21 (attachments); none yet. */
-  files: never[];
+  /** Its files (attachments and inline images), as read; sniffed and cleaned here (src/server/attachments). */
+  files: IncomingFile[];
   /** The whole message as received, kept gzip-compressed for 'Ver original'; null when the channel has none. */
   raw: Uint8Array | null;
   /** The channel already knows it must not act on it (an automatic mail, spam): why, and where it goes. */
@@ -168,6 +169,7 @@ async function decide(
   inboundId: number,
   settings: InboundSettings,
   now: Date,
+  files: { prepared: PreparedFile[]; refused: RefusedFile[] },
 ): Promise<Decision> {
   // A delivery report names the mail that bounced: it may come from mailer-daemon, and is automatic.
   if (message.reportOf) {
@@ -209,6 +211,8 @@ async function decide(
         via: 'correo',
         unverified,
         inboundMessageId: inboundId,
+        files: files.prepared,
+        droppedFiles: files.refused,
       },
       now,
     );
@@ -251,6 +255,8 @@ async function decide(
       now,
       origen: 'Correo',
       inReplyTo: message.messageId,
+      files: files.prepared,
+      droppedFiles: files.refused,
     },
   );
   return {
@@ -272,6 +278,9 @@ export async function ingestMessage(
   now: Date = new Date(),
 ): Promise<IngestResult> {
   const rawGzip = message.raw ? new Uint8Array(await gzipAsync(message.raw)) : null;
+  // Sniffed and images re-encoded before the transaction: sharp's work holds no database lock. A
+  // message that will not act (a duplicate, automatic mail) does this for nothing, which is rare.
+  const files = message.files.length ? await prepareFiles(message.files) : { prepared: [], refused: [] };
   const result = await db.transaction().execute(async (trx): Promise<IngestResult & { wake?: boolean }> => {
     const stored = await trx
       .insertInto('inboundMessages')
@@ -299,7 +308,7 @@ export async function ingestMessage(
         .executeTakeFirst();
       return { outcome: 'duplicate', ...(first ? { firstOutcome: first.outcome, inboundId: first.id } : {}) };
     }
-    const decision = await decide(trx, message, stored.id, settings, now);
+    const decision = await decide(trx, message, stored.id, settings, now, files);
     await trx
       .updateTable('inboundMessages')
       .set({

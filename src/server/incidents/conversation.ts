@@ -17,6 +17,8 @@ import {
   type TimelineEntry,
 } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { attachmentsByEntry, mailAttachmentsOfEntry, storeAttachments } from '../attachments/index.ts';
+import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
@@ -94,7 +96,7 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments, bounces] = await Promise.all([
+  const [entries, assignments, bounces, files] = await Promise.all([
     loadEntries(db, incident.id),
     loadAssignments(db, incident.id),
     db
@@ -103,9 +105,17 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       .where('incidentId', '=', incident.id)
       .where('bouncedAt', 'is not', null)
       .execute(),
+    attachmentsByEntry(db, incident.id),
   ]);
   const timeline: Array<TimelineEntry & { rank: number }> = [
-    { kind: 'problem', fecha: incident.fecha, texto: incident.problema, autor: incident.nombre, rank: 0 },
+    {
+      kind: 'problem',
+      fecha: incident.fecha,
+      texto: incident.problema,
+      autor: incident.nombre,
+      ...(files.problem.length ? { adjuntos: files.problem } : {}),
+      rank: 0,
+    },
     ...incident.historial
       // The first entry (no actor, the initial state at the incident's date) is the opening itself.
       .filter((entry, index) => !(index === 0 && entry.actor === null))
@@ -131,6 +141,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
       ...(entry.unverified ? { sinVerificar: true } : {}),
       ...(entry.inboundMessageId ? { original: entry.inboundMessageId } : {}),
+      ...(files.byEntry.has(entry.id) ? { adjuntos: files.byEntry.get(entry.id) } : {}),
       rank: 2,
     })),
     ...bounces.map((mail) => ({ kind: 'bounce' as const, fecha: isoOf(mail.bouncedAt!), autor: null, rank: 2 })),
@@ -187,7 +198,7 @@ async function appendEntry(
 /** Stores an internal note: never mailed, never shown to the visitor. */
 export async function addNote(
   db: Db,
-  input: { incidentId: number; author: EntryAuthor; body: string; audit?: AuditActor },
+  input: { incidentId: number; author: EntryAuthor; body: string; audit?: AuditActor; files?: readonly PreparedFile[] },
   now: Date = new Date(),
 ): Promise<IncidentEntry> {
   checkText(input.body);
@@ -199,6 +210,7 @@ export async function addNote(
       .executeTakeFirst();
     if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'note', input.author, input.body, now);
+    if (input.files?.length) await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
     if (input.audit)
       await recordEvent(
         trx,
@@ -223,6 +235,8 @@ export async function replyToVisitor(
     brand: MailBrand;
     visitorMailDailyCap?: number;
     audit?: AuditActor;
+    /** Files of the reply: stored with it and sent to the customer as the mail's attachments. */
+    files?: readonly PreparedFile[];
   },
   now: Date = new Date(),
 ): Promise<{ entry: IncidentEntry; mail: ReplyMailOutcome }> {
@@ -235,6 +249,7 @@ export async function replyToVisitor(
       .executeTakeFirst();
     if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'reply', input.author, input.body, now);
+    if (input.files?.length) await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
     let mail: ReplyMailOutcome = 'no-email';
     if (looksLikeEmail(incident.email)) {
       const refusal = await reserveVisitorMail(trx, {
@@ -248,7 +263,12 @@ export async function replyToVisitor(
       } else {
         const token = await issueFollowUpToken(trx, incident.id, now);
         const to = { numeroIncidencia: incident.numeroIncidencia, email: incident.email.trim() };
-        const reply = { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token, input.author.name) };
+        const attachments = input.files?.length ? await mailAttachmentsOfEntry(trx, entry.id) : [];
+        const reply = {
+          kind: 'incident.reply',
+          ...incidentReplyMail(input.brand, to, input.body, token, input.author.name, attachments.map((file) => file.filename)),
+          ...(attachments.length ? { attachments } : {}),
+        };
         await enqueueMail(trx, await threadIncidentMail(trx, incident.id, reply, input.brand, now), now);
         mail = 'queued';
       }
@@ -291,6 +311,7 @@ export async function answerFromVisitor(
     staffInbox: string;
     /** `ADMIN_EMAILS` (default: the server's): an assignee not on it is not mailed. */
     staffEmails?: readonly string[];
+    files?: readonly PreparedFile[];
   },
   now: Date = new Date(),
 ): Promise<CustomerAnswer | null> {
@@ -333,6 +354,9 @@ export async function recordCustomerAnswer(
     unverified?: boolean;
     /** The stored message it came from ('Ver original'). */
     inboundMessageId?: number;
+    /** Its files, kept with the answer; `droppedFiles`: a mail's files that were not (the timeline names them). */
+    files?: readonly PreparedFile[];
+    droppedFiles?: readonly RefusedFile[];
   },
   now: Date,
 ): Promise<CustomerAnswer> {
@@ -359,6 +383,12 @@ export async function recordCustomerAnswer(
     unverified,
     inboundMessageId: input.inboundMessageId ?? null,
   });
+  if (input.files?.length || input.droppedFiles?.length)
+    await storeAttachments(
+      trx,
+      { incidentId: incident.id, entryId: entry.id, files: input.files ?? [], dropped: input.droppedFiles ?? [] },
+      now,
+    );
   // Reserved in this transaction: an answer that is not stored uses no notice.
   const notices = await reserveHit(trx, `answer-notices:${incident.id}`, HOUR_MS, now.getTime());
   if (notices > ANSWER_NOTICES_PER_HOUR) {
@@ -381,7 +411,10 @@ export async function recordCustomerAnswer(
   const via = input.via ? (unverified ? 'correo-sin-verificar' : 'correo') : undefined;
   await enqueueMail(
     trx,
-    { kind: 'incident.answer', ...incidentAnswerMail(input.brand, to, incident, input.body, reopened, via) },
+    {
+      kind: 'incident.answer',
+      ...incidentAnswerMail(input.brand, to, incident, input.body, reopened, via, (input.files ?? []).map((file) => file.filename)),
+    },
     now,
   );
   return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: assignee ? 'assignee' : 'staff-inbox' };
