@@ -208,7 +208,7 @@ describeEachEngine('attachments', (database) => {
       ]);
       expect(mail.attachments[0]!.content.equals(PDF)).toBe(true);
       expect(mail.attachments[1]!.content.toString('utf8')).toContain('Enciéndala');
-      expect(mail.text).toContain('Te enviamos adjuntos 2 archivos: manual.pdf, pasos.txt.');
+      expect(mail.text).toContain('Te enviamos adjuntos 2 archivos: manual.pdf, pasos.txt. También están en la conversación.');
     } finally {
       await worker.stop();
       await peer.stop();
