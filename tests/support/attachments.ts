@@ -89,14 +89,18 @@ export function heicHeader(): Buffer {
 }
 
 /**
- * A real HEIC photo with GPS in its EXIF (96×48, left half red, right half blue; 921 bytes), the only
- * sample shipped rather than made: libheif-js only decodes. Made once with Debian's bookworm tools
- * (not needed to run the tests):
+ * A real HEIC photo with GPS in its EXIF, taken sideways as a phone does: stored 96×48 (left half red,
+ * right half blue) with an `irot` of 270° anticlockwise and EXIF orientation 6, both saying "turn it a
+ * quarter clockwise", so it shows 48×96, red on top. 931 bytes, the only sample shipped rather than made:
+ * libheif-js only decodes. Made once with Debian's bookworm tools (none needed to run the tests):
  *   a 96×48 JPEG drawn with sharp (the halves above), then
  *   exiftool -GPSLatitude=40.4168 -GPSLatitudeRef=N -GPSLongitude=3.7038 -GPSLongitudeRef=W \
  *     -Orientation#=6 -Make=Apple -Model='iPhone 15' src.jpg     (libimage-exiftool-perl 12.57)
- *   heif-enc -q 60 -o foto-gps.heic src.jpg                      (libheif-examples 1.15.1, x265)
- * heif-enc copies the EXIF block into the HEIC as it is.
+ *   heif-enc -q 60 -o foto-gps.heic src.jpg                      (libheif-examples 1.15.1, x265;
+ *     it copies the EXIF block as it is, but writes no `irot`)
+ *   and the `irot` added by hand: a 9-byte box (angle 3) at the end of `ipco`, an essential association
+ *   of it for the primary item in `ipma`, the sizes of `ipco`, `iprp` and `meta` and the `iloc`
+ *   offsets into `mdat` moved on by the 10 bytes added (`exiftool` then reads Rotation 270).
  */
 export function heicWithGps(): Buffer {
   return readFileSync(new URL('../fixtures/attachments/foto-gps.heic', import.meta.url));

@@ -40,7 +40,7 @@ describe('attachment files', () => {
     expect(refused).toEqual([expect.objectContaining({ filename: 'bomba.png', reason: 'too-large', message: expect.stringContaining('60 megapíxeles') })]);
   });
 
-  it('turns a HEIC photo into a clean JPEG with its thumbnail: GPS gone, pixels as shot', async () => {
+  it('turns a HEIC photo into a clean JPEG with its thumbnail: GPS gone, turned once as the phone said', async () => {
     const heic = heicWithGps();
     const before = await sharp(heic).metadata();
     expect(before.compression).toBe('hevc');
@@ -51,16 +51,19 @@ describe('attachment files', () => {
     const [photo] = prepared;
     expect(photo).toMatchObject({ filename: 'IMG_0042.jpg', contentType: 'image/jpeg' });
     const after = await sharp(Buffer.from(photo!.data)).metadata();
-    expect(after).toMatchObject({ format: 'jpeg', width: 96, height: 48 });
+    // Stored 96×48 with a quarter turn clockwise (irot, and the same in EXIF): 48 wide, 96 high, turned once.
+    expect(after).toMatchObject({ format: 'jpeg', width: 48, height: 96 });
     expect(after.exif).toBeUndefined();
     expect(after.orientation).toBeUndefined();
-    // Left half red, right half blue, as drawn before encoding (HEVC at quality 60: near, not equal).
+    // The left half (red) is now on top, the right half (blue) below (HEVC at quality 60: near, not equal).
     const { data } = await sharp(Buffer.from(photo!.data)).raw().toBuffer({ resolveWithObject: true });
-    const pixel = (x: number, y: number) => [...data.subarray((y * 96 + x) * 3, (y * 96 + x) * 3 + 3)];
-    expect(pixel(10, 24)[0]).toBeGreaterThan(180);
-    expect(pixel(85, 24)[2]).toBeGreaterThan(180);
+    const pixel = (x: number, y: number) => [...data.subarray((y * 48 + x) * 3, (y * 48 + x) * 3 + 3)];
+    expect(pixel(24, 10)[0]).toBeGreaterThan(180);
+    expect(pixel(24, 10)[2]).toBeLessThan(80);
+    expect(pixel(24, 85)[2]).toBeGreaterThan(180);
+    expect(pixel(24, 85)[0]).toBeLessThan(80);
     const thumb = await sharp(Buffer.from(photo!.thumb!)).metadata();
-    expect(thumb).toMatchObject({ format: 'webp', width: 96, height: 48 });
+    expect(thumb).toMatchObject({ format: 'webp', width: 48, height: 96 });
     expect(thumb.exif).toBeUndefined();
   });
 
