@@ -178,7 +178,8 @@ function refuseWithPage(req: IncomingMessage, res: ServerResponse, pathname: str
     return res;
   }) as typeof res.end;
   req.method = 'GET';
-  req.url = `${ROUTES.tooLarge}?${new URLSearchParams({ volver: pathname })}`;
+  // Back to the page of the form; an endpoint (`/api/…`) is no page to go back to: home instead.
+  req.url = pathname.startsWith('/api/') ? ROUTES.tooLarge : `${ROUTES.tooLarge}?${new URLSearchParams({ volver: pathname })}`;
   delete req.headers['content-length'];
   delete req.headers['content-type'];
   delete req.headers['transfer-encoding'];
