@@ -43,7 +43,19 @@ export const ROUTES = {
   adminAttachments: '/admin/adjuntos',
   /** …the customer at `/soporte/adjuntos/{id}/{nombre}?token=…` (the follow-up link's token). */
   supportAttachments: '/soporte/adjuntos',
+  /**
+   * The page the choke point renders, with status 413, for a browser's form post over its size
+   * limit (src/server/http/security.ts); `?volver=` is the refused form's path.
+   */
+  tooLarge: '/413',
 } as const;
+
+/** A path of this site to go back to (`volver`): a local absolute path, without its query; else undefined. */
+export function localReturnPath(value: string | null | undefined): string | undefined {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
+  const path = value.split(/[?#]/)[0]!;
+  return /^\/[\w\-./%]*$/.test(path) ? path : undefined;
+}
 
 /**
  * Where a file of an incident is served: to staff, or (with the follow-up link's `token`) to the

@@ -1,7 +1,8 @@
 /**
  * Issue 21, "Attachments", in Chromium against the production build, with a real SMTP peer: the forms
  * that take files, each once. Without JavaScript on a 390 px phone, `/soporte/nueva` refuses an
- * executable renamed .pdf naming it (the text kept), then takes a PNG. With JavaScript on a desktop,
+ * executable renamed .pdf naming it (the text kept), then takes a PNG; a form over the size limit gets
+ * the site's 413 page with the way back to the form. With JavaScript on a desktop,
  * the support dialog sends an image through its island; the follow-up page's 'Responder' takes a PDF,
  * served to that link's token with the issue's headers and to nobody else's. A staff reply with a file
  * reaches the customer as a mail attachment and shows in the timeline as a thumbnail.
@@ -78,6 +79,21 @@ describe('attachments in the browser', () => {
       .where('incidents.numeroIncidencia', '=', numero!)
       .execute();
     expect(files).toEqual([expect.objectContaining({ filename: 'captura.png', contentType: 'image/png', thumbSha256: expect.any(String) })]);
+
+    // Over the 21 MiB a form with files may carry (three files of 8 MB): the site's 413 page, not a bare text.
+    await page.goto(`${server.url}/soporte/nueva`);
+    await page.getByLabel('¿En qué te podemos ayudar?').fill('Fotos del cierre de caja.');
+    const big = Buffer.alloc(8 * 1024 * 1024, 1);
+    await page.getByLabel('Adjuntar archivos').setInputFiles([1, 2, 3].map((index) => file(`foto-${index}.jpg`, 'image/jpeg', big)));
+    const [refusal] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByRole('button', { name: 'Abrir Incidencia' }).click()]);
+    expect(refusal.status()).toBe(413);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Lo que enviaste es demasiado grande');
+    expect(await page.locator('main').textContent()).toContain('Hasta 5 archivos de 10 MB');
+    expect(await page.locator('header').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/nueva-telefono-413.png`, fullPage: true });
+    await page.getByRole('link', { name: 'Volver al formulario' }).click();
+    expect(new URL(page.url()).pathname).toBe('/soporte/nueva');
     await context.close();
   });
 

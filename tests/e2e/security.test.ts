@@ -583,6 +583,17 @@ describe('oversized bodies', () => {
         const response = await send(`${server.url}${item.path}`, { method: 'POST', headers, body: item.body, chunked, from: freshIp() });
         expect(response.status, `${item.path} ${item.body.length} B${chunked ? ', chunked' : ''}`).toBe(413);
         expect(response.cookies).toBe('');
+        // A browser's form post (no JavaScript) gets the site's page, with the way back to the form; an island's call, JSON.
+        const page = await send(`${server.url}${item.path}`, { method: 'POST', headers: { ...headers, accept: 'text/html,application/xhtml+xml' }, body: item.body, chunked, from: freshIp() });
+        expect(page.status, `${item.path} as a page${chunked ? ', chunked' : ''}`).toBe(413);
+        expect(page.cookies).toBe('');
+        expect(page.headers['cache-control']).toContain('no-store');
+        if (item.path.startsWith('/_actions/')) expect(page.headers['content-type']).toContain('application/json');
+        else {
+          expect(page.headers['content-type']).toContain('text/html');
+          expect(page.body).toContain('Lo que enviaste es demasiado grande');
+          expect(page.body).toContain(item.path.startsWith('/api/') ? 'Volver al inicio' : `href="${item.path.split('?')[0]}"`);
+        }
       }
     }
     expect(await counts()).toEqual(before);

@@ -77,18 +77,20 @@ describeEachEngine('attachments', (database) => {
     const samples = await allowedSamples();
     const exe = renamedExecutable();
     const { prepared, refused } = await prepareFiles([...samples, exe]);
+    const storedName = (name: string) => name.replace(/\.heic$/, '.jpg');
     expect(prepared.map((file) => [file.filename, file.contentType])).toEqual(
-      samples.map((sample) => [sample.filename, sample.contentType]),
+      samples.map((sample) => [storedName(sample.filename), sample.contentType]),
     );
     expect(refused).toEqual([
       expect.objectContaining({ filename: 'factura.pdf', reason: 'type', message: expect.stringContaining('«factura.pdf» no es un tipo de archivo admitido') }),
     ]);
-    // Images get a thumbnail; a HEIC this sharp cannot decode is kept as sent, without one.
+    // Images get a thumbnail, the HEIC photo (now a JPEG) too.
     expect(prepared.filter((file) => file.thumb).map((file) => file.filename)).toEqual([
       'captura.png',
       'foto.jpg',
       'pantalla.webp',
       'animacion.gif',
+      'foto-iphone.jpg',
     ]);
 
     const incident = await openIncident(db, undefined, prepared);
@@ -96,7 +98,7 @@ describeEachEngine('attachments', (database) => {
     const [problem] = await staffTimeline(db, record);
     expect(problem).toMatchObject({ kind: 'problem' });
     const views = (problem as { adjuntos: Array<{ nombre: string; tipo: string; miniatura: boolean }> }).adjuntos;
-    expect(views.map((view) => view.nombre)).toEqual(samples.map((sample) => sample.filename));
+    expect(views.map((view) => view.nombre)).toEqual(samples.map((sample) => storedName(sample.filename)));
     expect(views.find((view) => view.nombre === 'captura.png')).toMatchObject({ tipo: 'image/png', miniatura: true });
     const followUp = await followUpByToken(db, incident.token);
     expect(followUp!.adjuntos).toHaveLength(samples.length);
@@ -206,7 +208,7 @@ describeEachEngine('attachments', (database) => {
       ]);
       expect(mail.attachments[0]!.content.equals(PDF)).toBe(true);
       expect(mail.attachments[1]!.content.toString('utf8')).toContain('Enciéndala');
-      expect(mail.text).toContain('Te enviamos adjuntos 2 archivos: manual.pdf, pasos.txt.');
+      expect(mail.text).toContain('Te enviamos adjuntos 2 archivos: manual.pdf, pasos.txt. También están en la conversación.');
     } finally {
       await worker.stop();
       await peer.stop();

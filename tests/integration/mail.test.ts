@@ -213,6 +213,21 @@ describe('EmailJS transport', () => {
     });
   });
 
+  it('says in the text that a mail\'s files did not come, naming them (its API carries no files)', async () => {
+    answer = 200;
+    const files = [
+      { filename: 'manual.pdf', contentType: 'application/pdf', content: new Uint8Array([1, 2]) },
+      { filename: 'pasos.txt', contentType: 'text/plain', content: 'uno' },
+    ];
+    await emailJsTransport(settings()).send({ ...mail, attachments: files });
+    expect(requests.at(-1)?.body.template_params.message).toBe(
+      'Texto del mensaje\n\nEste correo no lleva los archivos manual.pdf, pasos.txt: nuestro envío de correo no adjunta archivos.',
+    );
+    await emailJsTransport(settings()).send({ ...mail, attachments: files.slice(0, 1) });
+    expect(requests.at(-1)?.body.template_params.message).toContain('no lleva el archivo manual.pdf:');
+    expect(JSON.stringify(requests.at(-1)?.body)).not.toContain('AQI=');
+  });
+
   it('maps 403 and 451 to final failures, 429, 5xx and network errors to retriable ones', async () => {
     const outcome = async (status: number, apiUrl = base) => {
       answer = status;

@@ -3,6 +3,7 @@
  * images drawn with sharp (a JPEG with GPS in its EXIF among them), a PDF, text, and the Office files as
  * real ZIP archives with their usual parts; plus what must be refused (an ELF executable renamed .pdf).
  */
+import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 
@@ -76,7 +77,7 @@ export async function jpegWithGps(): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A minimal HEIC header (an `ftyp` box of brand heic): what file-type reads; no image follows. */
+/** A minimal HEIC header (an `ftyp` box of brand heic): what file-type reads; no image follows, so it does not decode. */
 export function heicHeader(): Buffer {
   const box = Buffer.alloc(24);
   box.writeUInt32BE(24, 0);
@@ -87,12 +88,40 @@ export function heicHeader(): Buffer {
   return Buffer.concat([box, Buffer.alloc(64)]);
 }
 
+/**
+ * A real HEIC photo with GPS in its EXIF, taken sideways as a phone does: stored 96×48 (left half red,
+ * right half blue) with an `irot` of 270° anticlockwise and EXIF orientation 6, both saying "turn it a
+ * quarter clockwise", so it shows 48×96, red on top. 931 bytes, the only sample shipped rather than made:
+ * libheif-js only decodes. Made once with Debian's bookworm tools (none needed to run the tests):
+ *   a 96×48 JPEG drawn with sharp (the halves above), then
+ *   exiftool -GPSLatitude=40.4168 -GPSLatitudeRef=N -GPSLongitude=3.7038 -GPSLongitudeRef=W \
+ *     -Orientation#=6 -Make=Apple -Model='iPhone 15' src.jpg     (libimage-exiftool-perl 12.57)
+ *   heif-enc -q 60 -o foto-gps.heic src.jpg                      (libheif-examples 1.15.1, x265;
+ *     it copies the EXIF block as it is, but writes no `irot`)
+ *   and the `irot` added by hand: a 9-byte box (angle 3) at the end of `ipco`, an essential association
+ *   of it for the primary item in `ipma`, the sizes of `ipco`, `iprp` and `meta` and the `iloc`
+ *   offsets into `mdat` moved on by the 10 bytes added (`exiftool` then reads Rotation 270).
+ */
+export function heicWithGps(): Buffer {
+  return readFileSync(new URL('../fixtures/attachments/foto-gps.heic', import.meta.url));
+}
+
+/** `heic` with every `ispe` (the declared image size) set to `width`×`height`: its pixels stay as they are. */
+export function heicDeclaring(heic: Buffer, width: number, height: number): Buffer {
+  const patched = Buffer.from(heic);
+  for (let at = patched.indexOf('ispe'); at !== -1; at = patched.indexOf('ispe', at + 4)) {
+    patched.writeUInt32BE(width, at + 8);
+    patched.writeUInt32BE(height, at + 12);
+  }
+  return patched;
+}
+
 export const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
   'latin1',
 );
 
-/** Every allowed type: file name, bytes and the content type it must be stored as. */
+/** Every allowed type: file name, bytes and the content type it must be stored as (a HEIC as a JPEG named .jpg). */
 export async function allowedSamples(): Promise<Array<{ filename: string; data: Buffer; contentType: string }>> {
   const image = await drawn(40, 30);
   return [
@@ -100,7 +129,7 @@ export async function allowedSamples(): Promise<Array<{ filename: string; data: 
     { filename: 'foto.jpg', data: await image.clone().jpeg().toBuffer(), contentType: 'image/jpeg' },
     { filename: 'pantalla.webp', data: await image.clone().webp().toBuffer(), contentType: 'image/webp' },
     { filename: 'animacion.gif', data: await image.clone().gif().toBuffer(), contentType: 'image/gif' },
-    { filename: 'foto-iphone.heic', data: heicHeader(), contentType: 'image/heic' },
+    { filename: 'foto-iphone.heic', data: heicWithGps(), contentType: 'image/jpeg' },
     { filename: 'factura.pdf', data: PDF, contentType: 'application/pdf' },
     { filename: 'notas.txt', data: Buffer.from('Error 0x31 al imprimir\nSegunda línea\n'), contentType: 'text/plain; charset=utf-8' },
     { filename: 'servidor.log', data: Buffer.from('2025-03-03 10:00 ERROR impresora\n'), contentType: 'text/plain; charset=utf-8' },

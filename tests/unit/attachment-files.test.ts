@@ -4,9 +4,11 @@
  * are made safe; the island's own check of the chosen files.
  */
 import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES, pickedFilesProblem, safeFileName } from '../../src/domain/attachments.ts';
 import { prepareFiles } from '../../src/server/attachments/files.ts';
+import { hasGpsPointer, heicDeclaring, heicHeader, heicWithGps } from '../support/attachments.ts';
 
 /** A PNG whose header declares `width`×`height` (its pixels are never there). */
 function pngHeader(width: number, height: number): Buffer {
@@ -36,6 +38,46 @@ describe('attachment files', () => {
     const { prepared, refused } = await prepareFiles([{ filename: 'bomba.png', data: pngHeader(20_000, 20_000) }]);
     expect(prepared).toEqual([]);
     expect(refused).toEqual([expect.objectContaining({ filename: 'bomba.png', reason: 'too-large', message: expect.stringContaining('60 megapíxeles') })]);
+  });
+
+  it('turns a HEIC photo into a clean JPEG with its thumbnail: GPS gone, turned once as the phone said', async () => {
+    const heic = heicWithGps();
+    const before = await sharp(heic).metadata();
+    expect(before.compression).toBe('hevc');
+    expect(hasGpsPointer(before.exif!)).toBe(true);
+
+    const { prepared, refused } = await prepareFiles([{ filename: 'IMG_0042.HEIC', data: heic }]);
+    expect(refused).toEqual([]);
+    const [photo] = prepared;
+    expect(photo).toMatchObject({ filename: 'IMG_0042.jpg', contentType: 'image/jpeg' });
+    const after = await sharp(Buffer.from(photo!.data)).metadata();
+    // Stored 96×48 with a quarter turn clockwise (irot, and the same in EXIF): 48 wide, 96 high, turned once.
+    expect(after).toMatchObject({ format: 'jpeg', width: 48, height: 96 });
+    expect(after.exif).toBeUndefined();
+    expect(after.orientation).toBeUndefined();
+    // The left half (red) is now on top, the right half (blue) below (HEVC at quality 60: near, not equal).
+    const { data } = await sharp(Buffer.from(photo!.data)).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [...data.subarray((y * 48 + x) * 3, (y * 48 + x) * 3 + 3)];
+    expect(pixel(24, 10)[0]).toBeGreaterThan(180);
+    expect(pixel(24, 10)[2]).toBeLessThan(80);
+    expect(pixel(24, 85)[2]).toBeGreaterThan(180);
+    expect(pixel(24, 85)[0]).toBeLessThan(80);
+    const thumb = await sharp(Buffer.from(photo!.thumb!)).metadata();
+    expect(thumb).toMatchObject({ format: 'webp', width: 48, height: 96 });
+    expect(thumb.exif).toBeUndefined();
+  });
+
+  it('refuses a HEIC that declares more than 60 megapixels before decoding it, and one that does not decode', async () => {
+    const { prepared, refused } = await prepareFiles([
+      { filename: 'enorme.heic', data: heicDeclaring(heicWithGps(), 10_000, 10_000) },
+      { filename: 'rota.heic', data: heicHeader() },
+    ]);
+    expect(prepared).toEqual([]);
+    expect(refused.map((file) => [file.filename, file.reason])).toEqual([
+      ['enorme.heic', 'too-large'],
+      ['rota.heic', 'type'],
+    ]);
+    expect(refused[0]!.message).toContain('60 megapíxeles');
   });
 
   it('refuses a text file with control characters, an empty file and an unnamed binary', async () => {

@@ -19,8 +19,8 @@ import {
 } from '../../src/routes.ts';
 import { ROOT } from '../support/server.ts';
 
-/** Page files that are not public pages: the staff area, its sign-in, the error pages. */
-const NOT_PUBLIC = (route: string) => isStaffPath(route) || route === '/404' || route === '/500';
+/** Page files that are not public pages: the staff area, its sign-in, the error pages (413: a form too large). */
+const NOT_PUBLIC = (route: string) => isStaffPath(route) || route === '/404' || route === '/500' || route === ROUTES.tooLarge;
 
 /** `/src/pages/producto/admcloud.astro` → `/producto/admcloud`, for every `.astro` file. */
 function pageRoutes(): string[] {

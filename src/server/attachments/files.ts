@@ -6,12 +6,14 @@
  *   executable renamed .pdf, a ZIP, an Office macro file) is refused;
  * - an image is re-encoded with sharp: orientation applied, every metadata block (EXIF with GPS, XMP,
  *   IPTC, ICC) dropped, same format and full size; this clean copy is what is stored and downloaded,
- *   never the bytes as sent, plus a WebP thumbnail for the timeline. A HEIC image that this sharp
- *   build cannot decode (HEVC is not in the prebuilt libvips) is kept as sent, without a thumbnail.
+ *   never the bytes as sent, plus a WebP thumbnail for the timeline. A HEIC photo (HEVC is not in the
+ *   prebuilt libvips) is decoded by libheif in WebAssembly (./heic.ts) and kept as a clean JPEG, named
+ *   .jpg, with its thumbnail; one that does not decode is refused like any other broken image.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
+import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { ATTACHMENT_MESSAGES, MAX_FILE_BYTES, safeFileName } from '../../domain/attachments.ts';
+import { decodeHeic, HeicTooLargeError } from './heic.ts';
 
 /** A file as it arrived (a form's part, a mail's attachment). */
 export interface IncomingFile {
@@ -102,8 +104,33 @@ async function cleanImage(data: Uint8Array, contentType: string): Promise<{ data
   const metadata = await sharp(input, limits).metadata();
   if ((metadata.width ?? 0) * (metadata.height ?? 0) * (metadata.pages ?? 1) > MAX_IMAGE_PIXELS) throw new ImageTooLargeError();
   const animated = (metadata.pages ?? 1) > 1 && (contentType === 'image/gif' || contentType === 'image/webp');
+  const open = (options: SharpOptions = {}) => sharp(input, { ...limits, ...options });
+  return encodeClean(open, contentType, animated);
+}
+
+/**
+ * A HEIC photo as a clean JPEG and its thumbnail: refused over the pixel limit from its header (sharp
+ * reads it without HEVC), then decoded by libheif (rotation applied) and re-encoded from bare pixels.
+ */
+async function cleanHeic(data: Uint8Array): Promise<{ data: Uint8Array; thumb: Uint8Array }> {
+  const metadata = await sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).metadata();
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_IMAGE_PIXELS) throw new ImageTooLargeError();
+  const decoded = await decodeHeic(data, MAX_IMAGE_PIXELS).catch((error: unknown) => {
+    throw error instanceof HeicTooLargeError ? new ImageTooLargeError() : error;
+  });
+  const raw = { width: decoded.width, height: decoded.height, channels: 4 as const };
+  const open = () => sharp(decoded.data, { raw, limitInputPixels: MAX_IMAGE_PIXELS }).flatten({ background: '#ffffff' });
+  return encodeClean(open, 'image/jpeg', false);
+}
+
+/** The full-size clean copy in `contentType`'s format and a WebP thumbnail, both without metadata. */
+async function encodeClean(
+  open: (options?: SharpOptions) => Sharp,
+  contentType: string,
+  animated: boolean,
+): Promise<{ data: Uint8Array; thumb: Uint8Array }> {
   // sharp writes no metadata unless asked (withMetadata/keepExif): re-encoding is what removes it.
-  const base = animated ? sharp(input, { ...limits, animated: true }) : sharp(input, limits).rotate();
+  const base = animated ? open({ animated: true }) : open().rotate();
   const clean =
     contentType === 'image/png'
       ? base.png()
@@ -112,7 +139,7 @@ async function cleanImage(data: Uint8Array, contentType: string): Promise<{ data
         : contentType === 'image/gif'
           ? base.gif()
           : base.jpeg({ quality: 90 });
-  const thumb = sharp(input, limits)
+  const thumb = open()
     .rotate()
     .resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 70 });
@@ -148,26 +175,19 @@ export async function prepareFiles(files: readonly IncomingFile[]): Promise<{ pr
       refused.push({ filename, reason: 'type', message: ATTACHMENT_MESSAGES.refusedType(filename), size });
       continue;
     }
-    if (IMAGE_TYPES.has(contentType)) {
+    if (IMAGE_TYPES.has(contentType) || contentType === 'image/heic') {
+      const heic = contentType === 'image/heic';
       try {
-        const clean = await cleanImage(file.data, contentType);
-        prepared.push({ filename, contentType, ...clean });
+        const clean = heic ? await cleanHeic(file.data) : await cleanImage(file.data, contentType);
+        // A HEIC is kept as the JPEG it became, under its name with .jpg.
+        if (heic) prepared.push({ filename: filename.replace(/\.(heic|heif)$/i, '') + '.jpg', contentType: 'image/jpeg', ...clean });
+        else prepared.push({ filename, contentType, ...clean });
       } catch (error) {
         if (error instanceof ImageTooLargeError || /pixel limit/i.test(String(error)))
           refused.push({ filename, reason: 'too-large', message: ATTACHMENT_MESSAGES.imageTooLarge(filename), size });
         // Its signature says image but it does not decode: not an image we can show or clean.
         else refused.push({ filename, reason: 'type', message: ATTACHMENT_MESSAGES.refusedType(filename), size });
       }
-      continue;
-    }
-    if (contentType === 'image/heic') {
-      const clean = await cleanImage(file.data, 'image/jpeg').catch(() => null);
-      // Decoded (a sharp with HEVC): kept as a clean JPEG under its name with .jpg; else as sent.
-      prepared.push(
-        clean
-          ? { filename: filename.replace(/\.(heic|heif)$/i, '') + '.jpg', contentType: 'image/jpeg', ...clean }
-          : { filename, contentType, data: file.data, thumb: null },
-      );
       continue;
     }
     prepared.push({ filename, contentType, data: file.data, thumb: null });

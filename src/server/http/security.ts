@@ -115,6 +115,28 @@ function isCrossOrigin(origin: string | undefined, host: string | undefined, sit
 
 /** What a refused request may still send, read and dropped so the client can read the answer. */
 const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * The same for a browser's form post, which shows a connection error instead of the page unless it
+ * could send its whole body: three times a form with files' limit (a few photos too many); the server's
+ * request time-out (30 s) bounds it too.
+ */
+const DRAIN_PAGE_MAX_BYTES = 3 * UPLOAD_BODY_BYTES;
+
+/** Reads and drops the rest of a refused body (cut past `max` bytes); resolves once it is read. */
+function drain(req: IncomingMessage, max = DRAIN_MAX_BYTES): Promise<void> {
+  if (req.readableEnded) return Promise.resolve();
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > max) req.socket.destroy();
+  });
+  const done = new Promise<void>((resolve) => {
+    req.once('end', resolve);
+    req.once('close', resolve);
+  });
+  req.resume();
+  return done;
+}
 
 /**
  * Answers a refused request: JSON in the shape Astro's action client reads back as an error for
@@ -134,17 +156,34 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: 403 | 413, pa
     'Cache-Control': 'no-store',
   });
   res.write(payload);
-  if (req.readableEnded) {
-    res.end();
-    return;
-  }
-  let drained = 0;
-  req.on('data', (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > DRAIN_MAX_BYTES) req.socket.destroy();
-  });
-  req.once('end', () => res.end());
-  req.resume();
+  void drain(req).then(() => res.end());
+}
+
+/** A browser's page navigation (a form posted without JavaScript), not an island's or a script's call. */
+function wantsPage(req: IncomingMessage, pathname: string): boolean {
+  return !pathname.startsWith(ACTIONS_PREFIX) && /\btext\/html\b/.test(req.headers.accept ?? '');
+}
+
+/**
+ * A form post over its limit, from a browser without JavaScript: the site's page for it
+ * ({@link ROUTES.tooLarge}, status 413, in the site's frame, with the way back to `pathname`) rendered
+ * by `page` (the site's handler) as a GET of that page; its end waits for the refused body to be read,
+ * like {@link refuse}'s.
+ */
+function refuseWithPage(req: IncomingMessage, res: ServerResponse, pathname: string, page: Handler): void {
+  const drained = drain(req, DRAIN_PAGE_MAX_BYTES);
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    void drained.then(() => end(...args));
+    return res;
+  }) as typeof res.end;
+  req.method = 'GET';
+  // Back to the page of the form; an endpoint (`/api/…`) is no page to go back to: home instead.
+  req.url = pathname.startsWith('/api/') ? ROUTES.tooLarge : `${ROUTES.tooLarge}?${new URLSearchParams({ volver: pathname })}`;
+  delete req.headers['content-length'];
+  delete req.headers['content-type'];
+  delete req.headers['transfer-encoding'];
+  page(req, res);
 }
 
 /**
@@ -153,7 +192,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: 403 | 413, pa
  * the same answer a body announcing its length gets; the adapter's own limit would fail the route
  * with a 500 instead.
  */
-function bufferBody(req: IncomingMessage, res: ServerResponse, limit: number, pathname: string, next: () => void): void {
+function bufferBody(req: IncomingMessage, res: ServerResponse, limit: number, tooLarge: () => void, next: () => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let refused = false;
@@ -162,7 +201,7 @@ function bufferBody(req: IncomingMessage, res: ServerResponse, limit: number, pa
     size += chunk.length;
     if (size > limit) {
       refused = true;
-      refuse(req, res, 413, pathname);
+      tooLarge();
       return;
     }
     chunks.push(chunk);
@@ -200,8 +239,9 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
       // (src/server/inbound/webhook.ts): buffering it here would hold a whole mail in memory first.
       if (pathname === ROUTES.inboundMail) return handler(req, res);
       const limit = bodyLimit(pathname, search, req.headers['content-type']);
-      if (Number(req.headers['content-length'] ?? 0) > limit) return refuse(req, res, 413, pathname);
-      if (req.headers['transfer-encoding'] !== undefined) return bufferBody(req, res, limit, pathname, () => handler(req, res));
+      const tooLarge = () => (wantsPage(req, pathname) ? refuseWithPage(req, res, pathname, handler) : refuse(req, res, 413, pathname));
+      if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge();
+      if (req.headers['transfer-encoding'] !== undefined) return bufferBody(req, res, limit, tooLarge, () => handler(req, res));
     }
     handler(req, res);
   };

@@ -153,7 +153,13 @@ export function incidentReplyMail(
     subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
     preheader: said,
     heading: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
-    intro: ['Hola:', said, ...(files.length ? [filesLine('Te enviamos adjunto', files)] : [])],
+    intro: [
+      'Hola:',
+      said,
+      // Also on the conversation's page: where to find them if the mail's files are lost (or, with the
+      // emailjs transport, never attached).
+      ...(files.length ? [`${filesLine('Te enviamos adjunto', files)} También ${files.length === 1 ? 'está' : 'están'} en la conversación.`] : []),
+    ],
     quote: { label: 'Respuesta', text: reply },
     action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) },
     outro: visitorOutro(brand),

@@ -1,6 +1,7 @@
 /**
  * The three ways a mail leaves the server: SMTP (nodemailer), `.eml` files (development default) and
  * EmailJS's REST API (called from the server, never from the browser, so the private key stays here).
+ * The first two carry the mail's files; EmailJS's API cannot, and its mails say so.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -109,6 +110,19 @@ function splitAddress(value: string): { name: string; address: string } {
 
 const EMAILJS_LIB_VERSION = '4.4.1';
 
+/**
+ * EmailJS's send API takes a template's parameters, not files (a file there is a template setting made
+ * in EmailJS's dashboard, with a size cap far under a reply's 20 MB): a mail with files says, in its
+ * text, that they did not come, naming them, instead of claiming them attached. An incident reply's
+ * files are on its conversation page (its text says so); a meeting invitation needs SMTP.
+ */
+export function emailJsFilesNotice(files: readonly { filename: string }[]): string {
+  const names = files.map((file) => file.filename).join(', ');
+  return files.length === 1
+    ? `Este correo no lleva el archivo ${names}: nuestro envío de correo no adjunta archivos.`
+    : `Este correo no lleva los archivos ${names}: nuestro envío de correo no adjunta archivos.`;
+}
+
 export function emailJsTransport(settings: EmailJsSettings): MailTransport {
   const missing = [
     ['EMAILJS_PUBLIC_KEY', settings.publicKey],
@@ -125,6 +139,7 @@ export function emailJsTransport(settings: EmailJsSettings): MailTransport {
     kind: 'emailjs',
     async send(mail) {
       const reply = mail.replyTo ? splitAddress(mail.replyTo) : null;
+      const files = mail.attachments ?? [];
       const body = {
         lib_version: EMAILJS_LIB_VERSION,
         user_id: settings.publicKey,
@@ -133,7 +148,7 @@ export function emailJsTransport(settings: EmailJsSettings): MailTransport {
         template_params: {
           from_name: reply?.name || settings.defaultFromName,
           reply_to: reply?.address || settings.defaultReplyTo,
-          message: mail.text,
+          message: files.length ? `${mail.text}\n\n${emailJsFilesNotice(files)}` : mail.text,
           // Beyond the spec's three: a template can address visitor confirmations with {{to_email}}.
           to_email: mail.to,
           subject: mail.subject,
