@@ -102,7 +102,7 @@ describe('response headers at the choke point', () => {
     for (const path of routes) {
       const response = await fetch(`${server.url}${path}`, { headers: { cookie }, redirect: 'manual' });
       // Pages answer themselves (signed in, /admin-login sends on to /admin); error pages and APIs vary.
-      if (!/^\/(404|500|api\/)/.test(path)) expect(response.status, path).toBe(path === '/admin-login' ? 303 : 200);
+      if (!/^\/(404|413|500|api\/)/.test(path)) expect(response.status, path).toBe(path === '/admin-login' ? 303 : 200);
       expectBaseHeaders(response);
       if (isPrivatePath(path)) expect(response.headers.get('cache-control'), path).toBe('no-store');
       const body = (response.headers.get('content-type') ?? '').includes('html') ? await response.text() : '';
