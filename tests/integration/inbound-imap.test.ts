@@ -8,12 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImapFlow } from 'imapflow';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { createIncident } from '../../src/server/incidents/index.ts';
-import { type InboundSettings } from '../../src/server/inbound/index.ts';
 import {
   pollMailbox,
   PROCESSED_FOLDER,
@@ -28,18 +25,15 @@ import {
   type TestDatabase,
 } from '../support/db.ts';
 import { dovecotProblem, startPrivateDovecot, type PrivateDovecot } from '../support/dovecot.ts';
-import { inboundFixture, withMessageId } from '../support/inbound.ts';
-import { MAIL_BRAND } from '../support/mail-brand.ts';
+import {
+  inboundFixture,
+  openFormIncident,
+  testInboundSettings,
+  testMailbox,
+  withMessageId,
+} from '../support/inbound.ts';
 
-const INBOUND = 'soporte@vertice.example';
-const STAFF_INBOX = 'equipo@vertice.example';
-const brand = { ...MAIL_BRAND, inboundAddress: INBOUND, staffInbox: STAFF_INBOX };
-const settings: InboundSettings = {
-  brand,
-  staffInbox: STAFF_INBOX,
-  ownAddresses: ['no-reply@vertice.example', INBOUND, STAFF_INBOX],
-  staffEmails: [],
-};
+const settings = testInboundSettings();
 const MAX_BYTES = 64 * 1024;
 const at = new Date(Date.UTC(2025, 2, 3, 15));
 
@@ -54,69 +48,9 @@ afterEach(async () => {
 
 const options = (): PollOptions => ({ url: imap!.url, settings, maxBytes: MAX_BYTES, now: () => at });
 
-/** A client of the test's own, to append mail and look at the folders as a person would. */
-async function mailbox<T>(run: (client: ImapFlow) => Promise<T>): Promise<T> {
-  const client = new ImapFlow({
-    host: imap!.host,
-    port: imap!.port,
-    secure: false,
-    auth: { user: imap!.user, pass: imap!.password },
-    logger: false,
-  });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.logout();
-  }
-}
+const { folders, append } = testMailbox(() => imap!);
 
-/** Every folder with each message's Message-ID and whether it is \Seen. */
-async function folders(): Promise<Record<string, Array<[string, boolean]>>> {
-  return mailbox(async (client) => {
-    const result: Record<string, Array<[string, boolean]>> = {};
-    for (const { path } of await client.list()) {
-      const lock = await client.getMailboxLock(path);
-      try {
-        const status = await client.status(path, { messages: true });
-        const messages =
-          status && status.messages ? await client.fetchAll('1:*', { envelope: true, flags: true }) : [];
-        result[path] = messages.map((message) => [
-          message.envelope?.messageId ?? '',
-          message.flags?.has('\\Seen') ?? false,
-        ]);
-      } finally {
-        lock.release();
-      }
-    }
-    return result;
-  });
-}
-
-const append = (raws: Buffer[]) =>
-  mailbox(async (client) => {
-    for (const raw of raws) await client.append('INBOX', raw);
-  });
-
-/** An incident with its confirmation: the reply address token and Message-ID a reply names. */
-async function openIncident(db: Db) {
-  const created = await createIncident(
-    db,
-    { problema: 'No imprime', nombre: 'María', telefono: '', email: 'maria@cliente.example', rnc: '' },
-    { brand, staffInbox: STAFF_INBOX, now: at },
-  );
-  const mail = await db
-    .selectFrom('mailOutbox')
-    .select(['replyTo', 'messageId'])
-    .where('kind', '=', 'incident.confirmation')
-    .executeTakeFirstOrThrow();
-  return {
-    id: created.id,
-    numero: created.numeroIncidencia,
-    token: /\+([0-9a-f]{32})@/.exec(mail.replyTo!)![1]!,
-    messageId: mail.messageId!,
-  };
-}
+const openIncident = (db: Db) => openFormIncident(db, at, { problema: 'No imprime', nombre: 'María' });
 
 const GMAIL_ID = '<CAJx8sN0fXq2+Vd1yH3kP_u7wQm9LzR4oT5bE6cA1dG2hF3iJ4k@mail.gmail.com>';
 const NEW_ID = '<CAH7uXq4Zr9t1nE0bQf2W3vX5yZ6aB7cD8eF9gH0iJ1kL2mN3oP@mail.gmail.com>';

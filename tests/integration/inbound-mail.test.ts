@@ -12,62 +12,31 @@ import { REOPENED_BY_CUSTOMER } from '../../src/domain/incidents.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { assignIncident } from '../../src/server/incidents/assignment.ts';
 import { incidentByNumber, replyToVisitor, staffTimeline } from '../../src/server/incidents/conversation.ts';
-import { createIncident } from '../../src/server/incidents/index.ts';
 import { listIncidents } from '../../src/server/incidents/search.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { inboundOriginal } from '../../src/server/inbound/original.ts';
-import { NEW_INCIDENTS_PER_SENDER_PER_HOUR, type InboundSettings } from '../../src/server/inbound/index.ts';
+import { NEW_INCIDENTS_PER_SENDER_PER_HOUR } from '../../src/server/inbound/index.ts';
 import { receiveMail } from '../../src/server/inbound/mail.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
 import { createTestDatabase, describeEachEngine } from '../support/db.ts';
 import { insertStaffAccount } from '../support/factories.ts';
-import { inboundFixture, withMessageId, type FixtureValues } from '../support/inbound.ts';
-import { MAIL_BRAND } from '../support/mail-brand.ts';
+import {
+  inboundBrand as brand,
+  inboundFixture,
+  lastCustomerMail,
+  openFormIncident,
+  STAFF_INBOX,
+  testInboundSettings,
+  withMessageId,
+} from '../support/inbound.ts';
 
-const INBOUND = 'soporte@vertice.example';
-const STAFF_INBOX = 'equipo@vertice.example';
-const brand = { ...MAIL_BRAND, inboundAddress: INBOUND, staffInbox: STAFF_INBOX };
-const settings: InboundSettings = {
-  brand,
-  staffInbox: STAFF_INBOX,
-  ownAddresses: ['no-reply@vertice.example', INBOUND, STAFF_INBOX],
-  staffEmails: ['ana@vertice.example'],
-};
+const settings = testInboundSettings(['ana@vertice.example']);
 const ana = { id: 'user-ana', email: 'ana@vertice.example', name: 'Ana Pérez' };
 const at = (hour: number, minute = 0) => new Date(Date.UTC(2025, 2, 3, hour, minute));
 
 /** An incident opened on the form by María, with its confirmation queued: its reply token and Message-ID. */
-async function openIncident(db: Db, email = 'maria@cliente.example') {
-  const created = await createIncident(
-    db,
-    { problema: 'La impresora fiscal no imprime', nombre: 'María Rodríguez', telefono: '', email, rnc: '' },
-    { brand, staffInbox: STAFF_INBOX, now: at(14) },
-  );
-  const confirmation = await lastCustomerMail(db, created.id);
-  return { ...created, ...confirmation };
-}
-
-/** The newest customer mail of an incident: what a reply to it names. */
-async function lastCustomerMail(
-  db: Db,
-  incidentId: number,
-): Promise<Required<Pick<FixtureValues, 'token' | 'messageId' | 'numero'>>> {
-  const incident = await db
-    .selectFrom('incidents')
-    .select(['numeroIncidencia', 'email'])
-    .where('id', '=', incidentId)
-    .executeTakeFirstOrThrow();
-  const row = await db
-    .selectFrom('mailOutbox')
-    .select(['replyTo', 'messageId'])
-    .where('toAddress', '=', incident.email)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  const token = /^soporte\+([0-9a-f]{32})@/.exec(row.replyTo ?? '')?.[1];
-  if (!token || !row.messageId) throw new Error('el correo al cliente no trae dirección de respuesta');
-  return { token, messageId: row.messageId, numero: incident.numeroIncidencia };
-}
+const openIncident = (db: Db, email = 'maria@cliente.example') => openFormIncident(db, at(14), { email });
 
 async function snapshot(db: Db) {
   const [incidents, entries, outbox] = await Promise.all([
