@@ -94,7 +94,7 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments, bounces] = await Promise.all([
+  const [entries, assignments, bounces, openingMail] = await Promise.all([
     loadEntries(db, incident.id),
     loadAssignments(db, incident.id),
     db
@@ -103,9 +103,24 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       .where('incidentId', '=', incident.id)
       .where('bouncedAt', 'is not', null)
       .execute(),
+    // The mail that opened it (rule 4, or 'Crear incidencia' on a refused one): 'por correo', 'Ver original'.
+    db
+      .selectFrom('inboundMessages')
+      .select('id')
+      .where('incidentId', '=', incident.id)
+      .where('outcome', '=', 'new-incident')
+      .orderBy('id')
+      .executeTakeFirst(),
   ]);
   const timeline: Array<TimelineEntry & { rank: number }> = [
-    { kind: 'problem', fecha: incident.fecha, texto: incident.problema, autor: incident.nombre, rank: 0 },
+    {
+      kind: 'problem',
+      fecha: incident.fecha,
+      texto: incident.problema,
+      autor: incident.nombre,
+      ...(openingMail ? { via: 'correo' as const, original: Number(openingMail.id) } : {}),
+      rank: 0,
+    },
     ...incident.historial
       // The first entry (no actor, the initial state at the incident's date) is the opening itself.
       .filter((entry, index) => !(index === 0 && entry.actor === null))
