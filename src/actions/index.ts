@@ -133,5 +133,6 @@ export const server = {
   meetings: staffActions.meetings,
   messages: staffActions.messages,
   settings: staffActions.settings,
+  inbound: staffActions.inbound,
   login: loginActions,
 };
