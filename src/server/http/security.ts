@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import { ACTIONS_PREFIX, isPrivatePath, ROUTES } from '../../routes.ts';
+import { readBodyUpTo } from './read-body.ts';
 import { actionErrorBody } from './refusals.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -135,26 +136,12 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: 403 | 413, pa
  * with a 500 instead.
  */
 function bufferBody(req: IncomingMessage, res: ServerResponse, limit: number, pathname: string, next: () => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let refused = false;
-  req.on('data', (chunk: Buffer) => {
-    if (refused) return;
-    size += chunk.length;
-    if (size > limit) {
-      refused = true;
-      refuse(req, res, 413, pathname);
-      return;
-    }
-    chunks.push(chunk);
-  });
-  req.once('end', () => {
-    if (refused) return;
-    (req as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks);
-    next();
-  });
-  req.once('error', () => {
-    if (!res.headersSent) res.destroy();
+  readBodyUpTo(req, res, limit, {
+    onTooLarge: () => refuse(req, res, 413, pathname),
+    onBody: (body) => {
+      (req as IncomingMessage & { body?: Buffer }).body = body;
+      next();
+    },
   });
 }
 
