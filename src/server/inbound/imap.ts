@@ -150,6 +150,35 @@ async function recordRound(
     .catch(() => {});
 }
 
+/** Bytes asked for per FETCH while downloading a mail: a large one never sits in imapflow's buffers whole. */
+const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The raw mail, read in chunks into one buffer of its announced size (RFC822.SIZE): a 25 MB mail costs
+ * 25 MB once, instead of the chunks, their concatenation and imapflow's own copy. Null when it is gone.
+ */
+async function downloadRaw(client: ImapFlow, uid: number, size: number, max: number): Promise<Uint8Array | null> {
+  const { content } = await client.download(String(uid), undefined, {
+    uid: true,
+    chunkSize: DOWNLOAD_CHUNK_BYTES,
+    maxBytes: max,
+  });
+  if (!content) return null;
+  let raw = Buffer.allocUnsafe(Math.min(size, max));
+  let length = 0;
+  for await (const chunk of content as AsyncIterable<Buffer>) {
+    // A server whose size was wrong: grow (rare, and bounded by `max`).
+    if (length + chunk.length > raw.length) {
+      const grown = Buffer.allocUnsafe(Math.min(Math.max(raw.length * 2, length + chunk.length), max + chunk.length));
+      raw.copy(grown, 0, 0, length);
+      raw = grown;
+    }
+    chunk.copy(raw, length);
+    length += chunk.length;
+  }
+  return raw.subarray(0, length);
+}
+
 /**
  * One round: every mail in the mailbox's folder, oldest first, stored then flagged and moved. Throws
  * when the mailbox or the database fails (what was not stored stays for the next round).
@@ -188,9 +217,9 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
           if ((meta.size ?? 0) > options.maxBytes) {
             stored = await refuseTooLarge(db, options.settings, uid, meta.envelope as never, now());
           } else {
-            const message = await client.fetchOne(range, { source: true }, { uid: true });
-            if (!message || !message.source) continue;
-            stored = await receiveMail(db, message.source, options.settings, now());
+            const raw = await downloadRaw(client, uid, meta.size ?? 0, options.maxBytes);
+            if (!raw) continue;
+            stored = await receiveMail(db, raw, options.settings, now());
           }
           const refused =
             (stored.outcome === 'duplicate' ? stored.firstOutcome : stored.outcome) === 'rejected';
