@@ -349,7 +349,15 @@ export function startMailboxPoller(
       if (data.count > data.prevCount) void wake();
     });
     void (async () => {
-      while (running && watcher === client && client.usable) await client.idle().catch(() => {});
+      // IDLE ends every IDLE_RENEW_MS and is issued again; one that fails closes this connection (the
+      // next round opens another) rather than being retried in a loop.
+      while (running && watcher === client && client.usable) {
+        if ((await client.idle().catch(() => false)) === false) {
+          if (watcher === client) watcher = null;
+          client.close();
+          return;
+        }
+      }
     })();
   };
 
