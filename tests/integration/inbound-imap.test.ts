@@ -269,6 +269,33 @@ describe.skipIf(dovecotProblem !== null)('inbound mailbox', () => {
     });
   });
 
+  it('without IDLE on the server, the poller polls every interval and says so', async () => {
+    const database = await createTestDatabase('sqlite');
+    const { db } = database;
+    // Dovecot 2.3's own capabilities, without IDLE.
+    await imap!.stop();
+    imap = await startPrivateDovecot({
+      capabilities:
+        'IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE SORT SORT=DISPLAY THREAD=REFERENCES THREAD=REFS THREAD=ORDEREDSUBJECT MULTIAPPEND URL-PARTIAL CATENATE UNSELECT CHILDREN NAMESPACE UIDPLUS LIST-EXTENDED I18NLEVEL=1 CONDSTORE QRESYNC ESEARCH ESORT SEARCHRES WITHIN CONTEXT=SEARCH LIST-STATUS BINARY MOVE SNIPPET=FUZZY PREVIEW=FUZZY PREVIEW STATUS=SIZE SAVEDATE LITERAL+ NOTIFY SPECIAL-USE',
+    });
+    let poller: MailboxPoller | undefined;
+    try {
+      poller = startMailboxPoller(db, { ...options(), now: () => new Date(), intervalMs: 3000 });
+      await until(async () => (await mailboxPollStatus(db)) !== null, 10_000);
+      expect(await mailboxPollStatus(db)).toMatchObject({ idle: false, lastError: null });
+      await append([inboundFixture('new-incident')]);
+      const elapsed = await until(
+        async () => ((await folders())[PROCESSED_FOLDER] ?? []).length === 1,
+        10_000,
+      );
+      // Taken by the next round, not at once.
+      expect(elapsed).toBeGreaterThan(1000);
+    } finally {
+      await poller?.stop();
+      await database.cleanup();
+    }
+  });
+
   describe.skipIf(!postgresAvailable)('two processes on PostgreSQL', () => {
     let first: TestDatabase | undefined;
     let second: Db | undefined;
