@@ -3,10 +3,13 @@
  * ('Rechazados'), in words. Free of server code.
  */
 
+/** New incidents one sender may open by mail in an hour; past it the mail is refused ('Rechazados'). */
+export const NEW_INCIDENTS_PER_SENDER_PER_HOUR = 5;
+
 /** The reasons src/server/inbound stores for a refused message, as staff read them. */
 export const REFUSAL_REASONS: Record<string, string> = {
   spam: 'El filtro del buzón lo marcó como spam',
-  'rate-limit': 'El remitente pasó de 5 incidencias nuevas en una hora',
+  'rate-limit': `El remitente pasó de ${NEW_INCIDENTS_PER_SENDER_PER_HOUR} incidencias nuevas en una hora`,
   'too-large': 'Supera el tamaño máximo (INBOUND_MAX_BYTES); no se descargó',
   'no-sender': 'No trae remitente',
 };

@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Transaction } from 'kysely';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { NEW_INCIDENTS_PER_SENDER_PER_HOUR } from '../../domain/inbound.ts';
 import { ENTRY_MAX_LENGTH } from '../../domain/incidents.ts';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX } from '../../domain/forms/common.ts';
 import type { Db } from '../db/index.ts';
@@ -35,8 +36,8 @@ import { mailBrand } from '../mail/index.ts';
 
 const gzipAsync = promisify(gzip);
 
-/** New incidents one sender may open by mail in an hour; past it the mail is refused ('Rechazados'). */
-export const NEW_INCIDENTS_PER_SENDER_PER_HOUR = 5;
+/** New incidents one sender may open by mail in an hour (src/domain/inbound.ts, which the panel reads too). */
+export { NEW_INCIDENTS_PER_SENDER_PER_HOUR };
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The number of an incident in a subject (`Re: Incidencia INC-20250301-1234: Resuelto`). */
