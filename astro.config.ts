@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import interactionDirective from './src/client/interaction-integration.ts';
 import { minifyPageScript } from './src/lib/inline-script.ts';
 import { getConfig } from './src/server/config.ts';
-import { ADAPTER_BODY_BYTES } from './src/server/http/security.ts';
+import { ADAPTER_BODY_BYTES, ASTRO_ACTION_BODY_BYTES } from './src/server/http/security.ts';
 import { BUILD_ORIGIN, precompressBuild } from './src/server/http/static-files.ts';
 
 // One build serves any SITE_URL: prerendered files carry a placeholder origin that the server replaces
@@ -68,8 +68,9 @@ export default defineConfig({
   output: 'static',
   adapter: node({
     mode: 'standalone',
-    // The adapter accepts 1 GiB by default; nothing we receive is anywhere near 100 KB but the client
-    // CSV import (4 MiB). Every body is refused earlier, per route (src/server/http/security.ts).
+    // The adapter accepts 1 GiB by default; nothing we receive is anywhere near 100 KB but the forms
+    // with files (21 MiB, read as they stream) and the client CSV import (4 MiB). Every body is refused
+    // earlier, per route (src/server/http/security.ts).
     bodySizeLimit: ADAPTER_BODY_BYTES,
     staticHeaders: true,
   }),
@@ -77,7 +78,7 @@ export default defineConfig({
   security: {
     checkOrigin: true,
     // Per route in src/server/http/security.ts (64 KiB for actions, 4 MiB for the client CSV import).
-    actionBodySizeLimit: ADAPTER_BODY_BYTES,
+    actionBodySizeLimit: ASTRO_ACTION_BODY_BYTES,
     csp: {
       directives: ["default-src 'self'", "img-src 'self' data:", "font-src 'self'", "connect-src 'self'", "frame-src https://www.youtube-nocookie.com", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"],
       scriptDirective: { hashes: inlineScriptHashes() },

@@ -20,6 +20,10 @@ export default defineConfig({
           globalSetup: ['tests/support/unit-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Most of these files wait (PostgreSQL, the SMTP peer, Dovecot, recorded delays) rather than
+          // compute: four at once halve the phase's time on 2 cores for the same CPU (Vitest's default
+          // here is one worker per core but one).
+          maxWorkers: 4,
         },
       },
       {
@@ -34,8 +38,12 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           // A file's tests mostly wait on its server and the browser, one step at a time: four files
           // at once keep the two cores busy (each file has its own server; they share one Chromium).
-          maxWorkers: 3,
+          maxWorkers: 4,
           fileParallelism: true,
+          // A worker runs file after file with its module cache kept (playwright-core, the support
+          // modules, the server's modules the factories use): each test file is still evaluated anew,
+          // with its own server and contexts. 11 % less CPU for the phase.
+          isolate: false,
         },
       },
     ],

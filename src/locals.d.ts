@@ -9,5 +9,9 @@ declare namespace App {
     form?: { action: string; values: Record<string, string>; errors: Record<string, string> };
     /** `Set-Cookie` lines an action asked to send with the answer (src/actions/form.ts, `sendCookies`). */
     setCookies?: string[];
+    /** A form posted with files, read as it streamed in by the middleware (src/actions/uploads.ts). */
+    uploads?: import('./actions/uploads.ts').Uploads;
+    /** The good files of a refused form with files, kept for the next try (src/actions/uploads.ts). */
+    keptFiles?: import('./domain/attachments.ts').KeptFile[];
   }
 }

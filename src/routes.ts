@@ -39,7 +39,24 @@ export const ROUTES = {
   staffClientsCsv: '/api/staff/clientes.csv',
   /** 'Importar CSV': upload, preview and confirmation (multipart POST). */
   adminClientsImport: '/admin/clientes/importar',
+  /** An incident's files (issue 21): staff at `/admin/adjuntos/{id}/{nombre}`… */
+  adminAttachments: '/admin/adjuntos',
+  /** …the customer at `/soporte/adjuntos/{id}/{nombre}?token=…` (the follow-up link's token). */
+  supportAttachments: '/soporte/adjuntos',
 } as const;
+
+/**
+ * Where a file of an incident is served: to staff, or (with the follow-up link's `token`) to the
+ * customer; `miniatura` for an image's thumbnail.
+ */
+export function attachmentPath(id: number, nombre: string, options: { token?: string; miniatura?: boolean } = {}): string {
+  const base = options.token === undefined ? ROUTES.adminAttachments : ROUTES.supportAttachments;
+  const query = new URLSearchParams();
+  if (options.token !== undefined) query.set('token', options.token);
+  if (options.miniatura) query.set('miniatura', '1');
+  const search = query.size ? `?${query}` : '';
+  return `${base}/${id}/${encodeURIComponent(nombre)}${search}`;
+}
 
 /** Prefix of Astro's action endpoints (`/_actions/contact.send`). */
 export const ACTIONS_PREFIX = '/_actions/';

@@ -22,6 +22,7 @@ import type { APIContext, AstroGlobal, MiddlewareNext } from 'astro';
 import { ROUTES } from '../routes.ts';
 import { seeOther } from '../server/http/see-other.ts';
 import { echoedValues, fieldErrors } from './form-fields.ts';
+import { takeUploads } from './uploads.ts';
 
 export { field, fieldErrors, NEVER_ECHOED, readForm, echoedValues, type FieldErrors } from './form-fields.ts';
 
@@ -109,7 +110,12 @@ export async function runFormAction(context: APIContext, next: MiddlewareNext): 
     !context.url.searchParams.has(ACTION_QUERY_PARAMS.actionName)
   )
     context.url.searchParams.set(ACTION_QUERY_PARAMS.actionName, signInActionOf(context.url));
+  // A form with files is read here as it streams in, before the action (src/actions/uploads.ts).
+  await takeUploads(context);
   const { action, setActionResult, serializeActionResult } = getActionContext(context);
+  // Called by an island with files: answered here, as Astro's action route would, from the request
+  // that now carries the text fields only.
+  if (action?.calledFrom === 'rpc' && context.locals.uploads) return rpcAnswer(serializeActionResult(await action.handler()));
   if (action?.calledFrom !== 'form') return withCookies(await next(), context.locals.setCookies);
   const result = await action.handler();
   if (!result.error && isSeeOther(result.data))
@@ -126,6 +132,12 @@ export async function runFormAction(context: APIContext, next: MiddlewareNext): 
   const values = error?.code === 'CONTENT_TOO_LARGE' ? {} : await typedValues(context.request);
   context.locals.form = { action: action.name, values, errors };
   return withCookies(await next(), context.locals.setCookies);
+}
+
+/** An action's result as Astro's RPC route answers it (astro/dist/actions/runtime/entrypoints/route.js). */
+function rpcAnswer(serialized: ReturnType<ReturnType<typeof getActionContext>['serializeActionResult']>): Response {
+  if (serialized.type === 'empty') return new Response(null, { status: serialized.status });
+  return new Response(serialized.body, { status: serialized.status, headers: { 'Content-Type': serialized.contentType } });
 }
 
 type ActionResultReader = Pick<AstroGlobal, 'getActionResult' | 'locals'>;

@@ -21,6 +21,7 @@ import { seeOtherTo } from './form.ts';
 import { ROUTES } from '../routes.ts';
 import { answerWith, requireHuman, requireWithinEmailLimit, requireWithinRateLimit } from './guards.ts';
 import { loginActions } from './login.ts';
+import { filesOfSubmission, throwUploadRefusal } from './uploads.ts';
 import { staffActions } from './staff/index.ts';
 
 export const server = {
@@ -29,17 +30,19 @@ export const server = {
       accept: 'form',
       input: incidentFormSchema,
       handler: async (input, context) => {
+        throwUploadRefusal(context);
         requireHuman(context, input, 'incidents.create');
         return answerWith('incidents.create', INCIDENT_MESSAGES.failure, async () => {
-          await requireWithinRateLimit(context, 'incidents.create');
+          if (!context.locals.uploads?.rateCounted) await requireWithinRateLimit(context, 'incidents.create');
+          const files = await filesOfSubmission(context, 'incidents.create');
           const config = getConfig();
           try {
             const { numeroIncidencia, estado, fecha, visitorMail, staffNotice } = await createIncident(
               getDb(),
               { problema: input.problema, nombre: input.nombre, telefono: input.telefono, email: input.email, rnc: input.rnc },
-              { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP },
+              { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP, files },
             );
-            getLogger().info({ event: 'incident.created', numeroIncidencia, visitorMail, staffNotice }, 'incident created');
+            getLogger().info({ event: 'incident.created', numeroIncidencia, visitorMail, staffNotice, files: files.length }, 'incident created');
             if (visitorMail === 'address-cap' || visitorMail === 'daily-cap') {
               getLogger().warn({ event: 'mail.skipped', kind: 'incident.confirmation', numeroIncidencia, reason: visitorMail }, 'visitor mail skipped: cap reached');
             }
@@ -76,9 +79,11 @@ export const server = {
       accept: 'form',
       input: answerFormSchema,
       handler: async (input, context) => {
+        throwUploadRefusal(context);
         requireHuman(context, input, 'incidents.answer');
         return answerWith('incidents.answer', 'No pudimos guardar tu respuesta en este momento. Intenta nuevamente.', async () => {
-          await requireWithinRateLimit(context, 'incidents.answer');
+          if (!context.locals.uploads?.rateCounted) await requireWithinRateLimit(context, 'incidents.answer');
+          const files = await filesOfSubmission(context, 'incidents.answer');
           const config = getConfig();
           const stored = await answerFromVisitor(getDb(), {
             token: input.token,
@@ -86,6 +91,7 @@ export const server = {
             brand: mailBrand(config),
             staffInbox: config.STAFF_INBOX,
             staffEmails: config.ADMIN_EMAILS,
+            files,
           }).catch((error: unknown) => {
             if (error instanceof FollowUpClosedError) throw new ActionError({ code: 'FORBIDDEN', message: FOLLOW_UP_CLOSED_MESSAGE });
             throw error;

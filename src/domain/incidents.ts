@@ -4,6 +4,7 @@
  * islands and scripts can use it too. Adding a state is one edit here (the list, its tone and its
  * meaning; the compiler asks for the last two) plus a migration, if stored rows need it.
  */
+import type { AttachmentView } from './attachments.ts';
 
 /** The states in the order the staff choose them; the first is where every incident starts. */
 export const INCIDENT_STATES = ['Registrado', 'En Proceso', 'Resuelto'] as const;
@@ -99,6 +100,7 @@ export type TimelineEntry =
       fecha: string;
       texto: string;
       autor: string;
+      adjuntos?: AttachmentView[];
       /** 'correo': the incident was opened by a mail ('por correo'). */
       via?: 'correo';
       /** The stored mail that opened it, for 'Ver original'. */
@@ -116,6 +118,8 @@ export type TimelineEntry =
       sinVerificar?: boolean;
       /** The stored mail it came from, for 'Ver original'. */
       original?: number;
+      /** Its files (issue 21, "Attachments"). */
+      adjuntos?: AttachmentView[];
     }
   | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null }
   /** A mail to the customer bounced: 'El correo al cliente rebotó'. */

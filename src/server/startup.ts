@@ -2,6 +2,7 @@
  * What the server process does around serving requests: before it listens (migrations) and while it
  * runs (background workers). Used by `scripts/start.ts`; kept free of HTTP so it is tested directly.
  */
+import { purgeUnusedBlobs } from './attachments/kept.ts';
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
 import { writeFirstPassword } from './auth/first-password.ts';
@@ -14,6 +15,8 @@ import { startMailboxPoller } from './inbound/imap.ts';
 import { inboundSettings } from './inbound/index.ts';
 import { purgeOldOriginalsIfDue } from './inbound/original.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
 export interface Background {
@@ -55,6 +58,7 @@ export async function startBackground(): Promise<Background[]> {
   const transport = getMailTransport();
   const db = getDbHandle().db;
   const config = getConfig();
+  let lastBlobPurge = 0;
   const worker = startMailWorker({
     db,
     transport,
@@ -75,6 +79,15 @@ export async function startBackground(): Promise<Background[]> {
         return null;
       });
       if (originals) log.info({ originals }, 'old inbound originals dropped');
+      // Files kept for a refused form's next try that never came back (src/server/attachments/kept.ts).
+      if (Date.now() - lastBlobPurge >= HOUR_MS) {
+        lastBlobPurge = Date.now();
+        const blobs = await purgeUnusedBlobs(db).catch((error: unknown) => {
+          log.error({ err: error }, 'unused blobs purge failed');
+          return 0;
+        });
+        if (blobs) log.info({ blobs }, 'unused attachment blobs deleted');
+      }
     },
   });
   log.info({ transport: transport.kind }, 'mail worker started');

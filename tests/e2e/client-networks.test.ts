@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formStamp } from '../support/form-stamp.ts';
 import { postForm, type RawResponse } from '../support/http.ts';
-import { runAdminScript } from '../support/server.ts';
+import { createStaffAccount } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
 const STAFF = 'soporte@verticeconsultores.com.do';
@@ -17,8 +17,8 @@ const TOO_MANY_SIGN_INS = 'Demasiados intentos de inicio de sesión';
 
 const { server } = useSite({ browser: false, env: { TRUST_PROXY: 'true', ADMIN_EMAILS } });
 
-beforeAll(() => {
-  runAdminScript(server, ['create', '--email', STAFF, '--password', PASSWORD], ADMIN_EMAILS);
+beforeAll(async () => {
+  await createStaffAccount(server, { email: STAFF, password: PASSWORD }, ADMIN_EMAILS);
 });
 
 /** A sign-in from `client`, as the proxy reports it (a visitor-written entry before it is ignored). */

@@ -11,7 +11,7 @@ import { createClient } from '../../src/server/clients/index.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { buildClient } from '../support/factories.ts';
-import { runAdminScript } from '../support/server.ts';
+import { createStaffAccount } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -35,11 +35,7 @@ let pepe = 0;
 
 beforeAll(async () => {
   for (const email of [SUPPORT, OTHER])
-    runAdminScript(
-      server,
-      ['create', '--email', email, '--password', PASSWORD],
-      `${ADMIN},${SUPPORT},${OTHER}`,
-    );
+    await createStaffAccount(server, { email, password: PASSWORD }, `${ADMIN},${SUPPORT},${OTHER}`);
   db = openDatabase(server.env.DATABASE_URL!).db;
   const base = {
     nombreRepresentante: 'Carmen Rodríguez',

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, downloadedBytes, expectNoAxeViolations, PHONE, poll, watchConsole } from '../support/browser.ts';
 import { insertContactMessage } from '../support/factories.ts';
-import { runAdminScript } from '../support/server.ts';
+import { createStaffAccount } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 import { ageFormStamps } from '../support/form-stamp.ts';
@@ -43,11 +43,7 @@ let formulaId = 0;
 
 beforeAll(async () => {
   for (const email of [SUPPORT, OTHER])
-    runAdminScript(
-      server,
-      ['create', '--email', email, '--password', PASSWORD],
-      `${ADMIN},${SUPPORT},${OTHER}`,
-    );
+    await createStaffAccount(server, { email, password: PASSWORD }, `${ADMIN},${SUPPORT},${OTHER}`);
   db = openDatabase(server.env.DATABASE_URL!).db;
   // 21 older pending messages (two pages with the visitor's), one with a formula, one already handled.
   for (let index = 1; index <= 20; index += 1)

@@ -11,7 +11,7 @@ import type { HistoryEntry } from '../../src/domain/incidents.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { insertIncidents } from '../support/factories.ts';
-import { runAdminScript } from '../support/server.ts';
+import { createStaffAccount } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -44,7 +44,7 @@ const shiftDay = (day: string, days: number) =>
 const plain = (text: string) => Number(text.replace(/\D/g, ''));
 
 beforeAll(async () => {
-  runAdminScript(server, ['create', '--email', SUPPORT, '--password', PASSWORD], `${ADMIN},${SUPPORT}`);
+  await createStaffAccount(server, { email: SUPPORT, password: PASSWORD }, `${ADMIN},${SUPPORT}`);
   db = openDatabase(server.env.DATABASE_URL!).db;
   const now = Date.now();
   const today = localDayOf(now);

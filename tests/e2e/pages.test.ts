@@ -64,7 +64,8 @@ describe('info pages', () => {
       ]);
       await scrollThrough(page);
       await poll(() => cards.locator('img').evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
-      expect(await page.locator('section#cual-te-conviene h3').allInnerTexts()).toEqual(['AdmCloud', 'Restaurant.pe', 'Tiendao']);
+      // Polled: the reveal script shows the section's text once it has scrolled into view (a loaded machine lags).
+      await poll(() => page.locator('section#cual-te-conviene h3').allInnerTexts()).toEqual(['AdmCloud', 'Restaurant.pe', 'Tiendao']);
     });
   });
 

@@ -12,7 +12,7 @@ import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { insertIncident } from '../support/factories.ts';
 import { formStamp } from '../support/form-stamp.ts';
 import { postForm, send } from '../support/http.ts';
-import { firstStaffPassword, runAdminScript } from '../support/server.ts';
+import { firstStaffPassword, createStaffAccount } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
 const FIRST = 'admin@verticeconsultores.com.do';
@@ -27,7 +27,7 @@ let cookie = '';
 
 beforeAll(async () => {
   // The former colleague's account, made while they were on ADMIN_EMAILS; the server's list no longer has them.
-  runAdminScript(server, ['create', '--email', FORMER, '--password', FORMER_PASSWORD], `${FIRST},${FORMER}`);
+  await createStaffAccount(server, { email: FORMER, password: FORMER_PASSWORD }, `${FIRST},${FORMER}`);
   db = openDatabase(server.env.DATABASE_URL!).db;
   const login = await postForm(server.url, ROUTES.adminLogin, {
     email: FIRST,

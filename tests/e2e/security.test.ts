@@ -20,7 +20,7 @@ import { DESKTOP } from '../support/browser.ts';
 import { formStamp } from '../support/form-stamp.ts';
 import { postForm, postJson, send, type RawResponse } from '../support/http.ts';
 import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
-import { firstStaffPassword, runAdminScript } from '../support/server.ts';
+import { firstStaffPassword, createStaffAccount } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
@@ -122,8 +122,8 @@ async function createClient(cookie: string, fields: Record<string, string>): Pro
 
 beforeAll(async () => {
   adminPassword = firstStaffPassword(server);
-  runAdminScript(server, ['create', '--email', STAFF, '--password', PASSWORD], `${ADMIN},${STAFF}`);
-  runAdminScript(server, ['create', '--email', OUTSIDER, '--password', PASSWORD], `${ADMIN},${STAFF},${OUTSIDER}`);
+  await createStaffAccount(server, { email: STAFF, password: PASSWORD }, `${ADMIN},${STAFF}`);
+  await createStaffAccount(server, { email: OUTSIDER, password: PASSWORD }, `${ADMIN},${STAFF},${OUTSIDER}`);
   db = openDatabase(server.env.DATABASE_URL!).db;
 });
 

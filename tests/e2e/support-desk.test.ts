@@ -17,7 +17,7 @@ import { TRACKING_NOT_FOUND } from '../../src/domain/forms/tracking.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { ageFormStamps, formStamp } from '../support/form-stamp.ts';
 import { postForm } from '../support/http.ts';
-import { firstStaffPassword, runAdminScript } from '../support/server.ts';
+import { firstStaffPassword, createStaffAccount } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -60,7 +60,7 @@ beforeAll(async () => {
   firstPassword = firstStaffPassword(server);
   expect(firstPassword).toBeTruthy();
   expect(/Cuenta de personal creada: (\S+)/.exec(server.output())?.[1]).toBe(FIRST);
-  runAdminScript(server, ['create', '--email', SECOND, '--password', SECOND_PASSWORD, '--name', SECOND_NAME], ADMIN_EMAILS);
+  await createStaffAccount(server, { email: SECOND, password: SECOND_PASSWORD, name: SECOND_NAME }, ADMIN_EMAILS);
   db = openDatabase(server.env.DATABASE_URL!).db;
   await insertIncident(db, {
     numeroIncidencia: NUMERO,

@@ -96,7 +96,7 @@ describeEachEngine('client meetings', (database) => {
     for (const mail of mails) {
       expect(mail.files).toHaveLength(1);
       expect(mail.files[0]).toMatchObject({ method: 'REQUEST', filename: 'invitacion.ics' });
-      const ics = parseInvitation(mail.files[0]!.content);
+      const ics = parseInvitation(String(mail.files[0]!.content));
       expect(ics).toMatchObject({
         method: 'REQUEST',
         version: '2.0',
@@ -253,7 +253,7 @@ describeEachEngine('client meetings', (database) => {
       ['client.meeting-cancelled.copy', luis.email],
     ]);
     expect(mails[0]!.subject).toMatch(/^Cancelada: reunión con Vértice Consultores/);
-    const ics = parseInvitation(mails[0]!.files[0]!.content);
+    const ics = parseInvitation(String(mails[0]!.files[0]!.content));
     expect(mails[0]!.files[0]!.method).toBe('CANCEL');
     expect(ics).toMatchObject({
       method: 'CANCEL',

@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { CHROME_ARGS, CHROME_PATH } from './browser.ts';
+import { CHROME_ARGS, TEST_CHROME_PATH } from './browser.ts';
 import { ROOT, startServer } from './server.ts';
 import { buildSqliteTemplate } from './templates.ts';
 
@@ -69,16 +69,16 @@ function buildWhenStale(): void {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (!existsSync(CHROME_PATH)) {
+  if (!existsSync(TEST_CHROME_PATH)) {
     throw new Error(
-      `No se encontró Chromium en ${CHROME_PATH}: instálelo (apt-get install -y chromium) o defina CHROME_PATH.`,
+      `No se encontró Chromium en ${TEST_CHROME_PATH}: instálalo (apt-get install -y chromium chromium-headless-shell) o define CHROME_PATH.`,
     );
   }
   buildWhenStale();
   const template = await buildSqliteTemplate();
   project.provide('sqliteTemplate', template);
   const [browser, shared] = await Promise.all([
-    chromium.launchServer({ executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS }),
+    chromium.launchServer({ executablePath: TEST_CHROME_PATH, headless: true, args: CHROME_ARGS }),
     startServer({ template }),
   ]);
   project.provide('browserWsEndpoint', browser.wsEndpoint());

@@ -205,6 +205,26 @@ export function firstStaffPassword(server: RunningServer): string {
   return FIRST_STAFF_TEST_PASSWORD;
 }
 
+/**
+ * A staff account on this server's database, made in the test process by the code `npm run admin -- create`
+ * runs (with this ADMIN_EMAILS), instead of a Node process per account: for files that need accounts, not the
+ * script (the script's own options and messages are tested through {@link runAdminScript}).
+ */
+export async function createStaffAccount(
+  server: RunningServer,
+  account: { email: string; password: string; name?: string },
+  adminEmails: string,
+): Promise<void> {
+  const config = parseConfig({ ...server.env, ADMIN_EMAILS: adminEmails });
+  const { db, engine } = openDatabase(config.DATABASE_URL);
+  try {
+    const auth = createStaffAuth({ db, engine, config, secret: config.AUTH_SECRET! });
+    await createOrResetStaff(account, auth, config);
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** `npm run admin -- ARGS` against this server's database, with this ADMIN_EMAILS; returns what it printed. */
 export function runAdminScript(
   server: RunningServer,

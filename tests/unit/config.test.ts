@@ -10,6 +10,7 @@ describe('parseConfig', () => {
     expect(config.ADMIN_EMAILS).toHaveLength(2);
     expect(config.FORM_RATE_LIMIT).toBe(5);
     expect(config.VISITOR_MAIL_DAILY_CAP).toBe(500);
+    expect(config.PUBLIC_UPLOAD_DAILY_MB).toBe(500);
     expect(config.STAFF_DIGEST_INTERVAL_SECONDS).toBe(900);
     expect(config.AUDIT_RETENTION_DAYS).toBe(365);
     expect(config.TRUST_PROXY).toBe(false);
@@ -50,6 +51,9 @@ describe('parseConfig', () => {
     ['MAIL_TRANSPORT', 'pigeon'],
     ['VISITOR_MAIL_DAILY_CAP', '-1'],
     ['VISITOR_MAIL_DAILY_CAP', 'muchos'],
+    ['PUBLIC_UPLOAD_DAILY_MB', '-1'],
+    ['PUBLIC_UPLOAD_DAILY_MB', '100001'],
+    ['PUBLIC_UPLOAD_DAILY_MB', '2.5'],
     ['STAFF_DIGEST_INTERVAL_SECONDS', '0'],
     ['AUDIT_RETENTION_DAYS', '0'],
     ['AUDIT_RETENTION_DAYS', '1.5'],

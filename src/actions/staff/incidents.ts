@@ -3,6 +3,7 @@
  * scripts call; `incidents.setStateForm`, its form twin for the control without JavaScript), 'Asignar a'
  * (`incidents.assign`) and the conversation's reply or internal note (`incidents.addEntry`).
  */
+import { filesOfSubmission } from '../uploads.ts';
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
 import { entryTextProblem, INCIDENT_STATES, type IncidentState } from '../../domain/incidents.ts';
@@ -181,10 +182,12 @@ export const addEntry = staffForm(
     if (accion !== 'responder' && accion !== 'nota')
       problem = 'Elige «Responder al cliente» o «Agregar nota interna».';
     if (problem) refuse('BAD_REQUEST', problem, { texto: problem });
+    // 'Adjuntar archivos': read as they streamed in (src/actions/uploads.ts), sniffed and cleaned here.
+    const files = await filesOfSubmission(context, 'incidents.addEntry');
     const author = { id: staff.id, email: staff.email, name: staff.name };
     let outcome: IncidentDone = 'nota';
     if (accion === 'nota') {
-      await addNote(getDb(), { incidentId: incident.id, author, body: texto, audit: actor });
+      await addNote(getDb(), { incidentId: incident.id, author, body: texto, audit: actor, files });
     } else {
       const { mail } = await replyToVisitor(getDb(), {
         incidentId: incident.id,
@@ -193,11 +196,12 @@ export const addEntry = staffForm(
         brand: mailBrand(),
         visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
         audit: actor,
+        files,
       });
       outcome = REPLY_DONE[mail];
     }
     getLogger().info(
-      { event: `incident.${accion}`, incidentId: incident.id, actor: staff.email },
+      { event: `incident.${accion}`, incidentId: incident.id, actor: staff.email, files: files.length },
       'incident conversation entry stored',
     );
     return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${outcome}#conversacion`);

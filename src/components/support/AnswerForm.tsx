@@ -1,6 +1,7 @@
 import { firstError, LONG_TEXT_MAX, type FieldErrors } from '../../domain/forms/common';
 import { FORM_ACTIONS } from '../../routes';
-import { AntiAbuseFields, primaryButtonClass, TextArea } from './FormField';
+import { FILES_FIELD, type KeptFile } from '../../domain/attachments';
+import { AntiAbuseFields, FileField, primaryButtonClass, TextArea } from './FormField';
 
 export interface AnswerFormProps {
   /** The follow-up token the page was opened with: it names the incident. */
@@ -11,13 +12,15 @@ export interface AnswerFormProps {
   formError?: string;
   /** The signed time the form was rendered (the page is on-demand). */
   startedAt: string;
+  /** Files a refused try kept: sent again unless unticked. */
+  kept?: readonly KeptFile[];
 }
 
 /**
  * 'Responder' on the follow-up page opened with a token (issue 11): the visitor's answer joins the
  * incident's conversation. Plain HTML posted to the page itself (`incidents.answer`), no island.
  */
-export default function AnswerForm({ token, values = {}, errors, formError, startedAt }: AnswerFormProps) {
+export default function AnswerForm({ token, values = {}, errors, formError, startedAt, kept }: AnswerFormProps) {
   return (
     <section
       id="responder"
@@ -27,7 +30,7 @@ export default function AnswerForm({ token, values = {}, errors, formError, star
       <h2 id="responder-titulo" className="text-lg font-semibold text-brand-900">
         Responder
       </h2>
-      <form method="post" action={FORM_ACTIONS.incidentAnswer} className="relative mt-4 flex flex-col gap-5">
+      <form method="post" encType="multipart/form-data" action={FORM_ACTIONS.incidentAnswer} className="relative mt-4 flex flex-col gap-5">
         <input type="hidden" name="token" value={token} />
         <TextArea
           id="seguimiento-respuesta"
@@ -40,6 +43,7 @@ export default function AnswerForm({ token, values = {}, errors, formError, star
           error={firstError(errors, 'respuesta')}
         />
         <AntiAbuseFields startedAt={startedAt} />
+        <FileField id="seguimiento-archivos" error={firstError(errors, FILES_FIELD)} kept={kept} />
         {formError ? (
           <div
             role="alert"

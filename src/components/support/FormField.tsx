@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
+import { FILE_ACCEPT, FILES_FIELD, FILES_HINT, fileSizeText, KEPT_FIELD, type KeptFile } from '../../domain/attachments';
 
 export const inputClass =
   'block w-full rounded-button border border-line bg-white px-3.5 py-2.5 text-base text-ink shadow-xs transition-colors placeholder:text-slate-400 hover:border-slate-300 focus:border-brand-500 aria-[invalid=true]:border-red-600 aria-[invalid=true]:focus-visible:outline-red-600';
@@ -82,6 +83,44 @@ export function TextArea({ id, label, hint, error, optionalMark, ...textarea }: 
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
         {...textarea}
+      />
+    </FieldFrame>
+  );
+}
+
+/**
+ * 'Adjuntar archivos' (issue 21): several files at once, up to 5, checked again by the server by their
+ * content. It must come after the anti-abuse fields in the form: the server reads those before any file.
+ */
+export function FileField({ id, error, hint = FILES_HINT, kept = [] }: { id: string; error?: string; hint?: string; kept?: readonly KeptFile[] }) {
+  return (
+    <FieldFrame id={id} label="Adjuntar archivos" hint={hint} error={error} optionalMark>
+      {kept.length ? (
+        <fieldset className="rounded-button border border-line bg-surface px-3 py-2">
+          <legend className="px-1 text-sm font-semibold text-brand-900">Archivos que ya elegiste</legend>
+          <ul className="flex flex-col gap-1.5">
+            {kept.map((file) => (
+              <li key={file.ref}>
+                <label className="flex min-h-11 items-center gap-2 text-sm text-ink">
+                  <input type="checkbox" name={KEPT_FIELD} value={file.ref} defaultChecked className="size-5 shrink-0 accent-brand-900" />
+                  <span className="min-w-0 break-all">
+                    Enviar «{file.nombre}» <span className="text-muted">({fileSizeText(file.tamano)})</span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      ) : null}
+      <input
+        id={id}
+        type="file"
+        name={FILES_FIELD}
+        multiple
+        accept={FILE_ACCEPT}
+        className="block w-full rounded-button border border-dashed border-line bg-white px-3 py-2.5 text-sm text-ink file:mr-3 file:min-h-10 file:rounded-button file:border-0 file:bg-brand-50 file:px-4 file:py-2 file:font-semibold file:text-brand-900 hover:border-brand-500 hover:file:bg-brand-100 aria-[invalid=true]:border-red-600"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
       />
     </FieldFrame>
   );

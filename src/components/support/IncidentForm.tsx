@@ -3,7 +3,8 @@ import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, type FieldErrors } from '../
 import type { IncidentFormValues } from '../../domain/forms/incident';
 import { REMOTE_TOOLS } from '../../content/catalog/remote-tools';
 import { FORM_ACTIONS } from '../../routes';
-import { AntiAbuseFields, primaryButtonClass, Spinner, TextArea, TextField } from './FormField';
+import { FILES_FIELD, type KeptFile } from '../../domain/attachments';
+import { AntiAbuseFields, FileField, primaryButtonClass, Spinner, TextArea, TextField } from './FormField';
 
 export interface IncidentFormProps {
   /** Prefix of the element ids (unique per page). */
@@ -17,6 +18,8 @@ export interface IncidentFormProps {
   startedAt?: string;
   formRef?: Ref<HTMLFormElement>;
   onSubmit?: (event: SubmitEvent<HTMLFormElement>) => void;
+  /** Files a refused try kept (a page without JavaScript): sent again unless unticked. */
+  kept?: readonly KeptFile[];
   /** The 'Cancelar' button: closes this dialog (Invoker Commands) or links to a page. */
   cancel: { dialogId: string } | { href: string };
 }
@@ -26,10 +29,10 @@ export interface IncidentFormProps {
  * 'Cancelar' and 'Abrir Incidencia'. No field is required. Without JavaScript it posts to
  * /soporte/nueva, which runs the action and shows the result.
  */
-export default function IncidentForm({ idPrefix, values = {}, errors, formError, pending = false, startedAt, formRef, onSubmit, cancel }: IncidentFormProps) {
+export default function IncidentForm({ idPrefix, values = {}, errors, formError, pending = false, startedAt, formRef, onSubmit, kept, cancel }: IncidentFormProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
   return (
-    <form ref={formRef} method="post" action={FORM_ACTIONS.incidentCreate} onSubmit={onSubmit} className="relative flex flex-col gap-5" noValidate>
+    <form ref={formRef} method="post" encType="multipart/form-data" action={FORM_ACTIONS.incidentCreate} onSubmit={onSubmit} className="relative flex flex-col gap-5" noValidate>
       <TextArea
         id={id('problema')}
         name="problema"
@@ -58,6 +61,7 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
         <TextField id={id('rnc')} name="rnc" label="RNC de la empresa" autoComplete="off" maxLength={SHORT_TEXT_MAX} defaultValue={values.rnc ?? ''} error={firstError(errors, 'rnc')} />
       </div>
       <AntiAbuseFields startedAt={startedAt} />
+      <FileField id={id('archivos')} error={firstError(errors, FILES_FIELD)} kept={kept} />
 
       <div className="rounded-card border border-brand-100 bg-brand-50 p-4">
         <p className="text-sm font-semibold text-brand-900">¿Necesitas asistencia remota?</p>

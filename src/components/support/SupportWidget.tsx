@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { FORM_EXPIRED_MESSAGE, STARTED_FIELD, validateForm, type FieldErrors } from '../../domain/forms/common';
 import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../domain/forms/incident';
 import { ROUTES } from '../../routes';
+import { FILES_FIELD, isFilesMessage, pickedFilesProblem } from '../../domain/attachments';
 import IncidentForm from './IncidentForm';
 import { useFormStamp } from './useFormStamp';
 
@@ -50,7 +51,8 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
     if (sending.current) return;
     const form = event.currentTarget;
     const formData = new FormData(form);
-    const invalid = validateForm(incidentFormSchema, formData);
+    const fileProblem = pickedFilesProblem(formData.getAll(FILES_FIELD).filter((item) => item instanceof File));
+    const invalid = validateForm(incidentFormSchema, formData) ?? (fileProblem ? { [FILES_FIELD]: [fileProblem] } : undefined);
     if (invalid) {
       setErrors(invalid);
       setFormError(INCIDENT_MESSAGES.failure);
@@ -65,7 +67,8 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
       formData.set(STARTED_FIELD, await ensureStamp());
       const { data, error } = await actions.incidents.create(formData);
       if (error) {
-        setErrors(isInputError(error) ? error.fields : undefined);
+        // A refusal of the handler (a file not allowed) names its fields too.
+        setErrors(isInputError(error) ? error.fields : isFilesMessage(error.message) ? { [FILES_FIELD]: [error.message] } : undefined);
         setFormError(INCIDENT_MESSAGES.failure);
         setDetail(failureDetail(error));
         // The values stay; a new start time lets the next try through.

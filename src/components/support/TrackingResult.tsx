@@ -1,4 +1,6 @@
+import type { AttachmentView } from '../../domain/attachments';
 import { INCIDENT_STATE_TONE, isIncidentState, type IncidentTone } from '../../domain/incidents';
+import AttachmentList from './AttachmentList';
 
 export interface TrackingResultProps {
   numeroIncidencia: string;
@@ -8,7 +10,11 @@ export interface TrackingResultProps {
   /** Already formatted for display (Santo Domingo time). */
   fecha: string;
   /** States and, opened with the token, the staff replies and the visitor's answers (`texto`, `de`), oldest first. */
-  historial: Array<{ estado: string; fecha: string; texto?: string; de?: 'equipo' | 'cliente' }>;
+  historial: Array<{ estado: string; fecha: string; texto?: string; de?: 'equipo' | 'cliente'; adjuntos?: AttachmentView[] }>;
+  /** The files sent with the problem (opened with the token). */
+  adjuntos?: AttachmentView[];
+  /** The follow-up link's token, for the files' links. */
+  token?: string;
   /** Where the page's 'Responder' box is (opened with the token and still open to answers): linked from the top. */
   answerHref?: string;
 }
@@ -20,7 +26,7 @@ const TONE_STYLES: Record<IncidentTone, string> = {
 };
 
 /** The state of one incident and its history (with the replies, when given), newest last. Every value is rendered as text. */
-export default function TrackingResult({ numeroIncidencia, problema, estado, fecha, historial, answerHref }: TrackingResultProps) {
+export default function TrackingResult({ numeroIncidencia, problema, estado, fecha, historial, answerHref, adjuntos, token }: TrackingResultProps) {
   return (
     <section aria-labelledby="seguimiento-resultado" className="rounded-card border border-line bg-white p-6 shadow-sm sm:p-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -43,6 +49,7 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
       {problema ? (
         <blockquote className="mt-5 rounded-button border-l-4 border-accent-600 bg-surface px-4 py-3 text-sm whitespace-pre-line text-ink">{problema}</blockquote>
       ) : null}
+      {token && adjuntos?.length ? <AttachmentList files={adjuntos} token={token} /> : null}
       <h3 className="mt-6 text-sm font-semibold tracking-wide text-muted uppercase">Historial</h3>
       <ol className="mt-3 flex flex-col gap-0">
         {historial.map((entry, index) => (
@@ -51,7 +58,7 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
               <span className="mt-1.5 size-3 rounded-full bg-accent-600 ring-4 ring-accent-100" />
               {index < historial.length - 1 ? <span className="absolute top-5 bottom-0 w-px bg-line" /> : null}
             </span>
-            <div>
+            <div className="min-w-0">
               <p className="font-semibold text-brand-900">{entry.estado}</p>
               <p className="text-sm text-muted">{entry.fecha}</p>
               {entry.texto !== undefined ? (
@@ -59,6 +66,7 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
                   {entry.texto}
                 </p>
               ) : null}
+              {token && entry.adjuntos?.length ? <AttachmentList files={entry.adjuntos} token={token} /> : null}
             </div>
           </li>
         ))}

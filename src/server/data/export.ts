@@ -75,6 +75,22 @@ export interface ExportedIncidentToken {
   createdAt: string;
 }
 
+/**
+ * A file of an incident (issue 21): of the problem (`entry` null) or of the entry at that position of
+ * `entries`; its bytes (and its thumbnail's) are in the file's `blobs`, by SHA-256, each once. A mail's
+ * dropped file has no blob and says why (`dropped`).
+ */
+export interface ExportedAttachment {
+  entry: number | null;
+  filename: string;
+  contentType: string;
+  size: number;
+  createdAt: string;
+  blob?: string;
+  thumb?: string;
+  dropped?: string;
+}
+
 export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
   /** The assignee's e-mail (staff accounts are not exported); null when unassigned. */
   assignedToEmail: string | null;
@@ -85,6 +101,8 @@ export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
   entries: ExportedIncidentEntry[];
   assignments: ExportedIncidentAssignment[];
   tokens: ExportedIncidentToken[];
+  /** Files (issue 21); absent when none, and in files exported before them. */
+  attachments?: ExportedAttachment[];
   /** Files exported before issue 21's panel have none. */
   mails?: ExportedIncidentMail[];
 };
@@ -128,6 +146,8 @@ export type ExportedContactMessage = Pick<
 
 export interface ExportData {
   exportedAt: string;
+  /** The bytes of every exported file, base64, by SHA-256 (issue 21); absent when there are none. */
+  blobs?: Record<string, string>;
   incidents: ExportedIncident[];
   clients: ExportedClient[];
   contactMessages: ExportedContactMessage[];
@@ -151,6 +171,23 @@ export async function exportData(db: Db): Promise<ExportData> {
     await db.selectFrom('incidentTokens').selectAll().orderBy('createdAt').orderBy('tokenHash').execute(),
     (row) => row.incidentId,
   );
+  const attachments = Map.groupBy(
+    await db.selectFrom('incidentAttachments').selectAll().orderBy('id').execute(),
+    (row) => row.incidentId,
+  );
+  const blobs: Record<string, string> = {};
+  for (const row of await db
+    .selectFrom('blobs')
+    .select(['sha256', 'data'])
+    .where((eb) =>
+      eb.or([
+        eb('sha256', 'in', eb.selectFrom('incidentAttachments').select('blobSha256').where('blobSha256', 'is not', null)),
+        eb('sha256', 'in', eb.selectFrom('incidentAttachments').select('thumbSha256').where('thumbSha256', 'is not', null)),
+      ]),
+    )
+    .orderBy('sha256')
+    .execute())
+    blobs[row.sha256] = Buffer.from(row.data).toString('base64');
   const clients = await db.selectFrom('clients').selectAll().orderBy('fechaRegistro').orderBy('id').execute();
   const clientEvents = Map.groupBy(
     await db.selectFrom('clientEvents').selectAll().orderBy('createdAt').orderBy('id').execute(),
@@ -181,8 +218,11 @@ export async function exportData(db: Db): Promise<ExportData> {
   const staffEmail = (id: string | null, stored: string | null) => stored ?? (id ? (staff.get(id) ?? null) : null);
   return {
     exportedAt: new Date().toISOString(),
+    ...(Object.keys(blobs).length ? { blobs } : {}),
     incidents: incidents.map((row) => {
       const changes = assignments.get(row.id) ?? [];
+      const incidentEntries = entries.get(row.id) ?? [];
+      const files = attachments.get(row.id) ?? [];
       // An account removed since keeps the e-mail its last assignment recorded.
       const assignedTo = row.assignedTo ?? null;
       const assignee = assignedTo
@@ -202,7 +242,7 @@ export async function exportData(db: Db): Promise<ExportData> {
         lastActivityAt: row.lastActivityAt,
         customerWaiting: Boolean(row.customerWaiting),
         origen: row.origen,
-        entries: (entries.get(row.id) ?? []).map((entry) => ({
+        entries: incidentEntries.map((entry) => ({
           kind: entry.kind,
           authorEmail: staffEmail(entry.authorId, entry.authorEmail),
           body: entry.body,
@@ -219,6 +259,22 @@ export async function exportData(db: Db): Promise<ExportData> {
           createdAt: change.createdAt,
         })),
         tokens: (tokens.get(row.id) ?? []).map((token) => ({ tokenHash: token.tokenHash, createdAt: token.createdAt })),
+        ...(files.length
+          ? {
+              attachments: files.map(
+                (file): ExportedAttachment => ({
+                  entry: file.entryId === null ? null : incidentEntries.findIndex((entry) => entry.id === file.entryId),
+                  filename: file.filename,
+                  contentType: file.contentType,
+                  size: Number(file.size),
+                  createdAt: file.createdAt,
+                  ...(file.blobSha256 ? { blob: file.blobSha256 } : {}),
+                  ...(file.thumbSha256 ? { thumb: file.thumbSha256 } : {}),
+                  ...(file.droppedReason ? { dropped: file.droppedReason } : {}),
+                }),
+              ),
+            }
+          : {}),
         mails: (mails.get(row.id) ?? []).map((mail) => ({
           messageId: mail.messageId,
           kind: mail.kind,

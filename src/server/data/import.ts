@@ -21,6 +21,7 @@
  * assigner of an assignment, a meeting's organiser), and an incident assigned to such an account is
  * imported unassigned, its assignments still listed in its timeline.
  */
+import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import * as z from 'zod/mini';
 import { contactFormSchema } from '../../domain/forms/contact.ts';
@@ -156,8 +157,29 @@ const TOKEN_HASH_PATTERN = /^[0-9a-f]{64}$/;
 
 type Outcome = 'imported' | 'skipped';
 
+/** The file's `blobs` (issue 21): base64 by SHA-256. */
+type Blobs = ReadonlyMap<string, string>;
+
+function blobsOf(input: unknown): Blobs {
+  const blobs = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>).blobs : null;
+  if (!blobs || typeof blobs !== 'object') return new Map();
+  return new Map(Object.entries(blobs as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/** The bytes of a blob the file names, checked against their SHA-256; null when it names none. */
+function blobBytes(blobs: Blobs, key: unknown): Uint8Array | null {
+  if (typeof key !== 'string' || !TOKEN_HASH_PATTERN.test(key)) return null;
+  const base64 = blobs.get(key);
+  if (base64 === undefined) throw new Refused(`falta el contenido del archivo ${key.slice(0, 12)}… en «blobs».`);
+  const data = Buffer.from(base64, 'base64');
+  if (createHash('sha256').update(data).digest('hex') !== key) throw new Refused(`el archivo ${key.slice(0, 12)}… no coincide con su huella SHA-256.`);
+  return new Uint8Array(data);
+}
+
 /** What one import learns as it goes: the id here of each inbound message, by its de-duplication key. */
 interface ImportContext {
+  /** The file's `blobs`: the files' bytes by SHA-256. */
+  blobs: Blobs;
   inboundIds: Map<string, number>;
   /** Inbound messages whose incident is named by number: linked once the incidents are in. */
   inboundIncidents: Array<{ id: number; numero: string }>;
@@ -219,6 +241,7 @@ async function importIncident(
   staff: StaffIds,
   context: ImportContext,
 ): Promise<Outcome> {
+  const blobs = context.blobs;
   const numero = text(record.numeroIncidencia, 40).trim();
   const fecha = toIsoTime(record.fecha);
   if (!INCIDENT_NUMBER_PATTERN.test(numero)) throw new Refused('el número no tiene la forma INC-AAAAMMDD-NNNN.');
@@ -231,7 +254,34 @@ async function importIncident(
       return when && isIncidentState(item.estado) ? { estado: item.estado, fecha: when, actor: typeof item.actor === 'string' ? item.actor : null } : null;
     })
     .filter((entry) => entry !== null);
-  const entries = nested(record.entries, (item) => {
+  const entryItems = asList(record.entries).map((item, index) => {
+    if (!item || typeof item !== 'object') return null;
+    const read = readEntry(item as Record<string, unknown>);
+    return read ? { index, read } : null;
+  });
+  const entries = entryItems.filter((item) => item !== null).map((item) => item.read);
+  /** An exported entry's position, as it stands among those read. */
+  const positionOf = new Map(
+    entryItems.filter((item) => item !== null).map((item, position) => [item.index, position]),
+  );
+  const attachments = nested(record.attachments, (item) => {
+    const createdAt = toIsoTime(item.createdAt);
+    if (!createdAt || typeof item.filename !== 'string' || typeof item.contentType !== 'string') return null;
+    const entry = item.entry === null || item.entry === undefined ? null : positionOf.get(Number(item.entry));
+    if (entry === undefined) return null;
+    const data = blobBytes(blobs, item.blob);
+    return {
+      entry,
+      filename: text(item.filename, 200),
+      contentType: text(item.contentType, 200),
+      size: data ? data.byteLength : Number(item.size) || 0,
+      createdAt,
+      data,
+      thumb: blobBytes(blobs, item.thumb),
+      droppedReason: data ? null : text(item.dropped ?? 'type', 40),
+    };
+  });
+  function readEntry(item: Record<string, unknown>) {
     const createdAt = toIsoTime(item.createdAt);
     const kind = ENTRY_KINDS.find((known) => known === item.kind);
     if (!createdAt || !kind || typeof item.body !== 'string') return null;
@@ -250,7 +300,7 @@ async function importIncident(
         ? { inboundMessageId: context.inboundIds.get(item.inboundKey)! }
         : {}),
     };
-  });
+  }
   const mails = nested(record.mails, (item) => {
     const createdAt = toIsoTime(item.createdAt);
     const messageId = typeof item.messageId === 'string' ? item.messageId.trim() : '';
@@ -293,6 +343,7 @@ async function importIncident(
     entries,
     assignments,
     tokens,
+    attachments,
     mails,
   });
   return stored ? 'imported' : 'skipped';
@@ -405,7 +456,7 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     clients: importClient,
     contactMessages: importContactMessage,
   };
-  const context: ImportContext = { inboundIds: new Map(), inboundIncidents: [] };
+  const context: ImportContext = { blobs: blobsOf(input), inboundIds: new Map(), inboundIncidents: [] };
   let done = 0;
   await db.transaction().execute(async (trx) => {
     const staff = await staffIds(trx);

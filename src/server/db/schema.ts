@@ -373,6 +373,28 @@ export interface ClientImportNoncesTable {
   usedAt: number | string;
 }
 
+/** Stored files by their SHA-256 (migration 0025, src/server/attachments). */
+export interface BlobsTable {
+  sha256: string;
+  size: number;
+  data: Uint8Array;
+  createdAt: string;
+}
+
+/** A file of an incident: of an entry, or of the problem (entry null); a dropped mail file has no blob. */
+export interface IncidentAttachmentsTable {
+  id: Generated<number>;
+  incidentId: number;
+  entryId: number | null;
+  blobSha256: string | null;
+  thumbSha256: string | null;
+  filename: string;
+  contentType: string;
+  size: number;
+  droppedReason: string | null;
+  createdAt: string;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -398,6 +420,8 @@ export interface Database {
   clientImportNonces: ClientImportNoncesTable;
   incidentMails: IncidentMailsTable;
   inboundMessages: InboundMessagesTable;
+  blobs: BlobsTable;
+  incidentAttachments: IncidentAttachmentsTable;
   inboundPolls: InboundPollsTable;
 }
 
@@ -416,3 +440,4 @@ export type AuditEvent = Selectable<AuditEventsTable>;
 export type ClientMeeting = Selectable<ClientMeetingsTable>;
 export type IncidentMail = Selectable<IncidentMailsTable>;
 export type InboundMessage = Selectable<InboundMessagesTable>;
+export type IncidentAttachment = Selectable<IncidentAttachmentsTable>;

@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import { ACTIONS_PREFIX, isPrivatePath, ROUTES } from '../../routes.ts';
 import { readBodyUpTo } from './read-body.ts';
 import { actionErrorBody } from './refusals.ts';
+import { UPLOAD_ACTIONS, UPLOAD_BODY_BYTES } from '../../domain/attachments.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -64,10 +65,12 @@ const BEACON_BODY_BYTES = 1024;
  */
 export const CLIENT_IMPORT_BODY_BYTES = 4 * 1024 * 1024;
 /**
- * The adapter's own limit, and Astro's `security.actionBodySizeLimit` (astro.config.ts: one for every
- * action): the largest of the per-route limits, which this choke point applies route by route.
+ * The adapter's own limit (astro.config.ts): the largest of the per-route limits, which this choke
+ * point applies route by route: a form with files (issue 21, read as it streams by src/actions/uploads.ts).
  */
-export const ADAPTER_BODY_BYTES = CLIENT_IMPORT_BODY_BYTES;
+export const ADAPTER_BODY_BYTES = UPLOAD_BODY_BYTES;
+/** Astro's own limit for the body of an action it reads (`security.actionBodySizeLimit`): a form with files never gets there whole. */
+export const ASTRO_ACTION_BODY_BYTES = CLIENT_IMPORT_BODY_BYTES;
 /** The import's two steps, posted as forms to its page. */
 const CLIENT_IMPORT_ACTION = /[?&]_action=clients\.import(Preview|Confirm)(&|$)/;
 
@@ -77,14 +80,30 @@ const CLIENT_IMPORT_ACTION = /[?&]_action=clients\.import(Preview|Confirm)(&|$)/
  * (`?_action=…`). It stays a public page otherwise (the sitemap lists it, the beacon counts it).
  */
 export function isNoStorePath(pathname: string): boolean {
-  return isPrivatePath(pathname) || pathname.replace(/\/$/, '') === ROUTES.supportTracking;
+  return (
+    isPrivatePath(pathname) ||
+    pathname.replace(/\/$/, '') === ROUTES.supportTracking ||
+    pathname.startsWith(`${ROUTES.supportAttachments}/`)
+  );
 }
 
-/** The largest body a request to this path may carry. */
-export function bodyLimit(pathname: string, search: string): number {
+/** A post to an action whose form takes files (issue 21): by its RPC path or a page's `?_action=`. */
+function isUploadRequest(pathname: string, search: string): boolean {
+  const name = pathname.startsWith(ACTIONS_PREFIX)
+    ? pathname.slice(ACTIONS_PREFIX.length).replace(/\/$/, '')
+    : new URLSearchParams(search).get('_action');
+  return name !== null && Object.hasOwn(UPLOAD_ACTIONS, name);
+}
+
+/**
+ * The largest body a request to this path may carry; a form with files (`multipart/form-data` to an
+ * action that takes them) may carry 21 MiB, any other body to the same action the actions' 64 KiB.
+ */
+export function bodyLimit(pathname: string, search: string, contentType?: string): number {
   if (pathname === ROUTES.beacon) return BEACON_BODY_BYTES;
   if (pathname === ROUTES.adminLogin || pathname.startsWith(`${ACTIONS_PREFIX}login.`)) return SIGN_IN_BODY_BYTES;
   if (pathname === ROUTES.adminClientsImport && (CLIENT_IMPORT_ACTION.test(search) || !/[?&]_action=/.test(search))) return CLIENT_IMPORT_BODY_BYTES;
+  if (isUploadRequest(pathname, search) && /^multipart\/form-data\s*;/i.test(contentType ?? '')) return UPLOAD_BODY_BYTES;
   if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;
 }
@@ -167,7 +186,7 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
       // The inbound-mail webhook counts its own body against INBOUND_MAX_BYTES as it streams in
       // (src/server/inbound/webhook.ts): buffering it here would hold a whole mail in memory first.
       if (pathname === ROUTES.inboundMail) return handler(req, res);
-      const limit = bodyLimit(pathname, search);
+      const limit = bodyLimit(pathname, search, req.headers['content-type']);
       if (Number(req.headers['content-length'] ?? 0) > limit) return refuse(req, res, 413, pathname);
       if (req.headers['transfer-encoding'] !== undefined) return bufferBody(req, res, limit, pathname, () => handler(req, res));
     }

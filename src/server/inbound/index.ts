@@ -32,6 +32,7 @@ import { reserveHit } from '../limits/counters.ts';
 import { wakeMailWorkers } from '../mail/outbox.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig, type Config } from '../config.ts';
+import { prepareFiles, type IncomingFile, type PreparedFile, type RefusedFile } from '../attachments/files.ts';
 import { mailBrand } from '../mail/index.ts';
 
 const gzipAsync = promisify(gzip);
@@ -60,8 +61,8 @@ export interface ChannelMessage {
   subject: string;
   /** Only the new text (quoted history and signatures removed). */
   text: string;
-  /** Its files: carried by the next slice of issue 21 (attachments); none yet. */
-  files: never[];
+  /** Its files (attachments and inline images), as read; sniffed and cleaned here (src/server/attachments). */
+  files: IncomingFile[];
   /** The whole message as received, kept gzip-compressed for 'Ver original'; null when the channel has none. */
   raw: Uint8Array | null;
   /** The channel already knows it must not act on it (an automatic mail, spam): why, and where it goes. */
@@ -170,6 +171,7 @@ async function decide(
   inboundId: number,
   settings: InboundSettings,
   now: Date,
+  files: { prepared: PreparedFile[]; refused: RefusedFile[] },
 ): Promise<Decision> {
   // A delivery report names the mail that bounced: it may come from mailer-daemon, and is automatic.
   if (message.reportOf) {
@@ -211,6 +213,8 @@ async function decide(
         via: 'correo',
         unverified,
         inboundMessageId: inboundId,
+        files: files.prepared,
+        droppedFiles: files.refused,
       },
       now,
     );
@@ -234,7 +238,7 @@ async function decide(
 
   const opened = await reserveHit(trx, `inbound-new:${sender.address}`, HOUR_MS, now.getTime());
   if (opened > NEW_INCIDENTS_PER_SENDER_PER_HOUR) return { outcome: 'rejected', reason: 'rate-limit' };
-  const created = await openIncident(trx, message, sender, settings, now);
+  const created = await openIncident(trx, message, sender, settings, now, files);
   return {
     outcome: 'new-incident',
     incidentId: created.id,
@@ -243,6 +247,8 @@ async function decide(
   };
 }
 
+type PreparedFiles = { prepared: PreparedFile[]; refused: RefusedFile[] };
+
 /** Rule 4: the message opens an incident of origin 'Correo' (confirmation threaded under it, staff told). */
 function openIncident(
   trx: Transaction<Database>,
@@ -250,6 +256,7 @@ function openIncident(
   sender: { address: string; name: string },
   settings: InboundSettings,
   now: Date,
+  files: PreparedFiles,
 ) {
   return insertNewIncident(
     trx,
@@ -270,6 +277,8 @@ function openIncident(
       now,
       origen: 'Correo',
       inReplyTo: message.messageId,
+      files: files.prepared,
+      droppedFiles: files.refused,
     },
   );
 }
@@ -298,6 +307,10 @@ export async function admitRefused(
 ): Promise<AdmitResult> {
   const sender = message.sender;
   if (!sender) return { status: 'no-sender' };
+  // Its files are checked and cleaned as rule 4 would (before the transaction, as there).
+  const files: PreparedFiles = message.files.length
+    ? await prepareFiles(message.files)
+    : { prepared: [], refused: [] };
   const result = await db.transaction().execute(async (trx): Promise<AdmitResult> => {
     const claimed = await trx
       .updateTable('inboundMessages')
@@ -307,7 +320,7 @@ export async function admitRefused(
       .where('reviewedAt', 'is', null)
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) return { status: 'gone' };
-    const created = await openIncident(trx, message, sender, settings, now);
+    const created = await openIncident(trx, message, sender, settings, now, files);
     await trx
       .updateTable('inboundMessages')
       .set({ outcome: 'new-incident', incidentId: created.id })
@@ -340,6 +353,9 @@ export async function ingestMessage(
   now: Date = new Date(),
 ): Promise<IngestResult> {
   const rawGzip = message.raw ? new Uint8Array(await gzipAsync(message.raw)) : null;
+  // Sniffed and images re-encoded before the transaction: sharp's work holds no database lock. A
+  // message that will not act (a duplicate, automatic mail) does this for nothing, which is rare.
+  const files = message.files.length ? await prepareFiles(message.files) : { prepared: [], refused: [] };
   const result = await db.transaction().execute(async (trx): Promise<IngestResult & { wake?: boolean }> => {
     const stored = await trx
       .insertInto('inboundMessages')
@@ -367,7 +383,7 @@ export async function ingestMessage(
         .executeTakeFirst();
       return { outcome: 'duplicate', ...(first ? { firstOutcome: first.outcome, inboundId: first.id } : {}) };
     }
-    const decision = await decide(trx, message, stored.id, settings, now);
+    const decision = await decide(trx, message, stored.id, settings, now, files);
     await trx
       .updateTable('inboundMessages')
       .set({

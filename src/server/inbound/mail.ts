@@ -12,6 +12,8 @@ import { convert } from 'html-to-text';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import { normalizeMessageId } from '../incidents/mail-thread.ts';
 import type { Db } from '../db/index.ts';
+import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/attachments.ts';
+import type { IncomingFile } from '../attachments/files.ts';
 import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
 
 /** The channel's name in `inbound_messages.channel`. */
@@ -65,6 +67,33 @@ export function htmlToText(html: string): string {
       { selector: 'head', format: 'skip' },
     ],
   });
+}
+
+/**
+ * The files of a mail (attachments and inline images alike), at most {@link MAX_FILES} and
+ * {@link MAX_SUBMISSION_BYTES} together, as the forms take them: a file past either, or over
+ * {@link MAX_FILE_BYTES}, is handed over without its bytes (`tooLarge`), to be dropped and named in the
+ * timeline (src/server/attachments).
+ */
+export function filesOf(email: Email): IncomingFile[] {
+  let total = 0;
+  return email.attachments.map((part, index): IncomingFile => {
+    const data = typeof part.content === 'string' ? new TextEncoder().encode(part.content) : new Uint8Array(part.content);
+    const filename = part.filename?.trim() || `adjunto-${index + 1}${extensionOf(part.mimeType)}`;
+    const size = data.byteLength;
+    if (index >= MAX_FILES) return { filename, data: new Uint8Array(), tooLarge: true, size, limit: 'too-many' };
+    if (size > MAX_FILE_BYTES) return { filename, data: new Uint8Array(), tooLarge: true, size };
+    total += size;
+    if (total > MAX_SUBMISSION_BYTES) return { filename, data: new Uint8Array(), tooLarge: true, size, limit: 'total-too-large' };
+    return { filename, data };
+  });
+}
+
+/** A name's extension for a part sent without a name (an inline image): `.png` for `image/png`. */
+function extensionOf(mimeType: string): string {
+  const sub = /^[a-z]+\/([a-z0-9.+-]+)$/i.exec(mimeType)?.[1]?.toLowerCase();
+  if (!sub) return '';
+  return `.${{ jpeg: 'jpg', plain: 'txt', 'svg+xml': 'svg' }[sub] ?? sub}`;
 }
 
 /** Reads a raw mail into what the channel hands the desk. */
@@ -130,7 +159,7 @@ export async function readMail(raw: Uint8Array): Promise<ChannelMessage> {
     threadKeys: [...new Set([...messageIds(header('in-reply-to')), ...messageIds(header('references'))])],
     subject: (email.subject ?? '').trim(),
     text: newTextOf(text),
-    files: [],
+    files: isReport ? [] : filesOf(email),
     raw,
     refusal: automatic
       ? { outcome: 'ignored', reason: automatic }

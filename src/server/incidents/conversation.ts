@@ -17,6 +17,8 @@ import {
   type TimelineEntry,
 } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { attachmentsByEntry, mailAttachmentsOfEntry, storeAttachments } from '../attachments/index.ts';
+import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
@@ -94,7 +96,7 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments, bounces, openingMail] = await Promise.all([
+  const [entries, assignments, bounces, files, openingMail] = await Promise.all([
     loadEntries(db, incident.id),
     loadAssignments(db, incident.id),
     db
@@ -103,6 +105,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       .where('incidentId', '=', incident.id)
       .where('bouncedAt', 'is not', null)
       .execute(),
+    attachmentsByEntry(db, incident.id),
     // The mail that opened it (rule 4, or 'Crear incidencia' on a refused one): 'por correo', 'Ver original'.
     db
       .selectFrom('inboundMessages')
@@ -118,6 +121,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       fecha: incident.fecha,
       texto: incident.problema,
       autor: incident.nombre,
+      ...(files.problem.length ? { adjuntos: files.problem } : {}),
       ...(openingMail ? { via: 'correo' as const, original: Number(openingMail.id) } : {}),
       rank: 0,
     },
@@ -146,6 +150,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
       ...(entry.unverified ? { sinVerificar: true } : {}),
       ...(entry.inboundMessageId ? { original: entry.inboundMessageId } : {}),
+      ...(files.byEntry.has(entry.id) ? { adjuntos: files.byEntry.get(entry.id) } : {}),
       rank: 2,
     })),
     ...bounces.map((mail) => ({ kind: 'bounce' as const, fecha: isoOf(mail.bouncedAt!), autor: null, rank: 2 })),
@@ -202,7 +207,7 @@ async function appendEntry(
 /** Stores an internal note: never mailed, never shown to the visitor. */
 export async function addNote(
   db: Db,
-  input: { incidentId: number; author: EntryAuthor; body: string; audit?: AuditActor },
+  input: { incidentId: number; author: EntryAuthor; body: string; audit?: AuditActor; files?: readonly PreparedFile[] },
   now: Date = new Date(),
 ): Promise<IncidentEntry> {
   checkText(input.body);
@@ -214,6 +219,7 @@ export async function addNote(
       .executeTakeFirst();
     if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'note', input.author, input.body, now);
+    if (input.files?.length) await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
     if (input.audit)
       await recordEvent(
         trx,
@@ -238,6 +244,8 @@ export async function replyToVisitor(
     brand: MailBrand;
     visitorMailDailyCap?: number;
     audit?: AuditActor;
+    /** Files of the reply: stored with it and sent to the customer as the mail's attachments. */
+    files?: readonly PreparedFile[];
   },
   now: Date = new Date(),
 ): Promise<{ entry: IncidentEntry; mail: ReplyMailOutcome }> {
@@ -250,6 +258,7 @@ export async function replyToVisitor(
       .executeTakeFirst();
     if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'reply', input.author, input.body, now);
+    if (input.files?.length) await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
     let mail: ReplyMailOutcome = 'no-email';
     if (looksLikeEmail(incident.email)) {
       const refusal = await reserveVisitorMail(trx, {
@@ -263,7 +272,12 @@ export async function replyToVisitor(
       } else {
         const token = await issueFollowUpToken(trx, incident.id, now);
         const to = { numeroIncidencia: incident.numeroIncidencia, email: incident.email.trim() };
-        const reply = { kind: 'incident.reply', ...incidentReplyMail(input.brand, to, input.body, token, input.author.name) };
+        const attachments = input.files?.length ? await mailAttachmentsOfEntry(trx, entry.id) : [];
+        const reply = {
+          kind: 'incident.reply',
+          ...incidentReplyMail(input.brand, to, input.body, token, input.author.name, attachments.map((file) => file.filename)),
+          ...(attachments.length ? { attachments } : {}),
+        };
         await enqueueMail(trx, await threadIncidentMail(trx, incident.id, reply, input.brand, now), now);
         mail = 'queued';
       }
@@ -306,6 +320,7 @@ export async function answerFromVisitor(
     staffInbox: string;
     /** `ADMIN_EMAILS` (default: the server's): an assignee not on it is not mailed. */
     staffEmails?: readonly string[];
+    files?: readonly PreparedFile[];
   },
   now: Date = new Date(),
 ): Promise<CustomerAnswer | null> {
@@ -348,6 +363,9 @@ export async function recordCustomerAnswer(
     unverified?: boolean;
     /** The stored message it came from ('Ver original'). */
     inboundMessageId?: number;
+    /** Its files, kept with the answer; `droppedFiles`: a mail's files that were not (the timeline names them). */
+    files?: readonly PreparedFile[];
+    droppedFiles?: readonly RefusedFile[];
   },
   now: Date,
 ): Promise<CustomerAnswer> {
@@ -374,6 +392,12 @@ export async function recordCustomerAnswer(
     unverified,
     inboundMessageId: input.inboundMessageId ?? null,
   });
+  if (input.files?.length || input.droppedFiles?.length)
+    await storeAttachments(
+      trx,
+      { incidentId: incident.id, entryId: entry.id, files: input.files ?? [], dropped: input.droppedFiles ?? [] },
+      now,
+    );
   // Reserved in this transaction: an answer that is not stored uses no notice.
   const notices = await reserveHit(trx, `answer-notices:${incident.id}`, HOUR_MS, now.getTime());
   if (notices > ANSWER_NOTICES_PER_HOUR) {
@@ -396,7 +420,10 @@ export async function recordCustomerAnswer(
   const via = input.via ? (unverified ? 'correo-sin-verificar' : 'correo') : undefined;
   await enqueueMail(
     trx,
-    { kind: 'incident.answer', ...incidentAnswerMail(input.brand, to, incident, input.body, reopened, via) },
+    {
+      kind: 'incident.answer',
+      ...incidentAnswerMail(input.brand, to, incident, input.body, reopened, via, (input.files ?? []).map((file) => file.filename)),
+    },
     now,
   );
   return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: assignee ? 'assignee' : 'staff-inbox' };

@@ -13,6 +13,8 @@ import type { Kysely } from 'kysely';
 import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
+import type { AttachmentView } from '../../domain/attachments.ts';
+import { attachmentsByEntry } from '../attachments/list.ts';
 import { loadHistories } from './history.ts';
 
 /** 18 random bytes, base64url: 24 characters. */
@@ -84,7 +86,9 @@ export async function lastResolvedAt(db: Kysely<Database>, incidentId: number): 
 export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'estado' | 'fecha'> & {
   historial: Array<Pick<HistoryEntry, 'estado' | 'fecha'>>;
   /** The staff replies and the visitor's own answers, oldest first (internal notes never). */
-  respuestas: Array<{ texto: string; fecha: string; de: 'equipo' | 'cliente' }>;
+  respuestas: Array<{ texto: string; fecha: string; de: 'equipo' | 'cliente'; adjuntos?: AttachmentView[] }>;
+  /** The files sent with the problem (absent: none). */
+  adjuntos?: AttachmentView[];
   /** False once the incident has been resolved for {@link FOLLOW_UP_ANSWER_DAYS} days: no 'Responder'. */
   admiteRespuestas: boolean;
 };
@@ -114,15 +118,17 @@ export async function followUpByToken(
   // Replies and answers only: an internal note never leaves the staff area.
   const replies = await db
     .selectFrom('incidentEntries')
-    .select(['kind', 'body', 'createdAt'])
+    .select(['id', 'kind', 'body', 'createdAt'])
     .where('incidentId', '=', incident.id)
     .where('kind', 'in', ['reply', 'answer'])
     .orderBy('createdAt')
     .orderBy('id')
     .execute();
+  const files = await attachmentsByEntry(db, incident.id);
   return {
     numeroIncidencia: incident.numeroIncidencia,
     problema: incident.problema,
+    ...(files.problem.length ? { adjuntos: files.problem } : {}),
     estado: incident.estado,
     fecha: incident.fecha,
     historial,
@@ -130,6 +136,7 @@ export async function followUpByToken(
       texto: reply.body,
       fecha: reply.createdAt,
       de: reply.kind === 'answer' ? ('cliente' as const) : ('equipo' as const),
+      ...(files.byEntry.has(reply.id) ? { adjuntos: files.byEntry.get(reply.id) } : {}),
     })),
     // The history is in order: its last 'Resuelto' is the latest resolution.
     admiteRespuestas: takesAnswers(

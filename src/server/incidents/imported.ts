@@ -18,6 +18,8 @@ import {
 import { incidentRow } from '../db/rows.ts';
 import type { Database, IncidentEntryKind } from '../db/schema.ts';
 import { timelineActivity } from './activity.ts';
+import { safeFileName } from '../../domain/attachments.ts';
+import { putBlob } from '../attachments/index.ts';
 
 /** An incident to store as it stood elsewhere; staff accounts already mapped to this database's ids. */
 export interface ImportedIncident extends IncidentFields {
@@ -56,6 +58,17 @@ export interface ImportedIncident extends IncidentFields {
   }>;
   /** Follow-up links, hashed as follow-up.ts stores them. */
   tokens: Array<{ tokenHash: string; createdAt: string }>;
+  /** Files (issue 21): of the problem (`entry` null) or of `entries[entry]`; bytes already checked against their SHA-256. */
+  attachments?: Array<{
+    entry: number | null;
+    filename: string;
+    contentType: string;
+    size: number;
+    createdAt: string;
+    data: Uint8Array | null;
+    thumb: Uint8Array | null;
+    droppedReason: string | null;
+  }>;
   /** The mails sent the customer (issue 21), by Message-ID; absent in older files. */
   mails?: Array<{
     messageId: string;
@@ -76,6 +89,7 @@ export async function insertImportedIncident(
     entries,
     assignments,
     tokens,
+    attachments = [],
     mails = [],
     lastActivityAt: exportedActivity,
     customerWaiting: exportedWaiting,
@@ -112,20 +126,38 @@ export async function insertImportedIncident(
     .insertInto('incidentEvents')
     .values(historial.map((entry) => ({ incidentId: id, ...entry })))
     .execute();
-  if (entries.length)
+  // Every row names every column: SQLite fills a column some rows of a multi-row insert lack with null.
+  const entryRows = entries.map((entry) => ({
+    incidentId: id,
+    ...entry,
+    via: entry.via ?? null,
+    unverified: entry.unverified ?? false,
+    inboundMessageId: entry.inboundMessageId ?? null,
+  }));
+  const entryIds: number[] = [];
+  // One by one when files name entries: each file needs its entry's id, in order.
+  if (attachments.some((file) => file.entry !== null))
+    for (const row of entryRows)
+      entryIds.push((await trx.insertInto('incidentEntries').values(row).returning('id').executeTakeFirstOrThrow()).id);
+  else if (entryRows.length) await trx.insertInto('incidentEntries').values(entryRows).execute();
+  for (const file of attachments) {
+    const entryId = file.entry === null ? null : (entryIds[file.entry] ?? null);
+    if (file.entry !== null && entryId === null) continue;
     await trx
-      .insertInto('incidentEntries')
-      // Every row names every column: SQLite fills a column some rows of a multi-row insert lack with null.
-      .values(
-        entries.map((entry) => ({
-          incidentId: id,
-          ...entry,
-          via: entry.via ?? null,
-          unverified: entry.unverified ?? false,
-          inboundMessageId: entry.inboundMessageId ?? null,
-        })),
-      )
+      .insertInto('incidentAttachments')
+      .values({
+        incidentId: id,
+        entryId,
+        blobSha256: file.data ? await putBlob(trx, file.data, new Date(file.createdAt)) : null,
+        thumbSha256: file.thumb ? await putBlob(trx, file.thumb, new Date(file.createdAt)) : null,
+        filename: safeFileName(file.filename),
+        contentType: file.contentType,
+        size: file.size,
+        droppedReason: file.data ? null : (file.droppedReason ?? 'type'),
+        createdAt: file.createdAt,
+      })
       .execute();
+  }
   if (assignments.length)
     await trx
       .insertInto('incidentAssignments')

@@ -2,6 +2,8 @@
  * Support incidents opened by visitors: creation (number, first history entry and the mails in one
  * transaction) and the public follow-up lookup.
  */
+import { storeAttachments } from '../attachments/index.ts';
+import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
 import { randomInt } from 'node:crypto';
 import { looksLikeEmail } from '../../domain/email.ts';
 import {
@@ -56,6 +58,9 @@ export interface CreateIncidentOptions {
   origen?: IncidentOrigin;
   /** The customer's mail that opened it: the confirmation answers it (`In-Reply-To`). */
   inReplyTo?: string | null;
+  /** Files sent with the problem (src/server/attachments); `droppedFiles`: a mail's files not kept. */
+  files?: readonly PreparedFile[];
+  droppedFiles?: readonly RefusedFile[];
 }
 
 /** No incident has the id (or number) a staff action names. */
@@ -143,6 +148,12 @@ export async function insertNewIncident(
     .insertInto('incidentEvents')
     .values({ incidentId: row.id, estado: INITIAL_STATE, fecha, actor: null })
     .execute();
+  if (options.files?.length || options.droppedFiles?.length)
+    await storeAttachments(
+      trx,
+      { incidentId: row.id, entryId: null, files: options.files ?? [], dropped: options.droppedFiles ?? [] },
+      now,
+    );
 
   const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
   // The e-mail field is free text (spec §5): mail goes only to what looks like an address, and

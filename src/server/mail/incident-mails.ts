@@ -127,6 +127,11 @@ export function incidentStateMail(
  * A staff reply to the visitor (issue 11): the text a staff member wrote (not the visitor's) and the
  * follow-up link, whose page shows the whole conversation.
  */
+/** "Te enviamos adjunto: a.pdf." / "… adjuntos 2 archivos: a.pdf, b.png." */
+function filesLine(lead: string, files: readonly string[]): string {
+  return files.length === 1 ? `${lead}: ${files[0]}.` : `${lead}s ${files.length} archivos: ${files.join(', ')}.`;
+}
+
 export function incidentReplyMail(
   brand: MailBrand,
   incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email'>,
@@ -134,6 +139,8 @@ export function incidentReplyMail(
   followUpToken: string,
   /** The staff member's name ('Nombre' in Configuración); never their e-mail. '' : the team. */
   authorName = '',
+  /** The names of the files sent with it, as the mail's attachments (issue 21). */
+  files: readonly string[] = [],
 ): MailMessage {
   const who = authorName.trim() ? `${authorName.trim()}, de nuestro equipo de soporte,` : 'Nuestro equipo de soporte';
   const said = `${who} respondió a tu incidencia ${incident.numeroIncidencia}.`;
@@ -141,7 +148,7 @@ export function incidentReplyMail(
     subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
     preheader: said,
     heading: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
-    intro: ['Hola:', said],
+    intro: ['Hola:', said, ...(files.length ? [filesLine('Te enviamos adjunto', files)] : [])],
     quote: { label: 'Respuesta', text: reply },
     action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) },
     outro: visitorOutro(brand),
@@ -247,6 +254,8 @@ export function incidentAnswerMail(
    * subject and its From header, which anyone can forge ('Remitente sin verificar').
    */
   via?: 'correo' | 'correo-sin-verificar',
+  /** The names of the files that came with it (issue 21): they are on the incident's page. */
+  files: readonly string[] = [],
 ): MailMessage {
   const how =
     via === 'correo-sin-verificar'
@@ -262,6 +271,9 @@ export function incidentAnswerMail(
       how,
       ...(reopened
         ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).']
+        : []),
+      ...(files.length
+        ? [`${filesLine('Trae adjunto', files)} ${files.length === 1 ? 'Ábrelo' : 'Ábrelos'} en la página de la incidencia.`]
         : []),
     ],
     rows: [

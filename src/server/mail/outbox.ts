@@ -56,6 +56,25 @@ export function storedAttachments(row: Pick<OutboxMail, 'attachments'>): { attac
   return Array.isArray(parsed) && parsed.length ? { attachments: parsed } : {};
 }
 
+/**
+ * The files of a row with the bytes of those that name a stored blob (a staff reply's files: the row
+ * keeps only their SHA-256, src/server/attachments), read now, when the mail is sent.
+ */
+export async function attachmentsToSend(db: Db, row: Pick<OutboxMail, 'attachments'>): Promise<{ attachments?: MailAttachment[] }> {
+  const stored = storedAttachments(row);
+  if (!stored.attachments?.some((file) => file.blob)) return stored;
+  const attachments = await Promise.all(
+    stored.attachments.map(async (file) => {
+      if (!file.blob) return file;
+      const blob = await db.selectFrom('blobs').select('data').where('sha256', '=', file.blob).executeTakeFirst();
+      if (!blob) throw new MailDeliveryError(`Falta el archivo adjunto ${file.filename}`, false);
+      const data = blob.data as Uint8Array;
+      return { ...file, content: Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength) };
+    }),
+  );
+  return { attachments };
+}
+
 /** The Message-ID and extra headers of a stored row (none on rows from before migration 0024). */
 export function storedHeaders(row: Pick<OutboxMail, 'messageId' | 'headers'>): Pick<MailMessage, 'messageId' | 'headers'> {
   const headers = row.headers ? (JSON.parse(row.headers) as Record<string, string>) : null;
@@ -219,7 +238,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
           subject: row.subject,
           text: row.textBody,
           html: row.htmlBody,
-          ...storedAttachments(row),
+          ...(await attachmentsToSend(db, row)),
           ...storedHeaders(row),
         });
         await markSent(db, row.id, now());

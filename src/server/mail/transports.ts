@@ -26,9 +26,9 @@ function toNodemailer(from: string, mail: MailMessage) {
     html: mail.html,
     ...(mail.messageId ? { messageId: `<${mail.messageId}>` } : {}),
     ...(mail.headers ? { headers: mail.headers } : {}),
-    ...(invitation ? { icalEvent: { method: invitation.method, filename: invitation.filename, content: invitation.content } } : {}),
+    ...(invitation ? { icalEvent: { method: invitation.method, filename: invitation.filename, content: String(invitation.content) } } : {}),
     ...(others.length
-      ? { attachments: others.map((file) => ({ filename: file.filename, contentType: file.contentType, content: file.content })) }
+      ? { attachments: others.map((file) => ({ filename: file.filename, contentType: file.contentType, content: typeof file.content === 'string' ? file.content : Buffer.from(file.content) })) }
       : {}),
   };
 }

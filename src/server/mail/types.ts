@@ -39,7 +39,13 @@ export function automatic(mail: MailMessage): MailMessage {
 export interface MailAttachment {
   filename: string;
   contentType: string;
-  content: string;
+  /** Text (UTF-8), or bytes once a `blob` reference has been read (src/server/attachments). */
+  content: string | Uint8Array;
+  /**
+   * A stored file (the SHA-256 of `blobs`): the outbox row carries only this reference, and the worker
+   * reads the bytes when it sends the mail, so a 20 MB reply does not sit in the outbox twice.
+   */
+  blob?: string;
   /** iCalendar METHOD of a calendar file: REQUEST (an invitation) or CANCEL. */
   method?: 'REQUEST' | 'CANCEL';
 }

@@ -2,6 +2,8 @@
  * What each staff page shows, read in one call per page: the pages render, and never hold the
  * database themselves (tests/unit/pages-render-only.test.ts). Each function only reads.
  */
+import { attachmentForStaff } from '../attachments/index.ts';
+import { attachmentResponse } from './support.ts';
 import { mostViewedPages, visitsOnDay } from '../analytics/index.ts';
 import { describeEvents, recentEvents } from '../audit/index.ts';
 import type { StaffMember } from '../auth/index.ts';
@@ -153,6 +155,12 @@ export async function settingsView(staff: StaffMember) {
 
 /** The enrolment an unconfirmed two-step set-up is waiting on (its QR code again), or null. */
 export const pendingEnrolmentView = (staff: StaffMember) => pendingEnrolment(staff);
+
+/** A file of any incident, for staff (`/admin/adjuntos/{id}/{nombre}`): the response, or a Spanish 404. */
+export async function staffAttachmentResponse(idParam: string | undefined, thumb: boolean): Promise<Response> {
+  const id = Number.parseInt(idParam ?? '', 10);
+  return attachmentResponse(Number.isSafeInteger(id) && id > 0 ? await attachmentForStaff(getDb(), id, thumb) : null);
+}
 
 /**
  * 'Correo entrante' in Configuración (issue 21): which channels are on (from the settings; never the

@@ -7,6 +7,7 @@ import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
 import { followUpByToken, type FollowUp } from '../incidents/follow-up.ts';
 import { withinRateLimit } from '../limits/first-line.ts';
+import { attachmentForToken, attachmentHeaders, type AttachmentContent } from '../attachments/index.ts';
 
 export async function followUpView(
   token: string,
@@ -14,4 +15,30 @@ export async function followUpView(
 ): Promise<{ opened: FollowUp | null; limited: boolean }> {
   const limit = await withinRateLimit(getDb(), `incidents.token:${network}`, getConfig().FORM_RATE_LIMIT * 2);
   return { opened: limit.allowed ? await followUpByToken(getDb(), token) : null, limited: !limit.allowed };
+}
+
+/**
+ * A file of the incident this follow-up link's token opens (never one of an internal note, never one of
+ * another incident): the response to send, 404 in Spanish otherwise. Not limited per network like the
+ * page: the token is 144 random bits, and a page with five thumbnails would spend the allowance.
+ */
+export async function visitorAttachmentResponse(idParam: string | undefined, token: string, thumb: boolean): Promise<Response> {
+  const id = Number.parseInt(idParam ?? '', 10);
+  const file = Number.isSafeInteger(id) && id > 0 && token ? await attachmentForToken(getDb(), id, token, thumb) : null;
+  return attachmentResponse(file);
+}
+
+/** The answer for a file (headers: src/server/attachments), or a Spanish 404. */
+export function attachmentResponse(file: AttachmentContent | null): Response {
+  if (!file)
+    return new Response('Ese archivo no existe o este enlace no lo abre.', {
+      status: 404,
+      headers: {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "sandbox; default-src 'none'",
+        'Cache-Control': 'private, no-store',
+      },
+    });
+  return new Response(new Uint8Array(file.data) as Uint8Array<ArrayBuffer>, { headers: attachmentHeaders(file, file.data) });
 }

@@ -1,0 +1,176 @@
+/**
+ * What a file sent to the desk is, by its content (never its name), and what is kept of it
+ * (docs/decisions/0015):
+ * - sniffed with file-type: PNG, JPEG, WebP, GIF, HEIC, PDF, XLSX and DOCX by their signatures; a file
+ *   with none that is named .txt, .log or .csv and reads as text is plain text; anything else (an
+ *   executable renamed .pdf, a ZIP, an Office macro file) is refused;
+ * - an image is re-encoded with sharp: orientation applied, every metadata block (EXIF with GPS, XMP,
+ *   IPTC, ICC) dropped, same format and full size; this clean copy is what is stored and downloaded,
+ *   never the bytes as sent, plus a WebP thumbnail for the timeline. A HEIC image that this sharp
+ *   build cannot decode (HEVC is not in the prebuilt libvips) is kept as sent, without a thumbnail.
+ */
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import { ATTACHMENT_MESSAGES, MAX_FILE_BYTES, safeFileName } from '../../domain/attachments.ts';
+
+/** A file as it arrived (a form's part, a mail's attachment). */
+export interface IncomingFile {
+  filename: string;
+  data: Uint8Array;
+  /** The channel saw more than {@link MAX_FILE_BYTES} and kept none of it: `data` is empty. */
+  tooLarge?: boolean;
+  /** Its size as the channel saw it (for a file too large: at least the limit). */
+  size?: number;
+  /** Dropped for the submission's limits rather than its own size: more than 5 files, more than 20 MB together. */
+  limit?: 'too-many' | 'total-too-large';
+}
+
+/** A file ready to be stored: the bytes to keep and, for an image, its thumbnail. */
+export interface PreparedFile {
+  filename: string;
+  contentType: string;
+  data: Uint8Array;
+  thumb: Uint8Array | null;
+}
+
+/** A file that is not kept, with the Spanish message that names it. */
+export interface RefusedFile {
+  filename: string;
+  reason: 'type' | 'empty' | 'too-large' | 'too-many' | 'total-too-large';
+  message: string;
+  size: number;
+}
+
+const SIGNED_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'image/heic',
+  'image/heif',
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+]);
+
+const TEXT_EXTENSIONS: Record<string, string> = { txt: 'text/plain', log: 'text/plain', csv: 'text/csv' };
+
+/** Images the browser shows inline and that get a thumbnail. */
+export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+
+/** Text: no NUL nor other control characters than tab, line feed, form feed and carriage return. */
+function readsAsText(data: Uint8Array): boolean {
+  for (const byte of data) if ((byte < 0x20 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13) || byte === 0x7f) return false;
+  return true;
+}
+
+function isUtf8(data: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The content type this file is allowed as, by its content; null when it is not allowed. */
+export async function sniffType(filename: string, data: Uint8Array): Promise<string | null> {
+  const found = await fileTypeFromBuffer(data);
+  if (found) return SIGNED_TYPES.has(found.mime) ? (found.mime === 'image/heif' ? 'image/heic' : found.mime) : null;
+  const extension = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
+  const textType = TEXT_EXTENSIONS[extension];
+  if (!textType || !readsAsText(data)) return null;
+  return `${textType}; charset=${isUtf8(data) ? 'utf-8' : 'windows-1252'}`;
+}
+
+const THUMB_PX = 320;
+/**
+ * Largest image decoded, in pixels (about 60 megapixels: any phone's or camera's usual photo). A few
+ * MB of PNG can declare a huge canvas; sharp's own default (268 megapixels, 1 GB decoded) would let a
+ * handful of public uploads exhaust the server's memory.
+ */
+export const MAX_IMAGE_PIXELS = 60_000_000;
+
+class ImageTooLargeError extends Error {
+  override name = 'ImageTooLargeError';
+}
+
+/** The image with orientation applied and no metadata, in its own format, and its thumbnail. */
+async function cleanImage(data: Uint8Array, contentType: string): Promise<{ data: Uint8Array; thumb: Uint8Array }> {
+  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const limits = { limitInputPixels: MAX_IMAGE_PIXELS };
+  const metadata = await sharp(input, limits).metadata();
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) * (metadata.pages ?? 1) > MAX_IMAGE_PIXELS) throw new ImageTooLargeError();
+  const animated = (metadata.pages ?? 1) > 1 && (contentType === 'image/gif' || contentType === 'image/webp');
+  // sharp writes no metadata unless asked (withMetadata/keepExif): re-encoding is what removes it.
+  const base = animated ? sharp(input, { ...limits, animated: true }) : sharp(input, limits).rotate();
+  const clean =
+    contentType === 'image/png'
+      ? base.png()
+      : contentType === 'image/webp'
+        ? base.webp({ quality: 90 })
+        : contentType === 'image/gif'
+          ? base.gif()
+          : base.jpeg({ quality: 90 });
+  const thumb = sharp(input, limits)
+    .rotate()
+    .resize(THUMB_PX, THUMB_PX, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 70 });
+  const [cleanData, thumbData] = await Promise.all([clean.toBuffer(), thumb.toBuffer()]);
+  return { data: new Uint8Array(cleanData), thumb: new Uint8Array(thumbData) };
+}
+
+/**
+ * Each file sniffed and, for an image, cleaned: those kept and those refused (each with its Spanish
+ * message naming it), in the order sent.
+ */
+export async function prepareFiles(files: readonly IncomingFile[]): Promise<{ prepared: PreparedFile[]; refused: RefusedFile[] }> {
+  const prepared: PreparedFile[] = [];
+  const refused: RefusedFile[] = [];
+  for (const file of files) {
+    const filename = safeFileName(file.filename);
+    const size = file.size ?? file.data.byteLength;
+    if (file.limit) {
+      const message = file.limit === 'too-many' ? ATTACHMENT_MESSAGES.tooMany : ATTACHMENT_MESSAGES.totalTooLarge;
+      refused.push({ filename, reason: file.limit, message, size });
+      continue;
+    }
+    if (file.tooLarge || file.data.byteLength > MAX_FILE_BYTES) {
+      refused.push({ filename, reason: 'too-large', message: ATTACHMENT_MESSAGES.fileTooLarge(filename), size });
+      continue;
+    }
+    if (file.data.byteLength === 0) {
+      refused.push({ filename, reason: 'empty', message: ATTACHMENT_MESSAGES.empty(filename), size: 0 });
+      continue;
+    }
+    const contentType = await sniffType(filename, file.data);
+    if (!contentType) {
+      refused.push({ filename, reason: 'type', message: ATTACHMENT_MESSAGES.refusedType(filename), size });
+      continue;
+    }
+    if (IMAGE_TYPES.has(contentType)) {
+      try {
+        const clean = await cleanImage(file.data, contentType);
+        prepared.push({ filename, contentType, ...clean });
+      } catch (error) {
+        if (error instanceof ImageTooLargeError || /pixel limit/i.test(String(error)))
+          refused.push({ filename, reason: 'too-large', message: ATTACHMENT_MESSAGES.imageTooLarge(filename), size });
+        // Its signature says image but it does not decode: not an image we can show or clean.
+        else refused.push({ filename, reason: 'type', message: ATTACHMENT_MESSAGES.refusedType(filename), size });
+      }
+      continue;
+    }
+    if (contentType === 'image/heic') {
+      const clean = await cleanImage(file.data, 'image/jpeg').catch(() => null);
+      // Decoded (a sharp with HEVC): kept as a clean JPEG under its name with .jpg; else as sent.
+      prepared.push(
+        clean
+          ? { filename: filename.replace(/\.(heic|heif)$/i, '') + '.jpg', contentType: 'image/jpeg', ...clean }
+          : { filename, contentType, data: file.data, thumb: null },
+      );
+      continue;
+    }
+    prepared.push({ filename, contentType, data: file.data, thumb: null });
+  }
+  return { prepared, refused };
+}
