@@ -8,7 +8,7 @@
  *    until every mail is stored and the mailbox's inbox is empty. Target: under 60 s.
  * 2. Webhook: 1,000 other mails of the same mix posted to `POST /api/inbound-mail`, 4 at a time (an
  *    MTA delivering in parallel), timed from the first post to the last answer.
- * 3. Memory: a 25 MB mail (a text part and a 19 MB PDF attachment of random bytes, base64) appended to
+ * 3. Memory: a 25 MB mail (a text part and two 9 MB PDF attachments of random bytes, base64) appended to
  *    the mailbox, which wakes the poller by IDLE; then another posted to the webhook, each on a server
  *    just started on the same data. For each, the server's resident memory (VmRSS, sampled every 20 ms)
  *    before and at its peak until the mail is stored. Target: growth under 100 MB.
@@ -113,8 +113,21 @@ function mailBatch(count: number, incidents: OpenIncident[], tag: string): Buffe
   });
 }
 
-/** A mail of `LARGE_BYTES`: a short text and a PDF attachment of random bytes (what compresses least). */
+/**
+ * A mail of about `LARGE_BYTES`: a short text and two PDF attachments of random bytes (what compresses
+ * least) behind a PDF signature, each under the 10 MB a file may have, together under the 20 MB of a
+ * mail, so that both are sniffed and stored (src/server/attachments).
+ */
 function largeMail(id: string): Buffer {
+  const part = (name: string) =>
+    [
+      '--limite-grande',
+      `Content-Type: application/pdf; name="${name}"`,
+      `Content-Disposition: attachment; filename="${name}"`,
+      'Content-Transfer-Encoding: base64',
+      '',
+      '',
+    ].join('\r\n');
   const head = [
     'From: Carmen Peralta <carmen@panaderia.example>',
     `To: ${INBOUND}`,
@@ -129,22 +142,19 @@ function largeMail(id: string): Buffer {
     '',
     'Buenos días: les envío el reporte completo del error al facturar.',
     '',
-    '--limite-grande',
-    'Content-Type: application/pdf; name="reporte.pdf"',
-    'Content-Disposition: attachment; filename="reporte.pdf"',
-    'Content-Transfer-Encoding: base64',
-    '',
     '',
   ].join('\r\n');
   const tail = '\r\n--limite-grande--\r\n';
-  const room = LARGE_BYTES - head.length - tail.length;
-  // base64 lines of 76 characters + CRLF: 57 bytes each.
-  const lines = Math.floor(room / 78);
-  const body = randomBytes(lines * 57)
-    .toString('base64')
-    .replace(/.{76}/g, '$&\r\n');
-  const mail = Buffer.from(`${head}${body}${tail}`);
-  return mail;
+  // base64 lines of 76 characters + CRLF carry 57 bytes each.
+  const room = (LARGE_BYTES - head.length - 2 * part('reporte-1.pdf').length - tail.length - 2) / 2;
+  const bytes = Math.floor(room / 78) * 57;
+  const pdf = () => {
+    const data = randomBytes(bytes);
+    data.write('%PDF-1.7\n%\u00e2\u00e3\u00cf\u00d3\n', 0, 'latin1');
+    data.write('\n%%EOF\n', bytes - 7, 'latin1');
+    return data.toString('base64').replace(/.{76}/g, '$&\r\n');
+  };
+  return Buffer.from(`${head}${part('reporte-1.pdf')}${pdf()}\r\n${part('reporte-2.pdf')}${pdf()}${tail}`);
 }
 
 function rssMb(pid: number): number {
@@ -308,6 +318,20 @@ async function main(): Promise<void> {
     });
     if (stored() < 2 * MAILS + 2) throw new Error('El correo grande no se guardó por el webhook');
 
+    const storedFiles = () => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return Number(
+          (
+            db
+              .prepare('select count(*) as n from incident_attachments where blob_sha256 is not null')
+              .get() as { n: number }
+          ).n,
+        );
+      } finally {
+        db.close();
+      }
+    };
     const outcomes = (() => {
       const db = new DatabaseSync(file, { readOnly: true });
       try {
@@ -338,7 +362,7 @@ async function main(): Promise<void> {
       `  Resultados: ${outcomes.map((row) => `${String(row.outcome)} ${String(row.n)}`).join(', ')}`,
     );
     console.log(
-      `Correo de ${(large.length / 1e6).toFixed(1)} MB (adjunto PDF de bytes aleatorios), memoria residente del servidor:`,
+      `Correo de ${(large.length / 1e6).toFixed(1)} MB (dos PDF de bytes aleatorios; adjuntos guardados: ${storedFiles()}), memoria residente del servidor:`,
     );
     for (const [name, memory] of [
       ['IMAP', viaImap],
