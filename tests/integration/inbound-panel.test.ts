@@ -5,7 +5,9 @@
  * timeline's 'por correo' and 'Ver original'), once however often it is clicked; 'Descartar' takes it off
  * the list and keeps the record; both audited. What came in today is counted by Santo Domingo's day.
  */
+import nodemailer from 'nodemailer';
 import { expect, it } from 'vitest';
+import { attachmentsByEntry } from '../../src/server/attachments/index.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { ingestMessage } from '../../src/server/inbound/index.ts';
 import { receiveMail } from '../../src/server/inbound/mail.ts';
@@ -18,7 +20,8 @@ import {
 import { receivedToday, startOfLocalDay } from '../../src/server/inbound/status.ts';
 import { incidentByNumber, staffTimeline } from '../../src/server/incidents/conversation.ts';
 import { describeEachEngine } from '../support/db.ts';
-import { inboundFixture, testInboundSettings, withMessageId } from '../support/inbound.ts';
+import { PDF } from '../support/attachments.ts';
+import { INBOUND, inboundFixture, testInboundSettings, withMessageId } from '../support/inbound.ts';
 
 const settings = testInboundSettings();
 const ana = { actorId: 'user-ana', actorEmail: 'ana@vertice.example', network: '203.0.113.5' };
@@ -168,6 +171,26 @@ describeEachEngine('Correo entrante', (database) => {
     });
     expect(await db.selectFrom('incidents').select('id').execute()).toHaveLength(before.length + 1);
     expect(await auditOf(db)).toHaveLength(1);
+  });
+
+  it('Crear incidencia carries the files of the refused mail to the incident, as rule 4 would', async () => {
+    const { db } = database();
+    const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
+    const { message } = (await composer.sendMail({
+      from: 'Luis Gómez <luis@ferreteria.example>',
+      to: INBOUND,
+      subject: 'La factura no cuadra',
+      messageId: '<factura-1@ferreteria.example>',
+      headers: { 'X-Spam-Flag': 'YES' },
+      text: 'Adjunto la factura.',
+      attachments: [{ filename: 'factura.pdf', content: PDF, contentType: 'application/pdf' }],
+    })) as unknown as { message: Buffer };
+    const refused = await receiveMail(db, message, settings, at(14));
+    expect(refused).toMatchObject({ outcome: 'rejected', reason: 'spam' });
+    const opened = await openIncidentFromRefused(db, refused.inboundId!, settings, ana, at(15));
+    if (opened.status !== 'opened') throw new Error('no se abrió');
+    const files = (await attachmentsByEntry(db, opened.incidentId)).problem;
+    expect(files.map((file) => [file.nombre, file.tipo])).toEqual([['factura.pdf', 'application/pdf']]);
   });
 
   it('Crear incidencia on a mail too large to download opens it from the envelope; without a sender it refuses', async () => {
