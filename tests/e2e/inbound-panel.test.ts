@@ -118,6 +118,7 @@ describe("Configuración: 'Correo entrante'", () => {
       // The incident came by mail: its first entry says so and keeps the original.
       await page.goto(`${server.url}/admin/incidencias/${numero}`);
       const first = page.getByTestId('linea-de-tiempo').getByRole('listitem').first();
+      if (SHOTS) await first.screenshot({ path: `${SHOTS}/incidencia-por-correo.png` });
       expect(await first.getByTestId('por-correo').textContent()).toBe('· por correo');
       const original = await first.getByRole('link', { name: 'Ver original' }).getAttribute('href');
       const raw = await context.request.get(`${server.url}${original}`);
