@@ -1,6 +1,7 @@
 /**
- * `npm run data -- export [DIR]`: incidents (with history, conversation, assignments and follow-up
- * tokens), clients (with timeline and meetings) and contact messages (with their handled state) as JSON,
+ * `npm run data -- export [DIR]`: incidents (with history, conversation, assignments, follow-up tokens
+ * and the mails sent about them), clients (with timeline and meetings), contact messages (with their
+ * handled state) and inbound messages (with their outcome and, while kept, their original) as JSON,
  * and a summary as CSV, into DIR (default data/export-YYYYMMDD-HHMMSS/). Staff accounts and the mail
  * outbox are not exported (src/server/data/export.ts).
  * `npm run data -- import FILE`: imports a JSON file (our export, or the original site's document
@@ -23,7 +24,12 @@ function progressBar(done: number, total: number): void {
   process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
 }
 
-const LABELS = { incidents: 'Incidencias', clients: 'Clientes', contactMessages: 'Mensajes de contacto' };
+const LABELS = {
+  incidents: 'Incidencias',
+  clients: 'Clientes',
+  contactMessages: 'Mensajes de contacto',
+  inboundMessages: 'Correos entrantes',
+};
 
 function printSummary(summary: ImportSummary, refused: ImportRefusal[]): void {
   console.log('Tipo                  importados  omitidos  inválidos');

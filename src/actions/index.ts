@@ -139,5 +139,6 @@ export const server = {
   meetings: staffActions.meetings,
   messages: staffActions.messages,
   settings: staffActions.settings,
+  inbound: staffActions.inbound,
   login: loginActions,
 };

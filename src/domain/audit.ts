@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = {
   'contact.pending': 'Mensaje de contacto marcado como pendiente',
   'client.imported': 'Clientes importados desde CSV',
   'incident.assigned': 'Incidencia asignada',
+  'incident.from-refused': 'Incidencia creada desde un correo rechazado',
+  'inbound.discarded': 'Correo rechazado descartado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -95,7 +95,17 @@ export function entryTextProblem(text: string): string | null {
 
 /** One entry of an incident's timeline as the staff page shows it, oldest first. */
 export type TimelineEntry =
-  | { kind: 'problem'; fecha: string; texto: string; autor: string; adjuntos?: AttachmentView[] }
+  | {
+      kind: 'problem';
+      fecha: string;
+      texto: string;
+      autor: string;
+      adjuntos?: AttachmentView[];
+      /** 'correo': the incident was opened by a mail ('por correo'). */
+      via?: 'correo';
+      /** The stored mail that opened it, for 'Ver original'. */
+      original?: number;
+    }
   | { kind: 'state'; fecha: string; estado: IncidentState; autor: string | null }
   | {
       kind: 'reply' | 'answer' | 'note';

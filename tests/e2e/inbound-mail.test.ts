@@ -185,8 +185,14 @@ describe('mail from customers through the webhook', () => {
     expect(page).toContain('Ya reinicié la impresora fiscal');
     expect(page).toContain('Remitente sin verificar');
     expect(page).toContain('El correo al cliente rebotó');
-    const original = /href="(\/api\/staff\/correo-original\/\d+)"/.exec(page)?.[1];
-    expect(original).toBeTruthy();
+    // 'Ver original' of the mail that opened it, of the answer and of the unverified one, in that order.
+    const originals = [...page.matchAll(/href="(\/api\/staff\/correo-original\/\d+)"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(originals).toHaveLength(3);
+    const opening = await fetch(`${server.url}${originals[0]}`, { headers: { cookie } });
+    expect(await opening.text()).toContain(`Message-ID: ${customerId}`);
+    const original = originals[1]!;
     const raw = await fetch(`${server.url}${original}`, { headers: { cookie } });
     expect(raw.status).toBe(200);
     expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');

@@ -70,6 +70,8 @@ describeEachEngine('contact messages', (database) => {
     expect(row).toMatchObject({ name: 'Pedro Núñez', email: 'pedro@cliente.example', message: 'Necesito una cotización.', createdAt: saved.createdAt });
     const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'contact.received').executeTakeFirstOrThrow();
     expect(mail).toMatchObject({ toAddress: 'soporte@vertice.example', replyTo: '"Pedro Núñez" <pedro@cliente.example>', status: 'pending', createdAt: saved.createdAt });
+    // RFC 3834: no person wrote it (issue 21).
+    expect(JSON.parse(mail.headers ?? '{}')).toEqual({ 'Auto-Submitted': 'auto-generated' });
   });
 
   it('links the staff notice to the message in /admin/mensajes (issue 25 §11)', async () => {
@@ -88,6 +90,7 @@ describeEachEngine('contact messages', (database) => {
     expect(saved.confirmation).toBe('queued');
     const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'contact.confirmation').executeTakeFirstOrThrow();
     expect(mail).toMatchObject({ toAddress: 'pedro@cliente.example', replyTo: null, status: 'pending', createdAt: saved.createdAt });
+    expect(JSON.parse(mail.headers ?? '{}')).toEqual({ 'Auto-Submitted': 'auto-generated' });
     expect(mail.subject).toBe('Recibimos tu mensaje — Vértice Consultores');
     expect(mail.textBody).toContain('un consultor te responderá en un día laborable');
     expect(mail.textBody).toContain('WhatsApp al +1 809-555-0142');

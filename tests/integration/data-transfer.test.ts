@@ -215,6 +215,7 @@ describeEachEngine('import and export', (database) => {
       incidents: { imported: 0, skipped: 0, invalid: 1 },
       clients: { imported: 1, skipped: 0, invalid: 3 },
       contactMessages: { imported: 1, skipped: 0, invalid: 1 },
+      inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
     });
     expect(refused).toEqual([
       { kind: 'incidents', record: 'INC-20250310-4821', reason: expect.stringMatching(/^el correo de la persona asignada «ana@vertice\.example luis@vertice\.example»: /) },
@@ -561,6 +562,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
           incidents: { imported: 1, skipped: 0, invalid: 0 },
           clients: { imported: 1, skipped: 0, invalid: 0 },
           contactMessages: { imported: 2, skipped: 0, invalid: 0 },
+          inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
         });
 
         const second = await exportData(to);
@@ -613,6 +615,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
           incidents: { imported: 0, skipped: 1, invalid: 0 },
           clients: { imported: 0, skipped: 1, invalid: 0 },
           contactMessages: { imported: 0, skipped: 2, invalid: 0 },
+          inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
         });
         expect(await rowCounts(to)).toEqual(before);
       } finally {
@@ -708,6 +711,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
         incidents: { imported: 1, skipped: 0, invalid: 0 },
         clients: { imported: 1, skipped: 0, invalid: 0 },
         contactMessages: { imported: 2, skipped: 0, invalid: 0 },
+        inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
       });
       const incident = await to.selectFrom('incidents').selectAll().executeTakeFirstOrThrow();
       // Its last activity is the newest history entry; the rest is as an incident without conversation.

@@ -5,21 +5,23 @@
  * stores nothing twice; a failure before storing loses nothing; on PostgreSQL one process polls at a
  * time (advisory lock) and another takes over when it goes.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImapFlow } from 'imapflow';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { createIncident } from '../../src/server/incidents/index.ts';
-import { type InboundSettings } from '../../src/server/inbound/index.ts';
 import {
   pollMailbox,
   PROCESSED_FOLDER,
   REJECTED_FOLDER,
+  startMailboxPoller,
+  type MailboxPoller,
   type PollOptions,
 } from '../../src/server/inbound/imap.ts';
+import { mailboxPollStatus } from '../../src/server/inbound/status.ts';
 import { receiveMail } from '../../src/server/inbound/mail.ts';
 import {
   createTestDatabase,
@@ -28,18 +30,15 @@ import {
   type TestDatabase,
 } from '../support/db.ts';
 import { dovecotProblem, startPrivateDovecot, type PrivateDovecot } from '../support/dovecot.ts';
-import { inboundFixture, withMessageId } from '../support/inbound.ts';
-import { MAIL_BRAND } from '../support/mail-brand.ts';
+import {
+  inboundFixture,
+  openFormIncident,
+  testInboundSettings,
+  testMailbox,
+  withMessageId,
+} from '../support/inbound.ts';
 
-const INBOUND = 'soporte@vertice.example';
-const STAFF_INBOX = 'equipo@vertice.example';
-const brand = { ...MAIL_BRAND, inboundAddress: INBOUND, staffInbox: STAFF_INBOX };
-const settings: InboundSettings = {
-  brand,
-  staffInbox: STAFF_INBOX,
-  ownAddresses: ['no-reply@vertice.example', INBOUND, STAFF_INBOX],
-  staffEmails: [],
-};
+const settings = testInboundSettings();
 const MAX_BYTES = 64 * 1024;
 const at = new Date(Date.UTC(2025, 2, 3, 15));
 
@@ -54,69 +53,47 @@ afterEach(async () => {
 
 const options = (): PollOptions => ({ url: imap!.url, settings, maxBytes: MAX_BYTES, now: () => at });
 
-/** A client of the test's own, to append mail and look at the folders as a person would. */
-async function mailbox<T>(run: (client: ImapFlow) => Promise<T>): Promise<T> {
-  const client = new ImapFlow({
-    host: imap!.host,
-    port: imap!.port,
-    secure: false,
-    auth: { user: imap!.user, pass: imap!.password },
-    logger: false,
-  });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.logout();
-  }
-}
+const { folders, append } = testMailbox(() => imap!);
 
-/** Every folder with each message's Message-ID and whether it is \Seen. */
-async function folders(): Promise<Record<string, Array<[string, boolean]>>> {
-  return mailbox(async (client) => {
-    const result: Record<string, Array<[string, boolean]>> = {};
-    for (const { path } of await client.list()) {
-      const lock = await client.getMailboxLock(path);
-      try {
-        const status = await client.status(path, { messages: true });
-        const messages =
-          status && status.messages ? await client.fetchAll('1:*', { envelope: true, flags: true }) : [];
-        result[path] = messages.map((message) => [
-          message.envelope?.messageId ?? '',
-          message.flags?.has('\\Seen') ?? false,
-        ]);
-      } finally {
-        lock.release();
-      }
-    }
-    return result;
+const CHILD = fileURLToPath(new URL('../support/poll-child.ts', import.meta.url));
+/** A round of the poller in a process of its own (tests/support/poll-child.ts); `dieAt`: SIGKILL before flagging that mail. */
+function pollInChild(databaseUrl: string, dieAt = 0) {
+  return new Promise<{ code: number | null; signal: string | null; stdout: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [CHILD, databaseUrl, imap!.url, String(dieAt)],
+      { timeout: 60_000 },
+      (error, stdout) =>
+        resolve({
+          code: error ? ((error as { code?: number }).code ?? null) : 0,
+          signal: (error as { signal?: string } | null)?.signal ?? null,
+          stdout,
+        }),
+    );
   });
 }
 
-const append = (raws: Buffer[]) =>
-  mailbox(async (client) => {
-    for (const raw of raws) await client.append('INBOX', raw);
-  });
-
-/** An incident with its confirmation: the reply address token and Message-ID a reply names. */
-async function openIncident(db: Db) {
-  const created = await createIncident(
-    db,
-    { problema: 'No imprime', nombre: 'María', telefono: '', email: 'maria@cliente.example', rnc: '' },
-    { brand, staffInbox: STAFF_INBOX, now: at },
+/** `count` new mails from as many senders (none reaches the per-sender limit), Message-IDs `lote-N@…`. */
+const batch = (count: number) =>
+  Array.from({ length: count }, (_, index) =>
+    Buffer.from(
+      withMessageId(inboundFixture('new-incident'), `lote-${index + 1}@panaderia.example`)
+        .toString('utf8')
+        .replaceAll('carmen@panaderia.example', `cliente${index + 1}@panaderia.example`),
+    ),
   );
-  const mail = await db
-    .selectFrom('mailOutbox')
-    .select(['replyTo', 'messageId'])
-    .where('kind', '=', 'incident.confirmation')
-    .executeTakeFirstOrThrow();
-  return {
-    id: created.id,
-    numero: created.numeroIncidencia,
-    token: /\+([0-9a-f]{32})@/.exec(mail.replyTo!)![1]!,
-    messageId: mail.messageId!,
-  };
+
+/** Resolves once `check` holds, polling every 50 ms, or fails after `timeoutMs`. */
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`no ocurrió en ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return Date.now() - started;
 }
+
+const openIncident = (db: Db) => openFormIncident(db, at, { problema: 'No imprime', nombre: 'María' });
 
 const GMAIL_ID = '<CAJx8sN0fXq2+Vd1yH3kP_u7wQm9LzR4oT5bE6cA1dG2hF3iJ4k@mail.gmail.com>';
 const NEW_ID = '<CAH7uXq4Zr9t1nE0bQf2W3vX5yZ6aB7cD8eF9gH0iJ1kL2mN3oP@mail.gmail.com>';
@@ -200,6 +177,123 @@ describe.skipIf(dovecotProblem !== null)('inbound mailbox', () => {
       expect(await db.selectFrom('incidents').select('id').execute()).toHaveLength(2);
       expect(await db.selectFrom('inboundMessages').select('id').execute()).toHaveLength(2);
     });
+
+    it('the poller killed in the middle of a batch, after storing a mail and before moving it: nothing lost, nothing stored twice', async () => {
+      const { db, url } = database();
+      await append(batch(12));
+      // A process of its own, killed (SIGKILL) as it is about to flag the 5th mail it stored.
+      const killed = await pollInChild(url, 5);
+      expect(killed.signal).toBe('SIGKILL');
+      expect(await db.selectFrom('inboundMessages').select('id').execute()).toHaveLength(5);
+      const during = await folders();
+      expect(during[PROCESSED_FOLDER]).toHaveLength(4);
+      expect(during.INBOX).toHaveLength(8);
+      expect(during.INBOX![0]).toEqual(['<lote-5@panaderia.example>', false]);
+
+      // The next round (on PostgreSQL, once the dead session's lock is gone) takes the rest.
+      let result = await pollMailbox(db, options());
+      for (let tries = 0; result.status === 'locked' && tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        result = await pollMailbox(db, options());
+      }
+      expect(result).toEqual({ status: 'done', processed: 8, rejected: 0 });
+      const after = await folders();
+      expect(after.INBOX).toEqual([]);
+      expect(after[PROCESSED_FOLDER]!.map(([id]) => id).sort()).toEqual(
+        Array.from({ length: 12 }, (_, index) => `<lote-${index + 1}@panaderia.example>`).sort(),
+      );
+      expect(after[PROCESSED_FOLDER]!.every(([, seen]) => seen)).toBe(true);
+      // Each mail stored once, each opened one incident with one confirmation.
+      const stored = await db.selectFrom('inboundMessages').select(['messageId', 'outcome']).execute();
+      expect(stored).toHaveLength(12);
+      expect(new Set(stored.map((row) => row.messageId)).size).toBe(12);
+      expect(stored.every((row) => row.outcome === 'new-incident')).toBe(true);
+      expect(await db.selectFrom('incidents').select('id').execute()).toHaveLength(12);
+      expect(
+        await db.selectFrom('mailOutbox').select('id').where('kind', '=', 'incident.confirmation').execute(),
+      ).toHaveLength(12);
+    });
+
+    it('records each round for Correo entrante: when it went well, whether IDLE is offered, and an error without the password', async () => {
+      const { db } = database();
+      expect(await mailboxPollStatus(db)).toBeNull();
+      await pollMailbox(db, options());
+      expect(await mailboxPollStatus(db)).toEqual({
+        lastRoundAt: at.toISOString(),
+        lastOkAt: at.toISOString(),
+        lastError: null,
+        lastErrorAt: null,
+        idle: true,
+      });
+
+      const later = new Date(at.getTime() + 60_000);
+      const wrong = imap!.url.replace(encodeURIComponent(imap!.password), 'clave-equivocada-9876');
+      await expect(pollMailbox(db, { ...options(), url: wrong, now: () => later })).rejects.toThrow();
+      const failed = await mailboxPollStatus(db);
+      expect(failed).toMatchObject({
+        lastRoundAt: later.toISOString(),
+        lastOkAt: at.toISOString(),
+        lastErrorAt: later.toISOString(),
+      });
+      expect(failed!.lastError).toMatch(/auth/i);
+      expect(failed!.lastError).not.toContain('clave-equivocada-9876');
+      expect(failed!.lastError).not.toContain(imap!.password);
+
+      // A round that goes well clears the error.
+      await pollMailbox(db, options());
+      expect(await mailboxPollStatus(db)).toMatchObject({ lastError: null });
+    });
+
+    it('with IDLE, a mail appended between rounds is processed at once, long before the poll interval', async () => {
+      const { db } = database();
+      let poller: MailboxPoller | undefined;
+      try {
+        poller = startMailboxPoller(db, { ...options(), now: () => new Date(), intervalMs: 60_000 });
+        // The first round ran (nothing to do) and the loop waits, in IDLE.
+        await until(async () => (await mailboxPollStatus(db)) !== null, 10_000);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await append([inboundFixture('new-incident')]);
+        const elapsed = await until(
+          async () => ((await folders())[PROCESSED_FOLDER] ?? []).length === 1,
+          15_000,
+        );
+        expect(elapsed).toBeLessThan(10_000);
+        expect(await db.selectFrom('incidents').select('origen').execute()).toEqual([{ origen: 'Correo' }]);
+        // Two more while it is awake: both, once.
+        await append(batch(2));
+        await until(async () => ((await folders())[PROCESSED_FOLDER] ?? []).length === 3, 15_000);
+        expect(await db.selectFrom('inboundMessages').select('id').execute()).toHaveLength(3);
+      } finally {
+        await poller?.stop();
+      }
+    });
+  });
+
+  it('without IDLE on the server, the poller polls every interval and says so', async () => {
+    const database = await createTestDatabase('sqlite');
+    const { db } = database;
+    // Dovecot 2.3's own capabilities, without IDLE.
+    await imap!.stop();
+    imap = await startPrivateDovecot({
+      capabilities:
+        'IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE SORT SORT=DISPLAY THREAD=REFERENCES THREAD=REFS THREAD=ORDEREDSUBJECT MULTIAPPEND URL-PARTIAL CATENATE UNSELECT CHILDREN NAMESPACE UIDPLUS LIST-EXTENDED I18NLEVEL=1 CONDSTORE QRESYNC ESEARCH ESORT SEARCHRES WITHIN CONTEXT=SEARCH LIST-STATUS BINARY MOVE SNIPPET=FUZZY PREVIEW=FUZZY PREVIEW STATUS=SIZE SAVEDATE LITERAL+ NOTIFY SPECIAL-USE',
+    });
+    let poller: MailboxPoller | undefined;
+    try {
+      poller = startMailboxPoller(db, { ...options(), now: () => new Date(), intervalMs: 3000 });
+      await until(async () => (await mailboxPollStatus(db)) !== null, 10_000);
+      expect(await mailboxPollStatus(db)).toMatchObject({ idle: false, lastError: null });
+      await append([inboundFixture('new-incident')]);
+      const elapsed = await until(
+        async () => ((await folders())[PROCESSED_FOLDER] ?? []).length === 1,
+        10_000,
+      );
+      // Taken by the next round, not at once.
+      expect(elapsed).toBeGreaterThan(1000);
+    } finally {
+      await poller?.stop();
+      await database.cleanup();
+    }
   });
 
   describe.skipIf(!postgresAvailable)('two processes on PostgreSQL', () => {
@@ -229,6 +323,21 @@ describe.skipIf(dovecotProblem !== null)('inbound mailbox', () => {
       expect(await first.db.selectFrom('incidents').select('origen').execute()).toEqual([
         { origen: 'Correo' },
       ]);
+    });
+
+    it('two poller processes at once: each mail stored and moved once', async () => {
+      first = await createTestDatabase('postgres');
+      await append(batch(10));
+      const rounds = await Promise.all([pollInChild(first.url), pollInChild(first.url)]);
+      const results = rounds.map(
+        (round) => JSON.parse(round.stdout) as { status: string; processed: number },
+      );
+      expect(results.reduce((sum, result) => sum + result.processed, 0)).toBe(10);
+      const after = await folders();
+      expect(after.INBOX).toEqual([]);
+      expect(after[PROCESSED_FOLDER]).toHaveLength(10);
+      expect(await first.db.selectFrom('inboundMessages').select('id').execute()).toHaveLength(10);
+      expect(await first.db.selectFrom('incidents').select('id').execute()).toHaveLength(10);
     });
   });
 });

@@ -12,62 +12,32 @@ import { REOPENED_BY_CUSTOMER } from '../../src/domain/incidents.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { assignIncident } from '../../src/server/incidents/assignment.ts';
 import { incidentByNumber, replyToVisitor, staffTimeline } from '../../src/server/incidents/conversation.ts';
-import { createIncident } from '../../src/server/incidents/index.ts';
 import { listIncidents } from '../../src/server/incidents/search.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { inboundOriginal } from '../../src/server/inbound/original.ts';
-import { NEW_INCIDENTS_PER_SENDER_PER_HOUR, type InboundSettings } from '../../src/server/inbound/index.ts';
+import { discardRefused } from '../../src/server/inbound/refused.ts';
+import { NEW_INCIDENTS_PER_SENDER_PER_HOUR } from '../../src/server/inbound/index.ts';
 import { receiveMail } from '../../src/server/inbound/mail.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
-import { createTestDatabase, describeEachEngine } from '../support/db.ts';
+import { createTestDatabase, describeEachEngine, postgresAvailable } from '../support/db.ts';
 import { insertStaffAccount } from '../support/factories.ts';
-import { inboundFixture, withMessageId, type FixtureValues } from '../support/inbound.ts';
-import { MAIL_BRAND } from '../support/mail-brand.ts';
+import {
+  inboundBrand as brand,
+  inboundFixture,
+  lastCustomerMail,
+  openFormIncident,
+  STAFF_INBOX,
+  testInboundSettings,
+  withMessageId,
+} from '../support/inbound.ts';
 
-const INBOUND = 'soporte@vertice.example';
-const STAFF_INBOX = 'equipo@vertice.example';
-const brand = { ...MAIL_BRAND, inboundAddress: INBOUND, staffInbox: STAFF_INBOX };
-const settings: InboundSettings = {
-  brand,
-  staffInbox: STAFF_INBOX,
-  ownAddresses: ['no-reply@vertice.example', INBOUND, STAFF_INBOX],
-  staffEmails: ['ana@vertice.example'],
-};
+const settings = testInboundSettings(['ana@vertice.example']);
 const ana = { id: 'user-ana', email: 'ana@vertice.example', name: 'Ana Pérez' };
 const at = (hour: number, minute = 0) => new Date(Date.UTC(2025, 2, 3, hour, minute));
 
 /** An incident opened on the form by María, with its confirmation queued: its reply token and Message-ID. */
-async function openIncident(db: Db, email = 'maria@cliente.example') {
-  const created = await createIncident(
-    db,
-    { problema: 'La impresora fiscal no imprime', nombre: 'María Rodríguez', telefono: '', email, rnc: '' },
-    { brand, staffInbox: STAFF_INBOX, now: at(14) },
-  );
-  const confirmation = await lastCustomerMail(db, created.id);
-  return { ...created, ...confirmation };
-}
-
-/** The newest customer mail of an incident: what a reply to it names. */
-async function lastCustomerMail(
-  db: Db,
-  incidentId: number,
-): Promise<Required<Pick<FixtureValues, 'token' | 'messageId' | 'numero'>>> {
-  const incident = await db
-    .selectFrom('incidents')
-    .select(['numeroIncidencia', 'email'])
-    .where('id', '=', incidentId)
-    .executeTakeFirstOrThrow();
-  const row = await db
-    .selectFrom('mailOutbox')
-    .select(['replyTo', 'messageId'])
-    .where('toAddress', '=', incident.email)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  const token = /^soporte\+([0-9a-f]{32})@/.exec(row.replyTo ?? '')?.[1];
-  if (!token || !row.messageId) throw new Error('el correo al cliente no trae dirección de respuesta');
-  return { token, messageId: row.messageId, numero: incident.numeroIncidencia };
-}
+const openIncident = (db: Db, email = 'maria@cliente.example') => openFormIncident(db, at(14), { email });
 
 async function snapshot(db: Db) {
   const [incidents, entries, outbox] = await Promise.all([
@@ -501,5 +471,66 @@ describeEachEngine('inbound mail', (database) => {
     } finally {
       await target.cleanup();
     }
+  });
+  it('npm run data carries the mails sent and received, both ways between the engines: a reply after the move still lands, a duplicate is still one, Ver original still opens', async () => {
+    const { db, engine } = database();
+    const incident = await openIncident(db);
+    const reply = await receiveMail(db, inboundFixture('gmail-reply', incident), settings, at(15));
+    const mailed = await receiveMail(db, inboundFixture('new-incident'), settings, at(15, 10));
+    await receiveMail(db, inboundFixture('bounce', { messageId: incident.messageId }), settings, at(15, 20));
+    const spam = await receiveMail(db, inboundFixture('spam'), settings, at(15, 30));
+    await discardRefused(db, spam.inboundId!, { actorEmail: ana.email, network: '203.0.113.5' }, at(16));
+    // The newest mail to María, whose reply address the move must keep working.
+    const later = await lastCustomerMail(db, incident.id);
+    const exported = await exportData(db);
+    expect(exported.inboundMessages).toHaveLength(4);
+    expect(exported.inboundMessages![1]).toMatchObject({
+      outcome: 'new-incident',
+      numeroIncidencia: mailed.numeroIncidencia,
+      rawGzipBase64: expect.any(String),
+    });
+    expect(exported.inboundMessages![3]).toMatchObject({ outcome: 'rejected', reviewedByEmail: ana.email });
+    expect(exported.incidents.find((item) => item.numeroIncidencia === incident.numero)!.mails).toEqual([
+      expect.objectContaining({ kind: 'incident.confirmation', bouncedAt: at(15, 20).toISOString() }),
+    ]);
+
+    for (const other of [engine === 'sqlite' ? 'postgres' : 'sqlite', engine] as const) {
+      if (other === 'postgres' && !postgresAvailable) continue;
+      const target = await createTestDatabase(other);
+      try {
+        const file: unknown = JSON.parse(JSON.stringify(exported));
+        expect((await importData(target.db, file)).inboundMessages).toEqual({ imported: 4, skipped: 0, invalid: 0 });
+        expect(withoutStamp(await exportData(target.db))).toEqual(withoutStamp(exported));
+        // Again: nothing more.
+        expect((await importData(target.db, file)).inboundMessages).toEqual({ imported: 0, skipped: 4, invalid: 0 });
+
+        // 'Ver original' of the answer and of the mail that opened an incident.
+        const moved = (await incidentByNumber(target.db, incident.numero))!;
+        const answer = (await staffTimeline(target.db, moved)).find((entry) => entry.kind === 'answer');
+        expect(answer).toMatchObject({ via: 'correo', original: expect.any(Number) });
+        expect(await inboundOriginal(target.db, (answer as { original: number }).original)).toBe(
+          inboundFixture('gmail-reply', incident).toString('utf8'),
+        );
+        const opened = (await staffTimeline(target.db, (await incidentByNumber(target.db, mailed.numeroIncidencia!))!))[0];
+        expect(opened).toMatchObject({ kind: 'problem', via: 'correo', original: expect.any(Number) });
+        expect((await staffTimeline(target.db, moved)).some((entry) => entry.kind === 'bounce')).toBe(true);
+
+        // The same mail delivered after the move is still a duplicate; a reply to the newest mail still
+        // finds its incident by its reply address (rule 1).
+        expect((await receiveMail(target.db, inboundFixture('gmail-reply', incident), settings, at(17))).outcome).toBe(
+          'duplicate',
+        );
+        const after = await receiveMail(
+          target.db,
+          withMessageId(inboundFixture('gmail-reply', { token: later.token, numero: later.numero }), 'despues@gmail.com'),
+          settings,
+          at(17),
+        );
+        expect(after).toMatchObject({ outcome: 'answer', numeroIncidencia: incident.numero });
+      } finally {
+        await target.cleanup();
+      }
+    }
+    expect(reply.outcome).toBe('answer');
   });
 });

@@ -61,7 +61,15 @@ async function waitForPort(
   }
 }
 
-export async function startPrivateDovecot(): Promise<PrivateDovecot> {
+export interface DovecotOptions {
+  /**
+   * The capabilities announced after login, instead of Dovecot's own (`imap_capability`): e.g. without
+   * `IDLE`, to test a server that does not offer it.
+   */
+  capabilities?: string;
+}
+
+export async function startPrivateDovecot(options: DovecotOptions = {}): Promise<PrivateDovecot> {
   if (dovecotProblem) throw new Error(dovecotProblem);
   const dir = mkdtempSync(join(tmpdir(), 'vertice-imap-'));
   // Dovecot drops privileges for mail access; the folder must be reachable by the mail user.
@@ -99,6 +107,7 @@ export async function startPrivateDovecot(): Promise<PrivateDovecot> {
       `service imap-login {\n  chroot =\n  inet_listener imap {\n    address = 127.0.0.1\n    port = ${port}\n  }\n  inet_listener imaps {\n    port = 0\n  }\n}`,
       'service anvil {\n  chroot =\n}',
       'namespace inbox {\n  inbox = yes\n  separator = /\n}',
+      options.capabilities ? `protocol imap {\n  imap_capability = ${options.capabilities}\n}` : '',
       '',
     ].join('\n'),
   );

@@ -287,4 +287,19 @@ describe('the words of every mail', () => {
       it(`${template}${variant ? ` (${variant})` : ''} says '${register}' throughout`, () => {
         expect(otherRegister(register, mail)).toEqual([]);
       });
+
+  /**
+   * RFC 3834 (issue 21): every mail no person wrote says so, so that an autoresponder does not answer
+   * it and two help desks cannot loop. A staff member's reply, a meeting invitation and the welcome mail
+   * a staff member chose to send are a person's.
+   */
+  const WRITTEN_BY_A_PERSON = new Set(['incidentReplyMail', 'meetingMail', 'welcomeMail']);
+  for (const [template, samples] of Object.entries(SAMPLES))
+    it(`${template} ${WRITTEN_BY_A_PERSON.has(template) ? 'carries no' : 'carries'} Auto-Submitted`, () => {
+      for (const { mail } of samples) {
+        const value = mail.headers?.['Auto-Submitted'];
+        if (WRITTEN_BY_A_PERSON.has(template)) expect(value).toBeUndefined();
+        else expect(value).toMatch(/^auto-(generated|replied)$/);
+      }
+    });
 });

@@ -5,6 +5,7 @@
  * `/_actions/clients.sendWelcome`) is among them; the rest are the staff pages' forms.
  */
 import { clientActions } from './clients.ts';
+import { inboundActions } from './inbound.ts';
 import { incidentActions } from './incidents.ts';
 import { meetingActions } from './meetings.ts';
 import { messageActions } from './messages.ts';
@@ -16,6 +17,7 @@ export const staffActions = {
   meetings: meetingActions,
   messages: messageActions,
   settings: settingsActions,
+  inbound: inboundActions,
 };
 
 /**

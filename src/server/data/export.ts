@@ -1,7 +1,8 @@
 /**
  * The export of the site's records (`npm run data -- export`, the file import.ts reads back):
  * incidents with their history, conversation (replies, internal notes, the visitor's answers),
- * assignments and follow-up tokens; clients with their timeline and meetings; contact messages with
+ * assignments, follow-up tokens and the mails we sent about them (Message-IDs, reply tokens' hashes);
+ * the messages that came in (mail: outcome, original while kept); clients with their timeline and meetings; contact messages with
  * their handled state; and a CSV summary of each kind.
  *
  * Staff accounts (Better Auth's tables) are not moved: a column that holds a staff account's id is
@@ -11,7 +12,7 @@ import { CLIENT_FIELDS, type ClientEventKind, type ClientRecord } from '../../do
 import type { IncidentOrigin, IncidentRecord } from '../../domain/incidents.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
-import type { ClientMeeting, ContactMessage, IncidentEntryKind } from '../db/schema.ts';
+import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
 import { historyText, loadHistories } from '../incidents/history.ts';
 import { toView as meetingView } from '../meetings/index.ts';
 
@@ -25,6 +26,40 @@ export interface ExportedIncidentEntry {
   via?: 'correo';
   /** Matched by the subject alone: 'Remitente sin verificar'; absent otherwise. */
   unverified?: true;
+  /** The de-duplication key of the message it came from ('Ver original'), among `inboundMessages`. */
+  inboundKey?: string;
+}
+
+/**
+ * A mail we sent the customer about the incident (`incident_mails`): its Message-ID and the hash of its
+ * reply address's token, so that a reply to a mail sent before a move still finds its incident.
+ */
+export interface ExportedIncidentMail {
+  messageId: string;
+  kind: string;
+  replyTokenHash: string | null;
+  bouncedAt: string | null;
+  createdAt: string;
+}
+
+/**
+ * A message that came in (`inbound_messages`), by its de-duplication key (so the same mail delivered
+ * after a move is still a duplicate), with what became of it, the incident it joined or opened by
+ * number, who dealt with it when it was refused, and its original (gzip, base64) while it is kept.
+ */
+export interface ExportedInboundMessage {
+  channel: string;
+  dedupKey: string;
+  messageId: string | null;
+  sender: string;
+  subject: string;
+  outcome: InboundOutcome;
+  reason: string | null;
+  numeroIncidencia: string | null;
+  receivedAt: string;
+  reviewedAt: string | null;
+  reviewedByEmail: string | null;
+  rawGzipBase64: string | null;
 }
 
 /** One change of assignee; `assigneeEmail` null: 'Sin asignar'. */
@@ -68,6 +103,8 @@ export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
   tokens: ExportedIncidentToken[];
   /** Files (issue 21); absent when none, and in files exported before them. */
   attachments?: ExportedAttachment[];
+  /** Files exported before issue 21's panel have none. */
+  mails?: ExportedIncidentMail[];
 };
 
 /** One entry of a client's timeline; `detail` as stored (a note's text, or JSON `{ field?, from, to }`). */
@@ -114,6 +151,8 @@ export interface ExportData {
   incidents: ExportedIncident[];
   clients: ExportedClient[];
   contactMessages: ExportedContactMessage[];
+  /** Files exported before issue 21's panel have none. */
+  inboundMessages?: ExportedInboundMessage[];
 }
 
 /** Reads every record, with everything nested in it, in a stable order. */
@@ -159,6 +198,19 @@ export async function exportData(db: Db): Promise<ExportData> {
     (row) => row.clientId,
   );
   const messages = await db.selectFrom('contactMessages').selectAll().orderBy('createdAt').orderBy('id').execute();
+  const mails = Map.groupBy(
+    await db.selectFrom('incidentMails').selectAll().orderBy('createdAt').orderBy('id').execute(),
+    (row) => row.incidentId,
+  );
+  const inbound = await db
+    .selectFrom('inboundMessages')
+    .leftJoin('incidents', 'incidents.id', 'inboundMessages.incidentId')
+    .selectAll('inboundMessages')
+    .select('incidents.numeroIncidencia')
+    .orderBy('inboundMessages.receivedAt')
+    .orderBy('inboundMessages.id')
+    .execute();
+  const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
     (await db.withoutPlugins().selectFrom('user').select(['id', 'email']).execute()).map((user) => [user.id, user.email]),
   );
@@ -197,6 +249,9 @@ export async function exportData(db: Db): Promise<ExportData> {
           createdAt: entry.createdAt,
           ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
           ...(entry.unverified ? { unverified: true as const } : {}),
+          ...(entry.inboundMessageId && inboundKeys.has(entry.inboundMessageId)
+            ? { inboundKey: inboundKeys.get(entry.inboundMessageId)! }
+            : {}),
         })),
         assignments: changes.map((change) => ({
           assigneeEmail: staffEmail(change.assigneeId, change.assigneeEmail),
@@ -220,6 +275,13 @@ export async function exportData(db: Db): Promise<ExportData> {
               ),
             }
           : {}),
+        mails: (mails.get(row.id) ?? []).map((mail) => ({
+          messageId: mail.messageId,
+          kind: mail.kind,
+          replyTokenHash: mail.replyTokenHash,
+          bouncedAt: mail.bouncedAt ?? null,
+          createdAt: mail.createdAt,
+        })),
       };
     }),
     clients: clients.map((row) => ({
@@ -251,6 +313,20 @@ export async function exportData(db: Db): Promise<ExportData> {
       createdAt: row.createdAt,
       handledAt: row.handledAt ?? null,
       handledByEmail: row.handledAt ? staffEmail(row.handledById ?? null, row.handledByEmail ?? null) : null,
+    })),
+    inboundMessages: inbound.map((row) => ({
+      channel: row.channel,
+      dedupKey: row.dedupKey,
+      messageId: row.messageId,
+      sender: row.sender,
+      subject: row.subject,
+      outcome: row.outcome,
+      reason: row.reason,
+      numeroIncidencia: row.numeroIncidencia ?? null,
+      receivedAt: row.receivedAt,
+      reviewedAt: row.reviewedAt ?? null,
+      reviewedByEmail: row.reviewedBy ?? null,
+      rawGzipBase64: row.rawGzip ? Buffer.from(row.rawGzip).toString('base64') : null,
     })),
   };
 }

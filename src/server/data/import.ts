@@ -32,7 +32,7 @@ import { INCIDENT_NUMBER_PATTERN, isIncidentOrigin, isIncidentState, type Histor
 import { insertImportedClient } from '../clients/index.ts';
 import { insertImportedMessage } from '../contact/index.ts';
 import type { Db } from '../db/index.ts';
-import type { Database, IncidentEntryKind } from '../db/schema.ts';
+import type { Database, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
 import { insertImportedIncident } from '../incidents/imported.ts';
 import { insertImportedMeetings } from '../meetings/index.ts';
 
@@ -56,7 +56,7 @@ export function toIsoTime(value: unknown): string | null {
 
 const text = (value: unknown, max = 5000) => (typeof value === 'string' ? value.slice(0, max) : value == null ? '' : String(value).slice(0, max));
 
-type Kind = 'incidents' | 'clients' | 'contactMessages';
+type Kind = 'incidents' | 'clients' | 'contactMessages' | 'inboundMessages';
 export type ImportSummary = Record<Kind, { imported: number; skipped: number; invalid: number }>;
 
 /** A record left out (counted as invalid): which one, and why, in Spanish. */
@@ -82,7 +82,7 @@ function asList(value: unknown): unknown[] {
 
 /** Splits a parsed JSON file into the three kinds of records it holds. */
 export function collectRecords(input: unknown): Record<Kind, unknown[]> {
-  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [] };
+  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [], inboundMessages: [] };
   const classify = (item: unknown) => {
     if (!item || typeof item !== 'object') return;
     const record = item as Record<string, unknown>;
@@ -99,6 +99,7 @@ export function collectRecords(input: unknown): Record<Kind, unknown[]> {
     records.incidents.push(...asList(root.incidencias ?? root.incidents));
     records.clients.push(...asList(root.clientes ?? root.clients));
     records.contactMessages.push(...asList(root.contactMessages ?? root.contact_messages ?? root.mensajes));
+    records.inboundMessages.push(...asList(root.inboundMessages));
   }
   return records;
 }
@@ -175,7 +176,72 @@ function blobBytes(blobs: Blobs, key: unknown): Uint8Array | null {
   return new Uint8Array(data);
 }
 
-async function importIncident(trx: Transaction<Database>, record: Record<string, unknown>, staff: StaffIds, blobs: Blobs = new Map()): Promise<Outcome> {
+/** What one import learns as it goes: the id here of each inbound message, by its de-duplication key. */
+interface ImportContext {
+  /** The file's `blobs`: the files' bytes by SHA-256. */
+  blobs: Blobs;
+  inboundIds: Map<string, number>;
+  /** Inbound messages whose incident is named by number: linked once the incidents are in. */
+  inboundIncidents: Array<{ id: number; numero: string }>;
+}
+
+const INBOUND_OUTCOMES: readonly InboundOutcome[] = ['answer', 'unverified', 'new-incident', 'bounce', 'ignored', 'rejected'];
+/** A Message-ID as incident_mails stores it (no brackets, no spaces). */
+const MESSAGE_ID_PATTERN = /^[^\s<>]{1,500}$/;
+
+/**
+ * A message that came in (issue 21), stored once by its de-duplication key: one already here is
+ * skipped (its id still serves the entries that name it). Its incident is linked after the incidents.
+ */
+async function importInboundMessage(
+  trx: Transaction<Database>,
+  record: Record<string, unknown>,
+  _staff: StaffIds,
+  context: ImportContext,
+): Promise<Outcome> {
+  const dedupKey = text(record.dedupKey, 600).trim();
+  const receivedAt = toIsoTime(record.receivedAt);
+  const outcome = INBOUND_OUTCOMES.find((known) => known === record.outcome);
+  if (!dedupKey) throw new Refused('falta la clave del mensaje (dedupKey).');
+  if (!receivedAt) throw new Refused('la fecha de recepción falta o no es una fecha.');
+  if (!outcome) throw new Refused(`el resultado «${text(record.outcome, 40)}» no existe.`);
+  const reviewedAt = toIsoTime(record.reviewedAt);
+  const raw = typeof record.rawGzipBase64 === 'string' && record.rawGzipBase64 ? Buffer.from(record.rawGzipBase64, 'base64') : null;
+  const inserted = await trx
+    .insertInto('inboundMessages')
+    .values({
+      channel: text(record.channel, 40) || 'correo',
+      dedupKey,
+      messageId: optionalText(record.messageId, 500),
+      sender: text(record.sender, 320).trim().toLowerCase(),
+      subject: text(record.subject, 500),
+      outcome,
+      reason: optionalText(record.reason, 100),
+      incidentId: null,
+      rawGzip: raw ? new Uint8Array(raw) : null,
+      receivedAt,
+      reviewedAt,
+      reviewedBy: reviewedAt ? email(record.reviewedByEmail, STAFF_EMAIL, 'el correo de quien revisó un correo rechazado', true) : null,
+    })
+    .onConflict((conflict) => conflict.column('dedupKey').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  const id =
+    inserted?.id ??
+    (await trx.selectFrom('inboundMessages').select('id').where('dedupKey', '=', dedupKey).executeTakeFirstOrThrow()).id;
+  context.inboundIds.set(dedupKey, Number(id));
+  const numero = text(record.numeroIncidencia, 40).trim();
+  if (inserted && INCIDENT_NUMBER_PATTERN.test(numero)) context.inboundIncidents.push({ id: Number(id), numero });
+  return inserted ? 'imported' : 'skipped';
+}
+
+async function importIncident(
+  trx: Transaction<Database>,
+  record: Record<string, unknown>,
+  staff: StaffIds,
+  context: ImportContext,
+): Promise<Outcome> {
+  const blobs = context.blobs;
   const numero = text(record.numeroIncidencia, 40).trim();
   const fecha = toIsoTime(record.fecha);
   if (!INCIDENT_NUMBER_PATTERN.test(numero)) throw new Refused('el número no tiene la forma INC-AAAAMMDD-NNNN.');
@@ -229,8 +295,24 @@ async function importIncident(trx: Transaction<Database>, record: Record<string,
       // How a customer's answer came (issue 21): only an answer can have come by mail.
       ...(kind === 'answer' && item.via === 'correo' ? { via: 'correo' as const } : {}),
       ...(kind === 'answer' && item.unverified === true ? { unverified: true } : {}),
+      // The message it came from ('Ver original'), when the file carries it.
+      ...(typeof item.inboundKey === 'string' && context.inboundIds.has(item.inboundKey)
+        ? { inboundMessageId: context.inboundIds.get(item.inboundKey)! }
+        : {}),
     };
   }
+  const mails = nested(record.mails, (item) => {
+    const createdAt = toIsoTime(item.createdAt);
+    const messageId = typeof item.messageId === 'string' ? item.messageId.trim() : '';
+    if (!createdAt || !MESSAGE_ID_PATTERN.test(messageId)) return null;
+    return {
+      messageId,
+      kind: text(item.kind, 60),
+      replyTokenHash: typeof item.replyTokenHash === 'string' && TOKEN_HASH_PATTERN.test(item.replyTokenHash) ? item.replyTokenHash : null,
+      bouncedAt: toIsoTime(item.bouncedAt),
+      createdAt,
+    };
+  });
   const assignments = nested(record.assignments, (item) => {
     const createdAt = toIsoTime(item.createdAt);
     if (!createdAt) return null;
@@ -262,6 +344,7 @@ async function importIncident(trx: Transaction<Database>, record: Record<string,
     assignments,
     tokens,
     attachments,
+    mails,
   });
   return stored ? 'imported' : 'skipped';
 }
@@ -353,6 +436,7 @@ async function importContactMessage(trx: Transaction<Database>, record: Record<s
 function recordName(kind: Kind, record: Record<string, unknown>): string {
   if (kind === 'incidents') return text(record.numeroIncidencia, 40) || '(sin número)';
   if (kind === 'clients') return text(record.razonSocial, 200) || '(sin razón social)';
+  if (kind === 'inboundMessages') return text(record.dedupKey, 200) || '(sin clave)';
   return `${text(record.email, 200) || '(sin correo)'} ${text(record.createdAt ?? record.fecha, 40)}`.trim();
 }
 
@@ -363,22 +447,25 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     incidents: { imported: 0, skipped: 0, invalid: 0 },
     clients: { imported: 0, skipped: 0, invalid: 0 },
     contactMessages: { imported: 0, skipped: 0, invalid: 0 },
+    inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
   };
-  const total = records.incidents.length + records.clients.length + records.contactMessages.length;
-  const blobs = blobsOf(input);
+  const total = records.incidents.length + records.clients.length + records.contactMessages.length + records.inboundMessages.length;
   const importers = {
-    incidents: (trx: Transaction<Database>, record: Record<string, unknown>, staff: StaffIds) => importIncident(trx, record, staff, blobs),
+    inboundMessages: importInboundMessage,
+    incidents: importIncident,
     clients: importClient,
     contactMessages: importContactMessage,
   };
+  const context: ImportContext = { blobs: blobsOf(input), inboundIds: new Map(), inboundIncidents: [] };
   let done = 0;
   await db.transaction().execute(async (trx) => {
     const staff = await staffIds(trx);
-    for (const kind of ['incidents', 'clients', 'contactMessages'] as const) {
+    // Inbound messages first: the incidents' entries name them.
+    for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages'] as const) {
       for (const raw of records[kind]) {
         const record = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
         try {
-          summary[kind][await importers[kind](trx, record, staff)] += 1;
+          summary[kind][await importers[kind](trx, record, staff, context)] += 1;
         } catch (error) {
           if (!(error instanceof Refused)) throw error;
           summary[kind].invalid += 1;
@@ -387,6 +474,11 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
         done += 1;
         options.onProgress?.(done, total);
       }
+    }
+    // Each message imported now joins the incident it names, when that incident is here.
+    for (const { id, numero } of context.inboundIncidents) {
+      const incident = await trx.selectFrom('incidents').select('id').where('numeroIncidencia', '=', numero).executeTakeFirst();
+      if (incident) await trx.updateTable('inboundMessages').set({ incidentId: incident.id }).where('id', '=', id).execute();
     }
   });
   return summary;

@@ -95,6 +95,21 @@ export interface InboundMessagesTable {
   /** The raw message, gzip; null for channels without one. */
   rawGzip: Uint8Array | null;
   receivedAt: string;
+  /** A refused message a staff member dealt with ('Crear incidencia' or 'Descartar'), and who (e-mail); migration 0026. */
+  reviewedAt: string | null;
+  reviewedBy: string | null;
+}
+
+/** The last round of each mailbox reader (`imap`), for 'Correo entrante' (migration 0026). */
+export interface InboundPollsTable {
+  channel: string;
+  lastRoundAt: string;
+  lastOkAt: string | null;
+  /** The last round's error, or null when it went well. */
+  lastError: string | null;
+  lastErrorAt: string | null;
+  /** Whether the server offered IDLE (the poller wakes as soon as a mail arrives). */
+  idle: Generated<boolean | number>;
 }
 
 /** How many incidents each state has, kept by triggers on `incidents` (migration 0020); read by the staff home. */
@@ -407,6 +422,7 @@ export interface Database {
   inboundMessages: InboundMessagesTable;
   blobs: BlobsTable;
   incidentAttachments: IncidentAttachmentsTable;
+  inboundPolls: InboundPollsTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

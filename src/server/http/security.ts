@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import { ACTIONS_PREFIX, isPrivatePath, ROUTES } from '../../routes.ts';
+import { readBodyUpTo } from './read-body.ts';
 import { actionErrorBody } from './refusals.ts';
 import { UPLOAD_ACTIONS, UPLOAD_BODY_BYTES } from '../../domain/attachments.ts';
 
@@ -193,26 +194,12 @@ function refuseWithPage(req: IncomingMessage, res: ServerResponse, pathname: str
  * with a 500 instead.
  */
 function bufferBody(req: IncomingMessage, res: ServerResponse, limit: number, tooLarge: () => void, next: () => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let refused = false;
-  req.on('data', (chunk: Buffer) => {
-    if (refused) return;
-    size += chunk.length;
-    if (size > limit) {
-      refused = true;
-      tooLarge();
-      return;
-    }
-    chunks.push(chunk);
-  });
-  req.once('end', () => {
-    if (refused) return;
-    (req as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks);
-    next();
-  });
-  req.once('error', () => {
-    if (!res.headersSent) res.destroy();
+  readBodyUpTo(req, res, limit, {
+    onTooLarge: tooLarge,
+    onBody: (body) => {
+      (req as IncomingMessage & { body?: Buffer }).body = body;
+      next();
+    },
   });
 }
 

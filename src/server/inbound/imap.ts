@@ -110,12 +110,82 @@ async function refuseTooLarge(
   );
 }
 
+/** The channel name of the mailbox reader in `inbound_polls`. */
+export const IMAP_POLLER = 'imap';
+const ERROR_MAX = 500;
+
+/** An error as 'Correo entrante' shows it: its message, without the mailbox's password, capped. */
+export function roundErrorText(error: unknown, url: string): string {
+  const { auth } = imapTarget(url);
+  const detail = error as { message?: string; responseText?: string; code?: string };
+  let text = [detail?.message ?? String(error), detail?.responseText, detail?.code]
+    .filter((part, index, all) => part && all.indexOf(part) === index)
+    .join(' · ');
+  if (auth.pass) text = text.replaceAll(auth.pass, '***').replaceAll(encodeURIComponent(auth.pass), '***');
+  return text.length > ERROR_MAX ? `${text.slice(0, ERROR_MAX - 1)}…` : text;
+}
+
+/**
+ * Records how a round ended (`inbound_polls`, one row per reader). Never throws: when the database is
+ * what failed, the record fails with it, and the round's own error is what the caller sees.
+ */
+async function recordRound(
+  db: Db,
+  round: { error: unknown; url: string; idle: boolean; now: Date },
+): Promise<void> {
+  const at = round.now.toISOString();
+  const values = round.error
+    ? {
+        lastRoundAt: at,
+        lastError: roundErrorText(round.error, round.url),
+        lastErrorAt: at,
+        idle: round.idle,
+      }
+    : { lastRoundAt: at, lastOkAt: at, lastError: null, idle: round.idle };
+  await db
+    .insertInto('inboundPolls')
+    .values({ channel: IMAP_POLLER, ...values })
+    .onConflict((oc) => oc.column('channel').doUpdateSet(values))
+    .execute()
+    .catch(() => {});
+}
+
+/** Bytes asked for per FETCH while downloading a mail: a large one never sits in imapflow's buffers whole. */
+const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The raw mail, read in chunks into one buffer of its announced size (RFC822.SIZE): a 25 MB mail costs
+ * 25 MB once, instead of the chunks, their concatenation and imapflow's own copy. Null when it is gone.
+ */
+async function downloadRaw(client: ImapFlow, uid: number, size: number, max: number): Promise<Uint8Array | null> {
+  const { content } = await client.download(String(uid), undefined, {
+    uid: true,
+    chunkSize: DOWNLOAD_CHUNK_BYTES,
+    maxBytes: max,
+  });
+  if (!content) return null;
+  let raw = Buffer.allocUnsafe(Math.min(size, max));
+  let length = 0;
+  for await (const chunk of content as AsyncIterable<Buffer>) {
+    // A server whose size was wrong: grow (rare, and bounded by `max`).
+    if (length + chunk.length > raw.length) {
+      const grown = Buffer.allocUnsafe(Math.min(Math.max(raw.length * 2, length + chunk.length), max + chunk.length));
+      raw.copy(grown, 0, 0, length);
+      raw = grown;
+    }
+    chunk.copy(raw, length);
+    length += chunk.length;
+  }
+  return raw.subarray(0, length);
+}
+
 /**
  * One round: every mail in the mailbox's folder, oldest first, stored then flagged and moved. Throws
  * when the mailbox or the database fails (what was not stored stays for the next round).
  */
 export async function pollMailbox(db: Db, options: PollOptions): Promise<PollResult> {
   const now = options.now ?? (() => new Date());
+  let idle = false;
   const outcome = await withPollLock(db, async () => {
     const target = imapTarget(options.url);
     const client = new ImapFlow({
@@ -126,7 +196,14 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
       logger: false,
     });
     const result: PollResult = { status: 'done', processed: 0, rejected: 0 };
-    await client.connect();
+    // Whatever ends the round (done, or an error thrown to the caller) is recorded for 'Correo entrante'.
+    try {
+      await client.connect();
+      idle = client.capabilities.has('IDLE');
+    } catch (error) {
+      await recordRound(db, { error, url: options.url, idle, now: now() });
+      throw error;
+    }
     try {
       await ensureFolders(client);
       const lock = await client.getMailboxLock(target.mailbox);
@@ -140,9 +217,9 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
           if ((meta.size ?? 0) > options.maxBytes) {
             stored = await refuseTooLarge(db, options.settings, uid, meta.envelope as never, now());
           } else {
-            const message = await client.fetchOne(range, { source: true }, { uid: true });
-            if (!message || !message.source) continue;
-            stored = await receiveMail(db, message.source, options.settings, now());
+            const raw = await downloadRaw(client, uid, meta.size ?? 0, options.maxBytes);
+            if (!raw) continue;
+            stored = await receiveMail(db, raw, options.settings, now());
           }
           const refused =
             (stored.outcome === 'duplicate' ? stored.firstOutcome : stored.outcome) === 'rejected';
@@ -163,9 +240,13 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
       } finally {
         lock.release();
       }
+    } catch (error) {
+      await recordRound(db, { error, url: options.url, idle, now: now() });
+      throw error;
     } finally {
       await client.logout().catch(() => client.close());
     }
+    await recordRound(db, { error: null, url: options.url, idle, now: now() });
     return result;
   });
   return outcome === 'locked' ? { status: 'locked', processed: 0, rejected: 0 } : outcome;
@@ -178,38 +259,118 @@ export interface MailboxPoller {
   stop(): Promise<void>;
 }
 
-/** Polls every `intervalMs` until stopped; a failed round is logged and retried at the next one. */
+/** How long one IDLE command lasts before it is issued again (RFC 2177: servers may end it after 30 min). */
+const IDLE_RENEW_MS = 10 * 60 * 1000;
+
+/**
+ * Polls every `intervalMs` until stopped; a failed round is logged and retried at the next one. Where
+ * the server offers IDLE, a second connection waits on the mailbox between rounds and a new mail wakes
+ * the loop at once (a round already running is followed by another); the interval stays the fallback,
+ * and what the round does is the same either way. Without IDLE, or while the waiting connection is
+ * down (it is opened again after the next round), the loop only polls.
+ */
 export function startMailboxPoller(
   db: Db,
-  options: PollOptions & { intervalMs: number; poll?: boolean },
+  options: PollOptions & { intervalMs: number; poll?: boolean; idle?: boolean },
 ): MailboxPoller {
   let running = true;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<unknown> = Promise.resolve();
+  let inRound = false;
+  let again = false;
+  let watcher: ImapFlow | null = null;
   const runOnce = () => {
     const round = pollMailbox(db, options);
     current = round.catch(() => {});
     return round;
   };
-  const schedule = () => {
-    if (!running || options.poll === false) return;
-    timer = setTimeout(() => {
-      void runOnce()
-        .catch((error: unknown) => options.log?.error({ err: error }, 'inbound mailbox round failed'))
-        .finally(schedule);
-    }, options.intervalMs);
+
+  /** Runs rounds until no mail arrived during the last one, then waits (IDLE, or the interval). */
+  const wake = async (): Promise<void> => {
+    if (!running) return;
+    if (inRound) {
+      again = true;
+      return;
+    }
+    inRound = true;
+    clearTimeout(timer);
+    try {
+      do {
+        again = false;
+        await runOnce().catch((error: unknown) =>
+          options.log?.error({ err: error }, 'inbound mailbox round failed'),
+        );
+      } while (again && running);
+      if (running) await watch();
+    } finally {
+      inRound = false;
+    }
+    if (running) timer = setTimeout(() => void wake(), options.intervalMs);
   };
-  if (options.poll !== false) {
-    void runOnce()
-      .catch((error: unknown) => options.log?.error({ err: error }, 'inbound mailbox round failed'))
-      .finally(schedule);
-  }
+
+  /** Opens the connection that waits in IDLE, when the server offers it and none is open. */
+  const watch = async (): Promise<void> => {
+    if (options.idle === false || watcher?.usable) return;
+    const target = imapTarget(options.url);
+    const client = new ImapFlow({
+      host: target.host,
+      port: target.port,
+      secure: target.secure,
+      auth: target.auth,
+      logger: false,
+      disableAutoIdle: true,
+      maxIdleTime: IDLE_RENEW_MS,
+    });
+    client.on('error', (error: unknown) =>
+      options.log?.warn({ err: error }, 'inbound IDLE connection failed'),
+    );
+    client.on('close', () => {
+      if (watcher === client) watcher = null;
+    });
+    try {
+      await client.connect();
+      if (!client.capabilities.has('IDLE')) {
+        await client.logout();
+        return;
+      }
+      await client.mailboxOpen(target.mailbox, { readOnly: true });
+    } catch (error) {
+      options.log?.warn({ err: error }, 'inbound IDLE connection failed');
+      client.close();
+      return;
+    }
+    if (!running) {
+      await client.logout().catch(() => client.close());
+      return;
+    }
+    watcher = client;
+    // Only a new mail wakes the loop (the count also moves when a round takes mail out of the folder).
+    client.on('exists', (data: { count: number; prevCount: number }) => {
+      if (data.count > data.prevCount) void wake();
+    });
+    void (async () => {
+      // IDLE ends every IDLE_RENEW_MS and is issued again; one that fails closes this connection (the
+      // next round opens another) rather than being retried in a loop.
+      while (running && watcher === client && client.usable) {
+        if ((await client.idle().catch(() => false)) === false) {
+          if (watcher === client) watcher = null;
+          client.close();
+          return;
+        }
+      }
+    })();
+  };
+
+  if (options.poll !== false) void wake();
   return {
     name: 'inbound-mailbox',
     runOnce,
     async stop() {
       running = false;
       clearTimeout(timer);
+      const closing = watcher;
+      watcher = null;
+      await closing?.logout().catch(() => closing.close());
       await current;
     },
   };

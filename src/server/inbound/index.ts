@@ -18,6 +18,8 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Transaction } from 'kysely';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { NEW_INCIDENTS_PER_SENDER_PER_HOUR } from '../../domain/inbound.ts';
 import { ENTRY_MAX_LENGTH } from '../../domain/incidents.ts';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX } from '../../domain/forms/common.ts';
 import type { Db } from '../db/index.ts';
@@ -35,8 +37,8 @@ import { mailBrand } from '../mail/index.ts';
 
 const gzipAsync = promisify(gzip);
 
-/** New incidents one sender may open by mail in an hour; past it the mail is refused ('Rechazados'). */
-export const NEW_INCIDENTS_PER_SENDER_PER_HOUR = 5;
+/** New incidents one sender may open by mail in an hour (src/domain/inbound.ts, which the panel reads too). */
+export { NEW_INCIDENTS_PER_SENDER_PER_HOUR };
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The number of an incident in a subject (`Re: Incidencia INC-20250301-1234: Resuelto`). */
@@ -236,7 +238,27 @@ async function decide(
 
   const opened = await reserveHit(trx, `inbound-new:${sender.address}`, HOUR_MS, now.getTime());
   if (opened > NEW_INCIDENTS_PER_SENDER_PER_HOUR) return { outcome: 'rejected', reason: 'rate-limit' };
-  const created = await insertNewIncident(
+  const created = await openIncident(trx, message, sender, settings, now, files);
+  return {
+    outcome: 'new-incident',
+    incidentId: created.id,
+    numeroIncidencia: created.numeroIncidencia,
+    wake: true,
+  };
+}
+
+type PreparedFiles = { prepared: PreparedFile[]; refused: RefusedFile[] };
+
+/** Rule 4: the message opens an incident of origin 'Correo' (confirmation threaded under it, staff told). */
+function openIncident(
+  trx: Transaction<Database>,
+  message: ChannelMessage,
+  sender: { address: string; name: string },
+  settings: InboundSettings,
+  now: Date,
+  files: PreparedFiles,
+) {
+  return insertNewIncident(
     trx,
     {
       problema: capped(
@@ -259,12 +281,65 @@ async function decide(
       droppedFiles: files.refused,
     },
   );
-  return {
-    outcome: 'new-incident',
-    incidentId: created.id,
-    numeroIncidencia: created.numeroIncidencia,
-    wake: true,
-  };
+}
+
+/** What {@link admitRefused} did: opened an incident, or found the message gone or already dealt with. */
+export type AdmitResult =
+  | { status: 'opened'; incidentId: number; numeroIncidencia: string }
+  | { status: 'gone' }
+  | { status: 'no-sender' };
+
+/**
+ * 'Crear incidencia' on a refused message ('Rechazados' in Configuración): a staff member decided it is
+ * a customer's, so it opens an incident exactly as rule 4 would (same writer, same confirmation and
+ * staff notice), past the per-sender limit and whatever refused it. `message` is the stored message read
+ * again by its channel (src/server/inbound/refused.ts). In one transaction: the row is claimed (still
+ * refused and not dealt with, else `gone`: two clicks open one incident), the incident opened, the row
+ * marked `new-incident` and reviewed, and the audit event written.
+ */
+export async function admitRefused(
+  db: Db,
+  inboundId: number,
+  message: ChannelMessage,
+  settings: InboundSettings,
+  actor: AuditActor,
+  now: Date = new Date(),
+): Promise<AdmitResult> {
+  const sender = message.sender;
+  if (!sender) return { status: 'no-sender' };
+  // Its files are checked and cleaned as rule 4 would (before the transaction, as there).
+  const files: PreparedFiles = message.files.length
+    ? await prepareFiles(message.files)
+    : { prepared: [], refused: [] };
+  const result = await db.transaction().execute(async (trx): Promise<AdmitResult> => {
+    const claimed = await trx
+      .updateTable('inboundMessages')
+      .set({ reviewedAt: now.toISOString(), reviewedBy: actor.actorEmail })
+      .where('id', '=', inboundId)
+      .where('outcome', '=', 'rejected')
+      .where('reviewedAt', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return { status: 'gone' };
+    const created = await openIncident(trx, message, sender, settings, now, files);
+    await trx
+      .updateTable('inboundMessages')
+      .set({ outcome: 'new-incident', incidentId: created.id })
+      .where('id', '=', inboundId)
+      .execute();
+    await recordEvent(
+      trx,
+      {
+        ...actor,
+        action: 'incident.from-refused',
+        subject: created.numeroIncidencia,
+        detail: `${sender.address} · ${message.subject}`,
+      },
+      now,
+    );
+    return { status: 'opened', incidentId: created.id, numeroIncidencia: created.numeroIncidencia };
+  });
+  if (result.status === 'opened') wakeMailWorkers();
+  return result;
 }
 
 /**

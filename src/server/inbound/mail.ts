@@ -98,7 +98,9 @@ function extensionOf(mimeType: string): string {
 
 /** Reads a raw mail into what the channel hands the desk. */
 export async function readMail(raw: Uint8Array): Promise<ChannelMessage> {
-  const email: Email = await PostalMime.parse(raw, {
+  // A view over its whole buffer is handed over as that buffer: postal-mime copies any other view first.
+  const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer;
+  const email: Email = await PostalMime.parse(whole ? (raw.buffer as ArrayBuffer) : raw, {
     forceRfc822Attachments: true,
     attachmentEncoding: 'arraybuffer',
   });

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { ROUTES } from '../../routes.ts';
 import type { Config } from '../config.ts';
+import { readBodyUpTo } from '../http/read-body.ts';
 import type { Db } from '../db/index.ts';
 import { inboundSettings, type IngestResult } from './index.ts';
 import { receiveMail } from './mail.ts';
@@ -148,28 +149,10 @@ export function inboundMailHandler(
       return refuse(req, res, WEBHOOK_ANSWERS.unauthorized, { 'WWW-Authenticate': 'Bearer' });
     const max = config.INBOUND_MAX_BYTES;
     if (Number(req.headers['content-length'] ?? 0) > max) return refuse(req, res, WEBHOOK_ANSWERS.tooLarge);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > max) {
-        refused = true;
-        chunks.length = 0;
-        refuse(req, res, WEBHOOK_ANSWERS.tooLarge);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => {
-      if (refused) return;
-      void storeWebhookMail(db(), Buffer.concat(chunks), config, log).then((result) =>
-        writeAnswer(res, result, {}, true),
-      );
-    });
-    req.once('error', () => {
-      if (!res.headersSent) res.destroy();
+    readBodyUpTo(req, res, max, {
+      onTooLarge: () => refuse(req, res, WEBHOOK_ANSWERS.tooLarge),
+      onBody: (raw) =>
+        void storeWebhookMail(db(), raw, config, log).then((result) => writeAnswer(res, result, {}, true)),
     });
   };
 }

@@ -96,7 +96,7 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments, bounces, files] = await Promise.all([
+  const [entries, assignments, bounces, files, openingMail] = await Promise.all([
     loadEntries(db, incident.id),
     loadAssignments(db, incident.id),
     db
@@ -106,6 +106,14 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       .where('bouncedAt', 'is not', null)
       .execute(),
     attachmentsByEntry(db, incident.id),
+    // The mail that opened it (rule 4, or 'Crear incidencia' on a refused one): 'por correo', 'Ver original'.
+    db
+      .selectFrom('inboundMessages')
+      .select('id')
+      .where('incidentId', '=', incident.id)
+      .where('outcome', '=', 'new-incident')
+      .orderBy('id')
+      .executeTakeFirst(),
   ]);
   const timeline: Array<TimelineEntry & { rank: number }> = [
     {
@@ -114,6 +122,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       texto: incident.problema,
       autor: incident.nombre,
       ...(files.problem.length ? { adjuntos: files.problem } : {}),
+      ...(openingMail ? { via: 'correo' as const, original: Number(openingMail.id) } : {}),
       rank: 0,
     },
     ...incident.historial

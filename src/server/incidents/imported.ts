@@ -45,6 +45,8 @@ export interface ImportedIncident extends IncidentFields {
     /** 'correo': an answer that came by mail; 'Remitente sin verificar' with `unverified`. */
     via?: 'correo';
     unverified?: boolean;
+    /** The inbound message it came from ('Ver original'), already stored here. */
+    inboundMessageId?: number;
   }>;
   /** `assignedById` '' names no account (the column cannot be null). */
   assignments: Array<{
@@ -67,6 +69,14 @@ export interface ImportedIncident extends IncidentFields {
     thumb: Uint8Array | null;
     droppedReason: string | null;
   }>;
+  /** The mails sent the customer (issue 21), by Message-ID; absent in older files. */
+  mails?: Array<{
+    messageId: string;
+    kind: string;
+    replyTokenHash: string | null;
+    bouncedAt: string | null;
+    createdAt: string;
+  }>;
 }
 
 /** Stores the incident with everything nested in it; false when its number is already taken (nothing is written). */
@@ -80,6 +90,7 @@ export async function insertImportedIncident(
     assignments,
     tokens,
     attachments = [],
+    mails = [],
     lastActivityAt: exportedActivity,
     customerWaiting: exportedWaiting,
     origen,
@@ -121,6 +132,7 @@ export async function insertImportedIncident(
     ...entry,
     via: entry.via ?? null,
     unverified: entry.unverified ?? false,
+    inboundMessageId: entry.inboundMessageId ?? null,
   }));
   const entryIds: number[] = [];
   // One by one when files name entries: each file needs its entry's id, in order.
@@ -157,6 +169,13 @@ export async function insertImportedIncident(
       .insertInto('incidentTokens')
       .values(tokens.map((token) => ({ incidentId: id, ...token })))
       .onConflict((conflict) => conflict.column('tokenHash').doNothing())
+      .execute();
+  // A Message-ID or reply token already here (the same mail imported under another incident) is kept as it is.
+  for (const mail of mails)
+    await trx
+      .insertInto('incidentMails')
+      .values({ incidentId: id, ...mail })
+      .onConflict((conflict) => conflict.doNothing())
       .execute();
   return true;
 }

@@ -1,7 +1,7 @@
 /** The mails about a staff member's own account: 'tú'. */
 import { formatStaffDateTime } from '../../domain/dates.ts';
 import { formatAddress, renderMail, type MailBrand } from './templates.ts';
-import type { MailMessage } from './types.ts';
+import { automatic, type MailMessage } from './types.ts';
 
 /** What the password-changed notice says about the change. */
 export interface PasswordChangedMailData {
@@ -17,7 +17,8 @@ export interface PasswordChangedMailData {
 
 /** To a staff member whose password has just changed (from /admin/configuracion). */
 export function passwordChangedMail(brand: MailBrand, data: PasswordChangedMailData): MailMessage {
-  return renderMail(brand, formatAddress(data.name, data.email), {
+  return automatic(
+    renderMail(brand, formatAddress(data.name, data.email), {
     subject: `Tu contraseña de ${brand.companyName} cambió`,
     preheader: 'La contraseña de tu cuenta del panel administrativo acaba de cambiar.',
     heading: 'Tu contraseña cambió',
@@ -34,5 +35,6 @@ export function passwordChangedMail(brand: MailBrand, data: PasswordChangedMailD
     outro: [
       `Si no fuiste tú, avisa de inmediato al administrador del sitio o escribe a ${brand.email}: alguien conoce tu contraseña.`,
     ],
-  });
+    }),
+  );
 }

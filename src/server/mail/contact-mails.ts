@@ -7,7 +7,7 @@
 import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { ROUTES } from '../../routes.ts';
 import { absoluteUrl, formatAddress, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
-import type { MailMessage } from './types.ts';
+import { automatic, type MailMessage } from './types.ts';
 
 export interface ContactMailData {
   /** The stored message's id: the notice links to it in the inbox. */
@@ -29,7 +29,8 @@ export function contactStaffNoticeMail(
   staffInbox: string,
   contact: ContactMailData,
 ): MailMessage {
-  return renderMail(
+  return automatic(
+    renderMail(
     brand,
     staffInbox,
     {
@@ -49,6 +50,7 @@ export function contactStaffNoticeMail(
       outro: ['Cuando lo atiendas, márcalo como atendido en Mensajes.'],
     },
     formatAddress(contact.name, contact.email),
+    ),
   );
 }
 
@@ -57,7 +59,8 @@ export function contactConfirmationMail(
   brand: MailBrand,
   contact: Pick<ContactMailData, 'email' | 'createdAt'>,
 ): MailMessage {
-  return renderMail(brand, contact.email, {
+  return automatic(
+    renderMail(brand, contact.email, {
     subject: `Recibimos tu mensaje — ${brand.companyName}`,
     preheader: 'Tu mensaje llegó a nuestro equipo: un consultor te responderá en un día laborable.',
     heading: 'Recibimos tu mensaje',
@@ -71,5 +74,6 @@ export function contactConfirmationMail(
       'Si no escribiste tú desde nuestro sitio web, puedes ignorar este correo.',
       `El equipo de ${brand.companyName}`,
     ],
-  });
+    }),
+  );
 }

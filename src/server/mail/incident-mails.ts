@@ -8,7 +8,7 @@ import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
 import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
 import { absoluteUrl, formatAddress, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
-import { autoSubmitted, type MailMessage } from './types.ts';
+import { automatic, autoSubmitted, type MailMessage } from './types.ts';
 
 /** The incident as the mails about it need it: the record without its id and history. */
 export type IncidentMailData = Omit<IncidentRecord, 'id' | 'historial'>;
@@ -40,11 +40,6 @@ function firstLine(text: string): string {
       .find((item) => item.trim())
       ?.trim() ?? '';
   return line.length > FIRST_LINE_MAX ? `${line.slice(0, FIRST_LINE_MAX).trimEnd()}…` : line;
-}
-
-/** A mail no person wrote (RFC 3834): every notice to staff. */
-function automatic(mail: MailMessage): MailMessage {
-  return { ...mail, headers: autoSubmitted('auto-generated') };
 }
 
 /** The follow-up page opened by a token (src/server/incidents/follow-up.ts). */

@@ -23,6 +23,15 @@ export function autoSubmitted(value: 'auto-generated' | 'auto-replied'): Record<
 }
 
 /**
+ * A mail no person wrote, marked `Auto-Submitted: auto-generated` (RFC 3834): notices to staff, the
+ * visitors' confirmations, account notices. A staff member's reply, a meeting invitation and the welcome
+ * mail a staff member chose to send are not.
+ */
+export function automatic(mail: MailMessage): MailMessage {
+  return { ...mail, headers: { ...mail.headers, ...autoSubmitted('auto-generated') } };
+}
+
+/**
  * A file of a mail, its content as text (UTF-8). A `text/calendar` file with a `method` is sent the way
  * calendar clients recognise an invitation: as a `text/calendar; method=…` alternative of the body and
  * as an `.ics` attachment (nodemailer's `icalEvent`).

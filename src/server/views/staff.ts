@@ -14,7 +14,12 @@ import { CLIENT_LIST_LIMIT, clientFromParam, clientTimeline, listClients } from 
 import { clientIncidents, incidentClients } from '../clients/match.ts';
 import { countPendingMessages, listMessages } from '../contact/inbox.ts';
 import { loadDashboardCharts } from '../dashboard/index.ts';
+import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
+import { imapTarget } from '../inbound/imap.ts';
+import { refusedMessages } from '../inbound/refused.ts';
+import { mailboxPollStatus, receivedToday } from '../inbound/status.ts';
+import { ROUTES } from '../../routes.ts';
 import { assigneeOf, listAssignableStaff, type Assignee } from '../incidents/assignment.ts';
 import { incidentByNumber, staffTimeline } from '../incidents/conversation.ts';
 import type { IncidentFilters } from '../incidents/query.ts';
@@ -155,4 +160,30 @@ export const pendingEnrolmentView = (staff: StaffMember) => pendingEnrolment(sta
 export async function staffAttachmentResponse(idParam: string | undefined, thumb: boolean): Promise<Response> {
   const id = Number.parseInt(idParam ?? '', 10);
   return attachmentResponse(Number.isSafeInteger(id) && id > 0 ? await attachmentForStaff(getDb(), id, thumb) : null);
+}
+
+/**
+ * 'Correo entrante' in Configuración (issue 21): which channels are on (from the settings; never the
+ * mailbox's password), the mailbox reader's last round, what came in today and the refused messages.
+ */
+export async function inboundPanelView(now: Date = new Date()) {
+  const config = getConfig();
+  const db = getDb();
+  const [poll, today, refused] = await Promise.all([
+    mailboxPollStatus(db),
+    receivedToday(db, now),
+    refusedMessages(db),
+  ]);
+  const imap = config.INBOUND_IMAP_URL ? imapTarget(config.INBOUND_IMAP_URL) : null;
+  return {
+    address: config.INBOUND_ADDRESS ?? null,
+    imap: imap
+      ? { host: imap.host, user: imap.auth.user, mailbox: imap.mailbox, everySeconds: config.INBOUND_POLL_SECONDS }
+      : null,
+    webhook: config.INBOUND_WEBHOOK_SECRET ? new URL(ROUTES.inboundMail, config.SITE_URL).href : null,
+    maxBytes: config.INBOUND_MAX_BYTES,
+    poll,
+    today,
+    refused,
+  };
 }

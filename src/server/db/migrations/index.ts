@@ -28,6 +28,7 @@ import * as oneLimitTable from './0022_one_limit_table.ts';
 import * as clientImportNonces from './0023_client_import_nonces.ts';
 import * as inboundMail from './0024_inbound_mail.ts';
 import * as attachments from './0025_attachments.ts';
+import * as inboundReview from './0026_inbound_review.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0023_client_import_nonces': clientImportNonces,
   '0024_inbound_mail': inboundMail,
   '0025_attachments': attachments,
+  '0026_inbound_review': inboundReview,
 };

@@ -1,0 +1,383 @@
+/**
+ * `npm run bench:mail` (issue 21): the production server (`node scripts/start.ts`, as `npm start`) on a
+ * fresh SQLite file, reading a private Dovecot (tests/support/dovecot.ts) as its support mailbox.
+ *
+ * 1. IMAP: 1,000 mails (half replies to 200 incidents already open — by their reply address or by the
+ *    Message-ID they answer — and half new mails from 500 senders) are appended to the mailbox before
+ *    the server starts; the time is from the server answering /healthz (its first round starts then)
+ *    until every mail is stored and the mailbox's inbox is empty. Target: under 60 s.
+ * 2. Webhook: 1,000 other mails of the same mix posted to `POST /api/inbound-mail`, 4 at a time (an
+ *    MTA delivering in parallel), timed from the first post to the last answer.
+ * 3. Memory: a 25 MB mail (a text part and two 9 MB PDF attachments of random bytes, base64) appended to
+ *    the mailbox, which wakes the poller by IDLE; then another posted to the webhook, each on a server
+ *    just started on the same data. For each, the server's resident memory (VmRSS, sampled every 20 ms)
+ *    before and at its peak until the mail is stored. Target: growth under 100 MB.
+ *
+ * Builds first unless `--no-build`. `BENCH_MAILS=200` sets another count (a quick check). Never touches
+ * DATABASE_URL; everything lives in temporary folders, removed at the end.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { ImapFlow } from 'imapflow';
+import { migrateToLatest, openDatabase } from '../src/server/db/index.ts';
+import { createIncident } from '../src/server/incidents/index.ts';
+import type { MailBrand } from '../src/server/mail/templates.ts';
+import { startPrivateDovecot, type PrivateDovecot } from '../tests/support/dovecot.ts';
+import { inboundFixture, withMessageId } from '../tests/support/inbound.ts';
+import { MAIL_BRAND } from '../tests/support/mail-brand.ts';
+import { ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
+
+const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
+const OPEN_INCIDENTS = Math.max(1, Math.round(MAILS / 5));
+const TARGET_SECONDS = 60;
+const TARGET_GROWTH_MB = 100;
+const LARGE_BYTES = 25 * 1000 * 1000;
+const SECRET = 'secreto-del-banco-de-pruebas-0123456789abcdef';
+const INBOUND = 'soporte@vertice.example';
+const STAFF_INBOX = 'equipo@vertice.example';
+const brand: MailBrand = { ...MAIL_BRAND, inboundAddress: INBOUND, staffInbox: STAFF_INBOX };
+
+interface OpenIncident {
+  numero: string;
+  token: string;
+  messageId: string;
+}
+
+/** 200 incidents opened on the form (as the site would), with what a reply to each names. */
+async function seedIncidents(file: string): Promise<OpenIncident[]> {
+  const { db } = openDatabase(file);
+  try {
+    await migrateToLatest(db);
+    const opened: OpenIncident[] = [];
+    for (let index = 0; index < OPEN_INCIDENTS; index += 1) {
+      const created = await createIncident(
+        db,
+        {
+          problema: `La impresora fiscal de la caja ${index} no imprime`,
+          nombre: `Cliente ${index}`,
+          telefono: '',
+          email: `cliente${index}@abiertas.example`,
+          rnc: '',
+        },
+        { brand, staffInbox: STAFF_INBOX, visitorMailDailyCap: 0 },
+      );
+      const mail = await db
+        .selectFrom('mailOutbox')
+        .select(['replyTo', 'messageId'])
+        .where('kind', '=', 'incident.confirmation')
+        .where('toAddress', '=', `cliente${index}@abiertas.example`)
+        .executeTakeFirstOrThrow();
+      opened.push({
+        numero: created.numeroIncidencia,
+        token: /\+([0-9a-f]{32})@/.exec(mail.replyTo ?? '')![1]!,
+        messageId: mail.messageId!,
+      });
+    }
+    return opened;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * `count` mails: even ones reply to an open incident (by its reply address, or every fourth only by
+ * the Message-ID it answers), odd ones are new mails from `count / 2` senders. `tag` keeps two batches'
+ * Message-IDs and senders apart.
+ */
+function mailBatch(count: number, incidents: OpenIncident[], tag: string): Buffer[] {
+  return Array.from({ length: count }, (_, index) => {
+    const id = `${tag}-${index}@bench.example`;
+    if (index % 2 === 0) {
+      const incident = incidents[(index / 2) % incidents.length]!;
+      const byToken = index % 8 !== 0;
+      return withMessageId(
+        inboundFixture('gmail-reply', {
+          token: byToken ? incident.token : '00000000000000000000000000000000',
+          messageId: byToken ? 'desconocido@otro.example' : incident.messageId,
+          numero: incident.numero,
+        }),
+        id,
+      );
+    }
+    return Buffer.from(
+      withMessageId(inboundFixture('new-incident'), id)
+        .toString('utf8')
+        .replaceAll('carmen@panaderia.example', `${tag}-remitente${index}@panaderia.example`),
+    );
+  });
+}
+
+/**
+ * A mail of about `LARGE_BYTES`: a short text and two PDF attachments of random bytes (what compresses
+ * least) behind a PDF signature, each under the 10 MB a file may have, together under the 20 MB of a
+ * mail, so that both are sniffed and stored (src/server/attachments).
+ */
+function largeMail(id: string): Buffer {
+  const part = (name: string) =>
+    [
+      '--limite-grande',
+      `Content-Type: application/pdf; name="${name}"`,
+      `Content-Disposition: attachment; filename="${name}"`,
+      'Content-Transfer-Encoding: base64',
+      '',
+      '',
+    ].join('\r\n');
+  const head = [
+    'From: Carmen Peralta <carmen@panaderia.example>',
+    `To: ${INBOUND}`,
+    'Subject: Capturas del error al facturar',
+    `Message-ID: <${id}>`,
+    'Date: Thu, 13 Mar 2025 09:00:00 -0400',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="limite-grande"',
+    '',
+    '--limite-grande',
+    'Content-Type: text/plain; charset="UTF-8"',
+    '',
+    'Buenos días: les envío el reporte completo del error al facturar.',
+    '',
+    '',
+  ].join('\r\n');
+  const tail = '\r\n--limite-grande--\r\n';
+  // base64 lines of 76 characters + CRLF carry 57 bytes each.
+  const room = (LARGE_BYTES - head.length - 2 * part('reporte-1.pdf').length - tail.length - 2) / 2;
+  const bytes = Math.floor(room / 78) * 57;
+  const pdf = () => {
+    const data = randomBytes(bytes);
+    data.write('%PDF-1.7\n%\u00e2\u00e3\u00cf\u00d3\n', 0, 'latin1');
+    data.write('\n%%EOF\n', bytes - 7, 'latin1');
+    return data.toString('base64').replace(/.{76}/g, '$&\r\n');
+  };
+  return Buffer.from(`${head}${part('reporte-1.pdf')}${pdf()}\r\n${part('reporte-2.pdf')}${pdf()}${tail}`);
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)![1]) / 1024;
+}
+
+/** Counts the stored inbound messages, through a connection of its own (the server holds the file too). */
+function storedCount(file: string): () => number {
+  const db = new DatabaseSync(file, { readOnly: true });
+  db.exec('pragma busy_timeout = 5000');
+  const statement = db.prepare('select count(*) as n from inbound_messages');
+  return () => Number((statement.get() as { n: number }).n);
+}
+
+async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`No terminó en ${timeoutMs / 1000} s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function mailbox<T>(imap: PrivateDovecot, run: (client: ImapFlow) => Promise<T>): Promise<T> {
+  const client = new ImapFlow({
+    host: imap.host,
+    port: imap.port,
+    secure: false,
+    auth: { user: imap.user, pass: imap.password },
+    logger: false,
+  });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.logout();
+  }
+}
+
+const inboxCount = (imap: PrivateDovecot) =>
+  mailbox(imap, async (client) => {
+    const status = await client.status('INBOX', { messages: true });
+    return status ? (status.messages ?? 0) : 0;
+  });
+
+async function postAll(url: string, mails: Buffer[], parallel: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < mails.length) {
+      const mail = mails[next++]!;
+      const response = await fetch(`${url}/api/inbound-mail`, {
+        method: 'POST',
+        body: new Uint8Array(mail),
+        headers: { 'Content-Type': 'message/rfc822', Authorization: `Bearer ${SECRET}` },
+      });
+      if (response.status !== 202)
+        throw new Error(`El webhook respondió ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+/** Peak RSS growth of `pid` while `run` runs (sampled every 20 ms), in MB, with the RSS before. */
+async function memoryDuring(
+  pid: number,
+  run: () => Promise<void>,
+): Promise<{ before: number; peak: number }> {
+  const before = rssMb(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid));
+  }, 20);
+  try {
+    await run();
+  } finally {
+    clearInterval(sampler);
+  }
+  peak = Math.max(peak, rssMb(pid));
+  return { before, peak };
+}
+
+async function main(): Promise<void> {
+  if (!process.argv.includes('--no-build')) {
+    console.log('Compilando el sitio (astro build)…');
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'vertice-bench-mail-'));
+  const file = join(dataDir, 'site.db');
+  let imap: PrivateDovecot | undefined;
+  let server: RunningServer | undefined;
+  try {
+    imap = await startPrivateDovecot();
+    console.log(`Abriendo ${OPEN_INCIDENTS} incidencias a las que responder…`);
+    const incidents = await seedIncidents(file);
+    const imapBatch = mailBatch(MAILS, incidents, 'imap');
+    console.log(`Añadiendo ${MAILS} correos al buzón…`);
+    await mailbox(imap, async (client) => {
+      for (const mail of imapBatch) await client.append('INBOX', mail);
+    });
+
+    const spawned = performance.now();
+    const serverEnv = {
+      DATABASE_URL: file,
+      LOG_LEVEL: 'warn',
+      INBOUND_ADDRESS: INBOUND,
+      STAFF_INBOX,
+      INBOUND_IMAP_URL: imap.url,
+      // Only the round at start and IDLE wake the poller during the run.
+      INBOUND_POLL_SECONDS: '3600',
+      INBOUND_WEBHOOK_SECRET: SECRET,
+      VISITOR_MAIL_DAILY_CAP: '0',
+    };
+    server = await startServer({ dataDir, env: serverEnv });
+    const ready = performance.now();
+    const stored = storedCount(file);
+    const target = imap;
+    await until(async () => stored() >= MAILS && (await inboxCount(target)) === 0, 600_000, 'el buzón');
+    const imapSeconds = (performance.now() - ready) / 1000;
+
+    const webhookBatch = mailBatch(MAILS, incidents, 'webhook');
+    const posting = performance.now();
+    await postAll(server.url, webhookBatch, 4);
+    const webhookSeconds = (performance.now() - posting) / 1000;
+    if (stored() < 2 * MAILS) throw new Error('El webhook no guardó todos los correos');
+
+    // Each large mail on a server of its own, just started on the same data: the growth is what that
+    // one mail costs, not what an earlier one left in the heap.
+    await server.stop();
+    const fresh = async () => {
+      server = await startServer({ dataDir, env: serverEnv });
+      await until(async () => (await mailboxPollStatus()) !== null, 30_000, 'la primera ronda del buzón');
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      return server.process.pid!;
+    };
+    const mailboxPollStatus = async () => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return db.prepare('select last_round_at from inbound_polls').get() ?? null;
+      } finally {
+        db.close();
+      }
+    };
+    const large = largeMail('grande-imap@bench.example');
+    let pid = await fresh();
+    const viaImap = await memoryDuring(pid, async () => {
+      await mailbox(target, (client) => client.append('INBOX', large).then(() => undefined));
+      await until(() => stored() >= 2 * MAILS + 1, 120_000, 'el correo de 25 MB por IMAP');
+    });
+    await server.stop();
+    pid = await fresh();
+    const viaWebhook = await memoryDuring(pid, async () => {
+      await postAll(server!.url, [largeMail('grande-webhook@bench.example')], 1);
+    });
+    if (stored() < 2 * MAILS + 2) throw new Error('El correo grande no se guardó por el webhook');
+
+    const storedFiles = () => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return Number(
+          (
+            db
+              .prepare('select count(*) as n from incident_attachments where blob_sha256 is not null')
+              .get() as { n: number }
+          ).n,
+        );
+      } finally {
+        db.close();
+      }
+    };
+    const outcomes = (() => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return db
+          .prepare('select outcome, count(*) as n from inbound_messages group by outcome order by outcome')
+          .all();
+      } finally {
+        db.close();
+      }
+    })();
+    const mb = (value: number) => `${value.toFixed(1)} MB`;
+    console.log('');
+    console.log(
+      `Máquina: ${availableParallelism()} núcleos, carga media ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' / ')} (1, 5, 15 min)`,
+    );
+    console.log(
+      `Correo entrante en SQLite (${MAILS} correos por canal; arranque del servidor: ${((ready - spawned) / 1000).toFixed(1)} s)`,
+    );
+    console.log(
+      `  IMAP (Dovecot privado): ${imapSeconds.toFixed(1)} s, ${(MAILS / imapSeconds).toFixed(0)} correos/s  objetivo < ${TARGET_SECONDS} s  ${imapSeconds < TARGET_SECONDS ? 'OK' : 'NO'}`,
+    );
+    console.log(
+      `  Webhook (4 a la vez):   ${webhookSeconds.toFixed(1)} s, ${(MAILS / webhookSeconds).toFixed(0)} correos/s`,
+    );
+    console.log(
+      `  Resultados: ${outcomes.map((row) => `${String(row.outcome)} ${String(row.n)}`).join(', ')}`,
+    );
+    console.log(
+      `Correo de ${(large.length / 1e6).toFixed(1)} MB (dos PDF de bytes aleatorios; adjuntos guardados: ${storedFiles()}), memoria residente del servidor:`,
+    );
+    for (const [name, memory] of [
+      ['IMAP', viaImap],
+      ['Webhook', viaWebhook],
+    ] as const) {
+      const growth = memory.peak - memory.before;
+      console.log(
+        `  ${name.padEnd(8)} antes ${mb(memory.before)}, pico ${mb(memory.peak)}: +${mb(growth)}  objetivo < ${TARGET_GROWTH_MB} MB  ${growth < TARGET_GROWTH_MB ? 'OK' : 'NO'}`,
+      );
+    }
+  } finally {
+    await server?.stop();
+    await imap?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

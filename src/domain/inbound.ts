@@ -1,0 +1,36 @@
+/**
+ * What 'Correo entrante' (Configuración) says about inbound mail (issue 21): why a message was refused
+ * ('Rechazados'), in words. Free of server code.
+ */
+
+/** New incidents one sender may open by mail in an hour; past it the mail is refused ('Rechazados'). */
+export const NEW_INCIDENTS_PER_SENDER_PER_HOUR = 5;
+
+/** The reasons src/server/inbound stores for a refused message, as staff read them. */
+export const REFUSAL_REASONS: Record<string, string> = {
+  spam: 'El filtro del buzón lo marcó como spam',
+  'rate-limit': `El remitente pasó de ${NEW_INCIDENTS_PER_SENDER_PER_HOUR} incidencias nuevas en una hora`,
+  'too-large': 'Supera el tamaño máximo (INBOUND_MAX_BYTES); no se descargó',
+  'no-sender': 'No trae remitente',
+};
+
+export function refusalReasonLabel(reason: string | null): string {
+  return (reason && REFUSAL_REASONS[reason]) ?? reason ?? 'Sin motivo registrado';
+}
+
+/** What became of the messages received, as 'Correo entrante' counts them (singular, plural). */
+export const OUTCOME_COUNTS: Array<[outcome: string, one: string, many: string]> = [
+  ['answer', 'respuesta', 'respuestas'],
+  ['unverified', 'respuesta sin verificar', 'respuestas sin verificar'],
+  ['new-incident', 'incidencia nueva', 'incidencias nuevas'],
+  ['bounce', 'rebote', 'rebotes'],
+  ['ignored', 'ignorado (automático o nuestro)', 'ignorados (automáticos o nuestros)'],
+  ['rejected', 'rechazado', 'rechazados'],
+];
+
+/** `3 respuestas, 1 incidencia nueva`: the non-zero outcomes, in a fixed order. */
+export function outcomeCountsText(byOutcome: Partial<Record<string, number>>): string {
+  return OUTCOME_COUNTS.filter(([outcome]) => byOutcome[outcome])
+    .map(([outcome, one, many]) => `${byOutcome[outcome]} ${byOutcome[outcome] === 1 ? one : many}`)
+    .join(', ');
+}
