@@ -85,7 +85,7 @@ async function freshCode(): Promise<string> {
     }
     const { db } = openDatabase(server.env.DATABASE_URL!);
     try {
-      await db.deleteFrom('totp_last_steps').execute();
+      await db.deleteFrom('totpLastSteps').execute();
     } finally {
       await db.destroy();
     }
