@@ -12,11 +12,14 @@
  *    the mailbox, which wakes the poller by IDLE; then another posted to the webhook, each on a server
  *    just started on the same data. For each, the server's resident memory (VmRSS, sampled every 20 ms)
  *    before and at its peak until the mail is stored. Target: growth under 100 MB.
+ * 4. Uploads: the req/s of a static page (`/productos`, served from memory) for 10 s alone, then for
+ *    10 s while 20 staff uploads of a 10 MB file run at once ('Agregar nota interna' with a PDF, posted
+ *    as the incident page's form posts it; each one done is followed by another). Target: ≥ 0.8× alone.
  *
  * Builds first unless `--no-build`. `BENCH_MAILS=200` sets another count (a quick check). Never touches
  * DATABASE_URL; everything lives in temporary folders, removed at the end.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +34,7 @@ import type { MailBrand } from '../src/server/mail/templates.ts';
 import { startPrivateDovecot, type PrivateDovecot } from '../tests/support/dovecot.ts';
 import { inboundFixture, withMessageId } from '../tests/support/inbound.ts';
 import { MAIL_BRAND } from '../tests/support/mail-brand.ts';
-import { ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
+import { createStaffAccount, ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
 const OPEN_INCIDENTS = Math.max(1, Math.round(MAILS / 5));
@@ -241,6 +244,94 @@ async function memoryDuring(
   return { before, peak };
 }
 
+const UPLOADS = 20;
+const BENCH_STAFF = 'banco@vertice.example';
+const BENCH_PASSWORD = 'caoba-tamarindo-mangle-77';
+const UPLOAD_BYTES = 10 * 1000 * 1000;
+const UPLOAD_SECONDS = 10;
+const TARGET_UPLOAD_RATIO = 0.8;
+
+/**
+ * Requests per second of a static page over `seconds` (autocannon, 10 connections), measured from a
+ * process of its own so that the uploads this process sends do not slow the measuring side.
+ */
+async function staticRate(url: string, seconds: number): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules/autocannon/autocannon.js'), '--json', '-c', '10', '-d', String(seconds), url],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`autocannon terminó con el código ${code}`);
+  const result = JSON.parse(output) as {
+    non2xx: number;
+    errors: number;
+    duration: number;
+    requests: { total: number };
+  };
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`La página estática falló: ${result.non2xx} respuestas no 2xx, ${result.errors} errores`);
+  return result.requests.total / result.duration;
+}
+
+/**
+ * Keeps `UPLOADS` staff uploads in flight until `stop` resolves: each posts the incident page's form
+ * ('Agregar nota interna') with one 10 MB PDF, the way a browser posts it, and counts what was stored.
+ */
+async function uploadWhile(
+  server: RunningServer,
+  numero: string,
+  stop: Promise<void>,
+): Promise<{ done: number; bytes: number }> {
+  await createStaffAccount(server, { email: BENCH_STAFF, password: BENCH_PASSWORD }, BENCH_STAFF);
+  const signIn = await fetch(`${server.url}/admin-login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: BENCH_STAFF, password: BENCH_PASSWORD }),
+  });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  if (signIn.status !== 303 || !cookie) throw new Error(`No se pudo iniciar sesión (${signIn.status}).`);
+  // A PDF by its header (the type is sniffed from the content), the rest random, made once: each upload
+  // changes its last 16 bytes, so that every file is new to the store without costing this process 10 MB
+  // of random bytes each time.
+  const base = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(UPLOAD_BYTES - 9)]);
+  const pdf = () => {
+    const copy = Buffer.from(base);
+    randomBytes(16).copy(copy, copy.length - 16);
+    return copy;
+  };
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  let done = 0;
+  const runLane = async (lane: number) => {
+    for (let round = 0; !stopped; round += 1) {
+      const form = new FormData();
+      form.set('numero', numero);
+      form.set('texto', `Registro de la caja ${lane}-${round}.`);
+      form.set('accion', 'nota');
+      form.set('archivos', new Blob([pdf()], { type: 'application/pdf' }), `registro-${lane}-${round}.pdf`);
+      const response = await fetch(`${server.url}/admin/incidencias/${numero}?_action=incidents.addEntry`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, origin: server.url },
+        body: form,
+      });
+      await response.arrayBuffer();
+      if (response.status !== 303 && response.status !== 302 && response.status !== 200)
+        throw new Error(`La subida ${lane}-${round} respondió ${response.status}`);
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: UPLOADS }, (_, lane) => runLane(lane)));
+  return { done, bytes: done * UPLOAD_BYTES };
+}
+
 async function main(): Promise<void> {
   if (!process.argv.includes('--no-build')) {
     console.log('Compilando el sitio (astro build)…');
@@ -274,6 +365,7 @@ async function main(): Promise<void> {
       INBOUND_POLL_SECONDS: '3600',
       INBOUND_WEBHOOK_SECRET: SECRET,
       VISITOR_MAIL_DAILY_CAP: '0',
+      ADMIN_EMAILS: BENCH_STAFF,
     };
     server = await startServer({ dataDir, env: serverEnv });
     const ready = performance.now();
@@ -317,6 +409,38 @@ async function main(): Promise<void> {
       await postAll(server!.url, [largeMail('grande-webhook@bench.example')], 1);
     });
     if (stored() < 2 * MAILS + 2) throw new Error('El correo grande no se guardó por el webhook');
+
+    // 4. Uploads beside the static page, on the same server.
+    const numero = incidents[0]!.numero;
+    const page = `${server!.url}/productos`;
+    await staticRate(page, 2);
+    const alone = await staticRate(page, UPLOAD_SECONDS);
+    let finish = () => {};
+    const stopUploads = new Promise<void>((resolve) => (finish = resolve));
+    const uploading = uploadWhile(server!, numero, stopUploads);
+    // Let the first uploads get under way before measuring.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const beside = await staticRate(page, UPLOAD_SECONDS);
+    finish();
+    const uploads = await uploading;
+    const notesWithFiles = (() => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return Number(
+          (
+            db
+              .prepare(
+                "select count(*) as n from incident_attachments where filename like 'registro-%' and blob_sha256 is not null",
+              )
+              .get() as { n: number }
+          ).n,
+        );
+      } finally {
+        db.close();
+      }
+    })();
+    if (notesWithFiles < uploads.done)
+      throw new Error(`Se guardaron ${notesWithFiles} de ${uploads.done} archivos subidos`);
 
     const storedFiles = () => {
       const db = new DatabaseSync(file, { readOnly: true });
@@ -373,6 +497,13 @@ async function main(): Promise<void> {
         `  ${name.padEnd(8)} antes ${mb(memory.before)}, pico ${mb(memory.peak)}: +${mb(growth)}  objetivo < ${TARGET_GROWTH_MB} MB  ${growth < TARGET_GROWTH_MB ? 'OK' : 'NO'}`,
       );
     }
+    const ratio = beside / alone;
+    console.log(
+      `Subidas: ${UPLOADS} a la vez de ${UPLOAD_BYTES / 1e6} MB (${uploads.done} guardadas, ${(uploads.bytes / 1e6).toFixed(0)} MB); /productos:`,
+    );
+    console.log(
+      `  sola ${alone.toFixed(0)} req/s, con las subidas ${beside.toFixed(0)} req/s: ${ratio.toFixed(2)}×  objetivo ≥ ${TARGET_UPLOAD_RATIO}×  ${ratio >= TARGET_UPLOAD_RATIO ? 'OK' : 'NO'}`,
+    );
   } finally {
     await server?.stop();
     await imap?.stop();
