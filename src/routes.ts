@@ -29,6 +29,8 @@ export const ROUTES = {
   supportHub: '/soporte',
   supportNew: '/soporte/nueva',
   supportTracking: '/soporte/seguimiento',
+  /** The customer's rating of a resolution (issue 22), opened from the 'Resuelto' mail with `?token=…&valor=N`. */
+  supportRating: '/soporte/valoracion',
   productAdmcloud: '/producto/admcloud',
   productRestaurantpe: '/producto/restaurantpe',
   productTiendao: '/producto/tiendao',
