@@ -118,6 +118,7 @@ export const PUBLIC_PAGES: readonly string[] = [
   ROUTES.supportHub,
   ROUTES.supportNew,
   ROUTES.supportTracking,
+  ROUTES.supportRating,
 ];
 
 const within = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
@@ -148,6 +149,7 @@ export const FORM_ACTIONS = {
   incidentCreate: `${ROUTES.supportNew}?_action=incidents.create`,
   incidentTrack: `${ROUTES.supportTracking}?_action=incidents.track`,
   incidentAnswer: `${ROUTES.supportTracking}?_action=incidents.answer`,
+  incidentRate: `${ROUTES.supportRating}?_action=incidents.rate`,
   contactSend: `${ROUTES.supportHub}?_action=contact.send#contacto`,
 } as const;
 
