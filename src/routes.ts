@@ -29,6 +29,8 @@ export const ROUTES = {
   supportHub: '/soporte',
   supportNew: '/soporte/nueva',
   supportTracking: '/soporte/seguimiento',
+  /** The customer's rating of a resolution (issue 22), opened from the 'Resuelto' mail with `?token=…&valor=N`. */
+  supportRating: '/soporte/valoracion',
   productAdmcloud: '/producto/admcloud',
   productRestaurantpe: '/producto/restaurantpe',
   productTiendao: '/producto/tiendao',
@@ -116,6 +118,7 @@ export const PUBLIC_PAGES: readonly string[] = [
   ROUTES.supportHub,
   ROUTES.supportNew,
   ROUTES.supportTracking,
+  ROUTES.supportRating,
 ];
 
 const within = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
@@ -146,6 +149,7 @@ export const FORM_ACTIONS = {
   incidentCreate: `${ROUTES.supportNew}?_action=incidents.create`,
   incidentTrack: `${ROUTES.supportTracking}?_action=incidents.track`,
   incidentAnswer: `${ROUTES.supportTracking}?_action=incidents.answer`,
+  incidentRate: `${ROUTES.supportRating}?_action=incidents.rate`,
   contactSend: `${ROUTES.supportHub}?_action=contact.send#contacto`,
 } as const;
 

@@ -1,6 +1,7 @@
 /**
  * Astro Actions: thin adapters from HTTP to src/server. Public: `incidents.create`, `incidents.track`,
- * `incidents.answer` (the visitor's answer on the follow-up page opened with a token), `contact.send` (all `accept: 'form'`, so the same actions serve the islands and plain HTML forms).
+ * `incidents.answer` (the visitor's answer on the follow-up page opened with a token), `incidents.rate`
+ * (the customer's rating of a resolution, /soporte/valoracion), `contact.send` (all `accept: 'form'`, so the same actions serve the islands and plain HTML forms).
  * Staff (src/actions/staff/, one file per area, each guarded): the fixed interface's
  * `incidents.setState`, `clients.create`, `clients.sendWelcome`, and every staff page's form. Sign-in:
  * `login.password`, `login.code` (src/actions/login.ts). Forms posted from pages run in the middleware
@@ -9,6 +10,8 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { CONTACT_MESSAGES, contactFormSchema } from '../domain/forms/contact.ts';
 import { INCIDENT_MESSAGES, incidentFormSchema } from '../domain/forms/incident.ts';
+import { RATING_MESSAGES, ratingFormSchema } from '../domain/forms/rating.ts';
+import { rateResolution } from '../server/incidents/rating.ts';
 import { answerFormSchema, FOLLOW_UP_CLOSED_MESSAGE, TRACKING_NOT_FOUND, trackingFormSchema } from '../domain/forms/tracking.ts';
 import { getConfig } from '../server/config.ts';
 import { saveContactMessage } from '../server/contact/index.ts';
@@ -107,6 +110,23 @@ export const server = {
             numeroIncidencia: stored.numeroIncidencia,
             ...seeOtherTo(`${ROUTES.supportTracking}?token=${encodeURIComponent(input.token)}&respuesta=enviada`),
           };
+        });
+      },
+    }),
+    rate: defineAction({
+      accept: 'form',
+      input: ratingFormSchema,
+      handler: async (input, context) => {
+        requireHuman(context, input, 'incidents.rate');
+        return answerWith('incidents.rate', RATING_MESSAGES.failure, async () => {
+          await requireWithinRateLimit(context, 'incidents.rate');
+          const stored = await rateResolution(getDb(), { token: input.token, valor: Number(input.valor), comentario: input.comentario });
+          if (stored.status === 'not-found') throw new ActionError({ code: 'NOT_FOUND', message: RATING_MESSAGES.notFound });
+          if (stored.status === 'used') throw new ActionError({ code: 'CONFLICT', message: RATING_MESSAGES.used });
+          if (stored.status === 'expired') throw new ActionError({ code: 'FORBIDDEN', message: RATING_MESSAGES.expired });
+          getLogger().info({ event: 'incident.rating', numeroIncidencia: stored.numeroIncidencia, valor: Number(input.valor) }, 'rating stored');
+          // Back to the page without the token (a reload posts nothing and opens nothing) with the thanks.
+          return { numeroIncidencia: stored.numeroIncidencia, ...seeOtherTo(`${ROUTES.supportRating}?valoracion=enviada`) };
         });
       },
     }),

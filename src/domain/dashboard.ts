@@ -70,3 +70,17 @@ export function formatDuration(seconds: number): string {
   if (hours > 0) return rest > 0 ? `${hours} h ${rest} min` : `${hours} h`;
   return `${rest} min`;
 }
+
+/** Days over which the staff home sums up the customers' ratings (issue 22). */
+export const RATING_PERIOD_DAYS = 30;
+
+/**
+ * The customers' ratings of the last {@link RATING_PERIOD_DAYS} days: how many, their average (null
+ * without any), the share rated 4 or 5 (0 to 1; null without any), and the comments, newest first.
+ */
+export interface RatingSummary {
+  count: number;
+  average: number | null;
+  satisfied: number | null;
+  comments: Array<{ numeroIncidencia: string; valor: number; texto: string; fecha: string }>;
+}

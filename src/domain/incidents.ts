@@ -123,7 +123,9 @@ export type TimelineEntry =
     }
   | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null }
   /** A mail to the customer bounced: 'El correo al cliente rebotó'. */
-  | { kind: 'bounce'; fecha: string; autor: null };
+  | { kind: 'bounce'; fecha: string; autor: null }
+  /** The customer rated a resolution (issue 22): 1 to 5 and a comment ('' without one). */
+  | { kind: 'rating'; fecha: string; autor: null; valor: number; texto: string };
 
 /**
  * The `actor` of the history entry written when the visitor's answer sets a resolved incident back to

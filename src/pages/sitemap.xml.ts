@@ -1,9 +1,9 @@
 /**
- * sitemap.xml: every public page (PUBLIC_PAGES in src/routes.ts) plus every blog article.
+ * sitemap.xml: every public page (PUBLIC_PAGES in src/routes.ts) but the rating page, plus every blog article.
  */
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
-import { articlePath, PUBLIC_PAGES } from '../routes.ts';
+import { articlePath, PUBLIC_PAGES, ROUTES } from '../routes.ts';
 import { getConfig } from '../server/config.ts';
 
 export const prerender = true;
@@ -14,7 +14,8 @@ export const GET: APIRoute = async () => {
   const { SITE_URL } = getConfig();
   const articles = await getCollection('blog');
   const entries: { loc: string; lastmod?: string }[] = [
-    ...PUBLIC_PAGES.map((route) => ({ loc: new URL(route, SITE_URL).href })),
+    // The rating page opens only with a mail's token and is `noindex`: no use to a crawler.
+    ...PUBLIC_PAGES.filter((route) => route !== ROUTES.supportRating).map((route) => ({ loc: new URL(route, SITE_URL).href })),
     ...articles
       .sort((a, b) => b.data.date.getTime() - a.data.date.getTime())
       .map((article) => ({

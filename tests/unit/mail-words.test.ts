@@ -150,11 +150,19 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
   incidentConfirmationMail: [
     { variant: '', register: 'tú', mail: incidentConfirmationMail(brand, incident, 'token') },
   ],
-  incidentStateMail: INCIDENT_STATES.map((estado) => ({
-    variant: estado,
-    register: 'tú' as const,
-    mail: incidentStateMail(brand, { ...incident, estado }, incident.fecha, 'token'),
-  })),
+  incidentStateMail: [
+    ...INCIDENT_STATES.map((estado) => ({
+      variant: estado,
+      register: 'tú' as const,
+      mail: incidentStateMail(brand, { ...incident, estado }, incident.fecha, 'token'),
+    })),
+    // With '¿Cómo te atendimos?' and its five links (issue 22).
+    {
+      variant: 'Resuelto con valoración',
+      register: 'tú' as const,
+      mail: incidentStateMail(brand, { ...incident, estado: 'Resuelto' }, incident.fecha, 'token', 'valoracion'),
+    },
+  ],
   incidentReplyMail: [
     {
       variant: '',

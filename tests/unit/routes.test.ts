@@ -58,6 +58,9 @@ describe('routes module', () => {
     }
     expect(isPublicPage(articlePath('mejor-erp-2025'))).toBe(true);
     expect(isPublicPage('/blog/Mayusculas')).toBe(false);
+    // The rating page (issue 22): public, opened with a mail's token.
+    expect(isPublicPage(ROUTES.supportRating)).toBe(true);
+    expect(isPrivatePath(ROUTES.supportRating)).toBe(false);
     expect(isPublicPage(ROUTES.admin)).toBe(false);
   });
 

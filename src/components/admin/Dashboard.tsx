@@ -4,11 +4,12 @@ import {
   type IncidentState,
   type IncidentTone,
 } from '../../domain/incidents';
-import type { DashboardCharts as ChartsData } from '../../domain/dashboard';
+import type { DashboardCharts as ChartsData, RatingSummary } from '../../domain/dashboard';
 import { ROUTES } from '../../routes';
 import DashboardCharts from './charts/DashboardCharts';
 import { ExternalIcon } from './icons';
 import PendingMessagesCard from './PendingMessagesCard';
+import RatingsCard from './RatingsCard';
 import UpcomingMeetings, { type UpcomingMeetingItem } from './UpcomingMeetings';
 
 export interface NewsItem {
@@ -32,6 +33,8 @@ export interface DashboardProps {
   /** 'Próximas reuniones'. */
   meetings: UpcomingMeetingItem[];
   charts: ChartsData;
+  /** 'Valoración de los clientes' (issue 22). */
+  ratings: RatingSummary;
 }
 
 const number = new Intl.NumberFormat('es-DO');
@@ -79,6 +82,7 @@ export default function Dashboard({
   pendingMessages,
   meetings,
   charts,
+  ratings,
 }: DashboardProps) {
   const maxViews = Math.max(1, ...topPages.map((page) => page.views));
   return (
@@ -169,6 +173,7 @@ export default function Dashboard({
           <UpcomingMeetings meetings={meetings} />
         </div>
       </div>
+      <RatingsCard ratings={ratings} />
       <DashboardCharts charts={charts} />
 
       <Card title="Últimas novedades">

@@ -18,8 +18,10 @@ import { utcDay, utcMonday } from 'd3-time';
 import {
   INCIDENT_WEEKS,
   RESOLUTION_PERIOD_DAYS,
+  RATING_PERIOD_DAYS,
   VISIT_DAYS,
   type DashboardCharts,
+  type RatingSummary,
   type DayVisits,
   type ResolutionPeriod,
   type WeekIncidents,
@@ -163,4 +165,51 @@ export async function loadDashboardCharts(db: Db, now: Date = new Date()): Promi
     resolutionTimes(db, now),
   ]);
   return { visits, weeks, resolution };
+}
+
+/** Comments shown behind 'Ver comentarios' at most (the newest). */
+const RATING_COMMENTS_SHOWN = 50;
+
+/**
+ * The customers' ratings (issue 22) of the last {@link RATING_PERIOD_DAYS} days up to `now`: count,
+ * average, share of 4 and 5, and the newest comments. Ratings are read by their `rated_at`, indexed
+ * (migration 0028; ISO text on both engines, so the comparison is the same on each).
+ */
+export async function ratingSummary(db: Db, now: Date = new Date()): Promise<RatingSummary> {
+  const from = new Date(now.getTime() - RATING_PERIOD_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  const to = now.toISOString();
+  const [totals, comments] = await Promise.all([
+    db
+      .selectFrom('incidentRatings')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>('valor').as('total'),
+        eb.fn.sum<number>(eb.case().when('valor', '>=', 4).then(1).else(0).end()).as('satisfied'),
+      ])
+      .where('ratedAt', '>=', from)
+      .where('ratedAt', '<=', to)
+      .executeTakeFirst(),
+    db
+      .selectFrom('incidentRatings')
+      .innerJoin('incidents', 'incidents.id', 'incidentRatings.incidentId')
+      .select(['incidents.numeroIncidencia', 'incidentRatings.valor', 'incidentRatings.comentario', 'incidentRatings.ratedAt'])
+      .where('incidentRatings.ratedAt', '>=', from)
+      .where('incidentRatings.ratedAt', '<=', to)
+      .where('incidentRatings.comentario', 'is not', null)
+      .orderBy('incidentRatings.ratedAt', 'desc')
+      .limit(RATING_COMMENTS_SHOWN)
+      .execute(),
+  ]);
+  const count = Number(totals?.count ?? 0);
+  return {
+    count,
+    average: count ? Number(totals?.total ?? 0) / count : null,
+    satisfied: count ? Number(totals?.satisfied ?? 0) / count : null,
+    comments: comments.map((row) => ({
+      numeroIncidencia: row.numeroIncidencia,
+      valor: Number(row.valor),
+      texto: row.comentario ?? '',
+      fecha: row.ratedAt!,
+    })),
+  };
 }

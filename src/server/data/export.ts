@@ -76,6 +76,19 @@ export interface ExportedIncidentToken {
 }
 
 /**
+ * A rating link of a resolution (issue 22), as stored: its token's SHA-256, the resolution it rates and,
+ * once used, the rating (1–5), the comment and when.
+ */
+export interface ExportedIncidentRating {
+  tokenHash: string;
+  resolvedAt: string;
+  createdAt: string;
+  valor: number | null;
+  comentario: string | null;
+  ratedAt: string | null;
+}
+
+/**
  * A file of an incident (issue 21): of the problem (`entry` null) or of the entry at that position of
  * `entries`; its bytes (and its thumbnail's) are in the file's `blobs`, by SHA-256, each once. A mail's
  * dropped file has no blob and says why (`dropped`).
@@ -101,6 +114,8 @@ export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
   entries: ExportedIncidentEntry[];
   assignments: ExportedIncidentAssignment[];
   tokens: ExportedIncidentToken[];
+  /** The rating links and ratings (issue 22); absent when none, and in files exported before them. */
+  ratings?: ExportedIncidentRating[];
   /** Files (issue 21); absent when none, and in files exported before them. */
   attachments?: ExportedAttachment[];
   /** Files exported before issue 21's panel have none. */
@@ -169,6 +184,10 @@ export async function exportData(db: Db): Promise<ExportData> {
   );
   const tokens = Map.groupBy(
     await db.selectFrom('incidentTokens').selectAll().orderBy('createdAt').orderBy('tokenHash').execute(),
+    (row) => row.incidentId,
+  );
+  const ratings = Map.groupBy(
+    await db.selectFrom('incidentRatings').selectAll().orderBy('createdAt').orderBy('tokenHash').execute(),
     (row) => row.incidentId,
   );
   const attachments = Map.groupBy(
@@ -259,6 +278,20 @@ export async function exportData(db: Db): Promise<ExportData> {
           createdAt: change.createdAt,
         })),
         tokens: (tokens.get(row.id) ?? []).map((token) => ({ tokenHash: token.tokenHash, createdAt: token.createdAt })),
+        ...(ratings.has(row.id)
+          ? {
+              ratings: ratings.get(row.id)!.map(
+                (rating): ExportedIncidentRating => ({
+                  tokenHash: rating.tokenHash,
+                  resolvedAt: rating.resolvedAt,
+                  createdAt: rating.createdAt,
+                  valor: rating.valor === null ? null : Number(rating.valor),
+                  comentario: rating.comentario,
+                  ratedAt: rating.ratedAt,
+                }),
+              ),
+            }
+          : {}),
         ...(files.length
           ? {
               attachments: files.map(

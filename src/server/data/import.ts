@@ -21,6 +21,7 @@
  * assigner of an assignment, a meeting's organiser), and an incident assigned to such an account is
  * imported unassigned, its assignments still listed in its timeline.
  */
+import { RATING_COMMENT_MAX } from '../../domain/forms/rating.ts';
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import * as z from 'zod/mini';
@@ -325,6 +326,17 @@ async function importIncident(
     const createdAt = toIsoTime(item.createdAt);
     return createdAt && typeof item.tokenHash === 'string' && TOKEN_HASH_PATTERN.test(item.tokenHash) ? { tokenHash: item.tokenHash, createdAt } : null;
   });
+  // A rating outside 1–5, or half of one (a value without its time), is a link not yet used.
+  const ratings = nested(record.ratings, (item) => {
+    const createdAt = toIsoTime(item.createdAt);
+    const resolvedAt = toIsoTime(item.resolvedAt);
+    if (!createdAt || !resolvedAt || typeof item.tokenHash !== 'string' || !TOKEN_HASH_PATTERN.test(item.tokenHash)) return null;
+    const ratedAt = toIsoTime(item.ratedAt);
+    const valor = typeof item.valor === 'number' && Number.isInteger(item.valor) && item.valor >= 1 && item.valor <= 5 ? item.valor : null;
+    const used = ratedAt !== null && valor !== null;
+    const comentario = used && typeof item.comentario === 'string' ? item.comentario.slice(0, RATING_COMMENT_MAX) : null;
+    return { tokenHash: item.tokenHash, resolvedAt, createdAt, valor: used ? valor : null, comentario: comentario || null, ratedAt: used ? ratedAt : null };
+  });
   const stored = await insertImportedIncident(trx, {
     numeroIncidencia: numero,
     problema: text(record.problema),
@@ -343,6 +355,7 @@ async function importIncident(
     entries,
     assignments,
     tokens,
+    ratings,
     attachments,
     mails,
   });

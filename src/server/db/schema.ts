@@ -250,6 +250,18 @@ export interface IncidentTokensTable {
   createdAt: string;
 }
 
+/** The customer's rating of a resolution (migration 0028): one row per token, rated at most once. */
+export interface IncidentRatingsTable {
+  tokenHash: string;
+  incidentId: number;
+  /** The resolution it rates (ISO): when the incident reached 'Resuelto'; shared by that resolution's tokens. */
+  resolvedAt: string;
+  createdAt: string;
+  valor: number | null;
+  comentario: string | null;
+  ratedAt: string | null;
+}
+
 /** Every limiter's window counters (src/server/limits/counters.ts): one row per key, its current window. */
 export interface LimitCountersTable {
   key: string;
@@ -407,6 +419,7 @@ export interface Database {
   pageViews: PageViewsTable;
   limitCounters: LimitCountersTable;
   incidentTokens: IncidentTokensTable;
+  incidentRatings: IncidentRatingsTable;
   auditEvents: AuditEventsTable;
   user: UserTable;
   session: SessionTable;

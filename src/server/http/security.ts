@@ -77,12 +77,13 @@ const CLIENT_IMPORT_ACTION = /[?&]_action=clients\.import(Preview|Confirm)(&|$)/
 /**
  * Never kept by a browser or a proxy (`Cache-Control: no-store`): the private paths, and the follow-up
  * page, whose token link shows the problem text and the conversation, and which also takes the answers
- * (`?_action=…`). It stays a public page otherwise (the sitemap lists it, the beacon counts it).
+ * (`?_action=…`); the rating page likewise (its link is a token). It stays a public page otherwise (the sitemap lists it, the beacon counts it).
  */
 export function isNoStorePath(pathname: string): boolean {
   return (
     isPrivatePath(pathname) ||
     pathname.replace(/\/$/, '') === ROUTES.supportTracking ||
+    pathname.replace(/\/$/, '') === ROUTES.supportRating ||
     pathname.startsWith(`${ROUTES.supportAttachments}/`)
   );
 }

@@ -26,6 +26,7 @@ import { incidentAnswerMail, incidentReplyMail } from '../mail/incident-mails.ts
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig } from '../config.ts';
 import { reserveHit } from '../limits/counters.ts';
+import { incidentRatings } from './rating.ts';
 import { touchIncident } from './activity.ts';
 import { isCurrentStaff, loadAssignments } from './assignment.ts';
 import { incidentIdByToken, issueFollowUpToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
@@ -96,7 +97,7 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments, bounces, files, openingMail] = await Promise.all([
+  const [entries, assignments, bounces, files, openingMail, ratings] = await Promise.all([
     loadEntries(db, incident.id),
     loadAssignments(db, incident.id),
     db
@@ -114,6 +115,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       .where('outcome', '=', 'new-incident')
       .orderBy('id')
       .executeTakeFirst(),
+    incidentRatings(db, incident.id),
   ]);
   const timeline: Array<TimelineEntry & { rank: number }> = [
     {
@@ -154,6 +156,14 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       rank: 2,
     })),
     ...bounces.map((mail) => ({ kind: 'bounce' as const, fecha: isoOf(mail.bouncedAt!), autor: null, rank: 2 })),
+    ...ratings.map((rating) => ({
+      kind: 'rating' as const,
+      fecha: rating.ratedAt,
+      autor: null,
+      valor: rating.valor,
+      texto: rating.comentario,
+      rank: 2,
+    })),
   ];
   // A stable sort by instant: ISO strings of one format compare as dates.
   timeline.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : a.rank - b.rank));

@@ -58,6 +58,15 @@ export interface ImportedIncident extends IncidentFields {
   }>;
   /** Follow-up links, hashed as follow-up.ts stores them. */
   tokens: Array<{ tokenHash: string; createdAt: string }>;
+  /** Rating links and ratings (issue 22), hashed as rating.ts stores them; absent in older files. */
+  ratings?: Array<{
+    tokenHash: string;
+    resolvedAt: string;
+    createdAt: string;
+    valor: number | null;
+    comentario: string | null;
+    ratedAt: string | null;
+  }>;
   /** Files (issue 21): of the problem (`entry` null) or of `entries[entry]`; bytes already checked against their SHA-256. */
   attachments?: Array<{
     entry: number | null;
@@ -89,6 +98,7 @@ export async function insertImportedIncident(
     entries,
     assignments,
     tokens,
+    ratings = [],
     attachments = [],
     mails = [],
     lastActivityAt: exportedActivity,
@@ -168,6 +178,12 @@ export async function insertImportedIncident(
     await trx
       .insertInto('incidentTokens')
       .values(tokens.map((token) => ({ incidentId: id, ...token })))
+      .onConflict((conflict) => conflict.column('tokenHash').doNothing())
+      .execute();
+  if (ratings.length)
+    await trx
+      .insertInto('incidentRatings')
+      .values(ratings.map((rating) => ({ incidentId: id, ...rating })))
       .onConflict((conflict) => conflict.column('tokenHash').doNothing())
       .execute();
   // A Message-ID or reply token already here (the same mail imported under another incident) is kept as it is.

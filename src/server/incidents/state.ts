@@ -12,6 +12,7 @@ import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
 import { issueFollowUpToken } from './follow-up.ts';
+import { issueRatingToken } from './rating.ts';
 import { threadIncidentMail } from './mail-thread.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
@@ -26,7 +27,8 @@ export type NotifyResult =
  *
  * With `notify` (the mail brand; 'Notificar al cliente' checked) and an incident e-mail, the Spanish
  * notice is written to the mail outbox in that same transaction: the history entry and its notice
- * are stored together or not at all. The mail is sent by the outbox worker, never inside the request.
+ * are stored together or not at all. A 'Resuelto' notice also carries the rating links of that
+ * resolution (rating.ts). The mail is sent by the outbox worker, never inside the request.
  */
 export async function setIncidentState(
   db: Db,
@@ -43,6 +45,8 @@ export async function setIncidentState(
 ): Promise<{ incident: IncidentRecord; notified: NotifyResult }> {
   const fecha = now.toISOString();
   const { incident, notified } = await db.transaction().execute(async (trx) => {
+    // Already resolved: a new 'Resuelto' notice rates the same resolution (rating.ts).
+    const before = await trx.selectFrom('incidents').select('estado').where('id', '=', input.id).executeTakeFirst();
     const updated = await trx
       .updateTable('incidents')
       .set({
@@ -80,9 +84,15 @@ export async function setIncidentState(
       ) {
         result = { queued: false, reason: 'daily-cap' };
       } else {
+        const followUpToken = await issueFollowUpToken(trx, updated.id, now);
+        // The 'Resuelto' notice asks '¿Cómo te atendimos?' with a token of this resolution (issue 22).
+        const ratingToken =
+          updated.estado === 'Resuelto'
+            ? await issueRatingToken(trx, updated.id, now, before?.estado === 'Resuelto')
+            : undefined;
         const notice = {
           kind: 'incident.state',
-          ...incidentStateMail(input.notify, updated, fecha, await issueFollowUpToken(trx, updated.id, now)),
+          ...incidentStateMail(input.notify, updated, fecha, followUpToken, ratingToken),
         };
         await enqueueMail(trx, await threadIncidentMail(trx, updated.id, notice, input.notify, now), now);
         result = { queued: true };

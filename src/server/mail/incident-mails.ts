@@ -5,6 +5,7 @@
  * throughout. To staff (new incident, digest, assignment, the visitor's answer): 'tú' as well.
  */
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
+import { RATING_WORDS } from '../../domain/forms/rating.ts';
 import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
 import { absoluteUrl, formatAddress, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
@@ -45,6 +46,11 @@ function firstLine(text: string): string {
 /** The follow-up page opened by a token (src/server/incidents/follow-up.ts). */
 function followUpUrl(brand: MailBrand, token: string): string {
   return absoluteUrl(brand, `${ROUTES.supportTracking}?token=${encodeURIComponent(token)}`);
+}
+
+/** The rating page opened with rating `valor` selected (src/server/incidents/rating.ts). */
+export function ratingUrl(brand: MailBrand, token: string, valor: number): string {
+  return absoluteUrl(brand, `${ROUTES.supportRating}?token=${encodeURIComponent(token)}&valor=${valor}`);
 }
 
 /** The staff page of an incident. */
@@ -102,6 +108,8 @@ export function incidentStateMail(
   incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado'>,
   changedAt: string,
   followUpToken: string,
+  /** The rating token of this resolution (a 'Resuelto' notice): '¿Cómo te atendimos?' with five links. */
+  ratingToken?: string,
 ): MailMessage {
   const mail = renderMail(brand, incident.email, {
     subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
@@ -118,6 +126,19 @@ export function incidentStateMail(
       ['Actualizada', formatDominicanTime(changedAt)],
     ],
     action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
+    ...(ratingToken
+      ? {
+          choices: {
+            question: '¿Cómo te atendimos?',
+            hint: 'Elige de 1 (muy mal) a 5 (muy bien); en la página puedes dejar un comentario. El enlace vale 30 días.',
+            links: RATING_WORDS.map((word, index) => ({
+              label: String(index + 1),
+              title: `${index + 1} de 5: ${word}`,
+              href: ratingUrl(brand, ratingToken, index + 1),
+            })),
+          },
+        }
+      : {}),
     outro: visitorOutro(brand),
   });
   return { ...mail, headers: autoSubmitted('auto-generated') };

@@ -72,6 +72,11 @@ export interface MailContent {
   quote?: { label: string; text: string };
   /** One call to action button. */
   action?: { label: string; href: string };
+  /**
+   * A question answered by one of several links (the rating's '¿Cómo te atendimos?' 1 to 5), after the
+   * button: the question, a line under it, and the links in a row.
+   */
+  choices?: { question: string; hint?: string; links: Array<{ label: string; title: string; href: string }> };
   /** Paragraphs after the button. */
   outro?: string[];
 }
@@ -90,6 +95,13 @@ export function renderMail(
   if (rows.length) textParts.push(...rows.map(([label, value]) => `${label}: ${shown(value)}`), '');
   if (content.quote) textParts.push(`${content.quote.label}:`, shown(content.quote.text), '');
   if (content.action) textParts.push(`${content.action.label}: ${content.action.href}`, '');
+  if (content.choices)
+    textParts.push(
+      content.choices.question,
+      ...(content.choices.hint ? [content.choices.hint] : []),
+      ...content.choices.links.map((link) => `${link.title}: ${link.href}`),
+      '',
+    );
   if (content.outro) textParts.push(...content.outro.flatMap((line) => [line, '']));
   textParts.push('--', brand.companyName, `${brand.phone} · ${brand.email}`, brand.siteUrl);
 
@@ -114,6 +126,7 @@ ${content.intro.map((line) => `<p style="margin:0 0 14px;font-size:15px;line-hei
 ${rows.length ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 16px;border-top:1px solid ${LINE};width:100%">${rowsHtml}</table>` : ''}
 ${content.quote ? `<p style="margin:16px 0 6px;font-size:13px;color:${MUTED};text-transform:uppercase;letter-spacing:.6px">${escapeHtml(content.quote.label)}</p><div style="margin:0 0 16px;padding:14px 16px;background:#f8fafc;border-left:4px solid ${TEAL};border-radius:8px;font-size:15px;line-height:1.6;word-break:break-word">${paragraphsHtml(shown(content.quote.text))}</div>` : ''}
 ${content.action ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.href)}" style="display:inline-block;background:${TEAL};color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:12px">${escapeHtml(content.action.label)}</a></p>` : ''}
+${content.choices ? `<p style="margin:24px 0 6px;font-size:16px;font-weight:700;color:${NAVY}">${escapeHtml(content.choices.question)}</p>${content.choices.hint ? `<p style="margin:0 0 10px;font-size:14px;color:${MUTED}">${escapeHtml(content.choices.hint)}</p>` : ''}<p style="margin:0 0 20px">${content.choices.links.map((link) => `<a href="${escapeHtml(link.href)}" title="${escapeHtml(link.title)}" style="display:inline-block;min-width:44px;margin:0 6px 6px 0;padding:10px 0;text-align:center;border:2px solid ${TEAL};border-radius:12px;color:${NAVY};text-decoration:none;font-weight:700;font-size:16px">${escapeHtml(link.label)}</a>`).join('')}</p>` : ''}
 ${(content.outro ?? []).map((line) => `<p style="margin:0 0 14px;font-size:15px;line-height:1.6">${paragraphsHtml(line)}</p>`).join('\n')}
 </td></tr>
 <tr><td style="padding:18px 28px;border-top:1px solid ${LINE};color:${MUTED};font-size:13px;line-height:1.5">${escapeHtml(brand.companyName)} · ${escapeHtml(brand.phone)} · <a href="mailto:${escapeHtml(brand.email)}" style="color:${TEAL}">${escapeHtml(brand.email)}</a><br><a href="${escapeHtml(brand.siteUrl)}" style="color:${TEAL}">${escapeHtml(brand.siteUrl)}</a></td></tr>

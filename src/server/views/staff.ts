@@ -13,7 +13,7 @@ import { pendingEnrolment } from '../auth/two-step.ts';
 import { CLIENT_LIST_LIMIT, clientFromParam, clientTimeline, listClients } from '../clients/index.ts';
 import { clientIncidents, incidentClients } from '../clients/match.ts';
 import { countPendingMessages, listMessages } from '../contact/inbox.ts';
-import { loadDashboardCharts } from '../dashboard/index.ts';
+import { loadDashboardCharts, ratingSummary } from '../dashboard/index.ts';
 import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
 import { imapTarget } from '../inbound/imap.ts';
@@ -29,18 +29,19 @@ import type { TimelineEntry } from '../../domain/incidents.ts';
 import type { MessageView } from '../../domain/messages.ts';
 import type { ProjectState } from '../../domain/forms/client.ts';
 
-/** The staff home: the cards, the charts, the meetings ahead and the pending messages. */
+/** The staff home: the cards, the charts, the meetings ahead, the pending messages and the customers' ratings. */
 export async function staffHomeView() {
   const db = getDb();
-  const [visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages] = await Promise.all([
+  const [visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings] = await Promise.all([
     visitsOnDay(db),
     mostViewedPages(db),
     countIncidentsByState(db),
     loadDashboardCharts(db),
     upcomingMeetings(db),
     countPendingMessages(db),
+    ratingSummary(db),
   ]);
-  return { visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages };
+  return { visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings };
 }
 
 /** One page of the staff incident list; each state change is signed with its author's name. */
@@ -74,7 +75,7 @@ export async function incidentPageView(numero: string) {
   ]);
   // Staff are named by their names (the problem's author is the visitor, by the name they gave).
   const timeline = entries.map((entry): TimelineEntry => {
-    if (entry.kind === 'problem' || entry.kind === 'bounce') return entry;
+    if (entry.kind === 'problem' || entry.kind === 'bounce' || entry.kind === 'rating') return entry;
     if (entry.kind === 'assignment')
       return { ...entry, autor: nameByEmail(names, entry.autor), asignado: nameByEmail(names, entry.asignado) };
     return { ...entry, autor: nameByEmail(names, entry.autor) };

@@ -6,6 +6,7 @@
 import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
 import { followUpByToken, type FollowUp } from '../incidents/follow-up.ts';
+import { ratingLink, type RatingLink } from '../incidents/rating.ts';
 import { withinRateLimit } from '../limits/first-line.ts';
 import { attachmentForToken, attachmentHeaders, type AttachmentContent } from '../attachments/index.ts';
 
@@ -15,6 +16,15 @@ export async function followUpView(
 ): Promise<{ opened: FollowUp | null; limited: boolean }> {
   const limit = await withinRateLimit(getDb(), `incidents.token:${network}`, getConfig().FORM_RATE_LIMIT * 2);
   return { opened: limit.allowed ? await followUpByToken(getDb(), token) : null, limited: !limit.allowed };
+}
+
+/**
+ * What the rating page shows for a link's token: whether it still rates, or why not. Limited per client
+ * network like the follow-up page's token (a wrong token costs a try too).
+ */
+export async function ratingView(token: string, network: string): Promise<RatingLink | { status: 'limited' }> {
+  const limit = await withinRateLimit(getDb(), `incidents.token:${network}`, getConfig().FORM_RATE_LIMIT * 2);
+  return limit.allowed ? ratingLink(getDb(), token) : { status: 'limited' };
 }
 
 /**
