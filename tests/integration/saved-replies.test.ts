@@ -91,7 +91,7 @@ describeEachEngine('saved replies', (database) => {
 
   it('fills the variables for an incident: its customer, number, state, a real follow-up link and my name', async () => {
     const { db } = database();
-    const incident = await insertIncident(db, { nombre: 'María Peña', estado: 'En proceso' });
+    const incident = await insertIncident(db, { nombre: 'María Peña', estado: 'En Proceso' });
     const reply = await createSavedReply(db, { title: 'Saludo', body: GREETING }, ANA);
     const staff = { name: 'Ana Pérez', email: ANA.actorEmail };
     const filled = await fillSavedReplyFor(db, reply.id, { incident, staff, brand });
@@ -99,7 +99,7 @@ describeEachEngine('saved replies', (database) => {
     const link = /https:\/\/vertice\.example\/soporte\/seguimiento\?token=([A-Za-z0-9_-]{24})/.exec(filled!.text);
     expect(link).not.toBeNull();
     expect(filled!.text).toBe(
-      `Hola, María Peña: tu incidencia ${incident.numeroIncidencia} está «En proceso». Síguela aquí: ${link![0]}\n\nAna Pérez`,
+      `Hola, María Peña: tu incidencia ${incident.numeroIncidencia} está «En Proceso». Síguela aquí: ${link![0]}\n\nAna Pérez`,
     );
     // The link is the customer's: its token opens this incident.
     expect(await incidentIdByToken(db, link![1]!)).toBe(incident.id);
