@@ -29,6 +29,7 @@ const LABELS = {
   clients: 'Clientes',
   contactMessages: 'Mensajes de contacto',
   inboundMessages: 'Correos entrantes',
+  savedReplies: 'Respuestas guardadas',
 };
 
 function printSummary(summary: ImportSummary, refused: ImportRefusal[]): void {

@@ -160,5 +160,6 @@ export const server = {
   messages: staffActions.messages,
   settings: staffActions.settings,
   inbound: staffActions.inbound,
+  replies: staffActions.replies,
   login: loginActions,
 };

@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = {
   'incident.assigned': 'Incidencia asignada',
   'incident.from-refused': 'Incidencia creada desde un correo rechazado',
   'inbound.discarded': 'Correo rechazado descartado',
+  'saved-reply.created': 'Respuesta guardada creada',
+  'saved-reply.edited': 'Respuesta guardada editada',
+  'saved-reply.deleted': 'Respuesta guardada eliminada',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -216,6 +216,7 @@ describeEachEngine('import and export', (database) => {
       clients: { imported: 1, skipped: 0, invalid: 3 },
       contactMessages: { imported: 1, skipped: 0, invalid: 1 },
       inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
+      savedReplies: { imported: 0, skipped: 0, invalid: 0 },
     });
     expect(refused).toEqual([
       { kind: 'incidents', record: 'INC-20250310-4821', reason: expect.stringMatching(/^el correo de la persona asignada «ana@vertice\.example luis@vertice\.example»: /) },
@@ -563,6 +564,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
           clients: { imported: 1, skipped: 0, invalid: 0 },
           contactMessages: { imported: 2, skipped: 0, invalid: 0 },
           inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
+          savedReplies: { imported: 0, skipped: 0, invalid: 0 },
         });
 
         const second = await exportData(to);
@@ -616,6 +618,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
           clients: { imported: 0, skipped: 1, invalid: 0 },
           contactMessages: { imported: 0, skipped: 2, invalid: 0 },
           inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
+          savedReplies: { imported: 0, skipped: 0, invalid: 0 },
         });
         expect(await rowCounts(to)).toEqual(before);
       } finally {
@@ -712,6 +715,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
         clients: { imported: 1, skipped: 0, invalid: 0 },
         contactMessages: { imported: 2, skipped: 0, invalid: 0 },
         inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
+        savedReplies: { imported: 0, skipped: 0, invalid: 0 },
       });
       const incident = await to.selectFrom('incidents').selectAll().executeTakeFirstOrThrow();
       // Its last activity is the newest history entry; the rest is as an incident without conversation.

@@ -9,6 +9,7 @@ import { inboundActions } from './inbound.ts';
 import { incidentActions } from './incidents.ts';
 import { meetingActions } from './meetings.ts';
 import { messageActions } from './messages.ts';
+import { replyActions } from './replies.ts';
 import { settingsActions } from './settings.ts';
 
 export const staffActions = {
@@ -18,6 +19,7 @@ export const staffActions = {
   messages: messageActions,
   settings: settingsActions,
   inbound: inboundActions,
+  replies: replyActions,
 };
 
 /**

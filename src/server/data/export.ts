@@ -3,7 +3,8 @@
  * incidents with their history, conversation (replies, internal notes, the visitor's answers),
  * assignments, follow-up tokens and the mails we sent about them (Message-IDs, reply tokens' hashes);
  * the messages that came in (mail: outcome, original while kept); clients with their timeline and meetings; contact messages with
- * their handled state; and a CSV summary of each kind.
+ * their handled state; the team's saved replies ('Respuestas guardadas', issue 22); and a CSV summary of
+ * each kind.
  *
  * Staff accounts (Better Auth's tables) are not moved: a column that holds a staff account's id is
  * exported as that account's e-mail (import.ts maps it back to the target's account).
@@ -159,6 +160,16 @@ export type ExportedContactMessage = Pick<
   'name' | 'email' | 'message' | 'createdAt' | 'handledAt' | 'handledByEmail'
 >;
 
+/** A saved reply ('Respuestas guardadas'); who created and last edited it by e-mail. */
+export interface ExportedSavedReply {
+  title: string;
+  body: string;
+  createdAt: string;
+  createdByEmail: string | null;
+  updatedAt: string;
+  updatedByEmail: string | null;
+}
+
 export interface ExportData {
   exportedAt: string;
   /** The bytes of every exported file, base64, by SHA-256 (issue 21); absent when there are none. */
@@ -168,6 +179,8 @@ export interface ExportData {
   contactMessages: ExportedContactMessage[];
   /** Files exported before issue 21's panel have none. */
   inboundMessages?: ExportedInboundMessage[];
+  /** Files exported before issue 22's saved replies have none. */
+  savedReplies?: ExportedSavedReply[];
 }
 
 /** Reads every record, with everything nested in it, in a stable order. */
@@ -229,6 +242,7 @@ export async function exportData(db: Db): Promise<ExportData> {
     .orderBy('inboundMessages.receivedAt')
     .orderBy('inboundMessages.id')
     .execute();
+  const savedReplies = await db.selectFrom('savedReplies').selectAll().orderBy('createdAt').orderBy('id').execute();
   const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
     (await db.withoutPlugins().selectFrom('user').select(['id', 'email']).execute()).map((user) => [user.id, user.email]),
@@ -360,6 +374,14 @@ export async function exportData(db: Db): Promise<ExportData> {
       reviewedAt: row.reviewedAt ?? null,
       reviewedByEmail: row.reviewedBy ?? null,
       rawGzipBase64: row.rawGzip ? Buffer.from(row.rawGzip).toString('base64') : null,
+    })),
+    savedReplies: savedReplies.map((row) => ({
+      title: row.title,
+      body: row.body,
+      createdAt: row.createdAt,
+      createdByEmail: row.createdBy,
+      updatedAt: row.updatedAt,
+      updatedByEmail: row.updatedBy,
     })),
   };
 }

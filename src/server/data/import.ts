@@ -36,6 +36,7 @@ import type { Db } from '../db/index.ts';
 import type { Database, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
 import { insertImportedIncident } from '../incidents/imported.ts';
 import { insertImportedMeetings } from '../meetings/index.ts';
+import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
 export function toIsoTime(value: unknown): string | null {
@@ -57,7 +58,7 @@ export function toIsoTime(value: unknown): string | null {
 
 const text = (value: unknown, max = 5000) => (typeof value === 'string' ? value.slice(0, max) : value == null ? '' : String(value).slice(0, max));
 
-type Kind = 'incidents' | 'clients' | 'contactMessages' | 'inboundMessages';
+type Kind = 'incidents' | 'clients' | 'contactMessages' | 'inboundMessages' | 'savedReplies';
 export type ImportSummary = Record<Kind, { imported: number; skipped: number; invalid: number }>;
 
 /** A record left out (counted as invalid): which one, and why, in Spanish. */
@@ -83,7 +84,7 @@ function asList(value: unknown): unknown[] {
 
 /** Splits a parsed JSON file into the three kinds of records it holds. */
 export function collectRecords(input: unknown): Record<Kind, unknown[]> {
-  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [], inboundMessages: [] };
+  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [], inboundMessages: [], savedReplies: [] };
   const classify = (item: unknown) => {
     if (!item || typeof item !== 'object') return;
     const record = item as Record<string, unknown>;
@@ -101,6 +102,7 @@ export function collectRecords(input: unknown): Record<Kind, unknown[]> {
     records.clients.push(...asList(root.clientes ?? root.clients));
     records.contactMessages.push(...asList(root.contactMessages ?? root.contact_messages ?? root.mensajes));
     records.inboundMessages.push(...asList(root.inboundMessages));
+    records.savedReplies.push(...asList(root.savedReplies));
   }
   return records;
 }
@@ -445,11 +447,42 @@ async function importContactMessage(trx: Transaction<Database>, record: Record<s
   return stored ? 'imported' : 'skipped';
 }
 
+/**
+ * A saved reply (issue 22), by the rules of Configuración (title, text, variables); one whose title is
+ * already here (ignoring case) is skipped.
+ */
+async function importSavedReply(trx: Transaction<Database>, record: Record<string, unknown>): Promise<Outcome> {
+  const input = { title: text(record.title, SAVED_REPLY_TITLE_MAX * 4), body: text(record.body, SAVED_REPLY_BODY_MAX * 4) };
+  const problems = savedReplyProblems(input);
+  const problem = problems.titulo ?? problems.texto;
+  if (problem) throw new Refused(problem.charAt(0).toLowerCase() + problem.slice(1));
+  const reply = normalSavedReply(input);
+  const key = reply.title.toLocaleLowerCase('es');
+  const titles = await trx.selectFrom('savedReplies').select('title').execute();
+  if (titles.some((row) => row.title.toLocaleLowerCase('es') === key)) return 'skipped';
+  const createdAt = toIsoTime(record.createdAt);
+  if (!createdAt) throw new Refused('la fecha de creación falta o no es una fecha.');
+  const updatedAt = toIsoTime(record.updatedAt) ?? createdAt;
+  await trx
+    .insertInto('savedReplies')
+    .values({
+      title: reply.title,
+      body: reply.body,
+      createdAt,
+      createdBy: email(record.createdByEmail, STAFF_EMAIL, 'el correo de quien la creó', true),
+      updatedAt,
+      updatedBy: email(record.updatedByEmail, STAFF_EMAIL, 'el correo de quien la editó', true),
+    })
+    .execute();
+  return 'imported';
+}
+
 /** What names a record in a refusal. */
 function recordName(kind: Kind, record: Record<string, unknown>): string {
   if (kind === 'incidents') return text(record.numeroIncidencia, 40) || '(sin número)';
   if (kind === 'clients') return text(record.razonSocial, 200) || '(sin razón social)';
   if (kind === 'inboundMessages') return text(record.dedupKey, 200) || '(sin clave)';
+  if (kind === 'savedReplies') return text(record.title, 200) || '(sin título)';
   return `${text(record.email, 200) || '(sin correo)'} ${text(record.createdAt ?? record.fecha, 40)}`.trim();
 }
 
@@ -461,20 +494,22 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     clients: { imported: 0, skipped: 0, invalid: 0 },
     contactMessages: { imported: 0, skipped: 0, invalid: 0 },
     inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
+    savedReplies: { imported: 0, skipped: 0, invalid: 0 },
   };
-  const total = records.incidents.length + records.clients.length + records.contactMessages.length + records.inboundMessages.length;
+  const total = Object.values(records).reduce((sum, list) => sum + list.length, 0);
   const importers = {
     inboundMessages: importInboundMessage,
     incidents: importIncident,
     clients: importClient,
     contactMessages: importContactMessage,
+    savedReplies: importSavedReply,
   };
   const context: ImportContext = { blobs: blobsOf(input), inboundIds: new Map(), inboundIncidents: [] };
   let done = 0;
   await db.transaction().execute(async (trx) => {
     const staff = await staffIds(trx);
     // Inbound messages first: the incidents' entries name them.
-    for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages'] as const) {
+    for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages', 'savedReplies'] as const) {
       for (const raw of records[kind]) {
         const record = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
         try {

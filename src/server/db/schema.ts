@@ -407,6 +407,18 @@ export interface IncidentAttachmentsTable {
   createdAt: string;
 }
 
+/** 'Respuestas guardadas' (migration 0027, src/server/replies): shared by the team; staff by e-mail. */
+export interface SavedRepliesTable {
+  id: Generated<number>;
+  title: string;
+  body: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -436,6 +448,7 @@ export interface Database {
   blobs: BlobsTable;
   incidentAttachments: IncidentAttachmentsTable;
   inboundPolls: InboundPollsTable;
+  savedReplies: SavedRepliesTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;
@@ -454,3 +467,4 @@ export type ClientMeeting = Selectable<ClientMeetingsTable>;
 export type IncidentMail = Selectable<IncidentMailsTable>;
 export type InboundMessage = Selectable<InboundMessagesTable>;
 export type IncidentAttachment = Selectable<IncidentAttachmentsTable>;
+export type SavedReply = Selectable<SavedRepliesTable>;

@@ -43,8 +43,8 @@ function firstLine(text: string): string {
   return line.length > FIRST_LINE_MAX ? `${line.slice(0, FIRST_LINE_MAX).trimEnd()}…` : line;
 }
 
-/** The follow-up page opened by a token (src/server/incidents/follow-up.ts). */
-function followUpUrl(brand: MailBrand, token: string): string {
+/** The follow-up page opened by a token (src/server/incidents/follow-up.ts); also `{enlace_seguimiento}` (src/server/replies). */
+export function followUpUrl(brand: MailBrand, token: string): string {
   return absoluteUrl(brand, `${ROUTES.supportTracking}?token=${encodeURIComponent(token)}`);
 }
 

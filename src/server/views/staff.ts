@@ -25,6 +25,8 @@ import { incidentByNumber, staffTimeline } from '../incidents/conversation.ts';
 import type { IncidentFilters } from '../incidents/query.ts';
 import { countIncidentsByState, listIncidents } from '../incidents/search.ts';
 import { clientMeetings, upcomingMeetings } from '../meetings/index.ts';
+import { mailBrand } from '../mail/index.ts';
+import { fillSavedReplyFor, listSavedReplies, type FillContext } from '../replies/index.ts';
 import type { TimelineEntry } from '../../domain/incidents.ts';
 import type { MessageView } from '../../domain/messages.ts';
 import type { ProjectState } from '../../domain/forms/client.ts';
@@ -187,4 +189,27 @@ export async function inboundPanelView(now: Date = new Date()) {
     today,
     refused,
   };
+}
+
+/** 'Respuestas guardadas' in Configuración: every saved reply, by title. */
+export async function savedRepliesView() {
+  return listSavedReplies(getDb());
+}
+
+/**
+ * 'Insertar respuesta guardada' on an incident's page: the saved replies to choose from and, when the
+ * page was asked for one (`?respuesta=`, the form without JavaScript), its text filled for this
+ * incident ('gone' when it no longer exists). Filling `{enlace_seguimiento}` issues a follow-up token
+ * (src/server/replies): the one write of a view, as the reply mail's own link is made.
+ */
+export async function savedRepliesForIncidentView(
+  incident: FillContext['incident'] | null,
+  staff: FillContext['staff'],
+  requested: string | null,
+) {
+  const db = getDb();
+  const replies = (await listSavedReplies(db)).map((reply) => ({ id: Number(reply.id), title: reply.title }));
+  if (!incident || requested === null || !/^[1-9]\d{0,9}$/.test(requested)) return { replies, inserted: null };
+  const filled = await fillSavedReplyFor(db, Number(requested), { incident, staff, brand: mailBrand() });
+  return { replies, inserted: filled ?? ('gone' as const) };
 }

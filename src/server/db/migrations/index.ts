@@ -29,6 +29,7 @@ import * as clientImportNonces from './0023_client_import_nonces.ts';
 import * as inboundMail from './0024_inbound_mail.ts';
 import * as attachments from './0025_attachments.ts';
 import * as inboundReview from './0026_inbound_review.ts';
+import * as savedReplies from './0027_saved_replies.ts';
 import * as incidentRatings from './0028_incident_ratings.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -58,5 +59,6 @@ export const migrations: Record<string, Migration> = {
   '0024_inbound_mail': inboundMail,
   '0025_attachments': attachments,
   '0026_inbound_review': inboundReview,
+  '0027_saved_replies': savedReplies,
   '0028_incident_ratings': incidentRatings,
 };
