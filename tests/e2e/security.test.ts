@@ -11,6 +11,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLUSH_MS } from '../../src/server/analytics/index.ts';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
 import { signInStaff } from '../../src/server/auth/login.ts';
 import { parseConfig } from '../../src/server/config.ts';
@@ -559,6 +560,9 @@ describe('SQL metacharacters in the staff filters and the client search', () => 
 describe('oversized bodies', () => {
   it('are answered 413, with or without a Content-Length, and nothing is stored', async () => {
     const cookie = await staffCookie();
+    // The views an earlier test's pages sent are written in a batch up to FLUSH_MS later: let that batch
+    // land first, so that the count below moves only by what this test sends.
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_MS + 500));
     const before = await counts();
     const big = (size: number, field = 'problema') => `${field}=${'x'.repeat(size)}`;
     const form = 'application/x-www-form-urlencoded';

@@ -4,7 +4,7 @@
  * {@link TEST_AUTH_SECRET} unless the caller passes its own AUTH_SECRET.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -100,6 +100,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (options.template && env.DATABASE_URL === defaultDatabase && !existsSync(defaultDatabase)) {
     copyFileSync(options.template, defaultDatabase);
   }
+  const spawnedAt = Date.now() - 200;
   const child = spawn(process.execPath, ['scripts/start.ts'], {
     cwd: ROOT,
     env,
@@ -127,6 +128,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  // A first staff account made by this start is announced on the console before the server listens,
+  // but the pipe's data can reach this process after the health check's answer: wait for the line, so
+  // that tests reading it from `output()` never race it.
+  const passwordFile = env.FIRST_PASSWORD_FILE;
+  const madeNow = passwordFile !== undefined && existsSync(passwordFile) && statSync(passwordFile).mtimeMs >= spawnedAt;
+  for (const until = Date.now() + 10_000; madeNow && !output.includes('Cuenta de personal creada:') && Date.now() < until; )
+    await new Promise((r) => setTimeout(r, 20));
 
   const removeData = () => {
     if (cleanup) rmSync(dataDir, { recursive: true, force: true });
@@ -153,8 +161,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
 /** The password the tests give the first staff account in place of the generated one. */
 export const FIRST_STAFF_TEST_PASSWORD = 'guayacán-brújula-zafiro-42';
-/** Keyed by the server's address: tests reach a server through useSite's proxy, never the object itself. */
+/**
+ * Keyed by the server's first-password file (its data folder, made anew for each server and kept by a
+ * restart on the same data): tests reach a server through useSite's proxy, never the object itself,
+ * and a port is reused by a later file's server in the same worker (whose modules stay loaded).
+ */
 const readied = new Map<string, string>();
+const readyKey = (server: RunningServer) => server.env.FIRST_PASSWORD_FILE ?? server.url;
 
 /** The generated password and the account it belongs to, from the server's FIRST_PASSWORD_FILE (mode 0600). */
 export function generatedFirstPassword(server: RunningServer): { email: string; password: string } | null {
@@ -177,7 +190,7 @@ const resetArgs = (email: string) => ['scripts/admin.ts', 'create', '--email', e
  */
 export async function prepareFirstStaff(server: RunningServer): Promise<void> {
   const generated = generatedFirstPassword(server);
-  if (!generated || readied.has(server.url)) return;
+  if (!generated || readied.has(readyKey(server))) return;
   const config = parseConfig(server.env);
   const { db, engine } = openDatabase(config.DATABASE_URL);
   try {
@@ -186,12 +199,12 @@ export async function prepareFirstStaff(server: RunningServer): Promise<void> {
   } finally {
     await db.destroy();
   }
-  readied.set(server.url, FIRST_STAFF_TEST_PASSWORD);
+  readied.set(readyKey(server), FIRST_STAFF_TEST_PASSWORD);
 }
 
 /** The password the first staff account signs in with, ready for the staff pages (see {@link prepareFirstStaff}). */
 export function firstStaffPassword(server: RunningServer): string {
-  const known = readied.get(server.url);
+  const known = readied.get(readyKey(server));
   if (known) return known;
   const generated = generatedFirstPassword(server);
   if (!generated) return '';
@@ -201,7 +214,7 @@ export function firstStaffPassword(server: RunningServer): string {
     input: `${FIRST_STAFF_TEST_PASSWORD}\n`,
     encoding: 'utf8',
   });
-  readied.set(server.url, FIRST_STAFF_TEST_PASSWORD);
+  readied.set(readyKey(server), FIRST_STAFF_TEST_PASSWORD);
   return FIRST_STAFF_TEST_PASSWORD;
 }
 
@@ -242,7 +255,8 @@ export function runAdminScript(
 
 /** Signs in with the staff account the server created on its first start (password printed once). */
 export async function signInFirstStaff(server: RunningServer): Promise<string> {
-  const email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1];
+  // From the password file, written before the server listens (its console line may still be on its way).
+  const email = generatedFirstPassword(server)?.email ?? /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1];
   await prepareFirstStaff(server);
   const password = firstStaffPassword(server);
   if (!email || !password) throw new Error('El servidor no creó la cuenta de personal inicial.');
