@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postAction } from '../support/actions.ts';
-import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
+import { DESKTOP, expectNoAxeViolations, islandHydrated, PHONE, watchConsole } from '../support/browser.ts';
 import { useSite } from '../support/site.ts';
 import { ageFormStamps } from '../support/form-stamp.ts';
 
@@ -27,6 +27,7 @@ describe('support dialog (JavaScript on)', () => {
     await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
+    await islandHydrated(dialog);
     expect(await dialog.getByRole('link', { name: /AnyDesk/ }).getAttribute('target')).toBe('_blank');
     expect(await dialog.getByRole('link', { name: /TeamViewer/ }).getAttribute('target')).toBe('_blank');
     const box = await dialog.boundingBox();
@@ -71,6 +72,7 @@ describe('support dialog (JavaScript on)', () => {
     await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
+    await islandHydrated(dialog);
     const box = await dialog.boundingBox();
     expect(box!.height).toBeLessThanOrEqual(844 * 0.95 + 1);
     await expectNoAxeViolations(page, SITE_FRAME);
@@ -90,6 +92,7 @@ describe('support dialog (JavaScript on)', () => {
     await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
+    await islandHydrated(dialog);
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
     await context.close();
@@ -225,6 +228,7 @@ describe('when the server is gone', () => {
     await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
+    await islandHydrated(dialog);
     await dialog.getByLabel('¿En qué te podemos ayudar?').fill('El inventario no cuadra.');
     await dialog.getByLabel('Nombre').fill('Rosa Almonte');
     await dialog.getByLabel('Correo electrónico').fill('rosa@cliente.test');

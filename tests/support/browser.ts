@@ -156,3 +156,14 @@ export async function renderedTexts(locator: Locator): Promise<string[]> {
   }
   return texts;
 }
+
+/**
+ * The Astro island around `element` has hydrated (`client:interaction` loads the support dialog's on the
+ * first click): until then its form posts natively, the page's no-JavaScript path, so a test of the
+ * scripted path waits for this before it submits.
+ */
+export async function islandHydrated(element: Locator): Promise<void> {
+  await expect
+    .poll(() => element.evaluate((node) => node.closest('astro-island')?.hasAttribute('ssr') ?? true))
+    .toBe(false);
+}
