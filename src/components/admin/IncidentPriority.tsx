@@ -13,7 +13,7 @@ const noSubscription = () => () => {};
  */
 const PRIORITY_BADGE: Record<IncidentPriority, { style: string; mark: string }> = {
   Urgente: { style: 'bg-red-700 text-white font-bold ring-red-800', mark: '!!' },
-  Alta: { style: 'bg-amber-100 text-amber-900 font-semibold ring-amber-600/50', mark: '!' },
+  Alta: { style: 'bg-white text-red-800 font-semibold ring-red-700', mark: '!' },
   Normal: { style: 'bg-white text-muted font-medium ring-line', mark: '' },
   Baja: { style: 'bg-white text-muted font-medium ring-line', mark: '' },
 };
