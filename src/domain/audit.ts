@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = {
   'contact.pending': 'Mensaje de contacto marcado como pendiente',
   'client.imported': 'Clientes importados desde CSV',
   'incident.assigned': 'Incidencia asignada',
+  'incident.priority': 'Cambio de prioridad de una incidencia',
   'incident.from-refused': 'Incidencia creada desde un correo rechazado',
   'inbound.discarded': 'Correo rechazado descartado',
   'saved-reply.created': 'Respuesta guardada creada',

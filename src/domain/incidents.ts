@@ -4,6 +4,7 @@
  * islands and scripts can use it too. Adding a state is one edit here (the list, its tone and its
  * meaning; the compiler asks for the last two) plus a migration, if stored rows need it.
  */
+import * as z from 'zod/mini';
 import type { AttachmentView } from './attachments.ts';
 
 /** The states in the order the staff choose them; the first is where every incident starts. */
@@ -34,6 +35,21 @@ export function countsPerState(
   >;
   for (const row of rows) if (isIncidentState(row.estado)) counts[row.estado] = Number(row.total);
   return counts;
+}
+
+/** 'Prioridad' (issue 22), lowest first; every incident starts (and an older export imports) as 'Normal'. */
+export const INCIDENT_PRIORITIES = ['Baja', 'Normal', 'Alta', 'Urgente'] as const;
+export type IncidentPriority = (typeof INCIDENT_PRIORITIES)[number];
+export const DEFAULT_PRIORITY: IncidentPriority = 'Normal';
+
+/** What the staff are told when a priority is none of the four (a forged form, an old page). */
+export const PRIORITY_MESSAGE = 'Elige una prioridad de la lista: Baja, Normal, Alta o Urgente.';
+
+/** The staff's choice of a priority, with the Spanish message of anything else. */
+export const incidentPrioritySchema = z.enum(INCIDENT_PRIORITIES, { error: PRIORITY_MESSAGE });
+
+export function isIncidentPriority(value: unknown): value is IncidentPriority {
+  return incidentPrioritySchema.safeParse(value).success;
 }
 
 /** Where an incident came from: the support form, or a mail to the support address (issue 21). */
@@ -122,6 +138,8 @@ export type TimelineEntry =
       adjuntos?: AttachmentView[];
     }
   | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null }
+  /** 'Prioridad: Normal → Alta' (issue 22). */
+  | { kind: 'priority'; fecha: string; autor: string; desde: IncidentPriority; hasta: IncidentPriority }
   /** A mail to the customer bounced: 'El correo al cliente rebotó'. */
   | { kind: 'bounce'; fecha: string; autor: null }
   /** The customer rated a resolution (issue 22): 1 to 5 and a comment ('' without one). */

@@ -325,7 +325,7 @@ describe('incidents', () => {
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"Número","Fecha","Estado","Nombre","Teléfono","Correo","RNC","Problema","Historial"');
+    expect(lines[0]).toBe('"Número","Fecha","Estado","Prioridad","Nombre","Teléfono","Correo","RNC","Problema","Historial"');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('"INC-20250113-4004"');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"",""clic"")"`);

@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { DESKTOP, PHONE } from '../support/browser.ts';
+import { PRIORITY_MESSAGE } from '../../src/domain/incidents.ts';
+import { DESKTOP, expectNoAxeViolations, PHONE, poll } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
 import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
@@ -20,6 +21,7 @@ const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'wa
 const ON_PAGE = 'INC-20250120-5101';
 const ON_LIST = 'INC-20250120-5102';
 const WITH_SCRIPT = 'INC-20250120-5103';
+const PRIORITY = 'INC-20250120-5104';
 
 let db: Db;
 let email = '';
@@ -35,6 +37,14 @@ const stateOf = async (numero: string) =>
       .where('numeroIncidencia', '=', numero)
       .executeTakeFirstOrThrow()
   ).estado;
+const priorityOf = async (numero: string) =>
+  (
+    await db
+      .selectFrom('incidents')
+      .select(['id', 'prioridad'])
+      .where('numeroIncidencia', '=', numero)
+      .executeTakeFirstOrThrow()
+  );
 const noticesTo = async (address: string) =>
   (await db.selectFrom('mailOutbox').select('kind').where('toAddress', '=', address).execute()).length;
 
@@ -57,6 +67,7 @@ beforeAll(async () => {
     nombre: 'Lista Sin JS',
     email: 'lista@cliente.example',
   });
+  await insertIncident(db, { numeroIncidencia: PRIORITY, nombre: 'Prioridad Prueba', email: 'prioridad@cliente.example' });
 });
 
 afterAll(async () => {
@@ -169,5 +180,88 @@ describe('incident state without JavaScript', () => {
         });
       await shot.context.close();
     }
+  });
+});
+
+describe('incident priority (issue 22)', () => {
+  it('sets the priority on the page and in the list, without JavaScript and in place with it, records it in the timeline and filters by it', async () => {
+    const byName = `nombre=${encodeURIComponent('Prioridad Prueba')}`;
+    // Without JavaScript: the incident page's form, then the list's, each coming back with the new badge.
+    const plain = await signInStaff(browser, server.url, login(), { ...DESKTOP, javaScriptEnabled: false });
+    await plain.page.goto(`${server.url}/admin/incidencias/${PRIORITY}`);
+    expect(await plain.page.getByTestId('prioridad').getAttribute('data-prioridad')).toBe('Normal');
+    await plain.page.getByLabel('Prioridad', { exact: true }).selectOption('Alta');
+    await Promise.all([
+      plain.page.waitForURL(/hecho=prioridad(&|$)/),
+      plain.page.getByRole('button', { name: 'Guardar prioridad' }).click(),
+    ]);
+    expect(new URL(plain.page.url()).pathname).toBe(`/admin/incidencias/${PRIORITY}`);
+    expect(await plain.page.getByTestId('prioridad').textContent()).toContain('Prioridad: Alta');
+    const entry = plain.page.locator('[data-tipo="priority"]');
+    expect(await entry.textContent()).toContain('Cambio de prioridad');
+    expect(await entry.getByTestId('cambio-de-prioridad').textContent()).toBe('Prioridad: Normal → Alta');
+    expect(await plain.page.getByRole('status').first().textContent()).toContain('Prioridad actualizada.');
+    const change = await db.selectFrom('incidentPriorityChanges').select('changedByEmail').executeTakeFirstOrThrow();
+    expect(change.changedByEmail).toBe(email);
+
+    // An unknown value, as a forged form would post it: refused in Spanish, nothing changed.
+    const { id } = await priorityOf(PRIORITY);
+    const refused = await plain.page.request.post(
+      `${server.url}/admin/incidencias/${PRIORITY}?_action=incidents.setPriorityForm`,
+      { form: { id: String(id), prioridad: 'Crítica', volver: `/admin/incidencias/${PRIORITY}` }, headers: { origin: server.url } },
+    );
+    expect(refused.status()).toBe(400);
+    expect(await refused.text()).toContain(PRIORITY_MESSAGE);
+    expect((await priorityOf(PRIORITY)).prioridad).toBe('Alta');
+
+    await plain.page.goto(`${server.url}/admin/incidencias?${byName}`);
+    const card = plain.page.locator(`article[data-incidencia="${PRIORITY}"]`);
+    await card.getByLabel('Prioridad', { exact: true }).selectOption('Urgente');
+    await Promise.all([
+      plain.page.waitForURL(/hecho=prioridad(&|$)/),
+      card.getByRole('button', { name: 'Guardar prioridad' }).click(),
+    ]);
+    expect(new URL(plain.page.url()).searchParams.get('nombre')).toBe('Prioridad Prueba');
+    expect(await card.getByTestId('prioridad').getAttribute('data-prioridad')).toBe('Urgente');
+    // The filter, kept in the URL.
+    await plain.page.goto(`${server.url}/admin/incidencias?${byName}&prioridad=Urgente`);
+    expect(await plain.page.locator('#f-prioridad').inputValue()).toBe('Urgente');
+    expect(await card.count()).toBe(1);
+    await plain.page.goto(`${server.url}/admin/incidencias?${byName}&prioridad=Baja`);
+    expect(await plain.page.getByText('No hay coincidencias.').count()).toBe(1);
+    await plain.context.close();
+
+    // With JavaScript, on the list, in place; the list and the incident page fit both widths.
+    let next: 'Baja' | 'Alta' = 'Baja';
+    for (const options of [PHONE, DESKTOP]) {
+      const { context, page } = await signInStaff(browser, server.url, login(), options);
+      const width = options.viewport!.width;
+      const list = `${server.url}/admin/incidencias?${byName}`;
+      await page.goto(list);
+      await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+      const inPlace = page.locator(`article[data-incidencia="${PRIORITY}"]`);
+      await inPlace.getByLabel('Prioridad', { exact: true }).selectOption(next);
+      await inPlace.getByRole('button', { name: 'Guardar prioridad' }).click();
+      await poll(() => inPlace.getByTestId('prioridad').getAttribute('data-prioridad')).toBe(next);
+      expect(await inPlace.getByText('Prioridad actualizada.').count()).toBe(1);
+      expect(page.url()).toBe(list);
+      expect((await priorityOf(PRIORITY)).prioridad).toBe(next);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      if (width === PHONE.viewport!.width) await expectNoAxeViolations(page);
+      if (process.env.SCREENSHOT_DIR)
+        await inPlace.screenshot({ path: `${process.env.SCREENSHOT_DIR}/prioridad-lista-${width}.png` });
+      await page.goto(`${server.url}/admin/incidencias/${PRIORITY}`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/prioridad-${width}.png`, fullPage: true });
+      await context.close();
+      next = 'Alta';
+    }
+    expect(await db.selectFrom('incidentPriorityChanges').select('hasta').orderBy('id').execute()).toEqual([
+      { hasta: 'Alta' },
+      { hasta: 'Urgente' },
+      { hasta: 'Baja' },
+      { hasta: 'Alta' },
+    ]);
   });
 });

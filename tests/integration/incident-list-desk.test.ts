@@ -191,6 +191,7 @@ describeEachEngine('support desk incident list', (database) => {
         'nombre',
         'numeroIncidencia',
         'origen',
+        'prioridad',
         'problema',
         'respuestaDelCliente',
         'rnc',

@@ -223,13 +223,13 @@ describeEachEngine('staff incident queries', (database) => {
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(
-      '\uFEFF"Número","Fecha","Estado","Nombre","Teléfono","Correo","RNC","Problema","Historial"',
+      '\uFEFF"Número","Fecha","Estado","Prioridad","Nombre","Teléfono","Correo","RNC","Problema","Historial"',
     );
     expect(lines[2]).toContain('"Problema de José Pérez"');
     expect(lines[2]).toContain('(soporte@verticeconsultores.com.do)');
     // Santo Domingo time (UTC-4), the history in one cell.
     expect(lines[2]).toBe(
-      '"INC-20250101-1001","01/01/2025 06:00","Resuelto","José Pérez","","","101850043","Problema de José Pérez","01/01/2025 06:00 Registrado | 01/02/2025 08:00 Resuelto (soporte@verticeconsultores.com.do)"',
+      '"INC-20250101-1001","01/01/2025 06:00","Resuelto","Normal","José Pérez","","","101850043","Problema de José Pérez","01/01/2025 06:00 Registrado | 01/02/2025 08:00 Resuelto (soporte@verticeconsultores.com.do)"',
     );
   });
 });

@@ -1,12 +1,21 @@
 /**
  * Staff writes on incidents: the state (`incidents.setState`, JSON, the fixed interface the islands and
- * scripts call; `incidents.setStateForm`, its form twin for the control without JavaScript), 'Asignar a'
+ * scripts call; `incidents.setStateForm`, its form twin for the control without JavaScript), the
+ * priority (`incidents.setPriorityForm`, and `incidents.setPriority` for the list's island), 'Asignar a'
  * (`incidents.assign`) and the conversation's reply or internal note (`incidents.addEntry`).
  */
 import { filesOfSubmission } from '../uploads.ts';
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import { z } from 'astro/zod';
-import { entryTextProblem, INCIDENT_STATES, type IncidentState } from '../../domain/incidents.ts';
+import {
+  entryTextProblem,
+  INCIDENT_PRIORITIES,
+  INCIDENT_STATES,
+  incidentPrioritySchema,
+  PRIORITY_MESSAGE,
+  type IncidentPriority,
+  type IncidentState,
+} from '../../domain/incidents.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
 import { staffActor } from '../../server/auth/guard.ts';
 import type { StaffMember } from '../../server/auth/index.ts';
@@ -25,6 +34,7 @@ import {
   type ReplyMailOutcome,
 } from '../../server/incidents/conversation.ts';
 import { IncidentNotFoundError } from '../../server/incidents/index.ts';
+import { setIncidentPriority } from '../../server/incidents/priority.ts';
 import { setIncidentState } from '../../server/incidents/state.ts';
 import { getLogger } from '../../server/log.ts';
 import { mailBrand } from '../../server/mail/index.ts';
@@ -45,6 +55,8 @@ export const INCIDENT_DONE = {
   'sin-asignar': 'La incidencia quedó sin asignar.',
   'sin-cambio': 'La incidencia ya estaba asignada así: no cambió nada.',
   estado: 'Estado actualizado correctamente.',
+  prioridad: 'Prioridad actualizada.',
+  'prioridad-sin-cambio': 'La incidencia ya tenía esa prioridad: no cambió nada.',
   'estado-notificado': 'Estado actualizado correctamente. Se avisará al cliente por correo.',
 } as const;
 export type IncidentDone = keyof typeof INCIDENT_DONE;
@@ -134,6 +146,64 @@ export const setStateForm = defineAction({
   },
 });
 
+/** Sets the priority: the one path of both priority actions. */
+async function changePriority(
+  context: ActionAPIContext,
+  staff: StaffMember,
+  input: { id: number; prioridad: IncidentPriority },
+) {
+  const { changed, numeroIncidencia, prioridad } = await setIncidentPriority(getDb(), {
+    incidentId: input.id,
+    prioridad: input.prioridad,
+    actor: { id: staff.id, email: staff.email, name: staff.name },
+    audit: staffActor(context, staff),
+  });
+  getLogger().info(
+    { event: 'incident.priority', incidentId: input.id, prioridad, actor: staff.email, changed },
+    'incident priority',
+  );
+  return { changed, numeroIncidencia, prioridad };
+}
+
+/** JSON, for the list's island (in place): `{ id, prioridad }`. */
+export const setPriority = defineAction({
+  input: z.object({
+    id: z.coerce.number().int().positive(),
+    prioridad: z.enum(INCIDENT_PRIORITIES, { error: PRIORITY_MESSAGE }),
+  }),
+  handler: async (input, context) => {
+    const staff = await staffOnly(context);
+    try {
+      return await changePriority(context, staff, input);
+    } catch (error) {
+      if (error instanceof IncidentNotFoundError)
+        throw new ActionError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
+      actionFailed(error, 'incidents.setPriority', INCIDENT_WRITE_FAILED);
+    }
+  },
+});
+
+/** The priority form of the incident page and of the list without JavaScript: `id`, `prioridad`, `volver`. */
+export const setPriorityForm = staffForm(
+  'incidents.setPriorityForm',
+  INCIDENT_WRITE_FAILED,
+  async (form, { staff, context }) => {
+    const id = Number(field(form, 'id'));
+    const parsed = incidentPrioritySchema.safeParse(field(form, 'prioridad'));
+    if (!parsed.success) refuse('BAD_REQUEST', PRIORITY_MESSAGE, { prioridad: PRIORITY_MESSAGE });
+    if (!Number.isInteger(id) || id <= 0) refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
+    try {
+      const { changed } = await changePriority(context, staff, { id, prioridad: parsed.data });
+      const back = backTo(field(form, 'volver')).replace(/[?&]hecho=[^&#]*/g, '');
+      const done: IncidentDone = changed ? 'prioridad' : 'prioridad-sin-cambio';
+      return seeOtherTo(`${back}${back.includes('?') ? '&' : '?'}hecho=${done}`);
+    } catch (error) {
+      if (error instanceof IncidentNotFoundError) refuse('NOT_FOUND', NOT_FOUND_MESSAGE);
+      throw error;
+    }
+  },
+);
+
 /** The incident a form names by its number (hidden `numero`, else the page's), or a 404 refusal. */
 async function incidentOf(form: FormData, context: ActionAPIContext) {
   const incident = await incidentByNumber(getDb(), field(form, 'numero') || (context.params.numero ?? ''));
@@ -208,4 +278,4 @@ export const addEntry = staffForm(
   },
 );
 
-export const incidentActions = { setState, setStateForm, assign, addEntry };
+export const incidentActions = { setState, setStateForm, setPriority, setPriorityForm, assign, addEntry };

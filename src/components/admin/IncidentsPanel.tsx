@@ -1,10 +1,17 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { formatAgo, formatStaffDateTime } from '../../domain/dates';
-import { INCIDENT_ORIGINS, INCIDENT_STATE_TONE, INCIDENT_STATES, type IncidentTone } from '../../domain/incidents';
+import {
+  INCIDENT_ORIGINS,
+  INCIDENT_PRIORITIES,
+  INCIDENT_STATE_TONE,
+  INCIDENT_STATES,
+  type IncidentTone,
+} from '../../domain/incidents';
 import { incidentPath, ROUTES } from '../../routes';
 import type { IncidentFilters } from '../../server/incidents/query';
 import type { IncidentListItem } from '../../server/incidents/search';
 import { DownloadIcon } from './icons';
+import IncidentPriorityControl, { PriorityBadge } from './IncidentPriority';
 import IncidentStateControl from './IncidentStateControl';
 
 export interface IncidentsPanelProps {
@@ -74,6 +81,7 @@ function IncidentCard({
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          <PriorityBadge prioridad={incident.prioridad} />
           {incident.respuestaDelCliente ? (
             <span
               className="inline-flex items-center gap-1 rounded-full bg-red-50 px-3 py-1 text-xs font-semibold text-red-800 ring-1 ring-red-600/30"
@@ -146,6 +154,7 @@ function IncidentCard({
             ))}
           </ol>
         </details>
+        <div className="flex flex-col gap-4">
         <IncidentStateControl
           id={incident.id}
           estado={incident.estado}
@@ -160,6 +169,14 @@ function IncidentCard({
             })
           }
         />
+        <IncidentPriorityControl
+          id={incident.id}
+          prioridad={incident.prioridad}
+          formAction={`${ROUTES.adminIncidents}?_action=incidents.setPriorityForm`}
+          returnTo={returnTo}
+          onChanged={(prioridad) => setIncident((current) => ({ ...current, prioridad }))}
+        />
+        </div>
       </div>
     </article>
   );
@@ -183,6 +200,7 @@ export default function IncidentsPanel({
       filters.nombre ||
       filters.rnc ||
       filters.estado ||
+      filters.prioridad ||
       filters.asignacion ||
       filters.origen ||
       filters.orden,
@@ -243,6 +261,16 @@ export default function IncidentsPanel({
             {INCIDENT_STATES.map((state) => (
               <option key={state} value={state}>
                 {state}
+              </option>
+            ))}
+          </select>
+        </FilterField>
+        <FilterField id="f-prioridad" label="Prioridad">
+          <select id="f-prioridad" name="prioridad" defaultValue={filters.prioridad ?? ''} className={inputClass}>
+            <option value="">Todas</option>
+            {INCIDENT_PRIORITIES.map((priority) => (
+              <option key={priority} value={priority}>
+                {priority}
               </option>
             ))}
           </select>

@@ -10,7 +10,7 @@
  * exported as that account's e-mail (import.ts maps it back to the target's account).
  */
 import { CLIENT_FIELDS, type ClientEventKind, type ClientRecord } from '../../domain/forms/client.ts';
-import type { IncidentOrigin, IncidentRecord } from '../../domain/incidents.ts';
+import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../domain/incidents.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
@@ -70,6 +70,14 @@ export interface ExportedIncidentAssignment {
   createdAt: string;
 }
 
+/** One change of priority (issue 22): 'Prioridad: Normal → Alta', by whom, when. */
+export interface ExportedIncidentPriorityChange {
+  desde: IncidentPriority;
+  hasta: IncidentPriority;
+  changedByEmail: string;
+  createdAt: string;
+}
+
 /** A follow-up link's token, as stored: its SHA-256 (the token itself is only in the visitor's mail). */
 export interface ExportedIncidentToken {
   tokenHash: string;
@@ -112,6 +120,10 @@ export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
   customerWaiting: boolean;
   /** 'Formulario' or 'Correo' (issue 21); files exported before it have none: 'Formulario'. */
   origen: IncidentOrigin;
+  /** 'Prioridad' (issue 22); files exported before it have none: 'Normal'. */
+  prioridad: IncidentPriority;
+  /** Its priority changes; absent when none, and in files exported before issue 22's priorities. */
+  priorityChanges?: ExportedIncidentPriorityChange[];
   entries: ExportedIncidentEntry[];
   assignments: ExportedIncidentAssignment[];
   tokens: ExportedIncidentToken[];
@@ -195,6 +207,10 @@ export async function exportData(db: Db): Promise<ExportData> {
     await db.selectFrom('incidentAssignments').selectAll().orderBy('createdAt').orderBy('id').execute(),
     (row) => row.incidentId,
   );
+  const priorityChanges = Map.groupBy(
+    await db.selectFrom('incidentPriorityChanges').selectAll().orderBy('createdAt').orderBy('id').execute(),
+    (row) => row.incidentId,
+  );
   const tokens = Map.groupBy(
     await db.selectFrom('incidentTokens').selectAll().orderBy('createdAt').orderBy('tokenHash').execute(),
     (row) => row.incidentId,
@@ -275,6 +291,19 @@ export async function exportData(db: Db): Promise<ExportData> {
         lastActivityAt: row.lastActivityAt,
         customerWaiting: Boolean(row.customerWaiting),
         origen: row.origen,
+        prioridad: row.prioridad,
+        ...(priorityChanges.has(row.id)
+          ? {
+              priorityChanges: priorityChanges.get(row.id)!.map(
+                (change): ExportedIncidentPriorityChange => ({
+                  desde: change.desde,
+                  hasta: change.hasta,
+                  changedByEmail: change.changedByEmail,
+                  createdAt: change.createdAt,
+                }),
+              ),
+            }
+          : {}),
         entries: incidentEntries.map((entry) => ({
           kind: entry.kind,
           authorEmail: staffEmail(entry.authorId, entry.authorEmail),

@@ -29,7 +29,14 @@ import { contactFormSchema } from '../../domain/forms/contact.ts';
 import { CLIENT_EVENT_KINDS, clientInputSchema, isProjectState } from '../../domain/forms/client.ts';
 import { incidentFormSchema } from '../../domain/forms/incident.ts';
 import { MEETING_MAX_MINUTES, MEETING_NOTE_MAX, MEETING_PLACE_MAX } from '../../domain/forms/meeting.ts';
-import { INCIDENT_NUMBER_PATTERN, isIncidentOrigin, isIncidentState, type HistoryEntry } from '../../domain/incidents.ts';
+import {
+  DEFAULT_PRIORITY,
+  INCIDENT_NUMBER_PATTERN,
+  isIncidentOrigin,
+  isIncidentPriority,
+  isIncidentState,
+  type HistoryEntry,
+} from '../../domain/incidents.ts';
 import { insertImportedClient } from '../clients/index.ts';
 import { insertImportedMessage } from '../contact/index.ts';
 import type { Db } from '../db/index.ts';
@@ -324,6 +331,15 @@ async function importIncident(
     // assigned_by_id cannot be null: '' names no account.
     return { assigneeId: staff(assigneeEmail), assigneeEmail, assignedById: staff(assignedByEmail) ?? '', assignedByEmail, createdAt };
   });
+  // Priorities (issue 22): an older file has none; a change naming an unknown one is left out.
+  const priorityChanges = nested(record.priorityChanges, (item) => {
+    const createdAt = toIsoTime(item.createdAt);
+    if (!createdAt || !isIncidentPriority(item.desde) || !isIncidentPriority(item.hasta)) return null;
+    const changedByEmail = email(item.changedByEmail, STAFF_EMAIL, 'el correo de quien cambió la prioridad', true) ?? '';
+    return { desde: item.desde, hasta: item.hasta, changedById: staff(changedByEmail) ?? '', changedByEmail, createdAt };
+  });
+  if (record.prioridad !== undefined && record.prioridad !== null && !isIncidentPriority(record.prioridad))
+    throw new Refused(`la prioridad «${text(record.prioridad, 40)}» no existe.`);
   const tokens = nested(record.tokens, (item) => {
     const createdAt = toIsoTime(item.createdAt);
     return createdAt && typeof item.tokenHash === 'string' && TOKEN_HASH_PATTERN.test(item.tokenHash) ? { tokenHash: item.tokenHash, createdAt } : null;
@@ -354,6 +370,8 @@ async function importIncident(
     lastActivityAt: toIsoTime(record.lastActivityAt),
     customerWaiting: typeof record.customerWaiting === 'boolean' ? record.customerWaiting : null,
     origen: isIncidentOrigin(record.origen) ? record.origen : 'Formulario',
+    prioridad: isIncidentPriority(record.prioridad) ? record.prioridad : DEFAULT_PRIORITY,
+    priorityChanges,
     entries,
     assignments,
     tokens,

@@ -5,7 +5,7 @@
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ClientEventKind, ClientRecord, ProjectState } from '../../domain/forms/client.ts';
-import type { HistoryEntry, IncidentOrigin, IncidentRecord } from '../../domain/incidents.ts';
+import type { HistoryEntry, IncidentOrigin, IncidentPriority, IncidentRecord } from '../../domain/incidents.ts';
 
 /** The columns of the domain's incident record (src/domain/incidents.ts), plus the search columns. */
 export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'> {
@@ -35,6 +35,8 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
   resolvedAt: Generated<string | null>;
   /** Where it came from: 'Formulario' (the support form) or 'Correo' (a mail to INBOUND_ADDRESS), migration 0024. */
   origen: Generated<IncidentOrigin>;
+  /** 'Prioridad' (issue 22): 'Normal' unless the staff set another (migration 0029). */
+  prioridad: Generated<IncidentPriority>;
 }
 
 /** What a timeline entry other than a state change is (src/domain/incidents.ts). */
@@ -126,6 +128,18 @@ export interface IncidentAssignmentsTable {
   assigneeEmail: string | null;
   assignedById: string;
   assignedByEmail: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+}
+
+/** Each change of `incidents.prioridad`, for the timeline (migration 0029): 'Prioridad: Normal → Alta'. */
+export interface IncidentPriorityChangesTable {
+  id: Generated<number>;
+  incidentId: number;
+  desde: IncidentPriority;
+  hasta: IncidentPriority;
+  changedById: string;
+  changedByEmail: string;
   /** ISO 8601 UTC. */
   createdAt: string;
 }
@@ -441,6 +455,7 @@ export interface Database {
   twoFactor: TwoFactorTable;
   totpLastSteps: TotpLastStepsTable;
   incidentAssignments: IncidentAssignmentsTable;
+  incidentPriorityChanges: IncidentPriorityChangesTable;
   incidentStateCounts: IncidentStateCountsTable;
   clientImportNonces: ClientImportNoncesTable;
   incidentMails: IncidentMailsTable;
@@ -456,6 +471,7 @@ export type NewIncident = Insertable<IncidentsTable>;
 export type IncidentEvent = Selectable<IncidentEventsTable>;
 export type IncidentEntry = Selectable<IncidentEntriesTable>;
 export type IncidentAssignment = Selectable<IncidentAssignmentsTable>;
+export type IncidentPriorityChange = Selectable<IncidentPriorityChangesTable>;
 export type Client = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type ClientEvent = Selectable<ClientEventsTable>;

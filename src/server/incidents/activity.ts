@@ -8,7 +8,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /** What happened: a visitor's answer marks the incident as waiting for staff, a staff reply clears it. */
-export type ActivityKind = 'state' | 'assignment' | 'reply' | 'note' | 'answer' | 'rating';
+export type ActivityKind = 'state' | 'assignment' | 'priority' | 'reply' | 'note' | 'answer' | 'rating';
 
 /** 'Respuesta del cliente' after a change of this kind: set, cleared, or left as it was (undefined). */
 function waitingAfter(kind: ActivityKind): boolean | undefined {

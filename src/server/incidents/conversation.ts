@@ -13,6 +13,7 @@ import {
   entryTextProblem,
   REOPENED_BY_CUSTOMER,
   type IncidentOrigin,
+  type IncidentPriority,
   type IncidentRecord,
   type TimelineEntry,
 } from '../../domain/incidents.ts';
@@ -29,6 +30,7 @@ import { reserveHit } from '../limits/counters.ts';
 import { incidentRatings } from './rating.ts';
 import { touchIncident } from './activity.ts';
 import { isCurrentStaff, loadAssignments } from './assignment.ts';
+import { loadPriorityChanges } from './priority.ts';
 import { incidentIdByToken, issueFollowUpToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
 import { threadIncidentMail } from './mail-thread.ts';
 import { withHistory } from './history.ts';
@@ -64,7 +66,9 @@ export type ReplyMailOutcome = 'queued' | 'no-email' | 'daily-cap';
 export async function incidentByNumber(
   db: Db,
   numeroIncidencia: string,
-): Promise<(IncidentRecord & { assignedTo: string | null; origen: IncidentOrigin }) | null> {
+): Promise<
+  (IncidentRecord & { assignedTo: string | null; origen: IncidentOrigin; prioridad: IncidentPriority }) | null
+> {
   const row = await db
     .selectFrom('incidents')
     .selectAll()
@@ -72,7 +76,9 @@ export async function incidentByNumber(
     .executeTakeFirst();
   if (!row) return null;
   const [record] = await withHistory(db, [row]);
-  return record ? { ...record, assignedTo: row.assignedTo ?? null, origen: row.origen } : null;
+  return record
+    ? { ...record, assignedTo: row.assignedTo ?? null, origen: row.origen, prioridad: row.prioridad }
+    : null;
 }
 
 /** The entries of these kinds of one incident, oldest first (created at, then id). */
@@ -97,9 +103,10 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments, bounces, files, openingMail, ratings] = await Promise.all([
+  const [entries, assignments, priorities, bounces, files, openingMail, ratings] = await Promise.all([
     loadEntries(db, incident.id),
     loadAssignments(db, incident.id),
+    loadPriorityChanges(db, incident.id),
     db
       .selectFrom('incidentMails')
       .select('bouncedAt')
@@ -142,6 +149,14 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       fecha: assignment.createdAt,
       autor: assignment.assignedByEmail,
       asignado: assignment.assigneeEmail,
+      rank: 1,
+    })),
+    ...priorities.map((change) => ({
+      kind: 'priority' as const,
+      fecha: change.createdAt,
+      autor: change.changedByEmail,
+      desde: change.desde,
+      hasta: change.hasta,
       rank: 1,
     })),
     ...entries.map((entry) => ({

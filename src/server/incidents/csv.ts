@@ -18,6 +18,7 @@ export async function exportIncidentsCsv(
     'Número',
     'Fecha',
     'Estado',
+    'Prioridad',
     'Nombre',
     'Teléfono',
     'Correo',
@@ -34,11 +35,13 @@ export async function exportIncidentsCsv(
       .limit(batch)
       .offset(offset)
       .execute();
-    for (const incident of await withHistory(db, rows)) {
+    const records = await withHistory(db, rows);
+    for (const [index, incident] of records.entries()) {
       lines.push([
         incident.numeroIncidencia,
         formatStaffDateTime(incident.fecha),
         incident.estado,
+        rows[index]!.prioridad,
         incident.nombre,
         incident.telefono,
         incident.email,

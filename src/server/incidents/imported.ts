@@ -14,6 +14,7 @@ import {
   type IncidentFields,
   type IncidentState,
   type IncidentOrigin,
+  type IncidentPriority,
 } from '../../domain/incidents.ts';
 import { incidentRow } from '../db/rows.ts';
 import type { Database, IncidentEntryKind } from '../db/schema.ts';
@@ -36,6 +37,16 @@ export interface ImportedIncident extends IncidentFields {
   customerWaiting: boolean | null;
   /** 'Formulario' unless given (issue 21). */
   origen?: IncidentOrigin;
+  /** 'Normal' unless given (issue 22). */
+  prioridad?: IncidentPriority;
+  /** Its priority changes (issue 22); absent in older files. `changedById` '' names no account. */
+  priorityChanges?: Array<{
+    desde: IncidentPriority;
+    hasta: IncidentPriority;
+    changedById: string;
+    changedByEmail: string;
+    createdAt: string;
+  }>;
   entries: Array<{
     kind: IncidentEntryKind;
     authorId: string | null;
@@ -104,6 +115,8 @@ export async function insertImportedIncident(
     lastActivityAt: exportedActivity,
     customerWaiting: exportedWaiting,
     origen,
+    prioridad,
+    priorityChanges = [],
     ...fields
   } = incident;
   const exists = await trx
@@ -117,6 +130,7 @@ export async function insertImportedIncident(
     ...historial.map((entry) => ({ kind: 'state' as const, at: entry.fecha })),
     ...entries.map((entry) => ({ kind: entry.kind, at: entry.createdAt })),
     ...assignments.map((change) => ({ kind: 'assignment' as const, at: change.createdAt })),
+    ...priorityChanges.map((change) => ({ kind: 'priority' as const, at: change.createdAt })),
     ...(exportedActivity ? [{ kind: 'state' as const, at: exportedActivity }] : []),
   ]);
   const { id } = await trx
@@ -129,6 +143,7 @@ export async function insertImportedIncident(
         customerWaiting: exportedWaiting ?? activity.customerWaiting,
       }),
       ...(origen ? { origen } : {}),
+      ...(prioridad ? { prioridad } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -172,6 +187,11 @@ export async function insertImportedIncident(
     await trx
       .insertInto('incidentAssignments')
       .values(assignments.map((change) => ({ incidentId: id, ...change })))
+      .execute();
+  if (priorityChanges.length)
+    await trx
+      .insertInto('incidentPriorityChanges')
+      .values(priorityChanges.map((change) => ({ incidentId: id, ...change })))
       .execute();
   // A hash is unique: one already stored belongs to a link that already opens an incident here.
   if (tokens.length)

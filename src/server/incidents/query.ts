@@ -1,8 +1,15 @@
 /**
- * The staff incident list's URL query (`?numero=&nombre=&rnc=&estado=&asignacion=&origen=&orden=&pagina=`):
+ * The staff incident list's URL query (`?numero=&nombre=&rnc=&estado=&prioridad=&asignacion=&origen=&orden=&pagina=`):
  * read into filters and a page, junk dropped, and written back for links that keep the current view.
  */
-import { isIncidentOrigin, isIncidentState, type IncidentOrigin, type IncidentState } from '../../domain/incidents.ts';
+import {
+  isIncidentOrigin,
+  isIncidentPriority,
+  isIncidentState,
+  type IncidentOrigin,
+  type IncidentPriority,
+  type IncidentState,
+} from '../../domain/incidents.ts';
 
 const MAX_FILTER_LENGTH = 100;
 
@@ -15,6 +22,8 @@ export interface IncidentFilters {
   nombre?: string;
   rnc?: string;
   estado?: IncidentState;
+  /** 'Prioridad' (issue 22). */
+  prioridad?: IncidentPriority;
   asignacion?: AssignmentFilter;
   /** Where it came from: 'Formulario' or 'Correo' (issue 21). */
   origen?: IncidentOrigin;
@@ -23,7 +32,7 @@ export interface IncidentFilters {
 }
 
 /**
- * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&asignacion=&origen=&orden=&pagina=`);
+ * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&prioridad=&asignacion=&origen=&orden=&pagina=`);
  * junk is dropped.
  */
 export function parseIncidentQuery(params: URLSearchParams): { filters: IncidentFilters; page: number } {
@@ -33,6 +42,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
   };
   const estado = params.get('estado');
   const origen = params.get('origen');
+  const prioridad = params.get('prioridad');
   const asignacion = params.get('asignacion');
   const page = Number.parseInt(params.get('pagina') ?? '1', 10);
   return {
@@ -41,6 +51,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
       nombre: text('nombre'),
       rnc: text('rnc'),
       estado: isIncidentState(estado) ? estado : undefined,
+      prioridad: isIncidentPriority(prioridad) ? prioridad : undefined,
       asignacion: (ASSIGNMENT_FILTERS as readonly (string | null)[]).includes(asignacion)
         ? (asignacion as AssignmentFilter)
         : undefined,
@@ -54,7 +65,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
 /** The query string for these filters (and page), for links that keep the current view. */
 export function incidentQueryString(filters: IncidentFilters, page = 1): string {
   const params = new URLSearchParams();
-  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'asignacion', 'origen', 'orden'] as const) {
+  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'prioridad', 'asignacion', 'origen', 'orden'] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

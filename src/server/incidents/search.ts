@@ -3,7 +3,13 @@
  * normalised `*_norm` columns that db/rows.ts derives; see docs/decisions/0007) and the counts per state.
  */
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { countsPerState, type IncidentOrigin, type IncidentRecord, type IncidentState } from '../../domain/incidents.ts';
+import {
+  countsPerState,
+  type IncidentOrigin,
+  type IncidentPriority,
+  type IncidentRecord,
+  type IncidentState,
+} from '../../domain/incidents.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
 import { LIKE_WILDCARDS, likeContains } from '../db/like.ts';
@@ -70,11 +76,13 @@ function assignmentCondition(filters: IncidentFilters, viewer?: IncidentViewer) 
   return null;
 }
 
-/** The conditions that are no text search (state, assignment, origin): each has an index with the list's orders. */
+/** The conditions that are no text search (state, priority, assignment, origin): each has an index with the list's orders. */
 function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer) {
   const conditions = [];
   if (filters.estado) conditions.push(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
   if (filters.origen) conditions.push(sql<SqlBool>`${sql.ref('incidents.origen')} = ${filters.origen}`);
+  // (prioridad, fecha, id) and (prioridad, last_activity_at, id), migration 0029.
+  if (filters.prioridad) conditions.push(sql<SqlBool>`${sql.ref('incidents.prioridad')} = ${filters.prioridad}`);
   const assignment = assignmentCondition(filters, viewer);
   if (assignment) conditions.push(assignment);
   return conditions;
@@ -223,6 +231,8 @@ export interface IncidentListItem extends IncidentRecord {
   respuestaDelCliente: boolean;
   /** 'Formulario' or 'Correo' (issue 21). */
   origen: IncidentOrigin;
+  /** 'Prioridad' (issue 22). */
+  prioridad: IncidentPriority;
 }
 
 export interface IncidentPage {

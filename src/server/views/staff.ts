@@ -78,6 +78,7 @@ export async function incidentPageView(numero: string) {
   // Staff are named by their names (the problem's author is the visitor, by the name they gave).
   const timeline = entries.map((entry): TimelineEntry => {
     if (entry.kind === 'problem' || entry.kind === 'bounce' || entry.kind === 'rating') return entry;
+    if (entry.kind === 'priority') return { ...entry, autor: nameByEmail(names, entry.autor) };
     if (entry.kind === 'assignment')
       return { ...entry, autor: nameByEmail(names, entry.autor), asignado: nameByEmail(names, entry.asignado) };
     return { ...entry, autor: nameByEmail(names, entry.autor) };

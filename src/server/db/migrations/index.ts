@@ -31,6 +31,7 @@ import * as attachments from './0025_attachments.ts';
 import * as inboundReview from './0026_inbound_review.ts';
 import * as savedReplies from './0027_saved_replies.ts';
 import * as incidentRatings from './0028_incident_ratings.ts';
+import * as incidentPriority from './0029_incident_priority.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0026_inbound_review': inboundReview,
   '0027_saved_replies': savedReplies,
   '0028_incident_ratings': incidentRatings,
+  '0029_incident_priority': incidentPriority,
 };
