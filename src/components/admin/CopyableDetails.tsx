@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useHydrated } from './hydrated';
 
 export interface CopyableDetailsProps {
   /** Label and value of each detail, in order; an empty value shows '—' and has no button. */
@@ -31,7 +32,6 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-const subscribeNever = () => () => {};
 
 /**
  * The visitor's details in the incident page's header (issue 11): plain, selectable text on the
@@ -40,11 +40,7 @@ const subscribeNever = () => () => {};
  */
 export default function CopyableDetails({ details }: CopyableDetailsProps) {
   // False on the server and while hydrating, true after: the buttons appear only where they work.
-  const ready = useSyncExternalStore(
-    subscribeNever,
-    () => true,
-    () => false,
-  );
+  const ready = useHydrated();
   const [message, setMessage] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);

@@ -1,11 +1,10 @@
 import { actions, isActionError } from 'astro:actions';
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
+import { useHydrated } from './hydrated';
 import { INCIDENT_PRIORITIES, type IncidentPriority } from '../../domain/incidents';
 import { ROUTES } from '../../routes';
 import LiveMessage from './LiveMessage';
 
-/** Nothing to subscribe to: the store only tells the server's render (false) from the browser's (true). */
-const noSubscription = () => () => {};
 
 /**
  * 'Urgente' and 'Alta' stand out by colour, weight and a mark; every badge reads 'Prioridad: …', so
@@ -57,11 +56,7 @@ export default function IncidentPriorityControl({
   returnTo = ROUTES.adminIncidents,
   onChanged,
 }: IncidentPriorityControlProps) {
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const inPlace = hydrated && onChanged !== undefined;
   const [saved, setSaved] = useState(initial);
   const [prioridad, setPrioridad] = useState(initial);

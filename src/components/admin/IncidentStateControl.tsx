@@ -1,12 +1,11 @@
 import { actions, isActionError } from 'astro:actions';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useHydrated } from './hydrated';
 import { ROUTES } from '../../routes';
 import { INCIDENT_STATES, type IncidentRecord, type IncidentState } from '../../domain/incidents';
 import { callableCode } from './callable';
 import LiveMessage from './LiveMessage';
 
-/** Nothing to subscribe to: the store only tells the server's render (false) from the browser's (true). */
-const noSubscription = () => () => {};
 
 type Feedback = { kind: 'ok' | 'error'; text: string } | null;
 
@@ -41,11 +40,7 @@ export default function IncidentStateControl({
   returnTo = ROUTES.adminIncidents,
 }: IncidentStateControlProps) {
   // Once the island runs on the list, 'Guardar' calls the action in place; otherwise the form is posted.
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const inPlace = hydrated && onChanged !== undefined;
   const [saved, setSaved] = useState(initial);
   const [estado, setEstado] = useState(initial);
