@@ -8,8 +8,8 @@
  * resolved (its last move to 'Resuelto'); then it still shows everything, but an answer is refused and
  * the page says to open a new incident (issue 24, finding 3). Reopened by staff, it takes them again.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
@@ -17,10 +17,6 @@ import type { AttachmentView } from '../../domain/attachments.ts';
 import { attachmentsByEntry } from '../attachments/list.ts';
 import { loadHistories } from './history.ts';
 
-/** 18 random bytes, base64url: 24 characters. */
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{24}$/;
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A new token for this incident, stored hashed in the caller's transaction (the mail's own). */
 export async function issueFollowUpToken(
@@ -28,21 +24,21 @@ export async function issueFollowUpToken(
   incidentId: number,
   now: Date,
 ): Promise<string> {
-  const token = randomBytes(18).toString('base64url');
+  const token = newLinkToken();
   await trx
     .insertInto('incidentTokens')
-    .values({ tokenHash: hashToken(token), incidentId, createdAt: now.toISOString() })
+    .values({ tokenHash: hashLinkToken(token), incidentId, createdAt: now.toISOString() })
     .execute();
   return token;
 }
 
 /** The id of the incident this token opens, or null (a malformed token is not even looked up). */
 export async function incidentIdByToken(db: Kysely<Database>, token: string): Promise<number | null> {
-  if (!TOKEN_PATTERN.test(token)) return null;
+  if (!isLinkToken(token)) return null;
   const row = await db
     .selectFrom('incidentTokens')
     .select('incidentId')
-    .where('tokenHash', '=', hashToken(token))
+    .where('tokenHash', '=', hashLinkToken(token))
     .executeTakeFirst();
   return row?.incidentId ?? null;
 }
@@ -99,7 +95,7 @@ export async function followUpByToken(
   token: string,
   now: Date = new Date(),
 ): Promise<FollowUp | null> {
-  if (!TOKEN_PATTERN.test(token)) return null;
+  if (!isLinkToken(token)) return null;
   const incident = await db
     .selectFrom('incidentTokens')
     .innerJoin('incidents', 'incidents.id', 'incidentTokens.incidentId')
@@ -110,7 +106,7 @@ export async function followUpByToken(
       'incidents.estado',
       'incidents.fecha',
     ])
-    .where('incidentTokens.tokenHash', '=', hashToken(token))
+    .where('incidentTokens.tokenHash', '=', hashLinkToken(token))
     .executeTakeFirst();
   if (!incident) return null;
   const histories = await loadHistories(db, [incident.id]);

@@ -4,8 +4,8 @@
  * rating, to `/soporte/valoracion`. A token rates its resolution once, within {@link RATING_DAYS} days
  * of its mail, 1 to 5 with an optional comment; a reopened incident resolved again gets a new token.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { touchIncident } from './activity.ts';
@@ -14,9 +14,6 @@ import { touchIncident } from './activity.ts';
 export const RATING_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** 18 random bytes, base64url: 24 characters. */
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{24}$/;
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * A new rating token for the resolution the incident just reached, stored hashed in the caller's
@@ -29,7 +26,7 @@ export async function issueRatingToken(
   now: Date,
   wasResolved = false,
 ): Promise<string> {
-  const token = randomBytes(18).toString('base64url');
+  const token = newLinkToken();
   const previous = wasResolved
     ? await trx
         .selectFrom('incidentRatings')
@@ -42,7 +39,7 @@ export async function issueRatingToken(
   const createdAt = now.toISOString();
   await trx
     .insertInto('incidentRatings')
-    .values({ tokenHash: hashToken(token), incidentId, resolvedAt: previous?.resolvedAt ?? createdAt, createdAt })
+    .values({ tokenHash: hashLinkToken(token), incidentId, resolvedAt: previous?.resolvedAt ?? createdAt, createdAt })
     .execute();
   return token;
 }
@@ -55,12 +52,12 @@ export type RatingLink =
 
 /** The state of a rating link at `now` (a malformed token is not even looked up). */
 export async function ratingLink(db: Db, token: string, now: Date = new Date()): Promise<RatingLink> {
-  if (!TOKEN_PATTERN.test(token)) return { status: 'not-found' };
+  if (!isLinkToken(token)) return { status: 'not-found' };
   const row = await db
     .selectFrom('incidentRatings')
     .innerJoin('incidents', 'incidents.id', 'incidentRatings.incidentId')
     .select(['incidents.numeroIncidencia', 'incidentRatings.incidentId', 'incidentRatings.resolvedAt', 'incidentRatings.createdAt', 'incidentRatings.ratedAt'])
-    .where('incidentRatings.tokenHash', '=', hashToken(token))
+    .where('incidentRatings.tokenHash', '=', hashLinkToken(token))
     .executeTakeFirst();
   if (!row) return { status: 'not-found' };
   const rated =
@@ -96,7 +93,7 @@ export async function rateResolution(
     const updated = await trx
       .updateTable('incidentRatings')
       .set({ valor: input.valor, comentario: input.comentario.trim() || null, ratedAt })
-      .where('tokenHash', '=', hashToken(input.token))
+      .where('tokenHash', '=', hashLinkToken(input.token))
       .where('ratedAt', 'is', null)
       .where(({ not, exists, selectFrom }) =>
         not(
