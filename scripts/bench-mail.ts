@@ -27,12 +27,12 @@ import { performance } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { migrateToLatest, openDatabase } from '../src/server/db/index.ts';
 import { createIncident } from '../src/server/incidents/index.ts';
 import type { MailBrand } from '../src/server/mail/templates.ts';
 import { startPrivateDovecot, type PrivateDovecot } from '../tests/support/dovecot.ts';
-import { inboundFixture, withMessageId } from '../tests/support/inbound.ts';
+import { inboundFixture, testMailbox, withMessageId } from '../tests/support/inbound.ts';
 import { MAIL_BRAND } from '../tests/support/mail-brand.ts';
 import { createStaffAccount, ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
 
@@ -185,21 +185,9 @@ async function until(
   }
 }
 
-async function mailbox<T>(imap: PrivateDovecot, run: (client: ImapFlow) => Promise<T>): Promise<T> {
-  const client = new ImapFlow({
-    host: imap.host,
-    port: imap.port,
-    secure: false,
-    auth: { user: imap.user, pass: imap.password },
-    logger: false,
-  });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.logout();
-  }
-}
+/** A client session on the bench's Dovecot (tests/support/inbound.ts opens it). */
+const mailbox = <T>(imap: PrivateDovecot, run: (client: ImapFlow) => Promise<T>): Promise<T> =>
+  testMailbox(() => imap).mailbox(run);
 
 const inboxCount = (imap: PrivateDovecot) =>
   mailbox(imap, async (client) => {

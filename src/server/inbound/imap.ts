@@ -12,7 +12,7 @@
  *   time, and when that process stops its session ends and the next round of another takes over.
  */
 import { sql } from 'kysely';
-import { ImapFlow } from 'imapflow';
+import { ImapFlow, type ImapFlowOptions } from 'imapflow';
 import type { Logger } from 'pino';
 import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
@@ -37,6 +37,21 @@ export function imapTarget(url: string) {
     auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) },
     mailbox: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'INBOX',
   };
+}
+
+/** A client for the mailbox `INBOUND_IMAP_URL` names (not yet connected), with ImapFlow's own log off. */
+function mailboxClient(
+  target: ReturnType<typeof imapTarget>,
+  extra: Partial<ImapFlowOptions> = {},
+): ImapFlow {
+  return new ImapFlow({
+    host: target.host,
+    port: target.port,
+    secure: target.secure,
+    auth: target.auth,
+    logger: false,
+    ...extra,
+  });
 }
 
 export interface PollOptions {
@@ -157,7 +172,12 @@ const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
  * The raw mail, read in chunks into one buffer of its announced size (RFC822.SIZE): a 25 MB mail costs
  * 25 MB once, instead of the chunks, their concatenation and imapflow's own copy. Null when it is gone.
  */
-async function downloadRaw(client: ImapFlow, uid: number, size: number, max: number): Promise<Uint8Array | null> {
+async function downloadRaw(
+  client: ImapFlow,
+  uid: number,
+  size: number,
+  max: number,
+): Promise<Uint8Array | null> {
   const { content } = await client.download(String(uid), undefined, {
     uid: true,
     chunkSize: DOWNLOAD_CHUNK_BYTES,
@@ -169,7 +189,9 @@ async function downloadRaw(client: ImapFlow, uid: number, size: number, max: num
   for await (const chunk of content as AsyncIterable<Buffer>) {
     // A server whose size was wrong: grow (rare, and bounded by `max`).
     if (length + chunk.length > raw.length) {
-      const grown = Buffer.allocUnsafe(Math.min(Math.max(raw.length * 2, length + chunk.length), max + chunk.length));
+      const grown = Buffer.allocUnsafe(
+        Math.min(Math.max(raw.length * 2, length + chunk.length), max + chunk.length),
+      );
       raw.copy(grown, 0, 0, length);
       raw = grown;
     }
@@ -188,13 +210,7 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
   let idle = false;
   const outcome = await withPollLock(db, async () => {
     const target = imapTarget(options.url);
-    const client = new ImapFlow({
-      host: target.host,
-      port: target.port,
-      secure: target.secure,
-      auth: target.auth,
-      logger: false,
-    });
+    const client = mailboxClient(target);
     const result: PollResult = { status: 'done', processed: 0, rejected: 0 };
     // Whatever ends the round (done, or an error thrown to the caller) is recorded for 'Correo entrante'.
     try {
@@ -312,15 +328,7 @@ export function startMailboxPoller(
   const watch = async (): Promise<void> => {
     if (options.idle === false || watcher?.usable) return;
     const target = imapTarget(options.url);
-    const client = new ImapFlow({
-      host: target.host,
-      port: target.port,
-      secure: target.secure,
-      auth: target.auth,
-      logger: false,
-      disableAutoIdle: true,
-      maxIdleTime: IDLE_RENEW_MS,
-    });
+    const client = mailboxClient(target, { disableAutoIdle: true, maxIdleTime: IDLE_RENEW_MS });
     client.on('error', (error: unknown) =>
       options.log?.warn({ err: error }, 'inbound IDLE connection failed'),
     );
