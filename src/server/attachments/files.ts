@@ -33,6 +33,9 @@ export interface PreparedFile {
   contentType: string;
   data: Uint8Array;
   thumb: Uint8Array | null;
+  /** The SHA-256 keys under which `data` and `thumb` are stored, once they are (blob-store.ts). */
+  blob?: string;
+  thumbBlob?: string | null;
 }
 
 /** A file that is not kept, with the Spanish message that names it. */

@@ -49,8 +49,9 @@ export async function storeAttachments(
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const file of input.files) {
-    const blob = await putBlob(trx, file.data, now);
-    const thumb = file.thumb ? await putBlob(trx, file.thumb, now) : null;
+    // Stored ahead of the transaction when the file went through storeBlobs (blob-store.ts).
+    const blob = file.blob ?? (await putBlob(trx, file.data, now));
+    const thumb = file.thumbBlob !== undefined ? file.thumbBlob : file.thumb ? await putBlob(trx, file.thumb, now) : null;
     const row = await trx
       .insertInto('incidentAttachments')
       .values({

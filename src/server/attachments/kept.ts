@@ -10,7 +10,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { putBlob } from './index.ts';
+import { storeBlobs } from './blob-store.ts';
 import type { PreparedFile } from './files.ts';
 import type { KeptFile } from '../../domain/attachments.ts';
 
@@ -39,14 +39,14 @@ const mac = (secret: string, body: string) => createHmac('sha256', secret).updat
 /** Stores the files and returns a signed reference to each (for `action`, valid {@link KEPT_FOR_MS}). */
 export async function keepFiles(db: Db, files: readonly PreparedFile[], action: string, secret: string, now: Date = new Date()): Promise<KeptFile[]> {
   const kept: KeptFile[] = [];
-  for (const file of files) {
+  for (const file of await storeBlobs(db, files, now)) {
     const payload: Payload = {
       a: action,
       n: file.filename,
       t: file.contentType,
       s: file.data.byteLength,
-      b: await putBlob(db, file.data, now),
-      h: file.thumb ? await putBlob(db, file.thumb, now) : null,
+      b: file.blob!,
+      h: file.thumbBlob ?? null,
       x: now.getTime() + KEPT_FOR_MS,
     };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
@@ -85,7 +85,14 @@ export async function keptFilesOf(db: Db, refs: readonly string[], action: strin
     const data = rows.find((row) => row.sha256 === payload.b)?.data;
     if (!data) continue;
     const thumb = payload.h ? (rows.find((row) => row.sha256 === payload.h)?.data ?? null) : null;
-    files.push({ filename: payload.n, contentType: payload.t, data: new Uint8Array(data), thumb: thumb ? new Uint8Array(thumb) : null });
+    files.push({
+      filename: payload.n,
+      contentType: payload.t,
+      data: new Uint8Array(data),
+      thumb: thumb ? new Uint8Array(thumb) : null,
+      blob: payload.b,
+      thumbBlob: thumb ? payload.h : null,
+    });
   }
   return files;
 }

@@ -65,6 +65,17 @@ function searchPathOf(url: URL): string | undefined {
   return /search_path=([a-z_][a-z0-9_]*)/i.exec(url.searchParams.get('options') ?? '')?.[1];
 }
 
+// On globalThis, like the shared connection below: the start script (sources) opens it, the bundled
+// server asks.
+const sqliteFiles: WeakMap<Kysely<any>, string> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('vertice.sqliteFiles')
+] ??= new WeakMap()) as WeakMap<Kysely<any>, string>;
+
+/** The file a SQLite connection opened by {@link openDatabase} works on; undefined for PostgreSQL and `:memory:`. */
+export function sqliteFileOf(db: Kysely<any>): string | undefined {
+  return sqliteFiles.get(db);
+}
+
 /** Opens a new connection (pool on PostgreSQL). Most code wants {@link getDb} instead. */
 export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
   const plugins = [new CamelCasePlugin()];
@@ -97,8 +108,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
     };
   }
   const path = sqlitePath(url);
+  const db = new Kysely<Database>({ dialect: createSqliteDialect(openSqlite(path)), plugins });
+  if (path !== ':memory:') sqliteFiles.set(db, path);
   return {
-    db: new Kysely<Database>({ dialect: createSqliteDialect(openSqlite(path)), plugins }),
+    db,
     engine: 'sqlite',
     describe: `sqlite:${path}`,
   };

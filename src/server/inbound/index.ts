@@ -32,6 +32,7 @@ import { reserveHit } from '../limits/counters.ts';
 import { wakeMailWorkers } from '../mail/outbox.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig, type Config } from '../config.ts';
+import { storeBlobs } from '../attachments/blob-store.ts';
 import { prepareFiles, type IncomingFile, type PreparedFile, type RefusedFile } from '../attachments/files.ts';
 import { mailBrand } from '../mail/index.ts';
 
@@ -289,6 +290,11 @@ export type AdmitResult =
   | { status: 'gone' }
   | { status: 'no-sender' };
 
+const storedFiles = async (db: Db, files: PreparedFiles, now: Date): Promise<PreparedFiles> => ({
+  ...files,
+  prepared: await storeBlobs(db, files.prepared, now),
+});
+
 /**
  * 'Crear incidencia' on a refused message ('Rechazados' in Configuración): a staff member decided it is
  * a customer's, so it opens an incident exactly as rule 4 would (same writer, same confirmation and
@@ -309,7 +315,7 @@ export async function admitRefused(
   if (!sender) return { status: 'no-sender' };
   // Its files are checked and cleaned as rule 4 would (before the transaction, as there).
   const files: PreparedFiles = message.files.length
-    ? await prepareFiles(message.files)
+    ? await storedFiles(db, await prepareFiles(message.files), now)
     : { prepared: [], refused: [] };
   const result = await db.transaction().execute(async (trx): Promise<AdmitResult> => {
     const claimed = await trx
@@ -355,7 +361,11 @@ export async function ingestMessage(
   const rawGzip = message.raw ? new Uint8Array(await gzipAsync(message.raw)) : null;
   // Sniffed and images re-encoded before the transaction: sharp's work holds no database lock. A
   // message that will not act (a duplicate, automatic mail) does this for nothing, which is rare.
-  const files = message.files.length ? await prepareFiles(message.files) : { prepared: [], refused: [] };
+  // Their bytes stored then too, off this thread on SQLite (blob-store.ts); a message that ends up
+  // acting on nothing leaves them to the purge of unused blobs.
+  const files = message.files.length
+    ? await storedFiles(db, await prepareFiles(message.files), now)
+    : { prepared: [], refused: [] };
   const result = await db.transaction().execute(async (trx): Promise<IngestResult & { wake?: boolean }> => {
     const stored = await trx
       .insertInto('inboundMessages')
