@@ -14,6 +14,8 @@ import { keepFiles, keptFilesOf } from '../server/attachments/kept.ts';
 import { ACTIONS_PREFIX } from '../routes.ts';
 import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
+import { storeBlobs } from '../server/attachments/blob-store.ts';
+import { UploadPace } from '../server/attachments/pace.ts';
 import { prepareFiles, type PreparedFile } from '../server/attachments/files.ts';
 import { publicUploadFits, reservePublicUpload } from '../server/attachments/budget.ts';
 import { isMultipart, readUploadForm } from '../server/attachments/upload.ts';
@@ -46,6 +48,10 @@ export function isUploadAction(name: string | null): boolean {
   return name !== null && Object.hasOwn(UPLOAD_ACTIONS, name);
 }
 
+let pace: UploadPace | undefined;
+/** The process's one pace for posted files (`UPLOAD_MB_PER_SECOND`). */
+const uploadPace = () => (pace ??= new UploadPace(getConfig().UPLOAD_MB_PER_SECOND));
+
 /**
  * The middleware's part: a multipart POST to an action that takes files is read here (see the
  * module's comment); every other request is left as it is.
@@ -66,7 +72,7 @@ export async function takeUploads(context: APIContext): Promise<void> {
       getLogger().warn({ action: name, network: clientNetworkOf(actionContext), reason: 'upload-daily-total' }, 'submission refused');
       refuse('TOO_MANY_REQUESTS', ATTACHMENT_MESSAGES.dailyBudget, { [FILES_FIELD]: ATTACHMENT_MESSAGES.dailyBudget });
     }
-  });
+  }, uploadPace());
   Object.assign(uploads, {
     files: form.files,
     problem: form.problem,
@@ -139,5 +145,6 @@ export async function filesOfSubmission(context: ActionAPIContext, action: strin
     refuse('BAD_REQUEST', message, { [FILES_FIELD]: message });
   }
   await countNew();
-  return all;
+  // Their bytes stored now, before the action's transaction (off this thread on SQLite: blob-store.ts).
+  return storeBlobs(getDb(), all);
 }

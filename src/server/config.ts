@@ -98,6 +98,8 @@ const schema = z.object({
   VISITOR_MAIL_DAILY_CAP: integerWithDefault(500, 0, 1_000_000),
   /** Megabytes of files the public forms may bring in per UTC day, all visitors together; 0: no total. */
   PUBLIC_UPLOAD_DAILY_MB: integerWithDefault(500, 0, 100_000),
+  /** Megabytes a second this process reads of posted files, all uploads together (attachments/pace.ts). */
+  UPLOAD_MB_PER_SECOND: integerWithDefault(8, 1, 10_000),
   STAFF_DIGEST_INTERVAL_SECONDS: integerWithDefault(900, 1, 86_400),
   AUDIT_RETENTION_DAYS: integerWithDefault(365, 1, 36_500),
 

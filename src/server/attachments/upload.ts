@@ -13,6 +13,7 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { FILES_FIELD, MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/attachments.ts';
 import type { IncomingFile } from './files.ts';
+import type { UploadPace } from './pace.ts';
 
 /** Text fields of a form with files: a handful, each short (a problem text is at most a few KB). */
 const MAX_FIELDS = 40;
@@ -35,6 +36,7 @@ export function isMultipart(contentType: string | null | undefined): boolean {
 export function readUploadForm(
   request: Request,
   beforeFirstFile: (fields: URLSearchParams) => Promise<void>,
+  pace?: UploadPace,
 ): Promise<UploadForm> {
   const result: UploadForm = { fields: new URLSearchParams(), files: [], problem: null, refusal: undefined };
   const contentType = request.headers.get('content-type') ?? '';
@@ -102,7 +104,7 @@ export function readUploadForm(
                   if (!dropped) total -= chunks.reduce((sum, chunk) => sum + chunk.length, 0);
                   if (keeping()) result.files.push({ filename, data: new Uint8Array(), tooLarge: true, size: MAX_FILE_BYTES + 1 });
                 } else if (!dropped && keeping()) {
-                  result.files.push({ filename, data: new Uint8Array(Buffer.concat(chunks)), size });
+                  result.files.push({ filename, data: Buffer.concat(chunks), size });
                 }
                 chunks.length = 0;
                 done();
@@ -134,6 +136,7 @@ export function readUploadForm(
       result.files = [];
       resolve(result);
     });
-    body.pipe(parser);
+    if (pace) body.pipe(pace.stream()).pipe(parser);
+    else body.pipe(parser);
   });
 }
