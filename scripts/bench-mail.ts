@@ -15,6 +15,7 @@
  * 4. Uploads: the req/s of a static page (`/productos`, served from memory) for 10 s alone, then for
  *    10 s while 20 staff uploads of a 10 MB file run at once ('Agregar nota interna' with a PDF, posted
  *    as the incident page's form posts it; each one done is followed by another). Target: ≥ 0.8× alone.
+ *    The server reads them at its default `UPLOAD_MB_PER_SECOND` (all uploads together), reported.
  *
  * Builds first unless `--no-build`. `BENCH_MAILS=200` sets another count (a quick check). Never touches
  * DATABASE_URL; everything lives in temporary folders, removed at the end.
@@ -28,6 +29,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import type { ImapFlow } from 'imapflow';
+import { parseConfig } from '../src/server/config.ts';
 import { migrateToLatest, openDatabase } from '../src/server/db/index.ts';
 import { createIncident } from '../src/server/incidents/index.ts';
 import type { MailBrand } from '../src/server/mail/templates.ts';
@@ -487,7 +489,7 @@ async function main(): Promise<void> {
     }
     const ratio = beside / alone;
     console.log(
-      `Subidas: ${UPLOADS} a la vez de ${UPLOAD_BYTES / 1e6} MB (${uploads.done} guardadas, ${(uploads.bytes / 1e6).toFixed(0)} MB); /productos:`,
+      `Subidas: ${UPLOADS} a la vez de ${UPLOAD_BYTES / 1e6} MB (${uploads.done} guardadas, ${(uploads.bytes / 1e6).toFixed(0)} MB; el servidor las lee a ${parseConfig({}).UPLOAD_MB_PER_SECOND} MB/s en total, su valor por omisión); /productos:`,
     );
     console.log(
       `  sola ${alone.toFixed(0)} req/s, con las subidas ${beside.toFixed(0)} req/s: ${ratio.toFixed(2)}×  objetivo ≥ ${TARGET_UPLOAD_RATIO}×  ${ratio >= TARGET_UPLOAD_RATIO ? 'OK' : 'NO'}`,
