@@ -72,8 +72,6 @@ class BlobWorker {
   constructor(path: string) {
     this.#path = path;
     this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path } });
-    // The worker serves requests; it never keeps the process alive on its own.
-    this.#worker.unref();
     this.#worker.on('message', (reply: Reply) => {
       const pending = this.#pending.get(reply.id);
       if (!pending) return;
@@ -89,9 +87,14 @@ class BlobWorker {
     };
     this.#worker.on('error', fail);
     this.#worker.on('exit', (code) => fail(new Error(`El proceso de archivos terminó (${code})`)));
+    // Referenced only while a write waits on it (write, #restIdle). After the listeners: adding a
+    // 'message' listener refs the worker again.
+    this.#worker.unref();
   }
 
   #restIdle(): void {
+    // Nothing waits on it: it no longer keeps the process alive.
+    this.#worker.unref();
     clearTimeout(this.#idle);
     this.#idle = setTimeout(() => {
       if (this.#pending.size) return;
@@ -103,6 +106,8 @@ class BlobWorker {
 
   write(items: Uint8Array[], createdAt: string): Promise<string[]> {
     clearTimeout(this.#idle);
+    // A caller waits on it: the process lives until the answer comes.
+    this.#worker.ref();
     const id = (this.#next += 1);
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });

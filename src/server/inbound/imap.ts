@@ -235,7 +235,8 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
           } else {
             const raw = await downloadRaw(client, uid, meta.size ?? 0, options.maxBytes);
             if (!raw) continue;
-            stored = await receiveMail(db, raw, options.settings, now());
+            // The fetched bytes are given up to the reading (moved to its worker, not copied).
+            stored = await receiveMail(db, raw, options.settings, now(), true);
           }
           const refused =
             (stored.outcome === 'duplicate' ? stored.firstOutcome : stored.outcome) === 'rejected';

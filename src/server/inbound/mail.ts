@@ -9,12 +9,13 @@
 import { createHash } from 'node:crypto';
 import EmailReplyParser from 'email-reply-parser';
 import { convert } from 'html-to-text';
-import PostalMime, { type Address, type Email } from 'postal-mime';
+import type { Address, Email } from 'postal-mime';
 import { normalizeMessageId } from '../incidents/mail-thread.ts';
 import type { Db } from '../db/index.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/attachments.ts';
 import type { IncomingFile } from '../attachments/files.ts';
 import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
+import { parseMime } from './mime-worker.ts';
 
 /** The channel's name in `inbound_messages.channel`. */
 export const MAIL_CHANNEL = 'correo';
@@ -96,14 +97,13 @@ function extensionOf(mimeType: string): string {
   return `.${{ jpeg: 'jpg', plain: 'txt', 'svg+xml': 'svg' }[sub] ?? sub}`;
 }
 
-/** Reads a raw mail into what the channel hands the desk. */
-export async function readMail(raw: Uint8Array): Promise<ChannelMessage> {
-  // A view over its whole buffer is handed over as that buffer: postal-mime copies any other view first.
-  const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer;
-  const email: Email = await PostalMime.parse(whole ? (raw.buffer as ArrayBuffer) : raw, {
-    forceRfc822Attachments: true,
-    attachmentEncoding: 'arraybuffer',
-  });
+/**
+ * Reads a raw mail into what the channel hands the desk; the MIME tree is parsed in a worker thread
+ * (mime-worker.ts). With `move`, the caller gives `raw` up (a channel handing over the bytes it fetched):
+ * they travel to the worker and back without a copy.
+ */
+export async function readMail(given: Uint8Array, move = false): Promise<ChannelMessage> {
+  const { email, raw } = await parseMime(given, move);
   const header = (name: string) => email.headers.find((item) => item.key === name)?.value;
   const allHeaders = (name: string) =>
     email.headers.filter((item) => item.key === name).map((item) => item.value);
@@ -170,12 +170,16 @@ export async function readMail(raw: Uint8Array): Promise<ChannelMessage> {
   };
 }
 
-/** A raw mail through the one inbound path: read, stored once, acted on (src/server/inbound/index.ts). */
+/**
+ * A raw mail through the one inbound path: read, stored once, acted on (src/server/inbound/index.ts).
+ * `move`: the caller gives `raw` up (see {@link readMail}).
+ */
 export async function receiveMail(
   db: Db,
   raw: Uint8Array,
   settings: InboundSettings,
   now: Date = new Date(),
+  move = false,
 ): Promise<IngestResult> {
-  return ingestMessage(db, await readMail(raw), settings, now);
+  return ingestMessage(db, await readMail(raw, move), settings, now);
 }

@@ -72,7 +72,8 @@ export async function storeWebhookMail(
 ): Promise<WebhookAnswer> {
   let result: IngestResult;
   try {
-    result = await receiveMail(db, raw, inboundSettings(config));
+    // The body read is given up to the reading (moved to its worker, not copied).
+    result = await receiveMail(db, raw, inboundSettings(config), new Date(), true);
   } catch (error) {
     log?.error({ err: error }, 'inbound mail not stored');
     return WEBHOOK_ANSWERS.unavailable;
