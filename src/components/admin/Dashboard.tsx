@@ -65,6 +65,7 @@ function Card({
 const TONE_STYLES: Record<IncidentTone, string> = {
   new: 'bg-sun-100 text-amber-800',
   active: 'bg-brand-100 text-brand-700',
+  waiting: 'bg-slate-100 text-slate-700',
   done: 'bg-accent-100 text-accent-700',
 };
 

@@ -30,6 +30,7 @@ export interface IncidentsPanelProps {
 const BADGE: Record<IncidentTone, string> = {
   new: 'bg-sun-100 text-amber-800 ring-sun-500/30',
   active: 'bg-brand-100 text-brand-700 ring-brand-500/30',
+  waiting: 'bg-slate-100 text-slate-700 ring-slate-500/30',
   done: 'bg-accent-100 text-accent-700 ring-accent-500/30',
 };
 

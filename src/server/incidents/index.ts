@@ -23,6 +23,7 @@ import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { issueFollowUpToken } from './follow-up.ts';
+import { syncClock } from './clock.ts';
 import { threadIncidentMail } from './mail-thread.ts';
 import { loadHistories } from './history.ts';
 import {
@@ -148,6 +149,8 @@ export async function insertNewIncident(
     .insertInto('incidentEvents')
     .values({ incidentId: row.id, estado: INITIAL_STATE, fecha, actor: null })
     .execute();
+  // The business-hours clock starts now (issue 22).
+  await syncClock(trx, row.id, {}, now);
   if (options.files?.length || options.droppedFiles?.length)
     await storeAttachments(
       trx,
