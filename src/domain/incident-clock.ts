@@ -124,6 +124,56 @@ export function nextClock(
   return next;
 }
 
+/** The clock as `npm run data` carries it (issue 22): the stored columns and the overdue mails already sent. */
+export interface ExportedClock extends ClockColumns {
+  alerts: Array<{ target: ClockTarget; dueAt: string; createdAt: string }>;
+}
+
+const isIsoOrNull = (value: unknown): value is string | null =>
+  value === null || (typeof value === 'string' && !Number.isNaN(Date.parse(value)));
+const isFlagOrNull = (value: unknown): value is boolean | null => value === null || typeof value === 'boolean';
+
+/** An exported clock read back, or null when it is missing or malformed (the clock then starts anew). */
+export function clockFromExport(value: unknown): ExportedClock | null {
+  if (!value || typeof value !== 'object') return null;
+  const clock = value as Record<string, unknown>;
+  const times = ['clockSince', 'firstReplyAt', 'firstReplyDueAt', 'resolutionDueAt', 'dueAt', 'clockResolvedAt'] as const;
+  const toIso = (item: unknown) => (item === null ? null : new Date(item as string).toISOString());
+  if (!times.every((key) => isIsoOrNull(clock[key]))) return null;
+  if (!isFlagOrNull(clock.firstReplyMet) || !isFlagOrNull(clock.resolutionMet) || typeof clock.clockStarted !== 'boolean') return null;
+  const seconds = (item: unknown) => (typeof item === 'number' && Number.isInteger(item) && item >= 0 && item < 2 ** 31 ? item : null);
+  const firstReplyUsedS = seconds(clock.firstReplyUsedS);
+  const resolutionUsedS = seconds(clock.resolutionUsedS);
+  if (firstReplyUsedS === null || resolutionUsedS === null) return null;
+  const alerts = Array.isArray(clock.alerts)
+    ? clock.alerts.flatMap((alert: unknown) => {
+        const item = alert as Record<string, unknown> | null;
+        return item &&
+          (item.target === 'primera-respuesta' || item.target === 'resolucion') &&
+          typeof item.dueAt === 'string' &&
+          typeof item.createdAt === 'string' &&
+          isIsoOrNull(item.dueAt) &&
+          isIsoOrNull(item.createdAt)
+          ? [{ target: item.target, dueAt: toIso(item.dueAt)!, createdAt: toIso(item.createdAt)! }]
+          : [];
+      })
+    : [];
+  return {
+    clockStarted: clock.clockStarted,
+    clockSince: toIso(clock.clockSince),
+    firstReplyAt: toIso(clock.firstReplyAt),
+    firstReplyUsedS,
+    resolutionUsedS,
+    firstReplyDueAt: toIso(clock.firstReplyDueAt),
+    resolutionDueAt: toIso(clock.resolutionDueAt),
+    dueAt: toIso(clock.dueAt),
+    firstReplyMet: clock.firstReplyMet,
+    resolutionMet: clock.resolutionMet,
+    clockResolvedAt: toIso(clock.clockResolvedAt),
+    alerts,
+  };
+}
+
 /** A clock as the incident page shows it. */
 export interface ClockView {
   target: ClockTarget;

@@ -126,7 +126,7 @@ describeEachEngine('business-hours clock', (database) => {
         [`Venció el plazo de la primera respuesta: ${created.numeroIncidencia}`, LUIS.name, LUIS.email],
         [`Venció el plazo de la resolución: ${created.numeroIncidencia}`, LUIS.name, LUIS.email],
       ]);
-      expect(mails[0]!.text).toContain('pasó su plazo de la primera respuesta');
+      expect(mails[0]!.text).toContain('pasó el plazo de la primera respuesta');
       expect(mails[0]!.text).toContain('9 de marzo de 2026 a las 9:00');
     } finally {
       await worker.stop();

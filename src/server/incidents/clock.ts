@@ -77,11 +77,18 @@ export function clockSubject(row: ClockRow): ClockSubject {
   };
 }
 
+/** The stored clock of a row, without the incident's own fields (`npm run data`'s export). */
+export function clockColumnsOf(row: ClockRow): ClockColumns {
+  const { estado: _estado, prioridad: _prioridad, fecha: _fecha, ...columns } = clockSubject(row);
+  return columns;
+}
+
 /** The columns to write, booleans as the engine stores them. */
-function clockValues(db: Reader, clock: ClockColumns) {
+export function clockValues(db: Reader, clock: ClockColumns & { alerts?: unknown }) {
   const flag = (value: boolean | null) => (value === null ? null : isPostgres(db) ? value : Number(value));
+  const { alerts: _alerts, ...columns } = clock;
   return {
-    ...clock,
+    ...columns,
     clockStarted: flag(clock.clockStarted)!,
     firstReplyMet: flag(clock.firstReplyMet),
     resolutionMet: flag(clock.resolutionMet),

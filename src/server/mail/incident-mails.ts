@@ -284,11 +284,11 @@ export function incidentOverdueMail(
   const what = incident.target === 'primera-respuesta' ? 'la primera respuesta' : 'la resolución';
   return automatic(renderMail(brand, name ? formatAddress(name, to.email) : to.email, {
     subject: `Venció el plazo de ${what}: ${incident.numeroIncidencia}`,
-    preheader: `La incidencia ${incident.numeroIncidencia} pasó su plazo de ${what}.`,
+    preheader: `La incidencia ${incident.numeroIncidencia} pasó el plazo de ${what}.`,
     heading: `Venció el plazo de ${what}`,
     intro: [
       name ? `Hola, ${name}:` : 'Hola:',
-      `La incidencia ${incident.numeroIncidencia} (prioridad ${incident.prioridad}) pasó su plazo de ${what}, contado en horario laborable. Este aviso se envía una sola vez.`,
+      `La incidencia ${incident.numeroIncidencia} (prioridad ${incident.prioridad}) pasó el plazo de ${what}, contado en horario laborable. Este aviso se envía una sola vez.`,
     ],
     rows: [
       ['Número', incident.numeroIncidencia],
