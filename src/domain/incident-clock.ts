@@ -148,13 +148,14 @@ export function clockFromExport(value: unknown): ExportedClock | null {
   const alerts = Array.isArray(clock.alerts)
     ? clock.alerts.flatMap((alert: unknown) => {
         const item = alert as Record<string, unknown> | null;
+        const target = item?.target;
         return item &&
-          (item.target === 'primera-respuesta' || item.target === 'resolucion') &&
+          (target === 'primera-respuesta' || target === 'resolucion') &&
           typeof item.dueAt === 'string' &&
           typeof item.createdAt === 'string' &&
           isIsoOrNull(item.dueAt) &&
           isIsoOrNull(item.createdAt)
-          ? [{ target: item.target, dueAt: toIso(item.dueAt)!, createdAt: toIso(item.createdAt)! }]
+          ? [{ target: target as ClockTarget, dueAt: toIso(item.dueAt)!, createdAt: toIso(item.createdAt)! }]
           : [];
       })
     : [];

@@ -161,3 +161,50 @@ export function targetProblem(time: { amount: unknown; unit: unknown }): string 
   if (Math.round(time.amount * 4) !== time.amount * 4) return 'Usa horas enteras o cuartos (0,25; 0,5; 0,75).';
   return null;
 }
+
+/** The form's field names ('Tiempos de respuesta' in Configuración). */
+export const responseTimeFields = {
+  amount: (priority: IncidentPriority, target: ClockTarget) => `${target}-${priority}`,
+  unit: (priority: IncidentPriority, target: ClockTarget) => `${target}-${priority}-unidad`,
+  open: (day: number) => `dia-${day}-abierto`,
+  from: (day: number) => `dia-${day}-desde`,
+  to: (day: number) => `dia-${day}-hasta`,
+  timeZone: 'zona',
+} as const;
+
+/** The posted form read into settings, or each field's Spanish message. */
+export function responseTimesFromForm(
+  value: (name: string) => string,
+): { ok: true; times: ResponseTimes } | { ok: false; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const times: ResponseTimes = structuredClone(DEFAULT_RESPONSE_TIMES);
+  for (const priority of INCIDENT_PRIORITIES)
+    for (const target of CLOCK_TARGETS) {
+      const amountField = responseTimeFields.amount(priority, target);
+      const raw = value(amountField).trim().replace(',', '.');
+      const amount = raw === '' ? Number.NaN : Number(raw);
+      const time = { amount, unit: value(responseTimeFields.unit(priority, target)) };
+      const problem = targetProblem(time);
+      if (problem) errors[amountField] = problem;
+      else times.targets[priority][target] = time as TargetTime;
+    }
+  for (const { index, name } of WEEKDAYS) {
+    if (value(responseTimeFields.open(index)) === '') {
+      times.week[index] = null;
+      continue;
+    }
+    const from = value(responseTimeFields.from(index)).trim();
+    const to = value(responseTimeFields.to(index)).trim();
+    const start = minutesOf(from);
+    const end = minutesOf(to);
+    if (start === null || end === null) errors[responseTimeFields.from(index)] = `Escribe la hora de apertura y de cierre del ${name.toLowerCase()} (HH:MM).`;
+    else if (end <= start) errors[responseTimeFields.from(index)] = `El ${name.toLowerCase()} cierra antes de abrir.`;
+    else times.week[index] = { from, to };
+  }
+  if (!Object.keys(errors).length && times.week.every((day) => day === null))
+    errors[responseTimeFields.open(1)] = 'Abre al menos un día: sin horario laborable los plazos nunca vencerían.';
+  const zone = value(responseTimeFields.timeZone).trim();
+  if (!isValidTimeZone(zone)) errors[responseTimeFields.timeZone] = 'Escribe una zona horaria válida, como America/Santo_Domingo.';
+  else times.timeZone = zone;
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, times };
+}
