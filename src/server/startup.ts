@@ -19,7 +19,7 @@ import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How often a server looks for targets of the business-hours clock that passed (issue 22). */
-export const OVERDUE_CHECK_MS = 30_000;
+export const OVERDUE_CHECK_MS = 15_000;
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
 export interface Background {
@@ -62,7 +62,7 @@ export async function startBackground(): Promise<Background[]> {
   const db = getDbHandle().db;
   const config = getConfig();
   let lastBlobPurge = 0;
-  // The business-hours clock's overdue mails (issue 22): every 30 s, in every process; each mail is made once.
+  // The business-hours clock's overdue mails (issue 22): every 15 s, in every process; each mail is made once.
   const checkOverdue = overdueChecker(
     db,
     () => ({ brand: mailBrand(config), staffInbox: config.STAFF_INBOX, staffEmails: config.ADMIN_EMAILS }),
