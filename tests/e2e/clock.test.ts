@@ -51,8 +51,10 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const shot = async (page: Page, name: string, selector?: string) => {
+  if (!SHOTS) return;
+  if (selector) await page.locator(selector).screenshot({ path: `${SHOTS}/${name}.png` });
+  else await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 };
 const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 const overdueMails = async () =>
@@ -119,7 +121,7 @@ describe('business-hours clock', () => {
     expect(await section.locator('#primera-respuesta-Urgente').inputValue()).toBe('2');
     expect(await section.getByLabel('Sábado', { exact: true }).isChecked()).toBe(false);
     await expectNoAxeViolations(page);
-    await shot(page, 'configuracion-1280');
+    await shot(page, 'configuracion-1280', '#tiempos-de-respuesta');
 
     await page.goto(`${server.url}/admin`);
     const card = page.getByTestId('dentro-del-plazo');
@@ -141,6 +143,8 @@ describe('business-hours clock', () => {
     expect(listed).not.toContain(waiting);
     expect(await noOverflow(page)).toBe(true);
     await shot(page, 'lista-390');
+    await page.goto(`${server.url}/admin/incidencias`);
+    await shot(page, 'lista-tarjeta-390', `article[data-incidencia="${late}"]`);
 
     await page.goto(`${server.url}/admin/incidencias/${waiting}`);
     expect(await page.getByTestId('plazo-resolucion').getAttribute('data-estado')).toBe('paused');
@@ -148,7 +152,7 @@ describe('business-hours clock', () => {
     await shot(page, 'incidencia-390');
     await page.goto(`${server.url}/admin/configuracion#tiempos-de-respuesta`);
     expect(await noOverflow(page)).toBe(true);
-    await shot(page, 'configuracion-390');
+    await shot(page, 'configuracion-390', '#tiempos-de-respuesta');
     await context.close();
 
     // The customer, from the follow-up link: the page asks for the answer; sent, the clock runs again.

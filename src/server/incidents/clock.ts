@@ -11,8 +11,15 @@
  */
 import { sql, type Transaction } from 'kysely';
 import { localDate } from '../../domain/business-hours.ts';
-import { clockViews, nextClock, type ClockColumns, type ClockEvent, type ClockSubject, type ClockView } from '../../domain/incident-clock.ts';
-import { isIncidentPriority, isIncidentState, type IncidentPriority, type IncidentState } from '../../domain/incidents.ts';
+import { BLANK_CLOCK, clockViews, nextClock, type ClockColumns, type ClockEvent, type ClockSubject, type ClockView } from '../../domain/incident-clock.ts';
+import {
+  DEFAULT_PRIORITY,
+  INITIAL_STATE,
+  isIncidentPriority,
+  isIncidentState,
+  type IncidentPriority,
+  type IncidentState,
+} from '../../domain/incidents.ts';
 import { CLOCK_TARGETS, responseTimesFrom, type ClockTarget, type ResponseTimes } from '../../domain/response-times.ts';
 import { TZDate } from '@date-fns/tz';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
@@ -109,6 +116,13 @@ export async function syncClock(trx: Transaction<Database>, incidentId: number, 
   const times = await loadResponseTimes(trx);
   const next = nextClock(clockSubject(row), event, now, times, calendarOf(times));
   await trx.updateTable('incidents').set(clockValues(trx, next)).where('id', '=', incidentId).execute();
+}
+
+/** The clock of an incident created at `now` ('Registrado', 'Normal'), as the columns of its insert. */
+export async function startingClock(trx: Transaction<Database>, fecha: string, now: Date) {
+  const times = await loadResponseTimes(trx);
+  const subject: ClockSubject = { ...BLANK_CLOCK, estado: INITIAL_STATE, prioridad: DEFAULT_PRIORITY, fecha };
+  return clockValues(trx, nextClock(subject, {}, now, times, calendarOf(times)));
 }
 
 /** Both clocks of an incident for its page, with the settings they are counted against. */
