@@ -104,6 +104,11 @@ describeEachEngine('business-hours clock', (database) => {
     await db.updateTable('incidents').set({ assignedTo: LUIS.id }).where('id', '=', created.id).execute();
     // Monday 8:00 + 1 h: due 9:00. At 8:59 nothing is due.
     expect(await queueOverdueAlerts(db, overdue, sd('2026-03-09T08:59:00'))).toBe(0);
+    // A round that fails between recording the alert and queueing its mail (here the mail cannot be
+    // written: no site URL to link to) leaves neither: the next round still sends it.
+    await expect(queueOverdueAlerts(db, { ...overdue, brand: { ...brand, siteUrl: 'no es una dirección' } }, sd('2026-03-09T09:01:00'))).rejects.toThrow();
+    expect(await db.selectFrom('incidentClockAlerts').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('mailOutbox').select('id').where('kind', '=', 'incident.overdue').execute()).toEqual([]);
     // Five processes' rounds at once at 9:01, then later ones: one mail.
     const rounds = await Promise.all(Array.from({ length: 5 }, () => queueOverdueAlerts(db, overdue, sd('2026-03-09T09:01:00'))));
     expect(rounds.reduce((sum, count) => sum + count, 0)).toBe(1);
