@@ -18,8 +18,9 @@ import { listIncidents } from '../../src/server/incidents/search.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { startMailWorker } from '../../src/server/mail/outbox.ts';
 import { smtpTransport } from '../../src/server/mail/transports.ts';
+import { migrateToLatest, migrator } from '../../src/server/db/index.ts';
 import { describeEachEngine } from '../support/db.ts';
-import { insertStaffAccount } from '../support/factories.ts';
+import { insertIncident, insertStaffAccount } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 import { startSmtpPeer } from '../support/smtp.ts';
 
@@ -40,6 +41,50 @@ async function clockOf(db: Db, id: number) {
 }
 
 describeEachEngine('business-hours clock', (database) => {
+  it('migration 0031 clocks the incidents that existed, resolved ones of the last 60 days included, and mails none of the old ones', async () => {
+    const { db } = database();
+    const DAY = 24 * 3_600_000;
+    const start = Date.now();
+    const ago = (days: number, hours = 0) => new Date(start - days * DAY + hours * 3_600_000).toISOString();
+    const open = await insertIncident(db, { estado: 'En Proceso', fecha: ago(12) }, [
+      { estado: 'Registrado', fecha: ago(12), actor: null },
+      { estado: 'En Proceso', fecha: ago(11), actor: LUIS.email },
+    ]);
+    await db
+      .insertInto('incidentEntries')
+      .values({ incidentId: open.id, kind: 'reply', authorId: LUIS.id, authorEmail: LUIS.email, body: 'Hola', createdAt: ago(11) })
+      .execute();
+    const recent = await insertIncident(db, { estado: 'Resuelto', fecha: ago(10) }, [
+      { estado: 'Registrado', fecha: ago(10), actor: null },
+      { estado: 'Resuelto', fecha: ago(10, 1), actor: LUIS.email },
+    ]);
+    const old = await insertIncident(db, { estado: 'Resuelto', fecha: ago(200) }, [
+      { estado: 'Registrado', fecha: ago(200), actor: null },
+      { estado: 'Resuelto', fecha: ago(199), actor: LUIS.email },
+    ]);
+    const down = await migrator(db).migrateTo('0029_incident_priority');
+    expect(down.error).toBeUndefined();
+    await migrateToLatest(db);
+
+    const clock = async (id: number) =>
+      db.selectFrom('incidents').select(['clockStarted', 'clockSince', 'firstReplyAt', 'dueAt', 'resolutionMet', 'clockResolvedAt']).where('id', '=', id).executeTakeFirstOrThrow();
+    const opened = await clock(open.id);
+    expect(Boolean(opened.clockStarted)).toBe(true);
+    expect(opened.clockSince).not.toBeNull();
+    expect(opened.firstReplyAt).toBe(ago(11));
+    // Twelve days open: 'Normal' resolution (5 días) is long past, and recorded as alerted.
+    expect(opened.dueAt! < new Date().toISOString()).toBe(true);
+    const alerts = await db.selectFrom('incidentClockAlerts').select(['incidentId', 'target']).execute();
+    expect(alerts).toEqual([{ incidentId: open.id, target: 'resolucion' }]);
+    expect(await queueOverdueAlerts(db, overdue)).toBe(0);
+    const resolved = await clock(recent.id);
+    expect(resolved).toMatchObject({ clockSince: null, dueAt: null, clockResolvedAt: ago(10, 1) });
+    expect(resolved.resolutionMet).not.toBeNull();
+    const older = await clock(old.id);
+    expect(Boolean(older.clockStarted)).toBe(true);
+    expect(older).toMatchObject({ resolutionMet: null, clockResolvedAt: null, dueAt: null });
+  });
+
   it('counts across a weekend and a Dominican holiday, pauses while waiting for the customer and restarts with the answer', async () => {
     const { db } = database();
     // Thursday 26 February 2026, 17:00; Friday 27 is Independencia (a public holiday).

@@ -93,6 +93,8 @@ async function backfill(db: Kysely<any>): Promise<void> {
     const open = estado !== 'Resuelto';
     if (open || (lastResolved && lastResolved >= since60)) {
       const stop = open ? now : new Date(lastResolved!);
+      // Running since its creation, as a new incident's clock is.
+      clock = nextClock({ ...clock, estado: 'Registrado', prioridad, fecha }, {}, new Date(fecha), DEFAULT_RESPONSE_TIMES, calendar);
       if (firstReply && firstReply <= stop.toISOString())
         clock = nextClock({ ...clock, estado: 'En Proceso', prioridad, fecha }, { reply: true }, new Date(firstReply), DEFAULT_RESPONSE_TIMES, calendar);
       clock = nextClock({ ...clock, estado, prioridad, fecha }, {}, stop, DEFAULT_RESPONSE_TIMES, calendar);
