@@ -161,5 +161,6 @@ export const server = {
   settings: staffActions.settings,
   inbound: staffActions.inbound,
   replies: staffActions.replies,
+  responseTimes: staffActions.responseTimes,
   login: loginActions,
 };

@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = {
   'saved-reply.created': 'Respuesta guardada creada',
   'saved-reply.edited': 'Respuesta guardada editada',
   'saved-reply.deleted': 'Respuesta guardada eliminada',
+  'response-times.changed': 'Tiempos de respuesta cambiados',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -7,19 +7,28 @@
 import * as z from 'zod/mini';
 import type { AttachmentView } from './attachments.ts';
 
-/** The states in the order the staff choose them; the first is where every incident starts. */
-export const INCIDENT_STATES = ['Registrado', 'En Proceso', 'Resuelto'] as const;
+/**
+ * The states in the order the staff choose them; the first is where every incident starts. Any state
+ * may follow any other (spec §4), with two moves of their own: the customer's answer sets 'Resuelto'
+ * and 'Esperando al cliente' back to 'En Proceso' (src/server/incidents/conversation.ts). 'Esperando al
+ * cliente' (issue 22) stops the business-hours clock (src/server/incidents/clock.ts).
+ */
+export const INCIDENT_STATES = ['Registrado', 'En Proceso', 'Esperando al cliente', 'Resuelto'] as const;
 export type IncidentState = (typeof INCIDENT_STATES)[number];
 
 export const INITIAL_STATE: IncidentState = INCIDENT_STATES[0];
 
 /** How far along a state is, for its colour (the staff panels and the public follow-up map tones to styles). */
-export type IncidentTone = 'new' | 'active' | 'done';
+export type IncidentTone = 'new' | 'active' | 'waiting' | 'done';
 export const INCIDENT_STATE_TONE: Record<IncidentState, IncidentTone> = {
   Registrado: 'new',
   'En Proceso': 'active',
+  'Esperando al cliente': 'waiting',
   Resuelto: 'done',
 };
+
+/** The state in which the clock stops until the customer answers (issue 22). */
+export const WAITING_STATE: IncidentState = 'Esperando al cliente';
 
 export function isIncidentState(value: unknown): value is IncidentState {
   return typeof value === 'string' && (INCIDENT_STATES as readonly string[]).includes(value);
@@ -150,3 +159,9 @@ export type TimelineEntry =
  * 'En Proceso' (src/server/incidents/conversation.ts): shown where a staff member's e-mail would be.
  */
 export const REOPENED_BY_CUSTOMER = 'reabierta por el cliente';
+
+/**
+ * The `actor` of the history entry written when the customer's answer sets an incident 'Esperando al
+ * cliente' back to 'En Proceso' (issue 22): the clock runs again.
+ */
+export const ANSWERED_BY_CUSTOMER = 'respondió el cliente';

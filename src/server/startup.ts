@@ -10,6 +10,7 @@ import { ensureInitialStaff } from './auth/accounts.ts';
 import { closePageViews } from './analytics/index.ts';
 import { purgeOldEventsIfDue } from './audit/index.ts';
 import { getConfig } from './config.ts';
+import { overdueChecker } from './incidents/clock.ts';
 import { sendStaffDigestIfDue } from './incidents/notices.ts';
 import { startMailboxPoller } from './inbound/imap.ts';
 import { inboundSettings } from './inbound/index.ts';
@@ -17,6 +18,8 @@ import { purgeOldOriginalsIfDue } from './inbound/original.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How often a server looks for targets of the business-hours clock that passed (issue 22). */
+export const OVERDUE_CHECK_MS = 15_000;
 
 /** A background task that can be asked to stop; `stop()` resolves once its current work is done. */
 export interface Background {
@@ -59,6 +62,12 @@ export async function startBackground(): Promise<Background[]> {
   const db = getDbHandle().db;
   const config = getConfig();
   let lastBlobPurge = 0;
+  // The business-hours clock's overdue mails (issue 22): every 15 s, in every process; each mail is made once.
+  const checkOverdue = overdueChecker(
+    db,
+    () => ({ brand: mailBrand(config), staffInbox: config.STAFF_INBOX, staffEmails: config.ADMIN_EMAILS }),
+    OVERDUE_CHECK_MS,
+  );
   const worker = startMailWorker({
     db,
     transport,
@@ -67,6 +76,11 @@ export async function startBackground(): Promise<Background[]> {
     // audit events older than AUDIT_RETENTION_DAYS and raw inbound mails older than 90 days are deleted.
     beforeRound: async () => {
       await sendStaffDigestIfDue(db, { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, intervalMs: config.STAFF_DIGEST_INTERVAL_SECONDS * 1000 });
+      const overdue = await checkOverdue().catch((error: unknown) => {
+        log.error({ err: error }, 'overdue check failed');
+        return 0;
+      });
+      if (overdue) log.info({ overdue }, 'overdue mails queued');
       // A failed purge is retried in an hour and never holds up the mail round.
       const purged = await purgeOldEventsIfDue(db, config.AUDIT_RETENTION_DAYS).catch((error: unknown) => {
         log.error({ err: error }, 'audit purge failed');

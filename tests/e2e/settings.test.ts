@@ -60,7 +60,7 @@ describe('staff settings', () => {
     await page.goto(`${server.url}/admin`);
     await page.getByRole('navigation', { name: 'Panel administrativo' }).getByRole('link', { name: 'Configuración' }).click();
     await page.waitForURL(`${server.url}/admin/configuracion`);
-    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Nombre', 'Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Correo entrante', 'Respuestas guardadas', 'Actividad']);
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Nombre', 'Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Correo entrante', 'Respuestas guardadas', 'Tiempos de respuesta', 'Actividad']);
     await expect.poll(() => page.getByRole('link', { name: 'Configuración' }).first().getAttribute('aria-current')).toBe('page');
     await expectNoAxeViolations(page);
     consoleWatch.assertNone();

@@ -382,6 +382,7 @@ const MOVED_TABLES = [
   'clients',
   'clientEvents',
   'clientMeetings',
+  'incidentClockAlerts',
   'contactMessages',
 ] as const;
 /** Columns that hold a staff account's id (compared on their own: each database has its accounts). */
@@ -395,7 +396,7 @@ const STAFF_ID_COLUMNS = new Set([
   'handledById',
 ]);
 /** 0/1 on SQLite. */
-const BOOLEAN_COLUMNS = new Set(['customerWaiting', 'staffNoticePending', 'correoBienvenidaEnviado', 'unverified']);
+const BOOLEAN_COLUMNS = new Set(['customerWaiting', 'staffNoticePending', 'correoBienvenidaEnviado', 'unverified', 'clockStarted', 'firstReplyMet', 'resolutionMet']);
 
 /**
  * Every row of the moved tables, read from the database itself (not through the export), without

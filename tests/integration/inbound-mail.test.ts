@@ -8,7 +8,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
-import { REOPENED_BY_CUSTOMER } from '../../src/domain/incidents.ts';
+import { ANSWERED_BY_CUSTOMER, REOPENED_BY_CUSTOMER } from '../../src/domain/incidents.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { assignIncident } from '../../src/server/incidents/assignment.ts';
 import { incidentByNumber, replyToVisitor, staffTimeline } from '../../src/server/incidents/conversation.ts';
@@ -104,6 +104,23 @@ describeEachEngine('inbound mail', (database) => {
     const timeline = await staffTimeline(db, (await incidentByNumber(db, incident.numero))!);
     expect(timeline.at(-1)).toMatchObject({ kind: 'answer', via: 'correo', original: result.inboundId });
     expect(timeline.at(-1)).not.toHaveProperty('sinVerificar');
+  });
+
+  it("a reply by mail to an incident 'Esperando al cliente' sets it back to 'En Proceso' and restarts its clock (issue 22)", async () => {
+    const { db } = database();
+    const incident = await openIncident(db, 'luis.almonte@ferreteria.example');
+    await setIncidentState(db, { id: incident.id, estado: 'Esperando al cliente', actor: ana.email, notify: brand }, at(14, 30));
+    const paused = await db.selectFrom('incidents').select(['clockSince', 'dueAt']).where('id', '=', incident.id).executeTakeFirstOrThrow();
+    expect(paused).toEqual({ clockSince: null, dueAt: null });
+    const notice = await lastCustomerMail(db, incident.id);
+    const raw = inboundFixture('outlook-reply', { messageId: notice.messageId, numero: incident.numero });
+    expect(await receiveMail(db, raw, settings, at(15))).toMatchObject({ outcome: 'answer', incidentId: incident.id });
+    const resumed = await incidentByNumber(db, incident.numero);
+    expect(resumed!.estado).toBe('En Proceso');
+    expect(resumed!.historial.at(-1)).toMatchObject({ estado: 'En Proceso', actor: ANSWERED_BY_CUSTOMER });
+    const running = await db.selectFrom('incidents').select(['clockSince', 'dueAt']).where('id', '=', incident.id).executeTakeFirstOrThrow();
+    expect(running.clockSince).toBe(at(15).toISOString());
+    expect(running.dueAt).not.toBeNull();
   });
 
   it('rule 2: an Outlook reply to a state notice, naming only its Message-ID, reopens the resolved incident', async () => {

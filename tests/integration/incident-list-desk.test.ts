@@ -197,6 +197,7 @@ describeEachEngine('support desk incident list', (database) => {
         'rnc',
         'telefono',
         'ultimaActividad',
+        'vence',
       ].sort(),
     );
 

@@ -106,7 +106,7 @@ describeEachEngine('staff incident queries', (database) => {
     await expect(setIncidentState(db, { id: 999_999, estado: 'Resuelto', actor: 'x' })).rejects.toThrow(
       IncidentNotFoundError,
     );
-    expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, Resuelto: 1 });
+    expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, 'Esperando al cliente': 0, Resuelto: 1 });
   });
 
   it('queues the Spanish notice in the transaction of the history entry: both or neither', async () => {

@@ -18,6 +18,7 @@ import {
   incidentDigestMail,
   incidentReplyMail,
   incidentStaffNoticeMail,
+  incidentOverdueMail,
   incidentStateMail,
 } from '../../src/server/mail/incident-mails.ts';
 import { meetingMail } from '../../src/server/mail/meeting-mails.ts';
@@ -191,6 +192,11 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
       Array.from({ length: count }, () => incident),
     ),
   })),
+  incidentOverdueMail: (['primera-respuesta', 'resolucion'] as const).map((target) => ({
+    variant: target,
+    register: 'tú' as const,
+    mail: incidentOverdueMail(brand, { email: 'luis@vertice.example', name: 'Luis Gómez' }, { ...incident, prioridad: 'Urgente', target, dueAt: incident.fecha }),
+  })),
   incidentAssignedMail: [
     {
       variant: '',
@@ -198,8 +204,8 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
       mail: incidentAssignedMail(brand, { email: 'luis@vertice.example', name: 'Luis Gómez' }, incident, 'Ana Pérez'),
     },
   ],
-  incidentAnswerMail: [false, true].map((reopened) => ({
-    variant: reopened ? 'reopened' : '',
+  incidentAnswerMail: ([false, true, 'esperando'] as const).map((reopened) => ({
+    variant: reopened === 'esperando' ? 'resumed' : reopened ? 'reopened' : '',
     register: 'tú' as const,
     mail: incidentAnswerMail(brand, 'luis@vertice.example', incident, 'Sigue sin imprimir.', reopened),
   })),

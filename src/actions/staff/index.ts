@@ -10,6 +10,7 @@ import { incidentActions } from './incidents.ts';
 import { meetingActions } from './meetings.ts';
 import { messageActions } from './messages.ts';
 import { replyActions } from './replies.ts';
+import { responseTimeActions } from './response-times.ts';
 import { settingsActions } from './settings.ts';
 
 export const staffActions = {
@@ -20,6 +21,7 @@ export const staffActions = {
   settings: settingsActions,
   inbound: inboundActions,
   replies: replyActions,
+  responseTimes: responseTimeActions,
 };
 
 /**

@@ -10,6 +10,8 @@ import DashboardCharts from './charts/DashboardCharts';
 import { ExternalIcon } from './icons';
 import PendingMessagesCard from './PendingMessagesCard';
 import RatingsCard from './RatingsCard';
+import OnTimeCard from './OnTimeCard';
+import type { OnTimePeriod } from '../../server/incidents/clock';
 import UpcomingMeetings, { type UpcomingMeetingItem } from './UpcomingMeetings';
 
 export interface NewsItem {
@@ -35,6 +37,8 @@ export interface DashboardProps {
   charts: ChartsData;
   /** 'Valoración de los clientes' (issue 22). */
   ratings: RatingSummary;
+  /** '% dentro del plazo' (issue 22): the last 30 days and the 30 before. */
+  onTime: { current: OnTimePeriod; previous: OnTimePeriod };
 }
 
 const number = new Intl.NumberFormat('es-DO');
@@ -65,6 +69,7 @@ function Card({
 const TONE_STYLES: Record<IncidentTone, string> = {
   new: 'bg-sun-100 text-amber-800',
   active: 'bg-brand-100 text-brand-700',
+  waiting: 'bg-slate-100 text-slate-700',
   done: 'bg-accent-100 text-accent-700',
 };
 
@@ -83,6 +88,7 @@ export default function Dashboard({
   meetings,
   charts,
   ratings,
+  onTime,
 }: DashboardProps) {
   const maxViews = Math.max(1, ...topPages.map((page) => page.views));
   return (
@@ -173,7 +179,10 @@ export default function Dashboard({
           <UpcomingMeetings meetings={meetings} />
         </div>
       </div>
-      <RatingsCard ratings={ratings} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <RatingsCard ratings={ratings} />
+        <OnTimeCard onTime={onTime} />
+      </div>
       <DashboardCharts charts={charts} />
 
       <Card title="Últimas novedades">

@@ -5,6 +5,7 @@ import {
   INCIDENT_PRIORITIES,
   INCIDENT_STATE_TONE,
   INCIDENT_STATES,
+  WAITING_STATE,
   type IncidentTone,
 } from '../../domain/incidents';
 import { incidentPath, ROUTES } from '../../routes';
@@ -30,6 +31,7 @@ export interface IncidentsPanelProps {
 const BADGE: Record<IncidentTone, string> = {
   new: 'bg-sun-100 text-amber-800 ring-sun-500/30',
   active: 'bg-brand-100 text-brand-700 ring-brand-500/30',
+  waiting: 'bg-slate-100 text-slate-700 ring-slate-500/30',
   done: 'bg-accent-100 text-accent-700 ring-accent-500/30',
 };
 
@@ -45,6 +47,28 @@ function FilterField({ id, label, children }: { id: string; label: string; child
       </label>
       {children}
     </div>
+  );
+}
+
+/** 'Vence' (issue 22): the next due time of the business-hours clock, red and marked when past. */
+function DueTime({ vence, estado, now }: { vence: string | null; estado: IncidentListItem['estado']; now: string }) {
+  if (!vence)
+    return (
+      <dd className="truncate text-muted" data-testid="vence">
+        {estado === WAITING_STATE ? 'En pausa' : '—'}
+      </dd>
+    );
+  const past = vence <= now;
+  return (
+    <dd className={`truncate ${past ? 'font-semibold text-red-700' : 'text-ink'}`} data-testid="vence" data-vencida={past ? 'true' : undefined}>
+      {past ? (
+        <>
+          <span aria-hidden="true">⚠ </span>Vencida · {formatStaffDateTime(vence)}
+        </>
+      ) : (
+        formatStaffDateTime(vence)
+      )}
+    </dd>
   );
 }
 
@@ -125,6 +149,10 @@ function IncidentCard({
           </dd>
         </div>
         <div className="min-w-0">
+          <dt className="text-xs font-medium tracking-wide text-muted uppercase">Vence</dt>
+          <DueTime vence={incident.vence} estado={incident.estado} now={now} />
+        </div>
+        <div className="min-w-0">
           <dt className="text-xs font-medium tracking-wide text-muted uppercase">Última actividad</dt>
           <dd className="truncate text-ink" data-testid="ultima-actividad">
             {formatStaffDateTime(incident.ultimaActividad)}
@@ -165,6 +193,8 @@ function IncidentCard({
               ...incident,
               estado: changed.estado,
               historial: changed.historial,
+              // The clock stops in these two states; a running one's new due time comes with the next load.
+              vence: changed.estado === 'Resuelto' || changed.estado === WAITING_STATE ? null : incident.vence,
               ultimaActividad: changed.historial.at(-1)?.fecha ?? incident.ultimaActividad,
             })
           }
@@ -203,6 +233,7 @@ export default function IncidentsPanel({
       filters.prioridad ||
       filters.asignacion ||
       filters.origen ||
+      filters.plazo ||
       filters.orden,
   );
 
@@ -295,6 +326,13 @@ export default function IncidentsPanel({
                 {origin}
               </option>
             ))}
+          </select>
+        </FilterField>
+        <FilterField id="f-plazo" label="Vencimiento">
+          <select id="f-plazo" name="plazo" defaultValue={filters.plazo ?? ''} className={inputClass}>
+            <option value="">Todas</option>
+            <option value="vencidas">Vencidas</option>
+            <option value="hoy">Vencen hoy</option>
           </select>
         </FilterField>
         <FilterField id="f-orden" label="Ordenar por">

@@ -1,5 +1,5 @@
 import type { AttachmentView } from '../../domain/attachments';
-import { INCIDENT_STATE_TONE, isIncidentState, type IncidentTone } from '../../domain/incidents';
+import { INCIDENT_STATE_TONE, isIncidentState, WAITING_STATE, type IncidentTone } from '../../domain/incidents';
 import AttachmentList from './AttachmentList';
 
 export interface TrackingResultProps {
@@ -22,6 +22,7 @@ export interface TrackingResultProps {
 const TONE_STYLES: Record<IncidentTone, string> = {
   new: 'bg-brand-100 text-brand-800',
   active: 'bg-sun-100 text-[#8a4b06]',
+  waiting: 'bg-slate-100 text-slate-700',
   done: 'bg-accent-100 text-accent-700',
 };
 
@@ -46,6 +47,18 @@ export default function TrackingResult({ numeroIncidencia, problema, estado, fec
           </a>
         ) : null}
       </div>
+      {estado === WAITING_STATE ? (
+        <p className="mt-4 rounded-button border border-slate-300 bg-slate-50 px-4 py-3 text-sm text-ink" data-testid="esperando-respuesta">
+          Esperamos tu respuesta para continuar.{' '}
+          {answerHref ? (
+            <a href={answerHref} className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900">
+              Responde aquí
+            </a>
+          ) : (
+            'Respóndenos desde el enlace de tu correo.'
+          )}
+        </p>
+      ) : null}
       {problema ? (
         <blockquote className="mt-5 rounded-button border-l-4 border-accent-600 bg-surface px-4 py-3 text-sm whitespace-pre-line text-ink">{problema}</blockquote>
       ) : null}

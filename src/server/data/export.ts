@@ -10,7 +10,10 @@
  * exported as that account's e-mail (import.ts maps it back to the target's account).
  */
 import { CLIENT_FIELDS, type ClientEventKind, type ClientRecord } from '../../domain/forms/client.ts';
+import type { ExportedClock } from '../../domain/incident-clock.ts';
 import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../domain/incidents.ts';
+import type { ClockTarget } from '../../domain/response-times.ts';
+import { clockColumnsOf } from '../incidents/clock.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
@@ -122,6 +125,8 @@ export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
   origen: IncidentOrigin;
   /** 'Prioridad' (issue 22); files exported before it have none: 'Normal'. */
   prioridad: IncidentPriority;
+  /** Its business-hours clock (issue 22, migration 0031); absent in older files: the clock starts anew. */
+  reloj?: ExportedClock;
   /** Its priority changes; absent when none, and in files exported before issue 22's priorities. */
   priorityChanges?: ExportedIncidentPriorityChange[];
   entries: ExportedIncidentEntry[];
@@ -258,6 +263,10 @@ export async function exportData(db: Db): Promise<ExportData> {
     .orderBy('inboundMessages.receivedAt')
     .orderBy('inboundMessages.id')
     .execute();
+  const clockAlerts = Map.groupBy(
+    await db.selectFrom('incidentClockAlerts').selectAll().orderBy('createdAt').orderBy('target').execute(),
+    (row) => row.incidentId,
+  );
   const savedReplies = await db.selectFrom('savedReplies').selectAll().orderBy('createdAt').orderBy('id').execute();
   const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
@@ -292,6 +301,14 @@ export async function exportData(db: Db): Promise<ExportData> {
         customerWaiting: Boolean(row.customerWaiting),
         origen: row.origen,
         prioridad: row.prioridad,
+        reloj: {
+          ...clockColumnsOf(row),
+          alerts: (clockAlerts.get(row.id) ?? []).map((alert) => ({
+            target: alert.target as ClockTarget,
+            dueAt: alert.dueAt,
+            createdAt: alert.createdAt,
+          })),
+        },
         ...(priorityChanges.has(row.id)
           ? {
               priorityChanges: priorityChanges.get(row.id)!.map(

@@ -44,6 +44,7 @@ import type { Database, InboundOutcome, IncidentEntryKind } from '../db/schema.t
 import { insertImportedIncident } from '../incidents/imported.ts';
 import { insertImportedMeetings } from '../meetings/index.ts';
 import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
+import { clockFromExport } from '../../domain/incident-clock.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
 export function toIsoTime(value: unknown): string | null {
@@ -371,6 +372,7 @@ async function importIncident(
     customerWaiting: typeof record.customerWaiting === 'boolean' ? record.customerWaiting : null,
     origen: isIncidentOrigin(record.origen) ? record.origen : 'Formulario',
     prioridad: isIncidentPriority(record.prioridad) ? record.prioridad : DEFAULT_PRIORITY,
+    reloj: clockFromExport(record.reloj),
     priorityChanges,
     entries,
     assignments,

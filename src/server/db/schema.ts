@@ -37,6 +37,35 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
   origen: Generated<IncidentOrigin>;
   /** 'Prioridad' (issue 22): 'Normal' unless the staff set another (migration 0029). */
   prioridad: Generated<IncidentPriority>;
+  /** The business-hours clock (issue 22, migration 0031, src/domain/incident-clock.ts); booleans 0/1 on SQLite. */
+  clockStarted: Generated<boolean | number>;
+  clockSince: Generated<string | null>;
+  firstReplyAt: Generated<string | null>;
+  firstReplyUsedS: Generated<number>;
+  resolutionUsedS: Generated<number>;
+  firstReplyDueAt: Generated<string | null>;
+  resolutionDueAt: Generated<string | null>;
+  /** 'Vence': the nearer due time while the clock runs. */
+  dueAt: Generated<string | null>;
+  firstReplyMet: Generated<boolean | number | null>;
+  resolutionMet: Generated<boolean | number | null>;
+  clockResolvedAt: Generated<string | null>;
+}
+
+/** Settings of the desk kept in the database (migration 0031): a JSON value per key. */
+export interface DeskSettingsTable {
+  key: string;
+  value: string;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+/** The overdue mail of an incident's target, sent once (migration 0031, src/server/incidents/clock.ts). */
+export interface IncidentClockAlertsTable {
+  incidentId: number;
+  target: string;
+  dueAt: string;
+  createdAt: string;
 }
 
 /** What a timeline entry other than a state change is (src/domain/incidents.ts). */
@@ -464,6 +493,8 @@ export interface Database {
   incidentAttachments: IncidentAttachmentsTable;
   inboundPolls: InboundPollsTable;
   savedReplies: SavedRepliesTable;
+  deskSettings: DeskSettingsTable;
+  incidentClockAlerts: IncidentClockAlertsTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

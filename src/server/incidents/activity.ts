@@ -6,6 +6,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { syncClock } from './clock.ts';
 
 /** What happened: a visitor's answer marks the incident as waiting for staff, a staff reply clears it. */
 export type ActivityKind = 'state' | 'assignment' | 'priority' | 'reply' | 'note' | 'answer' | 'rating';
@@ -27,6 +28,8 @@ export async function touchIncident(
     .set({ lastActivityAt: at.toISOString(), ...(customerWaiting === undefined ? {} : { customerWaiting }) })
     .where('id', '=', incidentId)
     .execute();
+  // The business-hours clock (issue 22) moves with the state, the priority and the first staff reply.
+  if (kind === 'state' || kind === 'priority' || kind === 'reply') await syncClock(trx, incidentId, { reply: kind === 'reply' }, at);
 }
 
 /**

@@ -11,7 +11,9 @@ import type { Transaction } from 'kysely';
 import { looksLikeEmail } from '../../domain/email.ts';
 import {
   entryTextProblem,
+  ANSWERED_BY_CUSTOMER,
   REOPENED_BY_CUSTOMER,
+  WAITING_STATE,
   type IncidentOrigin,
   type IncidentPriority,
   type IncidentRecord,
@@ -404,11 +406,18 @@ export async function recordCustomerAnswer(
     throw new FollowUpClosedError(`La incidencia ${incident.numeroIncidencia} se resolvió hace demasiado tiempo`);
   const unverified = input.unverified === true;
   const reopened = incident.estado === 'Resuelto' && !unverified;
-  if (reopened) {
+  // The answer the desk waited for (issue 22): back to 'En Proceso', and the clock runs again.
+  const resumed = incident.estado === WAITING_STATE && !unverified;
+  if (reopened || resumed) {
     await trx.updateTable('incidents').set({ estado: 'En Proceso' }).where('id', '=', incident.id).execute();
     await trx
       .insertInto('incidentEvents')
-      .values({ incidentId: incident.id, estado: 'En Proceso', fecha: now.toISOString(), actor: REOPENED_BY_CUSTOMER })
+      .values({
+        incidentId: incident.id,
+        estado: 'En Proceso',
+        fecha: now.toISOString(),
+        actor: reopened ? REOPENED_BY_CUSTOMER : ANSWERED_BY_CUSTOMER,
+      })
       .execute();
     await touchIncident(trx, incident.id, 'state', now);
   }
@@ -447,7 +456,7 @@ export async function recordCustomerAnswer(
     trx,
     {
       kind: 'incident.answer',
-      ...incidentAnswerMail(input.brand, to, incident, input.body, reopened, via, (input.files ?? []).map((file) => file.filename)),
+      ...incidentAnswerMail(input.brand, to, incident, input.body, resumed ? 'esperando' : reopened, via, (input.files ?? []).map((file) => file.filename)),
     },
     now,
   );

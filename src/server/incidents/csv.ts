@@ -4,7 +4,7 @@ import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import { historyText, withHistory } from './history.ts';
 import type { IncidentFilters } from './query.ts';
-import { applyFilters, sortColumn, type IncidentViewer } from './search.ts';
+import { applyFilters, lookingAt, sortColumn, type IncidentViewer } from './search.ts';
 
 export const CSV_MAX_ROWS = 100_000;
 
@@ -28,8 +28,9 @@ export async function exportIncidentsCsv(
   ];
   const lines: string[][] = [];
   const batch = 1000;
+  const looking = await lookingAt(db, filters, viewer);
   for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
-    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters, viewer)
+    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters, looking)
       .orderBy(sortColumn(filters), 'desc')
       .orderBy('id', 'desc')
       .limit(batch)

@@ -21,6 +21,8 @@ import type { Database, IncidentEntryKind } from '../db/schema.ts';
 import { timelineActivity } from './activity.ts';
 import { safeFileName } from '../../domain/attachments.ts';
 import { putBlob } from '../attachments/index.ts';
+import type { ExportedClock } from '../../domain/incident-clock.ts';
+import { clockValues } from './clock.ts';
 
 /** An incident to store as it stood elsewhere; staff accounts already mapped to this database's ids. */
 export interface ImportedIncident extends IncidentFields {
@@ -39,6 +41,8 @@ export interface ImportedIncident extends IncidentFields {
   origen?: IncidentOrigin;
   /** 'Normal' unless given (issue 22). */
   prioridad?: IncidentPriority;
+  /** Its business-hours clock as exported (issue 22); absent or null: it starts with the next change. */
+  reloj?: ExportedClock | null;
   /** Its priority changes (issue 22); absent in older files. `changedById` '' names no account. */
   priorityChanges?: Array<{
     desde: IncidentPriority;
@@ -117,6 +121,7 @@ export async function insertImportedIncident(
     origen,
     prioridad,
     priorityChanges = [],
+    reloj,
     ...fields
   } = incident;
   const exists = await trx
@@ -144,9 +149,15 @@ export async function insertImportedIncident(
       }),
       ...(origen ? { origen } : {}),
       ...(prioridad ? { prioridad } : {}),
+      ...(reloj ? clockValues(trx, reloj) : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (reloj?.alerts.length)
+    await trx
+      .insertInto('incidentClockAlerts')
+      .values(reloj.alerts.map((alert) => ({ incidentId: id, ...alert })))
+      .execute();
   await trx
     .insertInto('incidentEvents')
     .values(historial.map((entry) => ({ incidentId: id, ...entry })))

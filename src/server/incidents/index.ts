@@ -23,6 +23,7 @@ import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { issueFollowUpToken } from './follow-up.ts';
+import { startingClock } from './clock.ts';
 import { threadIncidentMail } from './mail-thread.ts';
 import { loadHistories } from './history.ts';
 import {
@@ -107,11 +108,13 @@ export async function insertNewIncident(
   const fecha = now.toISOString();
   const day = utcDay(now);
   const origen = options.origen ?? 'Formulario';
+  // The business-hours clock starts now (issue 22), stored with the row: no second write.
+  const clock = await startingClock(trx, fecha, now);
 
   const insert = (numeroIncidencia: string) =>
     trx
       .insertInto('incidents')
-      .values({ ...incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }), origen })
+      .values({ ...incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }), origen, ...clock })
       // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
       .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
       .returning('id')

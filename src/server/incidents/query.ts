@@ -1,5 +1,5 @@
 /**
- * The staff incident list's URL query (`?numero=&nombre=&rnc=&estado=&prioridad=&asignacion=&origen=&orden=&pagina=`):
+ * The staff incident list's URL query (`?numero=&nombre=&rnc=&estado=&prioridad=&asignacion=&origen=&plazo=&orden=&pagina=`):
  * read into filters and a page, junk dropped, and written back for links that keep the current view.
  */
 import {
@@ -12,6 +12,10 @@ import {
 } from '../../domain/incidents.ts';
 
 const MAX_FILTER_LENGTH = 100;
+
+/** 'Vencidas' (`vencidas`: past their next due time) and 'Vencen hoy' (`hoy`: due later today), issue 22. */
+export const DEADLINE_FILTERS = ['vencidas', 'hoy'] as const;
+export type DeadlineFilter = (typeof DEADLINE_FILTERS)[number];
 
 /** 'Asignadas a mí' (`mias`: the signed-in staff member's) or 'Sin asignar' (`sin-asignar`). */
 export const ASSIGNMENT_FILTERS = ['mias', 'sin-asignar'] as const;
@@ -27,6 +31,8 @@ export interface IncidentFilters {
   asignacion?: AssignmentFilter;
   /** Where it came from: 'Formulario' or 'Correo' (issue 21). */
   origen?: IncidentOrigin;
+  /** 'Vencidas' or 'Vencen hoy' (issue 22). */
+  plazo?: DeadlineFilter;
   /** The order: 'Última actividad'; absent, 'Más recientes' (by creation). */
   orden?: 'actividad';
 }
@@ -44,6 +50,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
   const origen = params.get('origen');
   const prioridad = params.get('prioridad');
   const asignacion = params.get('asignacion');
+  const plazo = params.get('plazo');
   const page = Number.parseInt(params.get('pagina') ?? '1', 10);
   return {
     filters: {
@@ -56,6 +63,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
         ? (asignacion as AssignmentFilter)
         : undefined,
       origen: isIncidentOrigin(origen) ? origen : undefined,
+      plazo: (DEADLINE_FILTERS as readonly (string | null)[]).includes(plazo) ? (plazo as DeadlineFilter) : undefined,
       orden: params.get('orden') === 'actividad' ? 'actividad' : undefined,
     },
     page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
@@ -65,7 +73,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
 /** The query string for these filters (and page), for links that keep the current view. */
 export function incidentQueryString(filters: IncidentFilters, page = 1): string {
   const params = new URLSearchParams();
-  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'prioridad', 'asignacion', 'origen', 'orden'] as const) {
+  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'prioridad', 'asignacion', 'origen', 'plazo', 'orden'] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

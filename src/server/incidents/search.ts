@@ -16,6 +16,7 @@ import { LIKE_WILDCARDS, likeContains } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
 import { loadHistories } from './history.ts';
+import { endOfLocalDay, loadResponseTimes } from './clock.ts';
 import type { IncidentFilters } from './query.ts';
 
 export const PAGE_SIZE = 20;
@@ -23,6 +24,12 @@ export const PAGE_SIZE = 20;
 /** Who is looking: the staff account 'Asignadas a mí' means (Better Auth's user id). */
 export interface IncidentViewer {
   staffId: string;
+}
+
+/** When the list is looked at, for 'Vencidas' and 'Vencen hoy' (issue 22): now, and the end of today in the clock's zone (ISO). */
+interface DeadlineBounds {
+  now: string;
+  endOfDay: string;
 }
 
 type TextFilter = { column: 'numero_incidencia' | 'nombre_norm' | 'rnc_norm'; term: string };
@@ -76,9 +83,33 @@ function assignmentCondition(filters: IncidentFilters, viewer?: IncidentViewer) 
   return null;
 }
 
+/**
+ * The viewer with the time the list is looked at, when 'Vencidas' or 'Vencen hoy' is asked for (today
+ * ends at midnight in the clock's time zone, 'Tiempos de respuesta').
+ */
+export async function lookingAt(
+  db: Db,
+  filters: IncidentFilters,
+  viewer: IncidentViewer | undefined,
+  now: Date = new Date(),
+): Promise<(IncidentViewer & Partial<DeadlineBounds>) | undefined> {
+  if (!filters.plazo) return viewer;
+  const endOfDay = filters.plazo === 'hoy' ? endOfLocalDay(now, (await loadResponseTimes(db)).timeZone) : now.toISOString();
+  return { staffId: viewer?.staffId ?? '', now: now.toISOString(), endOfDay };
+}
+
 /** The conditions that are no text search (state, priority, assignment, origin): each has an index with the list's orders. */
-function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer) {
+function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer & Partial<DeadlineBounds>) {
   const conditions = [];
+  // 'Vence' (`due_at`, set only while the clock runs; migration 0031's index).
+  if (filters.plazo && viewer?.now) {
+    const due = sql.ref('incidents.due_at');
+    conditions.push(
+      filters.plazo === 'vencidas'
+        ? sql<SqlBool>`${due} <= ${viewer.now}`
+        : sql<SqlBool>`${due} > ${viewer.now} and ${due} < ${viewer.endOfDay ?? viewer.now}`,
+    );
+  }
   if (filters.estado) conditions.push(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
   if (filters.origen) conditions.push(sql<SqlBool>`${sql.ref('incidents.origen')} = ${filters.origen}`);
   // (prioridad, fecha, id) and (prioridad, last_activity_at, id), migration 0029.
@@ -233,6 +264,8 @@ export interface IncidentListItem extends IncidentRecord {
   origen: IncidentOrigin;
   /** 'Prioridad' (issue 22). */
   prioridad: IncidentPriority;
+  /** 'Vence' (issue 22): the next due time while the clock runs (ISO), else null (paused, resolved). */
+  vence: string | null;
 }
 
 export interface IncidentPage {
@@ -256,8 +289,10 @@ export async function listIncidents(
   page = 1,
   pageSize = PAGE_SIZE,
   viewer?: IncidentViewer,
+  now: Date = new Date(),
 ): Promise<IncidentPage> {
   const column = sortColumn(filters);
+  const looking = await lookingAt(db, filters, viewer, now);
   // The assignee's name from Better Auth's `user` table (its columns need no case mapping).
   let query = db
     .selectFrom('incidents')
@@ -268,10 +303,10 @@ export async function listIncidents(
     .orderBy('incidents.id', 'desc');
   let rows;
   if (textFilters(filters).length) {
-    const ids = await pageIds(db, filters, (page - 1) * pageSize, pageSize + 1, viewer);
+    const ids = await pageIds(db, filters, (page - 1) * pageSize, pageSize + 1, looking);
     rows = ids.length ? await query.where('incidents.id', 'in', ids).execute() : [];
   } else {
-    for (const condition of exactConditions(filters, viewer)) query = query.where(condition);
+    for (const condition of exactConditions(filters, looking)) query = query.where(condition);
     rows = await query
       .limit(pageSize + 1)
       .offset((page - 1) * pageSize)
@@ -293,6 +328,17 @@ export async function listIncidents(
       resolvedAt: _resolved,
       nombreNorm: _nombre,
       rncNorm: _rnc,
+      dueAt,
+      clockStarted: _clockStarted,
+      clockSince: _clockSince,
+      firstReplyAt: _firstReplyAt,
+      firstReplyUsedS: _firstReplyUsed,
+      resolutionUsedS: _resolutionUsed,
+      firstReplyDueAt: _firstReplyDue,
+      resolutionDueAt: _resolutionDue,
+      firstReplyMet: _firstReplyMet,
+      resolutionMet: _resolutionMet,
+      clockResolvedAt: _clockResolved,
       ...incident
     } = row;
     return {
@@ -302,6 +348,7 @@ export async function listIncidents(
       asignadaA: assignedTo ? assigneeName?.trim() || assigneeEmail || 'Cuenta eliminada' : null,
       ultimaActividad: lastActivityAt,
       respuestaDelCliente: Boolean(customerWaiting),
+      vence: dueAt ?? null,
     };
   });
   return { items, page, pageSize, hasNext: rows.length > pageSize };

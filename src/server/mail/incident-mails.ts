@@ -6,6 +6,7 @@
  */
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
 import { RATING_WORDS } from '../../domain/forms/rating.ts';
+import { CLOCK_TARGET_LABEL, type ClockTarget } from '../../domain/response-times.ts';
 import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
 import { absoluteUrl, formatAddress, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
@@ -24,6 +25,10 @@ function stateMeaning(brand: MailBrand, state: IncidentState): string {
       return 'Tu incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.';
     case 'En Proceso':
       return 'Un consultor ya está trabajando en tu incidencia. Si necesitamos más datos, te contactaremos.';
+    case 'Esperando al cliente':
+      return brand.inboundAddress
+        ? 'Necesitamos tu respuesta para continuar. Responde a este correo o desde la página de seguimiento; mientras tanto, la incidencia queda en espera.'
+        : 'Necesitamos tu respuesta para continuar. Respóndenos desde la página de seguimiento; mientras tanto, la incidencia queda en espera.';
     case 'Resuelto':
       return brand.inboundAddress
         ? 'Damos tu incidencia por resuelta. Si el problema persiste, responde a este correo y la reabrimos.'
@@ -266,16 +271,48 @@ export function incidentAssignedMail(
 }
 
 /**
+ * To the assignee (or the staff inbox when nobody is assigned or the assignee left the staff): a
+ * target of the business-hours clock passed (issue 22, src/server/incidents/clock.ts). Sent once per
+ * incident and target.
+ */
+export function incidentOverdueMail(
+  brand: MailBrand,
+  to: { email: string; name: string },
+  incident: { numeroIncidencia: string; nombre: string; prioridad: string; target: ClockTarget; dueAt: string },
+): MailMessage {
+  const name = to.name.trim();
+  const what = incident.target === 'primera-respuesta' ? 'la primera respuesta' : 'la resolución';
+  return automatic(renderMail(brand, name ? formatAddress(name, to.email) : to.email, {
+    subject: `Venció el plazo de ${what}: ${incident.numeroIncidencia}`,
+    preheader: `La incidencia ${incident.numeroIncidencia} pasó el plazo de ${what}.`,
+    heading: `Venció el plazo de ${what}`,
+    intro: [
+      name ? `Hola, ${name}:` : 'Hola:',
+      `La incidencia ${incident.numeroIncidencia} (prioridad ${incident.prioridad}) pasó el plazo de ${what}, contado en horario laborable. Este aviso se envía una sola vez.`,
+    ],
+    rows: [
+      ['Número', incident.numeroIncidencia],
+      ['Cliente', incident.nombre],
+      ['Prioridad', incident.prioridad],
+      ['Plazo', CLOCK_TARGET_LABEL[incident.target]],
+      ['Venció', formatDominicanTime(incident.dueAt)],
+    ],
+    action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
+  }));
+}
+
+/**
  * To the assignee (or the staff inbox when nobody is assigned): the visitor answered on the follow-up
  * page. The visitor's text is quoted (escaped like every value); `reopened` when the answer set a
- * resolved incident back to 'En Proceso'.
+ * resolved incident back to 'En Proceso', 'esperando' when it set one waiting for the customer back
+ * (the clock runs again).
  */
 export function incidentAnswerMail(
   brand: MailBrand,
   to: string,
   incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
   answer: string,
-  reopened: boolean,
+  reopened: boolean | 'esperando',
   /**
    * How it came: the follow-up page (absent), a mail, or a mail matched only by the number in its
    * subject and its From header, which anyone can forge ('Remitente sin verificar').
@@ -296,9 +333,11 @@ export function incidentAnswerMail(
     heading: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
     intro: [
       how,
-      ...(reopened
-        ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).']
-        : []),
+      ...(reopened === 'esperando'
+        ? ['La incidencia esperaba al cliente y volvió a «En Proceso»: el reloj de los plazos corre de nuevo.']
+        : reopened
+          ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).']
+          : []),
       ...(files.length
         ? [`${filesLine('Trae adjunto', files)} ${files.length === 1 ? 'Ábrelo' : 'Ábrelos'} en la página de la incidencia.`]
         : []),

@@ -21,6 +21,7 @@ import { refusedMessages } from '../inbound/refused.ts';
 import { mailboxPollStatus, receivedToday } from '../inbound/status.ts';
 import { ROUTES } from '../../routes.ts';
 import { assigneeOf, listAssignableStaff, type Assignee } from '../incidents/assignment.ts';
+import { incidentClocks, loadResponseTimes, onTimeSummary } from '../incidents/clock.ts';
 import { incidentByNumber, staffTimeline } from '../incidents/conversation.ts';
 import type { IncidentFilters } from '../incidents/query.ts';
 import { countIncidentsByState, listIncidents } from '../incidents/search.ts';
@@ -34,7 +35,7 @@ import type { ProjectState } from '../../domain/forms/client.ts';
 /** The staff home: the cards, the charts, the meetings ahead, the pending messages and the customers' ratings. */
 export async function staffHomeView() {
   const db = getDb();
-  const [visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings] = await Promise.all([
+  const [visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings, onTime] = await Promise.all([
     visitsOnDay(db),
     mostViewedPages(db),
     countIncidentsByState(db),
@@ -42,8 +43,9 @@ export async function staffHomeView() {
     upcomingMeetings(db),
     countPendingMessages(db),
     ratingSummary(db),
+    onTimeSummary(db),
   ]);
-  return { visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings };
+  return { visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings, onTime };
 }
 
 /** One page of the staff incident list; each state change is signed with its author's name. */
@@ -67,13 +69,14 @@ export async function incidentPageView(numero: string) {
   const incident = await incidentByNumber(db, numero);
   const none: Assignee = { kind: 'none' };
   if (!incident)
-    return { incident: null, timeline: [], staffAccounts: [], assignee: none, matchedClients: [] };
-  const [entries, staffAccounts, assignee, matchedClients, names] = await Promise.all([
+    return { incident: null, timeline: [], staffAccounts: [], assignee: none, matchedClients: [], clocks: null };
+  const [entries, staffAccounts, assignee, matchedClients, names, clocks] = await Promise.all([
     staffTimeline(db, incident),
     listAssignableStaff(db),
     assigneeOf(db, incident.assignedTo ?? null),
     incidentClients(db, incident),
     staffNames(db),
+    incidentClocks(db, incident.id),
   ]);
   // Staff are named by their names (the problem's author is the visitor, by the name they gave).
   const timeline = entries.map((entry): TimelineEntry => {
@@ -83,7 +86,7 @@ export async function incidentPageView(numero: string) {
       return { ...entry, autor: nameByEmail(names, entry.autor), asignado: nameByEmail(names, entry.asignado) };
     return { ...entry, autor: nameByEmail(names, entry.autor) };
   });
-  return { incident, timeline, staffAccounts, assignee, matchedClients };
+  return { incident, timeline, staffAccounts, assignee, matchedClients, clocks };
 }
 
 /** The client list: one page (plus one row, to know whether a next page exists), and the client just added. */
@@ -214,3 +217,6 @@ export async function savedRepliesForIncidentView(
   const filled = await fillSavedReplyFor(db, Number(requested), { incident, staff, brand: mailBrand() });
   return { replies, inserted: filled ?? ('gone' as const) };
 }
+
+/** 'Tiempos de respuesta' in Configuración (issue 22): the targets and the business hours. */
+export const responseTimesView = () => loadResponseTimes(getDb());
