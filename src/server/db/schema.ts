@@ -433,6 +433,15 @@ export interface SavedRepliesTable {
   updatedBy: string | null;
 }
 
+/** The staff area's recent events (migration 0032, src/server/live/): the event stream's window. */
+export interface LiveEventsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON. */
+  data: string;
+  createdAt: string;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -464,6 +473,7 @@ export interface Database {
   incidentAttachments: IncidentAttachmentsTable;
   inboundPolls: InboundPollsTable;
   savedReplies: SavedRepliesTable;
+  liveEvents: LiveEventsTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;
