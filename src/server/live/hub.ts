@@ -4,7 +4,8 @@
  * when told there are some (PostgreSQL: `LISTEN`, so a change made through another process arrives too;
  * SQLite: the writer wakes it) and hands them to every event stream open in this process. It also keeps
  * who has which incident open ('También está viendo'): in memory, shared between processes on
- * PostgreSQL by `NOTIFY` (each process repeats its own every 20 s; another's expires after 50 s).
+ * PostgreSQL by `NOTIFY` (each process repeats its own every 20 s, and when a newly started hub asks;
+ * another's expires after 50 s).
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -109,6 +110,8 @@ class LiveHub {
     // Whatever committed while the listener was away.
     void this.wake();
     this.repeatPresence();
+    // A hub that has just started knows nobody's viewers yet: ask the other processes for theirs.
+    void client.query('select pg_notify($1, $2)', [`${PRESENCE_PREFIX}${this.schema}`, JSON.stringify({ p: this.process, q: 1 })]).catch(() => {});
   }
 
   /** Reads the events after the cursor and hands them out; called again while reading, it reads once more. */
@@ -209,14 +212,18 @@ class LiveHub {
   }
 
   private remotePresence(payload: string): void {
-    let message: { p?: unknown; n?: unknown; v?: unknown };
+    let message: { p?: unknown; n?: unknown; v?: unknown; q?: unknown };
     try {
       message = JSON.parse(payload) as typeof message;
     } catch {
       return;
     }
-    if (typeof message.p !== 'string' || typeof message.n !== 'string' || !Array.isArray(message.v)) return;
-    if (message.p === this.process) return;
+    if (typeof message.p !== 'string' || message.p === this.process) return;
+    if (message.q === 1) {
+      this.repeatPresence();
+      return;
+    }
+    if (typeof message.n !== 'string' || !Array.isArray(message.v)) return;
     const viewers = (message.v as Viewer[]).filter(
       (viewer) => typeof viewer?.id === 'string' && typeof viewer?.name === 'string',
     );
