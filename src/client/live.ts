@@ -89,6 +89,17 @@ function swap(current: Element, next: Element): void {
 }
 
 const REGIONS = '[data-live-region], #lateral-lista, #movil-lista';
+/**
+ * When this page last acted in place (a button pressed, a form sent): a change of mine that comes back
+ * right after it is already shown here, and fetching the page again would only wipe the control's own
+ * 'Prioridad actualizada.' or 'Estado actualizado.'. My other tabs and pages still update.
+ */
+let actedAt = 0;
+const acted = () => (actedAt = Date.now());
+document.addEventListener('click', (event) => {
+  if ((event.target as Element | null)?.closest?.('button')) acted();
+});
+document.addEventListener('submit', acted);
 let fetching: Promise<void> | null = null;
 let again = false;
 /** Timeline entries already shown, so that a new reply can be told from the old ones. */
@@ -189,6 +200,7 @@ if (root && 'EventSource' in window) {
     }
     notify(data);
     if (!concerns(data)) return;
+    if (data.byId === me && Date.now() - actedAt < 5000 && page === 'list') return;
     const before = seenEntries();
     const replied =
       page === 'incident' && data.kind === 'incident.changed' && (data.change === 'reply' || data.change === 'answer') && data.byId !== me;

@@ -46,7 +46,7 @@ describeEachEngine('live events', (database) => {
     const events = await liveEventsAfter(db, start);
     expect(events.map((event) => event.data)).toEqual([
       { kind: 'incident.created', incidentId: created.id, numero: created.numeroIncidencia },
-      { kind: 'incident.changed', incidentId: created.id, numero: created.numeroIncidencia, change: 'state', byId: null, byName: null, assignedTo: null },
+      { kind: 'incident.changed', incidentId: created.id, numero: created.numeroIncidencia, change: 'state', byId: ANA.id, byName: ANA.email, assignedTo: null },
       { kind: 'incident.changed', incidentId: created.id, numero: created.numeroIncidencia, change: 'note', byId: ANA.id, byName: 'Ana Pérez', assignedTo: null },
       { kind: 'incident.changed', incidentId: created.id, numero: created.numeroIncidencia, change: 'answer', byId: null, byName: null, assignedTo: ANA.id },
       { kind: 'message.created', messageId: message.id },
