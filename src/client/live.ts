@@ -109,11 +109,18 @@ async function refresh(): Promise<Document | null> {
   const response = await fetch(location.href, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
   if (!response.ok || response.redirected) return null;
   const html = new DOMParser().parseFromString(await response.text(), 'text/html');
+  let swapped = false;
   for (const current of document.querySelectorAll(REGIONS)) {
     const key = current.getAttribute('data-live-region');
     const next = key ? html.querySelector(`[data-live-region="${key}"]`) : html.getElementById(current.id);
-    if (next && next.outerHTML !== current.outerHTML) swap(current, next);
+    if (next && next.outerHTML !== current.outerHTML) {
+      swap(current, next);
+      swapped = true;
+    }
   }
+  // Astro's islands unmount their framework component on this event once they are out of the page
+  // (the event view transitions send): the replaced ones free their React roots.
+  if (swapped) document.dispatchEvent(new Event('astro:after-swap'));
   return html;
 }
 
@@ -222,10 +229,13 @@ if (root && 'EventSource' in window) {
   window.addEventListener('pagehide', () => source.close());
 }
 
-// The staff home's 'Activar avisos del navegador': permission is asked only when the button is pressed.
+// The staff home's 'Activar avisos del navegador' (hidden without JavaScript, and once the browser has
+// an answer): permission is asked only when the button is pressed, never on a page load.
+const allowBox = document.getElementById('avisos');
 const allow = document.querySelector<HTMLButtonElement>('[data-activar-avisos]');
 const allowStatus = document.getElementById('avisos-estado');
-if (allow && allowStatus && 'Notification' in window) {
+if (allowBox && allow && allowStatus && 'Notification' in window) {
+  allowBox.hidden = Notification.permission !== 'default';
   const show = () => {
     const permission = Notification.permission;
     allow.hidden = permission !== 'default';

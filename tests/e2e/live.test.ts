@@ -105,6 +105,13 @@ describe('live updates (SQLite)', () => {
     expect(await warning.textContent()).toContain('Hola María: ya lo resolvimos desde aquí.');
     expect(await box.inputValue()).toBe('Hola María, estoy revisando');
     await expectNoAxeViolations(first.page);
+    // Both widths: nothing wider than the screen; at 390 px too, axe-clean.
+    for (const width of [1280, 390]) {
+      await first.page.setViewportSize({ width, height: 844 });
+      expect(await first.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      if (process.env.SCREENSHOT_DIR) await first.page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/en-vivo-incidencia-${width}.png`, fullPage: true });
+    }
+    await expectNoAxeViolations(first.page);
     // Sending anyway is allowed.
     await first.page.getByRole('button', { name: 'Responder al cliente' }).click();
     await first.page.waitForURL(/hecho=/);
@@ -166,8 +173,15 @@ describe('live updates (SQLite)', () => {
     await page.goto(`${server.url}/admin`);
     await connected(page);
     expect(await page.evaluate(() => (window as unknown as { __asked: () => number }).__asked())).toBe(0);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/en-vivo-inicio-${width}.png`, fullPage: true });
+    }
+    await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Activar avisos del navegador' }).click();
     await page.getByText('Avisos del navegador activados').waitFor();
+    expect(await page.getByRole('button', { name: 'Activar avisos del navegador' }).isHidden()).toBe(true);
     const created = await submitIncident(server.url, 'aviso-1', { 'x-forwarded-for': '192.0.2.11' });
     const notices = () => page.evaluate(() => (window as unknown as { __notices: string[] }).__notices.join('\n'));
     await expect.poll(notices, LIVE).toContain(`Nueva incidencia|${created.numero}`);
@@ -185,6 +199,20 @@ describe('live updates (SQLite)', () => {
     expect((await answer(created.numero!, 'Sigue sin funcionar')).status).toBe(200);
     await expect.poll(notices, LIVE).toContain(`Respuesta del cliente|${created.numero}`);
     expect(await notices()).not.toContain(`Respuesta del cliente|${other.numero}`);
+    await context.close();
+  });
+
+  it('works without JavaScript by reloading: no stream, no button, the same pages', async () => {
+    const { context, page } = await signIn('first', { ...DESKTOP, javaScriptEnabled: false });
+    await page.goto(`${server.url}/admin`);
+    expect(await page.getByRole('button', { name: 'Activar avisos del navegador' }).count()).toBe(0);
+    await page.goto(`${server.url}/admin/incidencias/${NUMERO}`);
+    expect(await page.getByTestId('tambien-viendo').isHidden()).toBe(true);
+    expect(await page.getByTestId('respondio-mientras').isHidden()).toBe(true);
+    await page.goto(`${server.url}/admin/incidencias`);
+    const created = await submitIncident(server.url, 'sin-js', { 'x-forwarded-for': '192.0.2.13' });
+    await page.reload();
+    expect(await page.locator(`[data-incidencia="${created.numero}"]`).count()).toBe(1);
     await context.close();
   });
 
