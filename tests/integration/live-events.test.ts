@@ -5,6 +5,7 @@
  * rolled-back change writes none; the events come back in order after any id; the window is pruned;
  * the ids a browser sends are read strictly.
  */
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { saveContactMessage } from '../../src/server/contact/index.ts';
 import { setMessageHandled } from '../../src/server/contact/inbox.ts';
@@ -60,6 +61,35 @@ describeEachEngine('live events', (database) => {
     expect(await latestLiveEventId(db)).toBe(ids.at(-1));
   });
 
+  it('numbers events in commit order, whatever order their transactions began in', async () => {
+    const { db, engine } = database();
+    if (engine === 'sqlite') return; // One writer: the order of the writes is the order of the commits.
+    const before = await latestLiveEventId(db);
+    // The first transaction writes its event first but commits last.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const firstWritten = new Promise<void>((resolve) => (written = resolve));
+    const late = db.transaction().execute(async (trx) => {
+      await recordLiveEvent(trx, { kind: 'message.changed', messageId: 1 });
+      written();
+      await held;
+    });
+    await firstWritten;
+    await db.transaction().execute((trx) => recordLiveEvent(trx, { kind: 'message.changed', messageId: 2 }));
+    const seenEarly = await liveEventsAfter(db, before);
+    release();
+    await late;
+    const all = await liveEventsAfter(db, before);
+    expect(seenEarly.map((event) => event.data)).toEqual([{ kind: 'message.changed', messageId: 2 }]);
+    // The late one comes after the one already seen: a reader at that cursor does not miss it.
+    expect(all.map((event) => event.data)).toEqual([
+      { kind: 'message.changed', messageId: 2 },
+      { kind: 'message.changed', messageId: 1 },
+    ]);
+    expect(await liveEventsAfter(db, seenEarly[0]!.id)).toEqual([all[1]]);
+  });
+
   it('announces nothing that did not commit', async () => {
     const { db } = database();
     const incident = await insertIncident(db, { numeroIncidencia: 'INC-20250301-3001' });
@@ -75,7 +105,7 @@ describeEachEngine('live events', (database) => {
   });
 
   it('keeps a window of the latest events, pruned as new ones come', async () => {
-    const { db } = database();
+    const { db, engine } = database();
     // A full window written at once, then events until the next prune (every 100th id).
     const old = Array.from({ length: LIVE_WINDOW + 150 }, (_, index) => ({
       kind: 'message.changed',
@@ -83,6 +113,8 @@ describeEachEngine('live events', (database) => {
       createdAt: new Date().toISOString(),
     }));
     for (let start = 0; start < old.length; start += 1000) await db.insertInto('liveEvents').values(old.slice(start, start + 1000)).execute();
+    // Numbered as recordLiveEvent numbers them on SQLite (PostgreSQL's trigger did at each commit).
+    if (engine === 'sqlite') await db.updateTable('liveEvents').set({ seq: sql`id` }).execute();
     await db.transaction().execute(async (trx) => {
       for (let index = 0; index < 100; index++) await recordLiveEvent(trx, { kind: 'message.changed', messageId: index });
     });

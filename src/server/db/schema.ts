@@ -436,6 +436,8 @@ export interface SavedRepliesTable {
 /** The staff area's recent events (migration 0032, src/server/live/): the event stream's window. */
 export interface LiveEventsTable {
   id: Generated<number>;
+  /** The event's number for the browsers, in commit order (set at commit on PostgreSQL); null until then. */
+  seq: number | string | null;
   kind: string;
   /** JSON. */
   data: string;

@@ -3,11 +3,12 @@
  * they announce, so nothing is announced that did not commit and nothing committed goes unannounced.
  * The event stream (`/api/staff/eventos`, hub.ts) sends them to every connected staff browser.
  *
- * - SQLite: one writer, so ids are in commit order; the process's hub is woken after the write (its read
- *   waits for the connection, i.e. for the commit, on the one connection's mutex).
- * - PostgreSQL: `pg_notify` in the same transaction is delivered at commit, to every process (LISTEN).
- *   A transaction-scoped advisory lock makes the events' ids commit in order, so that "every event
- *   after id N" (a hub's cursor, a browser's `Last-Event-ID`) never skips one committed late.
+ * An event's number for the browsers is `seq`, in commit order, so that "every event after N" (a hub's
+ * cursor, a browser's `Last-Event-ID`) never skips one that committed late (migration 0032):
+ * - SQLite: one writer, so `seq` is the id; the process's hub is woken after the write (its read waits
+ *   for the connection, i.e. for the commit, on the one connection's mutex).
+ * - PostgreSQL: a deferred trigger numbers the row at commit, under an advisory lock, and sends the
+ *   NOTIFY that wakes the hub of every process (LISTEN).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { isPostgres } from '../db/engine.ts';
@@ -39,8 +40,6 @@ export interface LiveEvent {
 
 /** The NOTIFY channel of a PostgreSQL schema (test runs share a database, one schema each). */
 export const LIVE_CHANNEL_PREFIX = 'vertice_live_';
-/** The advisory lock that orders the events' commits (an arbitrary constant of this application). */
-const LIVE_LOCK_KEY = 2_200_032;
 /** Events kept for reconnecting browsers: older ones are pruned as new ones come. */
 export const LIVE_WINDOW = 5000;
 
@@ -59,7 +58,6 @@ export async function recordLiveEvent(
   now: Date = new Date(),
 ): Promise<number> {
   const postgres = isPostgres(trx);
-  if (postgres) await sql`select pg_advisory_xact_lock(${LIVE_LOCK_KEY})`.execute(trx);
   const row = await trx
     .insertInto('liveEvents')
     .values({ kind: data.kind, data: JSON.stringify(data), createdAt: now.toISOString() })
@@ -68,17 +66,18 @@ export async function recordLiveEvent(
   const id = Number(row.id);
   // Now and then, the window's oldest rows go (by id: an index walk on the primary key).
   if (id % 100 === 0) await trx.deleteFrom('liveEvents').where('id', '<=', id - LIVE_WINDOW).execute();
-  if (postgres) await sql`select pg_notify(${LIVE_CHANNEL_PREFIX} || current_schema(), ${String(id)})`.execute(trx);
-  else {
+  // PostgreSQL numbers it and wakes the hubs at commit (the trigger); SQLite here.
+  if (!postgres) {
+    await trx.updateTable('liveEvents').set({ seq: sql`id` }).where('id', '=', id).execute();
     const wake = (globalThis as WakeHolder)[WAKE_KEY];
     if (wake) setTimeout(wake, 0);
   }
   return id;
 }
 
-function parse(row: { id: number | string; data: string; createdAt: string | Date }): LiveEvent {
+function parse(row: { seq: number | string | null; data: string; createdAt: string | Date }): LiveEvent {
   return {
-    id: Number(row.id),
+    id: Number(row.seq),
     data: JSON.parse(row.data) as LiveEventData,
     createdAt: row.createdAt instanceof Date ? row.createdAt.toISOString() : row.createdAt,
   };
@@ -88,9 +87,9 @@ function parse(row: { id: number | string; data: string; createdAt: string | Dat
 export async function liveEventsAfter(db: Kysely<Database>, afterId: number, limit = 500): Promise<LiveEvent[]> {
   const rows = await db
     .selectFrom('liveEvents')
-    .select(['id', 'data', 'createdAt'])
-    .where('id', '>', afterId)
-    .orderBy('id')
+    .select(['seq', 'data', 'createdAt'])
+    .where('seq', '>', afterId)
+    .orderBy('seq')
     .limit(limit)
     .execute();
   return rows.map(parse);
@@ -100,16 +99,16 @@ export async function liveEventsAfter(db: Kysely<Database>, afterId: number, lim
 export async function latestLiveEventId(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('liveEvents')
-    .select((eb) => eb.fn.max('id').as('id'))
+    .select((eb) => eb.fn.max('seq').as('seq'))
     .executeTakeFirst();
-  return Number(row?.id ?? 0);
+  return Number(row?.seq ?? 0);
 }
 
 /** The oldest event still kept (0: none), to tell a browser that reconnects too late. */
 export async function oldestLiveEventId(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('liveEvents')
-    .select((eb) => eb.fn.min('id').as('id'))
+    .select((eb) => eb.fn.min('seq').as('seq'))
     .executeTakeFirst();
-  return Number(row?.id ?? 0);
+  return Number(row?.seq ?? 0);
 }
