@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { sessionStillValid } from '../../src/server/auth/index.ts';
 import { saveContactMessage } from '../../src/server/contact/index.ts';
 import { setMessageHandled } from '../../src/server/contact/inbox.ts';
 import { addNote, recordCustomerAnswer } from '../../src/server/incidents/conversation.ts';
@@ -59,6 +60,26 @@ describeEachEngine('live events', (database) => {
     // Marking it again changes nothing and announces nothing.
     await setMessageHandled(db, { id: message.id, handled: true, actor: audit });
     expect(await latestLiveEventId(db)).toBe(ids.at(-1));
+  });
+
+  it("tells the stream whether a session still stands without counting as a use", async () => {
+    const { db } = database();
+    await insertStaffAccount(db, ANA);
+    const now = Date.parse('2026-03-01T12:00:00.000Z');
+    const minutes = (count: number) => new Date(now + count * 60_000).toISOString();
+    const session = (token: string, updatedAt: string, expiresAt: string) =>
+      db.withoutPlugins().insertInto('session').values({ id: token, token, userId: ANA.id, createdAt: minutes(-300), updatedAt, expiresAt }).execute();
+    await session('vigente', minutes(-5), minutes(600));
+    await session('inactiva', minutes(-121), minutes(600));
+    await session('vencida', minutes(-1), minutes(-1));
+    const config = { STAFF_SESSION_IDLE_MINUTES: 120 } as Parameters<typeof sessionStillValid>[2];
+    expect(await sessionStillValid('vigente', db, config, now)).toBe(true);
+    expect(await sessionStillValid('inactiva', db, config, now)).toBe(false);
+    expect(await sessionStillValid('vencida', db, config, now)).toBe(false);
+    expect(await sessionStillValid('cerrada', db, config, now)).toBe(false);
+    // Asking changed nothing.
+    const kept = await db.withoutPlugins().selectFrom('session').select('updatedAt').where('token', '=', 'vigente').executeTakeFirstOrThrow();
+    expect(new Date(kept.updatedAt).toISOString()).toBe(minutes(-5));
   });
 
   it('numbers events in commit order, whatever order their transactions began in', async () => {

@@ -11,11 +11,14 @@ import { liveEventsAfter, oldestLiveEventId, type LiveEvent } from './events.ts'
 import { liveHub, type LiveSubscriber, type Viewer } from './hub.ts';
 
 const KEEP_ALIVE_MS = 20_000;
+const SESSION_CHECK_MS = 60_000;
 /** How soon a browser retries after the stream ends (EventSource's `retry:`). */
 const RETRY_MS = 1000;
 
 export interface StreamOptions {
   viewer: Viewer;
+  /** Whether the staff member's session still stands (checked every minute; the stream ends when not). */
+  stillValid?: () => Promise<boolean>;
   /** The last event the browser has (Last-Event-ID or `?desde=`); null: from now on. */
   after: number | null;
   incident: string | null;
@@ -40,6 +43,7 @@ export async function liveStream(options: StreamOptions): Promise<Response> {
   /** Events handed out by the hub while the stored ones are still being sent. */
   let pending: LiveEvent[] | null = [];
   let keepAlive: NodeJS.Timeout | undefined;
+  let sessionCheck: NodeJS.Timeout | undefined;
 
   const write = (text: string) => {
     if (closed || !controller) return;
@@ -74,6 +78,7 @@ export async function liveStream(options: StreamOptions): Promise<Response> {
     if (closed) return;
     closed = true;
     clearInterval(keepAlive);
+    clearInterval(sessionCheck);
     hub.remove(subscriber);
   }
 
@@ -109,6 +114,17 @@ export async function liveStream(options: StreamOptions): Promise<Response> {
     for (const event of queued) send(event);
     keepAlive = setInterval(() => write(': ping\n\n'), KEEP_ALIVE_MS);
     keepAlive.unref();
+    // Signed out, expired or idle: the stream ends, and the browser's reconnection is refused (401).
+    const stillValid = options.stillValid;
+    if (stillValid && !closed) {
+      sessionCheck = setInterval(() => {
+        void stillValid().then(
+          (valid) => valid || subscriber.close(),
+          () => {},
+        );
+      }, SESSION_CHECK_MS);
+      sessionCheck.unref();
+    }
   })();
 
   return new Response(stream, {

@@ -6,6 +6,7 @@
  */
 import type { APIRoute } from 'astro';
 import { requireStaffApi } from '../../../server/auth/guard.ts';
+import { sessionStillValid } from '../../../server/auth/index.ts';
 import { staffDisplayName } from '../../../server/auth/names.ts';
 import { eventIdOf, liveStream } from '../../../server/live/stream.ts';
 
@@ -17,6 +18,7 @@ export const GET: APIRoute = async (context) => {
   const incident = context.url.searchParams.get('incidencia');
   return liveStream({
     viewer: { id: staff.id, name: staffDisplayName(staff) },
+    stillValid: () => sessionStillValid(staff.sessionToken),
     after: eventIdOf(context.request.headers.get('last-event-id')) ?? eventIdOf(context.url.searchParams.get('desde')),
     incident: incident && /^[\w-]{1,40}$/.test(incident) ? incident : null,
     signal: context.request.signal,
