@@ -132,6 +132,8 @@ function refreshSoon(): Promise<void> {
     return fetching;
   }
   fetching = (async () => {
+    // A moment's spread, so that the staff browsers showing the same page do not all ask at once.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 200));
     do {
       again = false;
       try {
@@ -240,14 +242,13 @@ if (allowBox && allow && allowStatus && 'Notification' in window) {
   const show = () => {
     const permission = Notification.permission;
     allow.hidden = permission !== 'default';
-    say(
-      allowStatus,
+    // Always in the page (a live region that appears is not always read out): only its text changes.
+    allowStatus.textContent = (
       permission === 'granted'
         ? 'Avisos del navegador activados: te avisaremos de nuevas incidencias y de las respuestas de clientes en las tuyas.'
         : permission === 'denied'
           ? 'El navegador tiene los avisos bloqueados para este sitio; puedes permitirlos en su configuración.'
-          : '',
-    );
+          : '');
   };
   show();
   allow.addEventListener('click', () => {
