@@ -13,7 +13,12 @@ import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/
 import { postAction, submitIncident } from '../support/actions.ts';
 import { insertIncident } from '../support/factories.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
-import { createStaffAccount, FIRST_STAFF_TEST_PASSWORD } from '../support/server.ts';
+import { createStaffAccount, FIRST_STAFF_TEST_PASSWORD, freePort, prepareFirstStaff, startServer } from '../support/server.ts';
+import { createIncident } from '../../src/server/incidents/index.ts';
+import { MAIL_BRAND } from '../support/mail-brand.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 import { readEvents, sessionCookie } from '../support/live.ts';
@@ -234,5 +239,35 @@ describe('live updates (SQLite)', () => {
     expect(again.events[0]!.id).toBeGreaterThan(lastId);
     expect(again.contentType).toMatch(/^text\/event-stream/);
     expect(again.contentEncoding).toBeNull();
+  });
+
+  it("a browser whose server restarts reconnects with Last-Event-ID and shows what happened meanwhile, without a reload", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vertice-e2e-vivo-'));
+    const port = await freePort();
+    const env = { TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ADMIN_EMAILS };
+    let restarted = await startServer({ dataDir, port, cleanup: false, env });
+    try {
+      await prepareFirstStaff(restarted);
+      const { context, page } = await signInStaff(browser, restarted.url, { email: FIRST, password: FIRST_STAFF_TEST_PASSWORD, network: '203.0.113.250' });
+      await page.goto(`${restarted.url}/admin/incidencias`);
+      await connected(page);
+      await page.evaluate(() => Object.assign(window, { __mismaPagina: true }));
+      expect(await restarted.stop()).toBe(0);
+      // While it is down, another process (here: this one) opens an incident in the same database.
+      const { db: offline } = openDatabase(restarted.env.DATABASE_URL!);
+      const created = await createIncident(
+        offline,
+        { problema: 'Mientras el servidor reiniciaba', nombre: 'Julia Tavárez', telefono: '', email: '', rnc: '' },
+        { brand: MAIL_BRAND, staffInbox: 'soporte@vertice.example' },
+      );
+      await offline.destroy();
+      restarted = await startServer({ dataDir, port, cleanup: false, env });
+      await page.locator(`[data-incidencia="${created.numeroIncidencia}"]`).waitFor({ timeout: 15_000 });
+      expect(await page.evaluate(() => (window as unknown as { __mismaPagina?: boolean }).__mismaPagina)).toBe(true);
+      await context.close();
+    } finally {
+      await restarted.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
