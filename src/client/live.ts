@@ -114,7 +114,9 @@ async function refresh(): Promise<Document | null> {
   for (const current of document.querySelectorAll(REGIONS)) {
     const key = current.getAttribute('data-live-region');
     const next = key ? html.querySelector(`[data-live-region="${key}"]`) : html.getElementById(current.id);
-    if (next && next.outerHTML !== current.outerHTML) {
+    // A region showing a refused form's messages stays as it is until that form is dealt with.
+    const refused = [...current.querySelectorAll('[role="alert"]')].some((alert) => alert.textContent?.trim());
+    if (next && !refused && next.outerHTML !== current.outerHTML) {
       swap(current, next);
       swapped = true;
     }

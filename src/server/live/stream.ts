@@ -11,6 +11,8 @@ import { liveEventsAfter, oldestLiveEventId, type LiveEvent } from './events.ts'
 import { liveHub, type LiveSubscriber, type Viewer } from './hub.ts';
 
 const KEEP_ALIVE_MS = 20_000;
+/** A browser this far behind (bytes queued) is cut off: it reconnects with Last-Event-ID. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
 const SESSION_CHECK_MS = 60_000;
 /** How soon a browser retries after the stream ends (EventSource's `retry:`). */
 const RETRY_MS = 1000;
@@ -49,6 +51,7 @@ export async function liveStream(options: StreamOptions): Promise<Response> {
     if (closed || !controller) return;
     try {
       controller.enqueue(encoder.encode(text));
+      if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) subscriber.close();
     } catch {
       finish();
     }
@@ -82,14 +85,17 @@ export async function liveStream(options: StreamOptions): Promise<Response> {
     hub.remove(subscriber);
   }
 
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      cancel() {
+        finish();
+      },
     },
-    cancel() {
-      finish();
-    },
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+  );
   options.signal?.addEventListener('abort', () => subscriber.close(), { once: true });
 
   write(`retry: ${RETRY_MS}\n: conectado\n\n`);
