@@ -54,7 +54,11 @@ class LiveHub {
   }
 
   start(): Promise<void> {
-    this.started ??= this.begin();
+    // A start that failed (the database did not answer) is tried again by the next stream.
+    this.started ??= this.begin().catch((error: unknown) => {
+      this.started = null;
+      throw error;
+    });
     return this.started;
   }
 
