@@ -15,6 +15,7 @@ import { secureHandler } from '../src/server/http/security.ts';
 import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
 import { inboundMailHandler } from '../src/server/inbound/webhook.ts';
 import { getLogger } from '../src/server/log.ts';
+import { closeLiveStreams } from '../src/server/live/hub.ts';
 import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
     }, 10_000);
     deadline.unref();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Event streams never finish by themselves: end them, and their browsers reconnect elsewhere (Last-Event-ID).
+    closeLiveStreams();
     // Keep-alive connections that finish their last response after close() would otherwise linger
     // until their idle timeout; sweep them as they become idle.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);

@@ -18,6 +18,8 @@ export const ROUTES = {
   adminLogout: '/api/staff/logout',
   staffIncidentsCsv: '/api/staff/incidencias.csv',
   staffActivityCsv: '/api/staff/actividad.csv',
+  /** The staff area's live updates (issue 22): one Server-Sent Events stream per staff page. */
+  staffEvents: '/api/staff/eventos',
   /** Prefix of the staff APIs (CSV export, sign-out). */
   staffApi: '/api/staff',
   beacon: '/api/pv',

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { parseConfig } from '../../src/server/config.ts';
 import {
   createStaffAuth,
+  BACKGROUND_HEADER,
   requireStaff,
   resolveClientIp,
   withClientIp,
@@ -146,6 +147,11 @@ describeEachEngine('staff auth', (database) => {
     expect(config.STAFF_SESSION_IDLE_MINUTES).toBe(120);
     // Within the minute: no write.
     expect((await requireStaff(headers, auth, config, t0 + 30_000)).ok).toBe(true);
+    expect(await row()).toEqual(signedIn);
+    // A page fetched again by the live updates (issue 22) is no use: nothing written.
+    const background = new Headers(headers);
+    background.set(BACKGROUND_HEADER, '1');
+    expect((await requireStaff(background, auth, config, t0 + 90 * 60_000)).ok).toBe(true);
     expect(await row()).toEqual(signedIn);
     // Later: the last use is written; the 12-hour end stays where sign-in put it.
     expect((await requireStaff(headers, auth, config, t0 + 100 * 60_000)).ok).toBe(true);

@@ -191,13 +191,38 @@ export type StaffCheck =
   /** `idle`: the session existed but went unused for STAFF_SESSION_IDLE_MINUTES and has just been ended. */
   | { ok: false; status: 401 | 403 | 503; reason?: 'idle' };
 
+/** Sent by the live updates' fetches of a page (src/client/live.ts): not a use of the session. */
+export const BACKGROUND_HEADER = 'x-staff-background';
+
+/**
+ * Whether a session checked earlier still stands: not signed out, not expired, not idle for
+ * STAFF_SESSION_IDLE_MINUTES. For the event stream, which checks again now and then without counting as
+ * a use (that would keep an unattended page's session alive for ever).
+ */
+export async function sessionStillValid(
+  token: string,
+  db: Db = getDbHandle().db,
+  config: Config = getConfig(),
+  now: number = Date.now(),
+): Promise<boolean> {
+  const session = await db
+    .withoutPlugins()
+    .selectFrom('session')
+    .select(['expiresAt', 'updatedAt'])
+    .where('token', '=', token)
+    .executeTakeFirst();
+  if (!session) return false;
+  return timeOf(session.expiresAt) > now && now - timeOf(session.updatedAt) <= config.STAFF_SESSION_IDLE_MINUTES * 60_000;
+}
+
 const timeOf = (value: Date | string) => (value instanceof Date ? value : new Date(value)).getTime();
 
 /**
  * The guard of every staff page, action and API: 401 without a valid session (or with one unused for
  * STAFF_SESSION_IDLE_MINUTES, which it ends), 403 when the session's e-mail is no longer on
  * ADMIN_EMAILS, 503 when the database does not answer. A used session's `updatedAt` is its last use,
- * written at most once per {@link LAST_USE_WRITE_MS}.
+ * written at most once per {@link LAST_USE_WRITE_MS}; a page fetched again by the live updates
+ * ({@link BACKGROUND_HEADER}) is no use by the staff member and leaves it as it is.
  */
 export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth(), config: Config = getConfig(), now: number = Date.now()): Promise<StaffCheck> {
   let result;
@@ -220,7 +245,7 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
       return { ok: false, status: 401, reason: 'idle' };
     }
     // Often enough that a session in use never looks idle, even with a one-minute setting.
-    if (now - lastUse >= Math.min(LAST_USE_WRITE_MS, idleMs / 10)) await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
+    if (now - lastUse >= Math.min(LAST_USE_WRITE_MS, idleMs / 10) && headers.get(BACKGROUND_HEADER) !== '1') await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
   } catch (error) {
     getLogger().warn({ err: error }, 'session last-use update failed');
     return { ok: false, status: (await ping(getDbHandle().db)) ? 401 : 503 };

@@ -16,6 +16,7 @@ import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import { likeContains } from '../db/like.ts';
+import { recordLiveEvent } from '../live/index.ts';
 import type { ContactMessage } from '../db/schema.ts';
 import { normalizeForSearch } from '../text.ts';
 
@@ -149,6 +150,7 @@ export async function setMessageHandled(
         .executeTakeFirst();
       return exists ? 'unchanged' : 'not-found';
     }
+    await recordLiveEvent(trx, { kind: 'message.changed', messageId: id }, now);
     await recordEvent(
       trx,
       {

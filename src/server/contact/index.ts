@@ -16,6 +16,7 @@ import {
   type VisitorMailRefusal,
 } from '../incidents/notices.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { recordLiveEvent } from '../live/index.ts';
 import { contactConfirmationMail, contactStaffNoticeMail } from '../mail/contact-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 
@@ -46,6 +47,7 @@ export async function saveContactMessage(
       .returning('id')
       .executeTakeFirstOrThrow();
     const id = Number(row.id);
+    await recordLiveEvent(trx, { kind: 'message.created', messageId: id }, now);
     await enqueueMail(
       trx,
       {

@@ -462,6 +462,17 @@ export interface SavedRepliesTable {
   updatedBy: string | null;
 }
 
+/** The staff area's recent events (migration 0032, src/server/live/): the event stream's window. */
+export interface LiveEventsTable {
+  id: Generated<number>;
+  /** The event's number for the browsers, in commit order (set at commit on PostgreSQL); null until then. */
+  seq: number | string | null;
+  kind: string;
+  /** JSON. */
+  data: string;
+  createdAt: string;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -495,6 +506,7 @@ export interface Database {
   savedReplies: SavedRepliesTable;
   deskSettings: DeskSettingsTable;
   incidentClockAlerts: IncidentClockAlertsTable;
+  liveEvents: LiveEventsTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

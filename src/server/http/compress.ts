@@ -14,6 +14,9 @@ export function compressed(handler: Handler): Handler {
     threshold: 1024,
     // Quality 11 (Node's default) costs ~10x the CPU of 5 for a few percent; 5 suits dynamic responses.
     brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
+    // An event stream (/api/staff/eventos) must reach the browser as each event is written, never buffered.
+    filter: (req, res) =>
+      !/^text\/event-stream/i.test(String(res.getHeader('Content-Type') ?? '')) && compression.filter(req, res),
   });
   return (req, res) => {
     middleware(req as never, res as never, () => handler(req, res));

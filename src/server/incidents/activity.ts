@@ -1,11 +1,13 @@
 /**
  * The one writer of an incident's activity columns (migration 0013): every change to an incident's
- * timeline calls `touchIncident` in the transaction that stores it, so 'Última actividad', the sort by
+ * timeline calls `touchIncident` in the transaction that stores it (which also announces the change to
+ * the staff browsers: src/server/live/), so 'Última actividad', the sort by
  * last activity and the 'Respuesta del cliente' mark never drift from the timeline. A timeline written
  * at once (an imported incident) gets the same columns from {@link timelineActivity}.
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { recordLiveEvent } from '../live/index.ts';
 import { syncClock } from './clock.ts';
 
 /** What happened: a visitor's answer marks the incident as waiting for staff, a staff reply clears it. */
@@ -21,15 +23,32 @@ export async function touchIncident(
   incidentId: number,
   kind: ActivityKind,
   at: Date,
+  /** The staff member who made the change, when one did (the live event names them). */
+  by?: { id: string; name: string } | null,
 ): Promise<void> {
   const customerWaiting = waitingAfter(kind);
-  await trx
+  const incident = await trx
     .updateTable('incidents')
     .set({ lastActivityAt: at.toISOString(), ...(customerWaiting === undefined ? {} : { customerWaiting }) })
     .where('id', '=', incidentId)
-    .execute();
+    .returning(['numeroIncidencia', 'assignedTo'])
+    .executeTakeFirst();
   // The business-hours clock (issue 22) moves with the state, the priority and the first staff reply.
   if (kind === 'state' || kind === 'priority' || kind === 'reply') await syncClock(trx, incidentId, { reply: kind === 'reply' }, at);
+  if (incident)
+    await recordLiveEvent(
+      trx,
+      {
+        kind: 'incident.changed',
+        incidentId,
+        numero: incident.numeroIncidencia,
+        change: kind,
+        byId: by?.id ?? null,
+        byName: by?.name ?? null,
+        assignedTo: incident.assignedTo ?? null,
+      },
+      at,
+    );
 }
 
 /**

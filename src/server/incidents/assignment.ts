@@ -148,7 +148,7 @@ export async function assignIncident(
         createdAt: now.toISOString(),
       })
       .execute();
-    await touchIncident(trx, incident.id, 'assignment', now);
+    await touchIncident(trx, incident.id, 'assignment', now, { id: input.actor.id, name: input.actor.name?.trim() || input.actor.email });
     if (input.audit)
       await recordEvent(
         trx,

@@ -227,7 +227,13 @@ async function appendEntry(
     .returningAll()
     .executeTakeFirstOrThrow();
   // A mail that proves nothing about its sender sets no 'Respuesta del cliente' mark: the last activity only.
-  await touchIncident(trx, incidentId, origin?.unverified ? 'note' : kind, now);
+  await touchIncident(
+    trx,
+    incidentId,
+    origin?.unverified ? 'note' : kind,
+    now,
+    author ? { id: author.id, name: author.name?.trim() || author.email } : null,
+  );
   return entry;
 }
 

@@ -20,6 +20,7 @@ import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/rows.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { recordLiveEvent } from '../live/index.ts';
 import { incidentConfirmationMail, incidentStaffNoticeMail } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { issueFollowUpToken } from './follow-up.ts';
@@ -197,6 +198,7 @@ export async function insertNewIncident(
   } else {
     await holdNotice(trx, row.id);
   }
+  await recordLiveEvent(trx, { kind: 'incident.created', incidentId: row.id, numero: numeroIncidencia }, now);
   return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha, visitorMail, staffNotice };
 }
 

@@ -42,7 +42,7 @@ export async function setIncidentPriority(
         createdAt: now.toISOString(),
       })
       .execute();
-    await touchIncident(trx, incident.id, 'priority', now);
+    await touchIncident(trx, incident.id, 'priority', now, { id: input.actor.id, name: input.actor.name?.trim() || input.actor.email });
     if (input.audit)
       await recordEvent(
         trx,

@@ -62,7 +62,7 @@ export async function setIncidentState(
       .insertInto('incidentEvents')
       .values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor })
       .execute();
-    await touchIncident(trx, input.id, 'state', now);
+    await touchIncident(trx, input.id, 'state', now, input.audit?.actorId ? { id: input.audit.actorId, name: input.actor } : null);
     if (input.audit)
       await recordEvent(
         trx,

@@ -33,6 +33,7 @@ import * as savedReplies from './0027_saved_replies.ts';
 import * as incidentRatings from './0028_incident_ratings.ts';
 import * as incidentPriority from './0029_incident_priority.ts';
 import * as businessHoursClock from './0031_business_hours_clock.ts';
+import * as liveEvents from './0032_live_events.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0028_incident_ratings': incidentRatings,
   '0029_incident_priority': incidentPriority,
   '0031_business_hours_clock': businessHoursClock,
+  '0032_live_events': liveEvents,
 };

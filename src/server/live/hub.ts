@@ -1,0 +1,258 @@
+/**
+ * This process's side of the live updates (docs/decisions/0018): one hub per process (kept on
+ * `globalThis`, as the database connection is: decision 0001) reads the new events of `live_events`
+ * when told there are some (PostgreSQL: `LISTEN`, so a change made through another process arrives too;
+ * SQLite: the writer wakes it) and hands them to every event stream open in this process. It also keeps
+ * who has which incident open ('También está viendo'): in memory, shared between processes on
+ * PostgreSQL by `NOTIFY` (each process repeats its own every 20 s, and when a newly started hub asks;
+ * another's expires after 50 s).
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { getConfig, isPostgresUrl } from '../config.ts';
+import { getDb } from '../db/index.ts';
+import { getLogger } from '../log.ts';
+import { LIVE_CHANNEL_PREFIX, latestLiveEventId, liveEventsAfter, setLiveWaker, type LiveEvent } from './events.ts';
+
+export interface Viewer {
+  id: string;
+  name: string;
+}
+
+export interface LiveSubscriber {
+  /** The incident this browser has open (its number), for presence. */
+  incident: string | null;
+  viewer: Viewer;
+  event(event: LiveEvent): void;
+  presence(numero: string, viewers: Viewer[]): void;
+  close(): void;
+}
+
+const PRESENCE_PREFIX = 'vertice_presence_';
+const PRESENCE_REPEAT_MS = 20_000;
+const PRESENCE_EXPIRES_MS = 50_000;
+/** A safety net: the hub also looks for new events this often while streams are open. */
+const POLL_MS = 15_000;
+
+class LiveHub {
+  readonly process = randomUUID();
+  private subscribers = new Set<LiveSubscriber>();
+  private lastId = 0;
+  private started: Promise<void> | null = null;
+  private reading = false;
+  private again = false;
+  private listener: pg.Client | null = null;
+  private schema = 'public';
+  private timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+  /** Other processes' viewers: process → incident → viewers, with when it expires. */
+  private remote = new Map<string, Map<string, { viewers: Viewer[]; expires: number }>>();
+
+  /** The newest event id this hub has handed out (the stream's starting point when a browser gives none). */
+  get cursor(): number {
+    return this.lastId;
+  }
+
+  start(): Promise<void> {
+    // A start that failed (the database did not answer) is tried again by the next stream.
+    this.started ??= this.begin().catch((error: unknown) => {
+      this.started = null;
+      throw error;
+    });
+    return this.started;
+  }
+
+  private async begin(): Promise<void> {
+    this.lastId = await latestLiveEventId(getDb());
+    setLiveWaker(() => void this.wake());
+    const url = getConfig().DATABASE_URL;
+    if (isPostgresUrl(url)) await this.listen(url);
+    const poll = setInterval(() => {
+      if (this.subscribers.size) void this.wake();
+    }, POLL_MS);
+    const repeat = setInterval(() => this.repeatPresence(), PRESENCE_REPEAT_MS);
+    poll.unref();
+    repeat.unref();
+    this.timers.push(poll, repeat);
+  }
+
+  private async listen(url: string): Promise<void> {
+    const parsed = new URL(url);
+    const searchPath = /search_path=([a-z_][a-z0-9_]*)/i.exec(parsed.searchParams.get('options') ?? '')?.[1];
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5000,
+      options: searchPath ? `-c search_path=${searchPath}` : undefined,
+    });
+    const retry = () => {
+      if (this.stopped || this.listener !== client) return;
+      this.listener = null;
+      const timer = setTimeout(() => void this.listen(url).catch(retry), 1000);
+      timer.unref();
+    };
+    client.on('error', (error) => {
+      getLogger().warn({ err: error }, 'live events listener lost; reconnecting');
+      retry();
+    });
+    client.on('end', retry);
+    client.on('notification', (message) => {
+      if (message.channel.startsWith(LIVE_CHANNEL_PREFIX)) void this.wake();
+      else if (message.payload) this.remotePresence(message.payload);
+    });
+    this.listener = client;
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
+      this.schema = rows[0]?.schema ?? 'public';
+      await client.query(`listen "${LIVE_CHANNEL_PREFIX}${this.schema}"`);
+      await client.query(`listen "${PRESENCE_PREFIX}${this.schema}"`);
+    } catch (error) {
+      getLogger().warn({ err: error }, 'live events listener could not connect; retrying');
+      retry();
+      return;
+    }
+    // Whatever committed while the listener was away.
+    void this.wake();
+    this.repeatPresence();
+    // A hub that has just started knows nobody's viewers yet: ask the other processes for theirs.
+    void client.query('select pg_notify($1, $2)', [`${PRESENCE_PREFIX}${this.schema}`, JSON.stringify({ p: this.process, q: 1 })]).catch(() => {});
+  }
+
+  /** Reads the events after the cursor and hands them out; called again while reading, it reads once more. */
+  async wake(): Promise<void> {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      do {
+        this.again = false;
+        for (;;) {
+          const events = await liveEventsAfter(getDb(), this.lastId, 500);
+          for (const event of events) {
+            this.lastId = event.id;
+            for (const subscriber of this.subscribers) subscriber.event(event);
+          }
+          if (events.length < 500) break;
+        }
+      } while (this.again);
+    } catch (error) {
+      getLogger().warn({ err: error }, 'live events could not be read');
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  add(subscriber: LiveSubscriber): void {
+    this.subscribers.add(subscriber);
+    if (subscriber.incident) this.presenceChanged(subscriber.incident);
+    else this.sendPresenceTo(subscriber);
+  }
+
+  remove(subscriber: LiveSubscriber): void {
+    if (!this.subscribers.delete(subscriber)) return;
+    if (subscriber.incident) this.presenceChanged(subscriber.incident);
+  }
+
+  /** Ends every stream (shutdown: the browsers reconnect to another process with Last-Event-ID). */
+  closeAll(): void {
+    this.stopped = true;
+    for (const subscriber of [...this.subscribers]) subscriber.close();
+    this.subscribers.clear();
+    for (const timer of this.timers) clearInterval(timer);
+    const listener = this.listener;
+    this.listener = null;
+    void listener?.end().catch(() => {});
+  }
+
+  private localViewers(numero: string): Viewer[] {
+    const byId = new Map<string, Viewer>();
+    for (const subscriber of this.subscribers)
+      if (subscriber.incident === numero) byId.set(subscriber.viewer.id, subscriber.viewer);
+    return [...byId.values()];
+  }
+
+  /** Everyone with this incident open, on any process. */
+  viewersOf(numero: string): Viewer[] {
+    const byId = new Map<string, Viewer>();
+    const now = Date.now();
+    for (const incidents of this.remote.values()) {
+      const entry = incidents.get(numero);
+      if (entry && entry.expires > now) for (const viewer of entry.viewers) byId.set(viewer.id, viewer);
+    }
+    for (const viewer of this.localViewers(numero)) byId.set(viewer.id, viewer);
+    return [...byId.values()];
+  }
+
+  private sendPresenceTo(subscriber: LiveSubscriber): void {
+    if (subscriber.incident) subscriber.presence(subscriber.incident, this.viewersOf(subscriber.incident));
+  }
+
+  /** Tells this process's viewers of the incident, and the other processes. */
+  private presenceChanged(numero: string): void {
+    this.tellLocal(numero);
+    this.publish(numero, this.localViewers(numero));
+  }
+
+  private tellLocal(numero: string): void {
+    const viewers = this.viewersOf(numero);
+    for (const subscriber of this.subscribers)
+      if (subscriber.incident === numero) subscriber.presence(numero, viewers);
+  }
+
+  private publish(numero: string, viewers: Viewer[]): void {
+    if (!this.listener) return;
+    const payload = JSON.stringify({ p: this.process, n: numero, v: viewers });
+    void this.listener
+      .query('select pg_notify($1, $2)', [`${PRESENCE_PREFIX}${this.schema}`, payload])
+      .catch(() => {});
+  }
+
+  private repeatPresence(): void {
+    const open = new Set<string>();
+    for (const subscriber of this.subscribers) if (subscriber.incident) open.add(subscriber.incident);
+    for (const numero of open) this.publish(numero, this.localViewers(numero));
+  }
+
+  private remotePresence(payload: string): void {
+    let message: { p?: unknown; n?: unknown; v?: unknown; q?: unknown };
+    try {
+      message = JSON.parse(payload) as typeof message;
+    } catch {
+      return;
+    }
+    if (typeof message.p !== 'string' || message.p === this.process) return;
+    if (message.q === 1) {
+      this.repeatPresence();
+      return;
+    }
+    if (typeof message.n !== 'string' || !Array.isArray(message.v)) return;
+    const viewers = (message.v as Viewer[]).filter(
+      (viewer) => typeof viewer?.id === 'string' && typeof viewer?.name === 'string',
+    );
+    const incidents = this.remote.get(message.p) ?? new Map();
+    const before = JSON.stringify(incidents.get(message.n)?.viewers ?? []);
+    if (viewers.length) incidents.set(message.n, { viewers, expires: Date.now() + PRESENCE_EXPIRES_MS });
+    else incidents.delete(message.n);
+    if (incidents.size) this.remote.set(message.p, incidents);
+    else this.remote.delete(message.p);
+    if (before !== JSON.stringify(viewers)) this.tellLocal(message.n);
+  }
+}
+
+const HUB_KEY = Symbol.for('vertice.live.hub');
+type HubHolder = { [HUB_KEY]?: LiveHub };
+
+/** This process's hub. */
+export function liveHub(): LiveHub {
+  const holder = globalThis as HubHolder;
+  holder[HUB_KEY] ??= new LiveHub();
+  return holder[HUB_KEY];
+}
+
+/** Ends this process's event streams (graceful shutdown). */
+export function closeLiveStreams(): void {
+  const holder = globalThis as HubHolder;
+  holder[HUB_KEY]?.closeAll();
+}

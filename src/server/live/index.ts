@@ -1,0 +1,1 @@
+export { recordLiveEvent, type LiveEvent, type LiveEventData } from './events.ts';
