@@ -29,7 +29,7 @@ export async function exportIncidentsCsv(
   const lines: string[][] = [];
   const batch = 1000;
   for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
-    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters, viewer)
+    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters, viewer, false, db)
       .orderBy(sortColumn(filters), 'desc')
       .orderBy('id', 'desc')
       .limit(batch)

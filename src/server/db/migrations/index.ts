@@ -32,6 +32,7 @@ import * as inboundReview from './0026_inbound_review.ts';
 import * as savedReplies from './0027_saved_replies.ts';
 import * as incidentRatings from './0028_incident_ratings.ts';
 import * as incidentPriority from './0029_incident_priority.ts';
+import * as search from './0030_search.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0027_saved_replies': savedReplies,
   '0028_incident_ratings': incidentRatings,
   '0029_incident_priority': incidentPriority,
+  '0030_search': search,
 };
