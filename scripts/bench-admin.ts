@@ -34,6 +34,7 @@ import { listIncidents } from '../src/server/incidents/search.ts';
 import { insertIncidents } from '../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
 import { benchCrm } from './bench/crm.ts';
+import { benchSearch } from './bench/search.ts';
 
 // `BENCH_SIZES=1000,2000` measures other sizes, e.g. a quick check that the script still runs.
 const SIZES = process.env.BENCH_SIZES
@@ -462,11 +463,12 @@ async function main(): Promise<void> {
   }
 }
 
-// Then the CRM scenarios of issue 12 (scripts/bench/crm.ts); `BENCH_ONLY=crm` runs those alone,
-// `BENCH_ONLY=incidents` the incident scenarios alone.
+// Then the CRM scenarios of issue 12 (scripts/bench/crm.ts) and the search of issue 22
+// (scripts/bench/search.ts); `BENCH_ONLY=crm`, `BENCH_ONLY=search` or `BENCH_ONLY=incidents` runs one part alone.
 const only = process.env.BENCH_ONLY;
-(only === 'crm' ? Promise.resolve() : main())
-  .then(() => (only === 'incidents' ? undefined : benchCrm()))
+(only === 'crm' || only === 'search' ? Promise.resolve() : main())
+  .then(() => (only === 'incidents' || only === 'search' ? undefined : benchCrm()))
+  .then(() => (only === 'incidents' || only === 'crm' ? undefined : benchSearch()))
   .catch((error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exitCode = 1;
