@@ -65,7 +65,7 @@ interface Seeded {
   oldEmail: string;
 }
 
-async function seed(db: Db, now: number): Promise<Seeded> {
+export async function seed(db: Db, now: number): Promise<Seeded> {
   const span = 730 * DAY;
   const at = (index: number, total: number) => now - span + Math.floor(((index + 0.5) / total) * span);
   let oldNumber = '';

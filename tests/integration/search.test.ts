@@ -66,28 +66,31 @@ describeEachEngine('staff search', (database) => {
   it('searches the whole conversation, groups incidents, messages and clients, best first, and escapes an XSS payload', async () => {
     const { db } = database();
     const payload = '<img src=x onerror=alert(1)> la conciliación bancaria falla';
+    // Oldest, but the word is its e-mail address: identifiers rank first.
+    const byEmail = await insertIncident(db, { problema: 'Otra cosa.', email: 'conciliacion@banco.example', nombre: 'Banco' });
+    // The word in the name ranks above the one in a note, though older.
+    const byName = await insertIncident(db, { problema: 'Pregunta general.', nombre: 'Conciliación Pérez' });
     const byNote = await insertIncident(db, { problema: 'No entra al sistema.', nombre: 'Luis Reyes' });
     await addNote(db, { incidentId: byNote.id, author, body: payload });
-    // The word in the name (weighted above the text) ranks this one first.
-    const byName = await insertIncident(db, { problema: 'Pregunta general.', nombre: 'Conciliación Pérez' });
     const message = await insertContactMessage(db, { name: 'Ana', message: 'Quiero la conciliación automática.' });
     const client = await insertClient(db, { razonSocial: 'Conciliación del Caribe SRL', rnc: '130000001' });
     await insertClient(db, { razonSocial: 'Otra Empresa SRL', rnc: '130000002' });
 
     const results = await searchEverything(db, 'conciliacion');
     expect(results.groups.map((item) => item.kind)).toEqual(['incidents', 'messages', 'clients']);
-    expect(ids(results, 'incidents')).toEqual([byName.id, byNote.id]);
+    expect(ids(results, 'incidents')).toEqual([byEmail.id, byName.id, byNote.id]);
     expect(ids(results, 'messages')).toEqual([message.id]);
     expect(ids(results, 'clients')).toEqual([client.id]);
-    expect(group(results, 'incidents').total).toBe(2);
+    expect(group(results, 'incidents').total).toBe(3);
 
-    const noted = group(results, 'incidents').hits[1]!;
+    const noted = group(results, 'incidents').hits[2]!;
     expect(noted.snippet).toEqual({
       label: 'Nota interna',
       html: '&#60;img src=x onerror=alert(1)&#62; la <mark>conciliación</mark> bancaria falla',
     });
     expect(noted.snippet!.html).not.toContain('<img');
-    expect(group(results, 'incidents').hits[0]!.titleHtml).toContain('<mark>Conciliación</mark> Pérez');
+    expect(group(results, 'incidents').hits[0]!.detailHtml).toContain('<mark>conciliacion</mark>@banco.example');
+    expect(group(results, 'incidents').hits[1]!.titleHtml).toContain('<mark>Conciliación</mark> Pérez');
     expect(group(results, 'messages').hits[0]!.href).toMatch(new RegExp(`^/admin/mensajes\\?q=conciliacion#mensaje-${message.id}$`));
     expect(group(results, 'clients').hits[0]!.href).toBe(`/admin/clientes/${client.id}`);
   });

@@ -25,15 +25,15 @@ function fold(word: string): string {
 const stems = new Map<string, string>();
 const STEM_CACHE_SIZE = 50_000;
 
-/** The index term of one word: folded, then stemmed. */
+/** The index term of one word: folded, then stemmed (cached by the word as written). */
 export function termOf(word: string): string {
-  const folded = fold(word);
-  let stem = stems.get(folded);
+  let stem = stems.get(word);
   if (stem === undefined) {
+    const folded = fold(word);
     // Digits are not words of a language: kept whole.
     stem = /^\d+$/.test(folded) ? folded : stemmer(folded);
     if (stems.size >= STEM_CACHE_SIZE) stems.clear();
-    stems.set(folded, stem);
+    stems.set(word, stem);
   }
   return stem;
 }
