@@ -16,7 +16,7 @@
  * `BENCH_SEARCH_INCIDENTS` / `BENCH_SEARCH_MESSAGES` / `BENCH_SEARCH_CLIENTS` set other sizes (a quick
  * check that it runs); entries stay 10 per incident.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -165,15 +165,18 @@ function stats(samples: number[]): { median: number; p95: number } {
   };
 }
 
-async function time(run: () => Promise<unknown>): Promise<{ median: number; p95: number }> {
+/** Median and p95 wall time of RUNS calls after WARM_UP, and this process's CPU per call. */
+async function time(run: () => Promise<unknown>): Promise<{ median: number; p95: number; ownCpu: number }> {
   for (let index = 0; index < WARM_UP; index++) await run();
   const samples: number[] = [];
+  const c0 = process.cpuUsage();
   for (let index = 0; index < RUNS; index++) {
     const t0 = performance.now();
     await run();
     samples.push(performance.now() - t0);
   }
-  return stats(samples);
+  const used = process.cpuUsage(c0);
+  return { ...stats(samples), ownCpu: (used.user + used.system) / 1000 / RUNS };
 }
 
 interface Row {
@@ -184,6 +187,22 @@ interface Row {
   measure: string;
   median: number;
   p95: number;
+  /**
+   * CPU per call: the site server process's per page (user + system, from /proc), this process's for
+   * SQLite's queries. What the page costs whatever else the machine is doing, which a shared machine's
+   * load inflates far less than the wall-clock time (PostgreSQL's own work is out of this count).
+   */
+  cpu?: number;
+}
+
+/** A process's CPU time so far, in ms (Linux /proc; 0 elsewhere). */
+function processCpu(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 async function reachable(url: string): Promise<string | null> {
@@ -233,7 +252,9 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
       const results = await searchEverything(conn, query);
       const found = results.groups.map((group) => `${group.total}${group.capped ? '+' : ''}`).join('/');
       if (results.groups.every((group) => group.total === 0)) throw new Error(`«${query}» no encontró nada (${engine}).`);
-      rows.push({ engine, name, query, found, measure: 'consultas', ...(await time(() => searchEverything(conn, query))) });
+      const measured = await time(() => searchEverything(conn, query));
+      // SQLite's queries run in this process: its CPU is theirs (PostgreSQL's work is in its server).
+      rows.push({ engine, name, query, found, measure: 'consultas', ...measured, cpu: engine === 'sqlite' ? measured.ownCpu : undefined });
     }
     if (existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
       const server = await startServer({ dataDir: dir, cleanup: false, env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' } });
@@ -247,7 +268,10 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
             if (response.status !== 200 || !html.includes('data-grupo=')) throw new Error(`${path}: ${response.status}`);
           };
           const found = rows.find((row) => row.query === query)!.found;
-          rows.push({ engine, name, query, found, measure: 'página', ...(await time(page)) });
+          const before = processCpu(server.process.pid);
+          const measured = await time(page);
+          const cpu = (processCpu(server.process.pid) - before) / (WARM_UP + RUNS);
+          rows.push({ engine, name, query, found, measure: 'página', ...measured, cpu });
         }
       } finally {
         await server.stop();
@@ -278,12 +302,12 @@ export async function benchSearch(): Promise<void> {
 
   const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(10);
   console.log(
-    `\n  ${'motor'.padEnd(9)}${'búsqueda'.padEnd(26)}${'halladas (inc/msj/cli)'.padEnd(24)}${'medida'.padEnd(11)}${'mediana'.padStart(10)}${'p95'.padStart(11)}  objetivo`,
+    `\n  ${'motor'.padEnd(9)}${'búsqueda'.padEnd(26)}${'halladas (inc/msj/cli)'.padEnd(24)}${'medida'.padEnd(11)}${'mediana'.padStart(10)}${'p95'.padStart(11)}${'CPU'.padStart(14)}  objetivo`,
   );
   for (const row of rows) {
     const verdict = row.measure === 'página' ? `p95 < ${TARGET} ms: ${row.p95 < TARGET ? 'cumple' : 'NO cumple'}` : '';
     console.log(
-      `  ${row.engine.padEnd(9)}${row.name.padEnd(26)}${row.found.padEnd(24)}${row.measure.padEnd(11)}${ms(row.median)} ${ms(row.p95)}  ${verdict}`,
+      `  ${row.engine.padEnd(9)}${row.name.padEnd(26)}${row.found.padEnd(24)}${row.measure.padEnd(11)}${ms(row.median)} ${ms(row.p95)}${row.cpu === undefined ? '—'.padStart(14) : ms(row.cpu).padStart(14)}  ${verdict}`,
     );
   }
   console.log(`  (carga de la máquina al terminar: ${loadavg()[0]!.toFixed(1)})`);

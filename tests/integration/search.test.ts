@@ -24,6 +24,18 @@ const group = (results: SearchResults, kind: 'incidents' | 'messages' | 'clients
 const ids = (results: SearchResults, kind: 'incidents' | 'messages' | 'clients') =>
   group(results, kind).hits.map((hit) => hit.id);
 
+it('reads a query as folded words, a digit run with separators as its digits', () => {
+  expect(queryWords('  INC-20261127-1234 Facturación, 1-31-24675-7 ¿imprime? facturación ')).toEqual([
+    'inc',
+    '202611271234',
+    'facturacion',
+    '131246757',
+    'imprime',
+  ]);
+  expect(queryWords('<script>%_')).toEqual(['script']);
+  expect(queryWords('%%')).toEqual([]);
+});
+
 it('marks the matching words and escapes everything else', () => {
   expect(highlight('La <b>impresora</b> no imprime & "falla"', queryWords('imprimir'))).toBe(
     'La &#60;b&#62;impresora&#60;/b&#62; no <mark>imprime</mark> &#38; &#34;falla&#34;',

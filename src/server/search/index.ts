@@ -7,7 +7,7 @@
  * Each kind is asked for its newest {@link CANDIDATES} matches (an index walk that stops there: FTS5
  * reads its lists newest rowid first, PostgreSQL walks the primary key or reads the GIN index, whichever
  * its planner finds cheaper), which are then ranked by relevance (identifiers above names above texts above
- * the conversation, then newest first) and the best shown. A word in every record thus costs 500 rows,
+ * the conversation, then newest first) and the best shown. A word in every record thus costs 200 rows,
  * not 100,000; a rarer one returns all its matches, ranked.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
