@@ -70,7 +70,7 @@ export async function seed(db: Db, now: number): Promise<Seeded> {
   const at = (index: number, total: number) => now - span + Math.floor(((index + 0.5) / total) * span);
   let oldNumber = '';
   for (let start = 0; start < INCIDENTS; start += 1000) {
-    const rows = [];
+    const rows: (Parameters<typeof insertIncidents>[1][number] & { fecha: string })[] = [];
     for (let index = start; index < Math.min(INCIDENTS, start + 1000); index++) {
       const fecha = new Date(at(index, INCIDENTS)).toISOString();
       if (index === Math.floor(INCIDENTS / 10)) oldNumber = numberOf(index, fecha);
