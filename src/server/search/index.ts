@@ -68,10 +68,11 @@ async function candidateIds(db: Db, kind: SearchKind, words: string[]): Promise<
  */
 function relevance(words: string[], fields: [ident: string, name: string, text: string]): number {
   const needed = new Set(words.map(termOf));
+  const numbers = words.some((word) => /^\d+$/.test(word));
   for (const [index, field] of fields.entries()) {
     for (const [word] of field.matchAll(WORDS)) needed.delete(termOf(word));
     // A digit run written with separators (an RNC with dashes) counts by its digits too.
-    if (needed.size) for (const term of indexTerms(field.match(DIGIT_RUNS)?.join(' ') ?? '').split(' ')) needed.delete(term);
+    if (numbers && needed.size) for (const term of indexTerms(field.match(DIGIT_RUNS)?.join(' ') ?? '').split(' ')) needed.delete(term);
     if (!needed.size) return 3 - index;
   }
   return 0;
