@@ -48,15 +48,17 @@ export function searchCondition(
     : sql<SqlBool>`${sql.ref(column)} in (select rowid from ${table} where ${table} match ${ftsQuery(words)})`;
 }
 
-/** The ids of the newest CANDIDATES matches of a kind, newest first. */
-async function candidateIds(db: Db, kind: SearchKind, words: string[]): Promise<number[]> {
+/**
+ * `(the ids of the newest CANDIDATES matches of a kind)`, for `id in …`: the records are read with their
+ * candidacy in one round trip.
+ */
+function candidateIds(db: Db, kind: SearchKind, words: string[]): RawBuilder<number> {
   const table = sql.table(TABLES[kind].table);
-  const rows = isPostgres(db)
-    ? await sql<{ id: number }>`select id from ${table} where document @@ to_tsquery('es_unaccent', ${tsQuery(words)})
-        order by id desc limit ${CANDIDATES}`.execute(db)
-    : await sql<{ id: number }>`select rowid as id from ${table} where ${table} match ${ftsQuery(words)}
-        order by rowid desc limit ${CANDIDATES}`.execute(db);
-  return rows.rows.map((row) => Number(row.id));
+  return isPostgres(db)
+    ? sql<number>`(select id from ${table} where document @@ to_tsquery('es_unaccent', ${tsQuery(words)})
+        order by id desc limit ${CANDIDATES})`
+    : sql<number>`(select rowid from ${table} where ${table} match ${ftsQuery(words)}
+        order by rowid desc limit ${CANDIDATES})`;
 }
 
 /**
@@ -136,14 +138,14 @@ function bestSnippet(texts: SearchSnippet[], words: string[]): SearchSnippet | n
 
 const join = (...parts: string[]) => parts.filter(Boolean).join(' · ');
 
-async function incidentHits(db: Db, ids: number[], words: string[], shown: number): Promise<SearchHit[]> {
-  if (!ids.length) return [];
+async function incidentHits(db: Db, ids: RawBuilder<number>, words: string[], shown: number): Promise<Found> {
   const candidates = await db
     .selectFrom('incidents')
     .select(['id', 'numeroIncidencia', 'nombre', 'email', 'rnc', 'problema', 'estado', 'fecha'])
     .where('id', 'in', ids)
     .execute();
   const best = ranked(candidates, words, (row) => [`${row.numeroIncidencia} ${row.email} ${row.rnc}`, row.nombre, row.problema]).slice(0, shown);
+  if (!best.length) return { total: 0, hits: [] };
   const entries = await db
     .selectFrom('incidentEntries')
     .select(['incidentId', 'kind', 'body'])
@@ -154,7 +156,7 @@ async function incidentHits(db: Db, ids: number[], words: string[], shown: numbe
     )
     .orderBy('id')
     .execute();
-  return best.map((incident) => {
+  const hits = best.map((incident): SearchHit => {
     // Raw texts here; bestSnippet highlights the one it picks.
     const texts: SearchSnippet[] = [
       { label: 'Problema', html: incident.problema },
@@ -172,10 +174,10 @@ async function incidentHits(db: Db, ids: number[], words: string[], shown: numbe
       snippet: bestSnippet(texts, words),
     };
   });
+  return { total: candidates.length, hits };
 }
 
-async function messageHits(db: Db, ids: number[], words: string[], shown: number, query: string): Promise<SearchHit[]> {
-  if (!ids.length) return [];
+async function messageHits(db: Db, ids: RawBuilder<number>, words: string[], shown: number, query: string): Promise<Found> {
   const messages = await db
     .selectFrom('contactMessages')
     .select(['id', 'name', 'email', 'message', 'createdAt', 'handledAt'])
@@ -186,7 +188,7 @@ async function messageHits(db: Db, ids: number[], words: string[], shown: number
     words,
     (row) => [row.email, row.name, row.message],
   ).slice(0, shown);
-  return best.map((message) => {
+  const hits = best.map((message): SearchHit => {
     const estado = message.handledAt ? 'atendidos' : 'pendientes';
     const params = new URLSearchParams({ q: query });
     if (estado === 'atendidos') params.set('estado', estado);
@@ -200,10 +202,10 @@ async function messageHits(db: Db, ids: number[], words: string[], shown: number
       snippet: { label: 'Mensaje', html: highlight(message.message, words) },
     };
   });
+  return { total: messages.length, hits };
 }
 
-async function clientHits(db: Db, ids: number[], words: string[], shown: number): Promise<SearchHit[]> {
-  if (!ids.length) return [];
+async function clientHits(db: Db, ids: RawBuilder<number>, words: string[], shown: number): Promise<Found> {
   const clients = await db
     .selectFrom('clients')
     .select(['id', 'razonSocial', 'nombreRepresentante', 'email', 'rnc', 'fechaRegistro', 'archivedAt'])
@@ -211,6 +213,7 @@ async function clientHits(db: Db, ids: number[], words: string[], shown: number)
     .execute();
   // A client's main text is its notes, read for the shown ones only: its relevance stops at the names.
   const best = ranked(clients, words, (row) => [`${row.email} ${row.rnc}`, `${row.razonSocial} ${row.nombreRepresentante}`, '']).slice(0, shown);
+  if (!best.length) return { total: 0, hits: [] };
   const notes = await db
     .selectFrom('clientEvents')
     .select(['clientId', 'detail'])
@@ -222,7 +225,7 @@ async function clientHits(db: Db, ids: number[], words: string[], shown: number)
     .where('kind', '=', 'note')
     .orderBy('id')
     .execute();
-  return best.map((client) => ({
+  const hits = best.map((client): SearchHit => ({
     id: client.id,
     href: adminClientPath(client.id),
     titleHtml: join(highlight(client.razonSocial, words), highlight(client.nombreRepresentante, words)),
@@ -236,6 +239,13 @@ async function clientHits(db: Db, ids: number[], words: string[], shown: number)
       words,
     ),
   }));
+  return { total: clients.length, hits };
+}
+
+/** A kind's candidates counted (up to CANDIDATES) and its best shown. */
+interface Found {
+  total: number;
+  hits: SearchHit[];
 }
 
 /** `/admin/buscar?q=…`: every kind's best matches, grouped, in the order incidents, messages, clients. */
@@ -243,10 +253,9 @@ export async function searchEverything(db: Db, query: string, shown = SHOWN_PER_
   const words = queryWords(query);
   if (!words.length) return { query, words, groups: [] };
   const kinds = SEARCH_KINDS;
-  const matched = await Promise.all(kinds.map((kind) => candidateIds(db, kind, words)));
-  const hits = await Promise.all(
-    kinds.map((kind, index) => {
-      const ids = matched[index]!;
+  const found = await Promise.all(
+    kinds.map((kind) => {
+      const ids = candidateIds(db, kind, words);
       if (kind === 'incidents') return incidentHits(db, ids, words, shown);
       if (kind === 'messages') return messageHits(db, ids, words, shown, query);
       return clientHits(db, ids, words, shown);
@@ -257,9 +266,9 @@ export async function searchEverything(db: Db, query: string, shown = SHOWN_PER_
     words,
     groups: kinds.map((kind, index) => ({
       kind,
-      total: matched[index]!.length,
-      capped: matched[index]!.length >= CANDIDATES,
-      hits: hits[index]!,
+      total: found[index]!.total,
+      capped: found[index]!.total >= CANDIDATES,
+      hits: found[index]!.hits,
     })),
   };
 }
