@@ -35,6 +35,7 @@ import { insertIncidents } from '../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
 import { benchCrm } from './bench/crm.ts';
 import { benchLive } from './bench/live.ts';
+import { benchSearch } from './bench/search.ts';
 
 // `BENCH_SIZES=1000,2000` measures other sizes, e.g. a quick check that the script still runs.
 const SIZES = process.env.BENCH_SIZES
@@ -463,13 +464,15 @@ async function main(): Promise<void> {
   }
 }
 
-// Then the CRM scenarios of issue 12 (scripts/bench/crm.ts) and the live updates of issue 22
-// (scripts/bench/live.ts); `BENCH_ONLY=crm`, `BENCH_ONLY=live` run those alone, `BENCH_ONLY=incidents`
-// the incident scenarios alone.
+// Then the CRM scenarios of issue 12 (scripts/bench/crm.ts), the live updates (scripts/bench/live.ts)
+// and the search (scripts/bench/search.ts) of issue 22; `BENCH_ONLY=incidents`, `crm`, `live` or
+// `search` runs one part alone.
 const only = process.env.BENCH_ONLY;
-(only === 'crm' || only === 'live' ? Promise.resolve() : main())
-  .then(() => (only === 'incidents' || only === 'live' ? undefined : benchCrm()))
-  .then(() => (only === 'incidents' || only === 'crm' ? undefined : benchLive()))
+const runs = (part: string) => !only || only === part;
+(runs('incidents') ? main() : Promise.resolve())
+  .then(() => (runs('crm') ? benchCrm() : undefined))
+  .then(() => (runs('live') ? benchLive() : undefined))
+  .then(() => (runs('search') ? benchSearch() : undefined))
   .catch((error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exitCode = 1;

@@ -38,6 +38,8 @@ export const ROUTES = {
   productTiendao: '/producto/tiendao',
   /** The contact inbox (issue 11) and its CSV export. */
   adminMessages: '/admin/mensajes',
+  /** One search over incidents, messages and clients (issue 22): `?q=`. */
+  adminSearch: '/admin/buscar',
   staffMessagesCsv: '/api/staff/mensajes.csv',
   /** 'Exportar CSV' of the client list (same filters as the list). */
   staffClientsCsv: '/api/staff/clientes.csv',

@@ -39,9 +39,19 @@ const inputClass =
   'w-full rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500';
 
 /** One field of the filter form: its label above the control. */
-function FilterField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+function FilterField({
+  id,
+  label,
+  children,
+  className = '',
+}: {
+  id: string;
+  label: string;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
-    <div className="flex flex-col gap-1">
+    <div className={`flex flex-col gap-1 ${className}`}>
       <label htmlFor={id} className="text-xs font-medium text-muted">
         {label}
       </label>
@@ -226,7 +236,8 @@ export default function IncidentsPanel({
   const [loading, setLoading] = useState(false);
   const onSubmit = (_event: FormEvent<HTMLFormElement>) => setLoading(true);
   const filtered = Boolean(
-    filters.numero ||
+    filters.q ||
+      filters.numero ||
       filters.nombre ||
       filters.rnc ||
       filters.estado ||
@@ -340,6 +351,16 @@ export default function IncidentsPanel({
             <option value="">Más recientes</option>
             <option value="actividad">Última actividad</option>
           </select>
+        </FilterField>
+        <FilterField id="f-texto" label="Texto" className="col-span-2 lg:col-span-3">
+          <input
+            id="f-texto"
+            name="q"
+            type="search"
+            defaultValue={filters.q}
+            placeholder="Palabras del problema o de la conversación"
+            className={inputClass}
+          />
         </FilterField>
         <div className="col-span-2 flex gap-2 lg:col-span-1 lg:col-start-4">
           <button

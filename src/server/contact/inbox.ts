@@ -1,7 +1,7 @@
 /**
  * The contact inbox of the staff area (`/admin/mensajes`, issue 11): the messages of the contact form,
- * newest first, filtered by 'Pendientes' / 'Atendidos' and searched by name, e-mail or text (on the
- * `*_norm` copies that db/rows.ts derives), 'Marcar como atendido' / 'Marcar como pendiente' with who
+ * newest first, filtered by 'Pendientes' / 'Atendidos' and searched by name, e-mail or text (the staff
+ * search's index, src/server/search/), 'Marcar como atendido' / 'Marcar como pendiente' with who
  * and when (and an audit event in the same transaction), the count of pending messages the sidebar
  * shows, and the CSV export of the filtered list.
  *
@@ -9,16 +9,14 @@
  * `handled_at` is / is not null), so a page stops reading at the page and the count reads the pending
  * entries only.
  */
-import { sql } from 'kysely';
 import { formatStaffDateTime } from '../../domain/dates.ts';
 import { PENDING_COUNT_CAP, type MessageView } from '../../domain/messages.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
-import { likeContains } from '../db/like.ts';
 import { recordLiveEvent } from '../live/index.ts';
 import type { ContactMessage } from '../db/schema.ts';
-import { normalizeForSearch } from '../text.ts';
+import { searchCondition } from '../search/index.ts';
 
 export const MESSAGE_PAGE_SIZE = 20;
 
@@ -63,12 +61,8 @@ function filtered(db: Db, { estado, q }: Filters) {
     .selectFrom('contactMessages')
     .select(COLUMNS)
     .where('handledAt', estado === 'atendidos' ? 'is not' : 'is', null);
-  const term = q ? normalizeForSearch(q) : '';
-  if (term) {
-    // LIKE's own wildcards typed in the search match literally ("50%", "a_b").
-    const like = (column: 'name_norm' | 'email_norm' | 'message_norm') => likeContains(sql.ref(column), term);
-    query = query.where((eb) => eb.or([like('name_norm'), like('email_norm'), like('message_norm')]));
-  }
+  // The staff search's index (issue 22): words of the name, e-mail or text, accents, case and word forms aside.
+  if (q) query = query.where(searchCondition(db, 'messages', 'contact_messages.id', q));
   return query.orderBy('createdAt', 'desc').orderBy('id', 'desc');
 }
 

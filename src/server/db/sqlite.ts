@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { indexTerms } from '../search/terms.ts';
 
 /** Opens (creating when needed) a SQLite file with the settings every connection of ours uses. */
 export function openSqlite(path: string): DatabaseSync {
@@ -21,6 +22,12 @@ export function openSqlite(path: string): DatabaseSync {
   database.exec('PRAGMA synchronous = FULL');
   database.exec('PRAGMA foreign_keys = ON');
   database.exec('PRAGMA busy_timeout = 5000');
+  // The staff search's stemmed terms (src/server/search/terms.ts), called by the triggers of migration
+  // 0030 that keep its FTS5 tables in step with the texts: every connection that writes those texts
+  // must have it, and every connection of ours is opened here.
+  database.function('search_terms', { deterministic: true }, (text) =>
+    indexTerms(typeof text === 'string' ? text : text == null ? '' : String(text)),
+  );
   return database;
 }
 

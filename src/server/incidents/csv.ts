@@ -30,7 +30,7 @@ export async function exportIncidentsCsv(
   const batch = 1000;
   const looking = await lookingAt(db, filters, viewer);
   for (let offset = 0; offset < CSV_MAX_ROWS; offset += batch) {
-    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters, looking)
+    const rows = await applyFilters(db.selectFrom('incidents').selectAll(), filters, looking, false, db)
       .orderBy(sortColumn(filters), 'desc')
       .orderBy('id', 'desc')
       .limit(batch)

@@ -22,6 +22,8 @@ export const ASSIGNMENT_FILTERS = ['mias', 'sin-asignar'] as const;
 export type AssignmentFilter = (typeof ASSIGNMENT_FILTERS)[number];
 
 export interface IncidentFilters {
+  /** 'Texto' (issue 22): words of the problem, the conversation or the identifiers, by the staff search's index. */
+  q?: string;
   numero?: string;
   nombre?: string;
   rnc?: string;
@@ -54,6 +56,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
   const page = Number.parseInt(params.get('pagina') ?? '1', 10);
   return {
     filters: {
+      q: text('q'),
       numero: text('numero'),
       nombre: text('nombre'),
       rnc: text('rnc'),
@@ -73,7 +76,7 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
 /** The query string for these filters (and page), for links that keep the current view. */
 export function incidentQueryString(filters: IncidentFilters, page = 1): string {
   const params = new URLSearchParams();
-  for (const key of ['numero', 'nombre', 'rnc', 'estado', 'prioridad', 'asignacion', 'origen', 'plazo', 'orden'] as const) {
+  for (const key of ['q', 'numero', 'nombre', 'rnc', 'estado', 'prioridad', 'asignacion', 'origen', 'plazo', 'orden'] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

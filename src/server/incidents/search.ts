@@ -14,6 +14,7 @@ import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
 import { LIKE_WILDCARDS, likeContains } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
+import { searchCondition } from '../search/index.ts';
 import { normalizeForSearch } from '../text.ts';
 import { loadHistories } from './history.ts';
 import { endOfLocalDay, loadResponseTimes } from './clock.ts';
@@ -98,9 +99,14 @@ export async function lookingAt(
   return { staffId: viewer?.staffId ?? '', now: now.toISOString(), endOfDay };
 }
 
-/** The conditions that are no text search (state, priority, assignment, origin): each has an index with the list's orders. */
-function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer & Partial<DeadlineBounds>) {
+/**
+ * The conditions that are no substring search (state, priority, assignment, origin: each has an index
+ * with the list's orders; 'Vence', from the viewer's time; and the words of 'Texto', `q`, looked up in
+ * the search index of issue 22).
+ */
+function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer & Partial<DeadlineBounds>, db?: Db) {
   const conditions = [];
+  if (db && filters.q) conditions.push(searchCondition(db, 'incidents', 'incidents.id', filters.q));
   // 'Vence' (`due_at`, set only while the clock runs; migration 0031's index).
   if (filters.plazo && viewer?.now) {
     const due = sql.ref('incidents.due_at');
@@ -125,11 +131,12 @@ export function applyFilters<O>(
   filters: IncidentFilters,
   viewer?: IncidentViewer,
   opaque = false,
+  db?: Db,
 ): SelectQueryBuilder<Database, 'incidents', O> {
   let result = query;
   for (const filter of textFilters(filters))
     result = result.where(likeCondition('incidents', filter, opaque));
-  for (const condition of exactConditions(filters, viewer)) result = result.where(condition);
+  for (const condition of exactConditions(filters, viewer, db)) result = result.where(condition);
   return result;
 }
 
@@ -171,8 +178,8 @@ async function pageIds(
   const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
   const ordered = (query: IdQuery) =>
     query.orderBy(`incidents.${column}`, 'desc').orderBy('incidents.id', 'desc').limit(limit).offset(offset);
-  const filtered = () => applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer);
-  const exact = exactConditions(filters, viewer);
+  const filtered = () => applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer, false, db);
+  const exact = exactConditions(filters, viewer, db);
 
   // No text: an index walk that stops at the page, on (date desc, id desc), or on (estado, date…) /
   // (assigned_to, date…) when one of those filters is set.
@@ -206,7 +213,7 @@ async function pageIds(
     .limit(1)
     .offset(RECENT_WINDOW - 1)
     .executeTakeFirst();
-  let inWindow = applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer, !sqlite);
+  let inWindow = applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer, !sqlite, db);
   if (edge) inWindow = inWindow.where(`incidents.${column}`, '>=', edge.edge);
   const recent = ids(await ordered(inWindow).execute());
   // A full page, or the window held every incident: that is the answer.
@@ -306,7 +313,7 @@ export async function listIncidents(
     const ids = await pageIds(db, filters, (page - 1) * pageSize, pageSize + 1, looking);
     rows = ids.length ? await query.where('incidents.id', 'in', ids).execute() : [];
   } else {
-    for (const condition of exactConditions(filters, looking)) query = query.where(condition);
+    for (const condition of exactConditions(filters, looking, db)) query = query.where(condition);
     rows = await query
       .limit(pageSize + 1)
       .offset((page - 1) * pageSize)

@@ -26,6 +26,7 @@ import { incidentByNumber, staffTimeline } from '../incidents/conversation.ts';
 import type { IncidentFilters } from '../incidents/query.ts';
 import { countIncidentsByState, listIncidents } from '../incidents/search.ts';
 import { clientMeetings, upcomingMeetings } from '../meetings/index.ts';
+import { searchEverything } from '../search/index.ts';
 import { mailBrand } from '../mail/index.ts';
 import { fillSavedReplyFor, listSavedReplies, type FillContext } from '../replies/index.ts';
 import type { TimelineEntry } from '../../domain/incidents.ts';
@@ -149,6 +150,9 @@ export async function meetingToCancelView(clientId: number, meetingParam: string
 
 /** One page of the contact inbox. */
 export const messageListView = (view: MessageView) => listMessages(getDb(), view);
+
+/** `/admin/buscar` (issue 22): every kind's best matches for the query. */
+export const searchView = (query: string) => searchEverything(getDb(), query);
 
 /** Configuración: the account's sessions and the activity log's latest events. */
 export async function settingsView(staff: StaffMember) {

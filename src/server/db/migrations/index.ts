@@ -32,6 +32,7 @@ import * as inboundReview from './0026_inbound_review.ts';
 import * as savedReplies from './0027_saved_replies.ts';
 import * as incidentRatings from './0028_incident_ratings.ts';
 import * as incidentPriority from './0029_incident_priority.ts';
+import * as search from './0030_search.ts';
 import * as businessHoursClock from './0031_business_hours_clock.ts';
 import * as liveEvents from './0032_live_events.ts';
 
@@ -65,6 +66,7 @@ export const migrations: Record<string, Migration> = {
   '0027_saved_replies': savedReplies,
   '0028_incident_ratings': incidentRatings,
   '0029_incident_priority': incidentPriority,
+  '0030_search': search,
   '0031_business_hours_clock': businessHoursClock,
   '0032_live_events': liveEvents,
 };

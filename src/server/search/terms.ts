@@ -1,0 +1,150 @@
+/**
+ * The words of the staff search (issue 22, docs/decisions/0016): how a text becomes index terms and a
+ * query becomes the terms to look for, and how the words that matched are marked in a shown text.
+ *
+ * A word is a run of letters and digits. Accents and case never matter: every word is lower-cased and
+ * stripped of its diacritics ('Facturación' → 'facturacion') before the Spanish Snowball stemmer of
+ * `@orama/stemmers` gives its stem ('imprime', 'imprimir' → 'imprim'). PostgreSQL does the same in its
+ * own `es_unaccent` configuration (unaccent, then the Snowball `spanish_stem`), so both engines agree.
+ *
+ * Identifiers: a run of digits joined by `-`, `.` or `/` ('1-31-24675-7', the '20261127-1234' of a
+ * number) is also indexed as one word of its digits ('131246757'), and a query names it by that word
+ * alone, so an RNC typed with or without dashes finds it written either way.
+ */
+import { stemmer } from '@orama/stemmers/spanish';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const DIGIT_RUN = /\d+(?:[-./]\d+)+/g;
+
+/** Lower case without accents (as `normalizeForSearch`, for one word). */
+function fold(word: string): string {
+  return word.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+}
+
+// Stems of the words seen, bounded: the same words recur in every conversation.
+const stems = new Map<string, string>();
+const STEM_CACHE_SIZE = 50_000;
+
+/** The index term of one word: folded, then stemmed (cached by the word as written). */
+export function termOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    const folded = fold(word);
+    // Digits are not words of a language: kept whole.
+    stem = /^\d+$/.test(folded) ? folded : stemmer(folded);
+    if (stems.size >= STEM_CACHE_SIZE) stems.clear();
+    stems.set(word, stem);
+  }
+  return stem;
+}
+
+/** The digits of each run of digits joined by separators ('INC-20261127-1234' → ['202611271234']). */
+function compactNumbers(text: string): string[] {
+  return Array.from(text.matchAll(DIGIT_RUN), ([run]) => run.replace(/\D/g, ''));
+}
+
+/**
+ * What the SQLite index stores for a text (the `search_terms` function of src/server/db/sqlite.ts,
+ * called by migration 0030's triggers): its terms, separated by spaces, plus the compact form of
+ * every run of digits.
+ */
+export function indexTerms(text: string | null | undefined): string {
+  if (!text) return '';
+  const terms = Array.from(text.matchAll(WORD), ([word]) => termOf(word));
+  terms.push(...compactNumbers(text));
+  return terms.join(' ');
+}
+
+/** The longest query read, and the most words looked for. */
+export const QUERY_MAX_LENGTH = 200;
+const QUERY_MAX_WORDS = 12;
+
+/**
+ * The words of a query, each as typed but folded (lower case, no accents), in order, without repeats:
+ * a run of digits joined by separators counts as one word of its digits. PostgreSQL gets these (its
+ * configuration stems them); SQLite gets their {@link termOf}.
+ */
+export function queryWords(query: string): string[] {
+  const text = query.slice(0, QUERY_MAX_LENGTH);
+  const words: string[] = [];
+  const add = (word: string) => {
+    if (word && !words.includes(word) && words.length < QUERY_MAX_WORDS) words.push(word);
+  };
+  for (const chunk of text.split(/\s+/)) {
+    // A digit run with separators becomes its digits; the rest of the chunk splits into words.
+    const rest = chunk.replace(DIGIT_RUN, (run) => ` ${run.replace(/\D/g, '')} `);
+    for (const [word] of rest.matchAll(WORD)) add(fold(word));
+  }
+  return words;
+}
+
+/** The FTS5 query of these words: every one required (`"a" AND "b"`); words are letters and digits only. */
+export function ftsQuery(words: string[]): string {
+  return words.map((word) => `"${termOf(word)}"`).join(' AND ');
+}
+
+/** The `to_tsquery` text of these words: every one required; words are letters and digits only. */
+export function tsQuery(words: string[]): string {
+  return words.map((word) => `'${word}'`).join(' & ');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** A shown text's tokens: digit runs with their separators whole, else words. */
+const TOKEN = /\d+(?:[-./]\d+)+|[\p{L}\p{N}]+/gu;
+
+/** Whether a token of a shown text is one of the query's words (by its term; a digit run by its digits or a part). */
+function matcher(words: string[]): (token: string) => boolean {
+  const wanted = new Set(words.map(termOf));
+  return (token) =>
+    /^\d+(?:[-./]\d+)+$/.test(token)
+      ? wanted.has(token.replace(/\D/g, '')) || token.split(/[-./]/).some((part) => wanted.has(part))
+      : wanted.has(termOf(token));
+}
+
+/**
+ * A text as HTML with the query's words marked: everything escaped, each matching word in `<mark>`.
+ * Long texts are cut to about `width` characters around the first match ('…' where cut).
+ */
+export function highlight(text: string, words: string[], width = 240): string {
+  const matches = matcher(words);
+  let shown = text;
+  let before = '';
+  let after = '';
+  if (text.length > width) {
+    let first = -1;
+    for (const found of text.matchAll(TOKEN)) {
+      if (matches(found[0])) {
+        first = found.index;
+        break;
+      }
+    }
+    const start = first < 0 ? 0 : Math.max(0, first - Math.floor(width / 3));
+    // Cut at word boundaries.
+    const from = start === 0 ? 0 : text.indexOf(' ', start) + 1 || start;
+    const end = Math.min(text.length, from + width);
+    const to = end === text.length ? end : text.lastIndexOf(' ', end) > from ? text.lastIndexOf(' ', end) : end;
+    shown = text.slice(from, to);
+    before = from > 0 ? '… ' : '';
+    after = to < text.length ? ' …' : '';
+  }
+  let html = '';
+  let last = 0;
+  for (const found of shown.matchAll(TOKEN)) {
+    html += escapeHtml(shown.slice(last, found.index));
+    html += matches(found[0]) ? `<mark>${escapeHtml(found[0])}</mark>` : escapeHtml(found[0]);
+    last = found.index + found[0].length;
+  }
+  html += escapeHtml(shown.slice(last));
+  return `${before}${html}${after}`;
+}
+
+/** How many of a text's words are the query's (to pick which entry of a conversation to show). */
+export function countMatches(text: string, words: string[]): number {
+  const matches = matcher(words);
+  let total = 0;
+  for (const [token] of text.matchAll(TOKEN)) if (matches(token)) total++;
+  return total;
+}
