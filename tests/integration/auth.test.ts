@@ -157,8 +157,16 @@ describeEachEngine('staff auth', (database) => {
     expect((await requireStaff(headers, auth, config, t0 + 100 * 60_000)).ok).toBe(true);
     expect(await row()).toEqual({ updatedAt: t0 + 100 * 60_000, expiresAt: signedIn.expiresAt });
     expect((await requireStaff(headers, auth, config, t0 + 219 * 60_000)).ok).toBe(true);
-    // Unused for longer than the setting: ended, and said why.
-    expect(await requireStaff(headers, auth, config, t0 + 219 * 60_000 + 120 * 60_000 + 1_000)).toEqual({ ok: false, status: 401, reason: 'idle' });
+    // Unused for longer than the setting: the browser's own requests (a live page fetch, the event
+    // stream reconnecting) are refused and leave the session to the staff member's next request.
+    const idleAt = t0 + 219 * 60_000 + 120 * 60_000 + 1_000;
+    const stream = new Headers(headers);
+    stream.set('accept', 'text/event-stream');
+    expect(await requireStaff(background, auth, config, idleAt)).toEqual({ ok: false, status: 401, reason: 'idle' });
+    expect(await requireStaff(stream, auth, config, idleAt)).toEqual({ ok: false, status: 401, reason: 'idle' });
+    expect(await row()).toEqual({ updatedAt: t0 + 219 * 60_000, expiresAt: signedIn.expiresAt });
+    // Which ends it, and says why.
+    expect(await requireStaff(headers, auth, config, idleAt)).toEqual({ ok: false, status: 401, reason: 'idle' });
     expect(await row()).toBeUndefined();
     expect(await requireStaff(headers, auth, config)).toEqual({ ok: false, status: 401 });
   });

@@ -222,7 +222,8 @@ const timeOf = (value: Date | string) => (value instanceof Date ? value : new Da
  * STAFF_SESSION_IDLE_MINUTES, which it ends), 403 when the session's e-mail is no longer on
  * ADMIN_EMAILS, 503 when the database does not answer. A used session's `updatedAt` is its last use,
  * written at most once per {@link LAST_USE_WRITE_MS}; a page fetched again by the live updates
- * ({@link BACKGROUND_HEADER}) is no use by the staff member and leaves it as it is.
+ * ({@link BACKGROUND_HEADER}) or their event stream (`Accept: text/event-stream`) is no use by the staff
+ * member and leaves it as it is, idle or not.
  */
 export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth(), config: Config = getConfig(), now: number = Date.now()): Promise<StaffCheck> {
   let result;
@@ -237,15 +238,20 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
   if (!result) return { ok: false, status: 401 };
   const lastUse = timeOf(result.session.updatedAt);
   const idleMs = config.STAFF_SESSION_IDLE_MINUTES * 60_000;
+  // What the browser does by itself (the live updates' page fetches and their event stream, whose
+  // reconnections no script can mark) is no use by the staff member: it neither moves the last use on
+  // nor ends an idle session, which is left for their next request to end and say why.
+  const background = headers.get(BACKGROUND_HEADER) === '1' || /^text\/event-stream\b/i.test(headers.get('accept') ?? '');
   try {
     const internal = (await auth.$context).internalAdapter;
     if (now - lastUse > idleMs) {
+      if (background) return { ok: false, status: 401, reason: 'idle' };
       await internal.deleteSession(result.session.token);
       getLogger().info({ event: 'session.idle', email: result.user.email }, 'staff session ended after inactivity');
       return { ok: false, status: 401, reason: 'idle' };
     }
     // Often enough that a session in use never looks idle, even with a one-minute setting.
-    if (now - lastUse >= Math.min(LAST_USE_WRITE_MS, idleMs / 10) && headers.get(BACKGROUND_HEADER) !== '1') await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
+    if (now - lastUse >= Math.min(LAST_USE_WRITE_MS, idleMs / 10) && !background) await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
   } catch (error) {
     getLogger().warn({ err: error }, 'session last-use update failed');
     return { ok: false, status: (await ping(getDbHandle().db)) ? 401 : 503 };
