@@ -31,7 +31,15 @@ export function dominicanHolidays(): (ymd: string) => boolean {
   };
 }
 
-/** The calendar the clock counts in for these settings. */
+let latest: { key: string; calendar: BusinessCalendar } | undefined;
+
+/**
+ * The calendar the clock counts in for these settings: the same object while they stay the same, so
+ * that the days it has worked out (src/domain/business-hours.ts) serve every later count.
+ */
 export function calendarOf(times: ResponseTimes): BusinessCalendar {
-  return { week: weekHours(times), timeZone: times.timeZone, isHoliday: dominicanHolidays() };
+  const week = weekHours(times);
+  const key = JSON.stringify([week, times.timeZone]);
+  if (latest?.key !== key) latest = { key, calendar: { week, timeZone: times.timeZone, isHoliday: dominicanHolidays() } };
+  return latest.calendar;
 }
