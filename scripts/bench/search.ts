@@ -235,14 +235,18 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
     const t0 = performance.now();
     const seeded = await seed(db, Date.now());
     const t1 = performance.now();
-    await migrateToLatest(db);
+    const indexed = await migrator(db).migrateTo('0030_search');
+    if (indexed.error) throw indexed.error;
     const t2 = performance.now();
+    // The later migrations (the clock's backfill of every open incident, 0031), timed apart.
+    await migrateToLatest(db);
+    const t3 = performance.now();
     if (engine === 'postgres')
       await sql
         .raw('vacuum analyze incidents, incident_entries, contact_messages, clients, search_incidents, search_messages, search_clients')
         .execute(db);
     console.log(
-      `  ${engine}: datos sembrados en ${((t1 - t0) / 1000).toFixed(1)} s; la migración 0030 los indexó en ${((t2 - t1) / 1000).toFixed(1)} s`,
+      `  ${engine}: datos sembrados en ${((t1 - t0) / 1000).toFixed(1)} s; la migración 0030 los indexó en ${((t2 - t1) / 1000).toFixed(1)} s; las siguientes tardaron ${((t3 - t2) / 1000).toFixed(1)} s`,
     );
 
     const conn = db;
