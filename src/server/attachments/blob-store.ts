@@ -15,12 +15,12 @@
  * On PostgreSQL (the `pg` driver writes asynchronously) and on an in-memory database the bytes are
  * written through the connection itself, still before the transaction.
  */
-import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { sqliteFileOf } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import type { PreparedFile } from './files.ts';
 import { putBlob } from './index.ts';
+import { RequestWorker } from '../request-worker.ts';
 
 type Db = Kysely<Database>;
 
@@ -53,72 +53,29 @@ parentPort.on('message', ({ id, items, createdAt }) => {
 });
 `;
 
-interface Reply {
-  id: number;
-  keys?: string[];
-  error?: string;
-}
-
 /** A worker with nothing to write for this long ends (its connection and memory given back). */
 const IDLE_MS = 15_000;
 
-class BlobWorker {
-  readonly #worker: Worker;
-  readonly #path: string;
-  #idle: NodeJS.Timeout | undefined;
-  readonly #pending = new Map<number, { resolve: (keys: string[]) => void; reject: (error: Error) => void }>();
-  #next = 0;
-
-  constructor(path: string) {
-    this.#path = path;
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path } });
-    this.#worker.on('message', (reply: Reply) => {
-      const pending = this.#pending.get(reply.id);
-      if (!pending) return;
-      this.#pending.delete(reply.id);
-      if (!this.#pending.size) this.#restIdle();
-      if (reply.keys) pending.resolve(reply.keys);
-      else pending.reject(new Error(`No se pudo guardar un archivo: ${reply.error ?? 'error desconocido'}`));
-    });
-    const fail = (error: Error) => {
-      for (const pending of this.#pending.values()) pending.reject(error);
-      this.#pending.clear();
-      if (workers.get(path) === this) workers.delete(path);
-    };
-    this.#worker.on('error', fail);
-    this.#worker.on('exit', (code) => fail(new Error(`El proceso de archivos terminó (${code})`)));
-    // Referenced only while a write waits on it (write, #restIdle). After the listeners: adding a
-    // 'message' listener refs the worker again.
-    this.#worker.unref();
-  }
-
-  #restIdle(): void {
-    // Nothing waits on it: it no longer keeps the process alive.
-    this.#worker.unref();
-    clearTimeout(this.#idle);
-    this.#idle = setTimeout(() => {
-      if (this.#pending.size) return;
-      if (workers.get(this.#path) === this) workers.delete(this.#path);
-      void this.#worker.terminate();
-    }, IDLE_MS);
-    this.#idle.unref();
-  }
-
-  write(items: Uint8Array[], createdAt: string): Promise<string[]> {
-    clearTimeout(this.#idle);
-    // A caller waits on it: the process lives until the answer comes.
-    this.#worker.ref();
-    const id = (this.#next += 1);
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      // Copied to the worker (structured clone): the caller keeps its bytes.
-      this.#worker.postMessage({ id, items, createdAt });
-    });
-  }
-}
-
 /** One worker per SQLite file this process writes files to. */
-const workers = new Map<string, BlobWorker>();
+const workers = new Map<string, RequestWorker>();
+
+function workerFor(path: string): RequestWorker {
+  let worker = workers.get(path);
+  if (!worker) {
+    const made = new RequestWorker({
+      source: WORKER_SOURCE,
+      workerData: { path },
+      idleMs: IDLE_MS,
+      failure: (error) => `No se pudo guardar un archivo: ${error}`,
+      exited: (code) => `El proceso de archivos terminó (${code})`,
+      onEnd: () => {
+        if (workers.get(path) === made) workers.delete(path);
+      },
+    });
+    workers.set(path, (worker = made));
+  }
+  return worker;
+}
 
 /**
  * Stores the files' bytes and thumbnails (those not stored yet) and returns the files with their keys
@@ -136,10 +93,10 @@ export async function storeBlobs(db: Db, files: readonly PreparedFile[], now: Da
   const path = sqliteFileOf(db);
   let keys: string[];
   if (path) {
-    let worker = workers.get(path);
-    if (!worker) workers.set(path, (worker = new BlobWorker(path)));
-    const writer = worker;
-    keys = await db.connection().execute(() => writer.write(items, now.toISOString()));
+    const writer = workerFor(path);
+    // Copied to the worker (structured clone): the caller keeps its bytes.
+    const reply = await db.connection().execute(() => writer.request({ items, createdAt: now.toISOString() }));
+    keys = reply.keys as string[];
   } else {
     keys = [];
     for (const item of items) keys.push(await putBlob(db, item, now));

@@ -13,7 +13,7 @@
  * their whole buffer.
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { RequestWorker } from '../request-worker.ts';
 import type { Email } from 'postal-mime';
 
 const YOUNG_GENERATION_MB = 4;
@@ -39,85 +39,24 @@ parentPort.on('message', async ({ id, raw }) => {
 });
 `;
 
-interface Pending {
-  resolve: (result: { email: Email; raw: Uint8Array }) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
 let modulePath: string | undefined;
-let current: MimeWorker | undefined;
+let current: RequestWorker | undefined;
 
-class MimeWorker {
-  readonly #worker: Worker;
-  readonly #pending = new Map<number, Pending>();
-  #next = 0;
-  #idle: NodeJS.Timeout | undefined;
-
-  constructor() {
-    modulePath ??= createRequire(import.meta.url).resolve('postal-mime');
-    this.#worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { module: modulePath },
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-    });
-    this.#worker.on('message', (reply: { id: number; email?: Email; raw?: ArrayBuffer; error?: string }) => {
-      const pending = this.#pending.get(reply.id);
-      if (!pending) return;
-      this.#pending.delete(reply.id);
-      clearTimeout(pending.timer);
-      if (reply.email && reply.raw) pending.resolve({ email: reply.email, raw: new Uint8Array(reply.raw) });
-      else pending.reject(new Error(`No se pudo leer el correo: ${reply.error ?? 'error desconocido'}`));
-      if (!this.#pending.size) this.#restIdle();
-    });
-    this.#worker.on('error', (error) => this.#end(error));
-    this.#worker.on('exit', (code) => this.#end(new Error(`El lector de correo terminó (${code})`)));
-    // Referenced only while a parse waits on it (parse, #restIdle). After the listeners: adding a
-    // 'message' listener refs the worker again.
-    this.#worker.unref();
-  }
-
-  #end(error: Error): void {
-    if (current === this) current = undefined;
-    clearTimeout(this.#idle);
-    for (const pending of this.#pending.values()) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
-    }
-    this.#pending.clear();
-  }
-
-  #restIdle(): void {
-    // Nothing waits on it: it no longer keeps the process alive.
-    this.#worker.unref();
-    clearTimeout(this.#idle);
-    this.#idle = setTimeout(() => {
-      if (this.#pending.size) return;
-      if (current === this) current = undefined;
-      void this.#worker.terminate();
-    }, IDLE_MS);
-    this.#idle.unref();
-  }
-
-  parse(raw: Uint8Array, move: boolean): Promise<{ email: Email; raw: Uint8Array }> {
-    clearTimeout(this.#idle);
-    // A caller waits on it: the process lives until the answer comes.
-    this.#worker.ref();
-    const id = (this.#next += 1);
-    // Moved to the worker and back when the caller gives its bytes up and the view is its buffer's only
-    // one; copied otherwise (a slice of a larger buffer, Node's pool of small Buffers).
-    const own = move && raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer && raw.byteLength > 8192;
-    // (`new Uint8Array(view)` copies; a Buffer's `slice` would not.)
-    const buffer = own ? (raw.buffer as ArrayBuffer) : new Uint8Array(raw).buffer;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#end(new Error('El correo tardó demasiado en leerse'));
-        void this.#worker.terminate();
-      }, PARSE_TIMEOUT_MS);
-      this.#pending.set(id, { resolve, reject, timer });
-      this.#worker.postMessage({ id, raw: buffer }, [buffer]);
-    });
-  }
+function worker(): RequestWorker {
+  if (current) return current;
+  modulePath ??= createRequire(import.meta.url).resolve('postal-mime');
+  const made = new RequestWorker({
+    source: WORKER_SOURCE,
+    workerData: { module: modulePath },
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    idleMs: IDLE_MS,
+    failure: (error) => `No se pudo leer el correo: ${error}`,
+    exited: (code) => `El lector de correo terminó (${code})`,
+    onEnd: () => {
+      if (current === made) current = undefined;
+    },
+  });
+  return (current = made);
 }
 
 /**
@@ -125,7 +64,13 @@ class MimeWorker {
  * the caller gives `raw` up (it may come back detached, empty) and uses the bytes returned; without, they
  * are copied.
  */
-export function parseMime(raw: Uint8Array, move = false): Promise<{ email: Email; raw: Uint8Array }> {
-  current ??= new MimeWorker();
-  return current.parse(raw, move);
+export async function parseMime(given: Uint8Array, move = false): Promise<{ email: Email; raw: Uint8Array }> {
+  // Moved to the worker and back when the caller gives its bytes up and the view is its buffer's only
+  // one; copied otherwise (a slice of a larger buffer, Node's pool of small Buffers). (`new
+  // Uint8Array(view)` copies; a Buffer's `slice` would not.)
+  const own =
+    move && given.byteOffset === 0 && given.byteLength === given.buffer.byteLength && given.buffer instanceof ArrayBuffer && given.byteLength > 8192;
+  const buffer = own ? (given.buffer as ArrayBuffer) : new Uint8Array(given).buffer;
+  const reply = await worker().request({ raw: buffer }, [buffer], { ms: PARSE_TIMEOUT_MS, message: 'El correo tardó demasiado en leerse' });
+  return { email: reply.email as Email, raw: new Uint8Array(reply.raw as ArrayBuffer) };
 }

@@ -1,0 +1,106 @@
+/**
+ * A worker thread that answers requests, one message each way, for the server's heavy jobs off its own
+ * thread (the blob writer, src/server/attachments/blob-store.ts; the MIME reader,
+ * src/server/inbound/mime-worker.ts):
+ * - a request is `{ id, ...message }`; the worker answers `{ id, ...result }`, or `{ id, error }`;
+ * - referenced only while a caller waits on it, so it never keeps a process alive on its own (a script
+ *   that used it ends), and keeps it alive while an answer is due;
+ * - ended after {@link RequestWorkerOptions.idleMs} with nothing to do (its memory given back), and by a
+ *   request that outlasts its `timeoutMs`; every request waiting then fails, and `onEnd` tells the owner
+ *   to make a new one next time.
+ */
+import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
+
+export interface RequestWorkerOptions {
+  /** CommonJS evaluated in the worker. */
+  source: string;
+  workerData?: unknown;
+  resourceLimits?: ResourceLimits;
+  idleMs: number;
+  /** The Spanish message of a failed request, from the worker's error text. */
+  failure: (error: string) => string;
+  /** The message when the worker ends with requests waiting, from its exit code. */
+  exited: (code: number) => string;
+  /** Called once the worker has ended (idle, failed, timed out). */
+  onEnd: () => void;
+}
+
+interface Pending {
+  resolve: (result: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+  timer?: NodeJS.Timeout;
+}
+
+export class RequestWorker {
+  readonly #worker: Worker;
+  readonly #options: RequestWorkerOptions;
+  readonly #pending = new Map<number, Pending>();
+  #next = 0;
+  #idle: NodeJS.Timeout | undefined;
+  #ended = false;
+
+  constructor(options: RequestWorkerOptions) {
+    this.#options = options;
+    this.#worker = new Worker(options.source, {
+      eval: true,
+      workerData: options.workerData,
+      resourceLimits: options.resourceLimits,
+    });
+    this.#worker.on('message', ({ id, error, ...result }: { id: number; error?: string } & Record<string, unknown>) => {
+      const pending = this.#pending.get(id);
+      if (!pending) return;
+      this.#pending.delete(id);
+      clearTimeout(pending.timer);
+      if (error === undefined) pending.resolve(result);
+      else pending.reject(new Error(options.failure(error)));
+      if (!this.#pending.size) this.#rest();
+    });
+    this.#worker.on('error', (error) => this.#end(error));
+    this.#worker.on('exit', (code) => this.#end(new Error(options.exited(code))));
+    // After the listeners: adding a 'message' listener refs the worker again.
+    this.#worker.unref();
+  }
+
+  #end(error: Error): void {
+    clearTimeout(this.#idle);
+    for (const pending of this.#pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.#pending.clear();
+    if (!this.#ended) {
+      this.#ended = true;
+      this.#options.onEnd();
+    }
+  }
+
+  /** Nothing waits on it: it no longer keeps the process alive, and ends if nothing comes. */
+  #rest(): void {
+    this.#worker.unref();
+    clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => {
+      if (this.#pending.size) return;
+      this.#end(new Error(this.#options.exited(0)));
+      void this.#worker.terminate();
+    }, this.#options.idleMs);
+    this.#idle.unref();
+  }
+
+  /** Sends a request; its answer without the id. `transfer`: buffers moved to the worker, not copied. */
+  request(message: Record<string, unknown>, transfer: readonly Transferable[] = [], timeout?: { ms: number; message: string }): Promise<Record<string, unknown>> {
+    clearTimeout(this.#idle);
+    // A caller waits on it: the process lives until the answer comes.
+    this.#worker.ref();
+    const id = (this.#next += 1);
+    return new Promise((resolve, reject) => {
+      const timer = timeout
+        ? setTimeout(() => {
+            this.#end(new Error(timeout.message));
+            void this.#worker.terminate();
+          }, timeout.ms)
+        : undefined;
+      this.#pending.set(id, { resolve, reject, timer });
+      this.#worker.postMessage({ ...message, id }, transfer as Transferable[]);
+    });
+  }
+}
