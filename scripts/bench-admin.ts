@@ -26,6 +26,7 @@ import {
   migrateToLatest,
   openDatabase,
   type Db,
+  withSearchPath,
 } from '../src/server/db/index.ts';
 import { INCIDENT_STATES } from '../src/domain/incidents.ts';
 import { incidentPath, ROUTES } from '../src/routes.ts';
@@ -382,9 +383,7 @@ async function main(): Promise<void> {
         const schema = `bench_${stamp}_${size}`;
         await createPgSchema(pgUrl, schema);
         opened = openDatabase(pgUrl, { schema });
-        const withSchema = new URL(pgUrl);
-        withSchema.searchParams.set('options', `-c search_path=${schema}`);
-        url = withSchema.toString();
+        url = withSearchPath(pgUrl, schema);
       } else {
         url = join(dir!, `bench-${size}.db`);
         opened = openDatabase(url);

@@ -19,7 +19,6 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { PROJECT_STATES } from '../../src/domain/forms/client.ts';
 import type { HistoryEntry, IncidentState } from '../../src/domain/incidents.ts';
 import { mostViewedPages, visitsOnDay } from '../../src/server/analytics/index.ts';
@@ -32,7 +31,9 @@ import {
   openDatabase,
   type Db,
   type DbEngine,
+  withSearchPath,
 } from '../../src/server/db/index.ts';
+import { postgresProblem } from '../../tests/support/templates.ts';
 import { clientRow } from '../../src/server/db/rows.ts';
 import { countIncidentsByState } from '../../src/server/incidents/search.ts';
 import { insertIncidents } from '../../tests/support/factories.ts';
@@ -187,18 +188,6 @@ async function seedClients(db: Db, now: number): Promise<void> {
       .execute();
 }
 
-async function reachable(url: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 /** The page over HTTP from the production build, signed in as the first staff account. */
 async function timePages(
   databaseUrl: string,
@@ -233,9 +222,7 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
   try {
     if (engine === 'postgres') {
       await createPgSchema(pgUrl, schema);
-      const url = new URL(pgUrl);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      databaseUrl = url.href;
+      databaseUrl = withSearchPath(pgUrl, schema);
     }
     db = openDatabase(databaseUrl).db;
     await migrateToLatest(db);
@@ -314,7 +301,7 @@ export async function benchCrm(): Promise<void> {
   );
   const rows: Row[] = [];
   rows.push(...(await benchEngine('sqlite', pgUrl)));
-  const problem = await reachable(pgUrl);
+  const problem = await postgresProblem(pgUrl);
   if (problem) console.log(`  PostgreSQL no responde en ${new URL(pgUrl).host} (${problem}): se omite.`);
   else rows.push(...(await benchEngine('postgres', pgUrl)));
 

@@ -16,8 +16,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { createPgSchema, dropPgSchema, migrateToLatest, openDatabase } from '../../src/server/db/index.ts';
+import { createPgSchema, dropPgSchema, migrateToLatest, openDatabase, withSearchPath } from '../../src/server/db/index.ts';
+import { postgresProblem } from '../../tests/support/templates.ts';
 import { postAction } from '../../tests/support/actions.ts';
 import { insertIncidents } from '../../tests/support/factories.ts';
 import { eventParser } from '../../tests/support/live.ts';
@@ -103,9 +103,7 @@ async function benchEngine(engine: 'sqlite' | 'postgres', pgUrl: string): Promis
   let databaseUrl = join(dir, 'site.db');
   if (engine === 'postgres') {
     await createPgSchema(pgUrl, schema);
-    const withSchema = new URL(pgUrl);
-    withSchema.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = withSchema.toString();
+    databaseUrl = withSearchPath(pgUrl, schema);
   }
   const servers: RunningServer[] = [];
   const streams: Stream[] = [];
@@ -222,18 +220,6 @@ async function benchEngine(engine: 'sqlite' | 'postgres', pgUrl: string): Promis
   }
 }
 
-async function reachable(url: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 export async function benchLive(): Promise<void> {
   if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
     console.log('\nEn vivo: no hay compilación (`npm run build`): se omite.');
@@ -247,7 +233,7 @@ export async function benchLive(): Promise<void> {
     `\nEn vivo (carga de la máquina al empezar: ${loadavg()[0]!.toFixed(1)} en ${availableParallelism()} núcleos): ${CLIENTS} navegadores del personal conectados a /api/staff/eventos, ${INCIDENTS} incidencias nuevas una tras otra; la lista de incidencias (${SEEDED.toLocaleString('es-DO')} incidencias) sin ellos y con ellos, ${ROUNDS} veces ${SECONDS} s cada una, alternadas`,
   );
   const rows = [await benchEngine('sqlite', pgUrl)];
-  const problem = await reachable(pgUrl);
+  const problem = await postgresProblem(pgUrl);
   if (problem) console.log(`  PostgreSQL no responde en ${new URL(pgUrl).host} (${problem}): se omite.`);
   else rows.push(await benchEngine('postgres', pgUrl));
   const ms = (value: number) => `${value.toFixed(0)} ms`;

@@ -21,9 +21,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { INCIDENT_STATES } from '../../src/domain/incidents.ts';
-import { createPgSchema, dropPgSchema, migrateToLatest, migrator, openDatabase, type Db, type DbEngine } from '../../src/server/db/index.ts';
+import { createPgSchema, dropPgSchema, migrateToLatest, migrator, openDatabase, withSearchPath, type Db, type DbEngine } from '../../src/server/db/index.ts';
+import { postgresProblem } from '../../tests/support/templates.ts';
 import { clientRow, contactMessageRow } from '../../src/server/db/rows.ts';
 import { searchEverything } from '../../src/server/search/index.ts';
 import { insertIncidents } from '../../tests/support/factories.ts';
@@ -205,18 +205,6 @@ function processCpu(pid: number | undefined): number {
   }
 }
 
-async function reachable(url: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'vertice-bench-search-'));
   const schema = `bench_search_${Date.now().toString(36)}`;
@@ -225,9 +213,7 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
   try {
     if (engine === 'postgres') {
       await createPgSchema(pgUrl, schema);
-      const url = new URL(pgUrl);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      databaseUrl = url.href;
+      databaseUrl = withSearchPath(pgUrl, schema);
     }
     db = openDatabase(databaseUrl).db;
     const result = await migrator(db).migrateTo('0029_incident_priority');
@@ -300,7 +286,7 @@ export async function benchSearch(): Promise<void> {
   );
   const rows: Row[] = [];
   rows.push(...(await benchEngine('sqlite', pgUrl)));
-  const problem = await reachable(pgUrl);
+  const problem = await postgresProblem(pgUrl);
   if (problem) console.log(`  PostgreSQL no responde en ${new URL(pgUrl).host} (${problem}): se omite.`);
   else rows.push(...(await benchEngine('postgres', pgUrl)));
 

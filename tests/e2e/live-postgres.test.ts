@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPgSchema, dropPgSchema, openDatabase, type Db } from '../../src/server/db/index.ts';
+import { createPgSchema, dropPgSchema, openDatabase, withSearchPath, type Db } from '../../src/server/db/index.ts';
 import { submitIncident } from '../support/actions.ts';
 import { connectBrowser } from '../support/browser.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../support/db.ts';
@@ -42,10 +42,8 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
 
   beforeAll(async () => {
     await createPgSchema(TEST_DATABASE_URL, schema);
-    const url = new URL(TEST_DATABASE_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
     const env = {
-      DATABASE_URL: url.href,
+      DATABASE_URL: withSearchPath(TEST_DATABASE_URL, schema),
       AUTH_SECRET: TEST_AUTH_SECRET,
       ADMIN_EMAILS,
       TRUST_PROXY: 'true',
@@ -56,7 +54,7 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
     [a, b, browser] = await Promise.all([startServer({ env }), startServer({ env }), connectBrowser(inject('browserWsEndpoint'))]);
     password = firstStaffPassword(generatedFirstPassword(a) ? a : b);
     await createStaffAccount(a, { email: ANA, password: ANA_PASSWORD, name: 'Ana Rosario' }, ADMIN_EMAILS);
-    db = openDatabase(url.href).db;
+    db = openDatabase(env.DATABASE_URL).db;
     await insertIncident(db, { numeroIncidencia: NUMERO, nombre: 'Pedro Almonte', email: 'pedro@cliente.example', fecha: new Date().toISOString() });
   });
 

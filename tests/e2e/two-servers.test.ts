@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgSchema, dropPgSchema, openDatabase, type Db } from '../../src/server/db/index.ts';
+import { createPgSchema, dropPgSchema, openDatabase, withSearchPath, type Db } from '../../src/server/db/index.ts';
 import { postAction, submitIncident } from '../support/actions.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../support/db.ts';
 import {
@@ -29,11 +29,9 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
 
   beforeAll(async () => {
     await createPgSchema(TEST_DATABASE_URL, schema);
-    const url = new URL(TEST_DATABASE_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
     smtp = await startSmtpPeer();
     const env = {
-      DATABASE_URL: url.href,
+      DATABASE_URL: withSearchPath(TEST_DATABASE_URL, schema),
       // Shared by both; the tests' form start times are signed with it (tests/support/form-stamp.ts).
       AUTH_SECRET: TEST_AUTH_SECRET,
       ADMIN_EMAILS: ADMIN,
@@ -53,7 +51,7 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     expect(written).toHaveLength(1);
     for (const server of [a, b]) expect(server.output()).not.toContain(written[0]!.password);
     password = firstStaffPassword(generatedFirstPassword(a) ? a : b);
-    db = openDatabase(url.href).db;
+    db = openDatabase(env.DATABASE_URL).db;
   });
 
   afterAll(async () => {

@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, inject } from 'vitest';
 import {
   createPgSchema,
@@ -18,6 +17,7 @@ import {
   openDatabase,
   type Db,
   type DbEngine,
+  withSearchPath,
 } from '../../src/server/db/index.ts';
 import {
   copySqliteTemplate,
@@ -25,26 +25,14 @@ import {
   dropPgDatabase,
   rememberTemplateShape,
   resetPgDatabase,
+  postgresProblem,
   TEST_DATABASE_URL,
   withDatabase,
 } from './templates.ts';
 
 export { TEST_DATABASE_URL };
 
-async function probePostgres(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const pgProblem = await probePostgres();
+const pgProblem = await postgresProblem(TEST_DATABASE_URL);
 if (pgProblem) {
   const message = `PostgreSQL no responde en ${TEST_DATABASE_URL} (${pgProblem}).`;
   if (process.env.CI) throw new Error(`${message} En CI las pruebas de PostgreSQL son obligatorias.`);
@@ -127,10 +115,8 @@ export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase
   }
   const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   await createPgSchema(TEST_DATABASE_URL, schema);
-  const url = new URL(TEST_DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
   const database = opened(
-    url.href,
+    withSearchPath(TEST_DATABASE_URL, schema),
     () => dropPgSchema(TEST_DATABASE_URL, schema),
     openDatabase(TEST_DATABASE_URL, { schema }).db,
   );

@@ -73,6 +73,16 @@ async function withAdminClient<T>(url: string, run: (client: pg.Client) => Promi
   }
 }
 
+/** Why PostgreSQL at `url` cannot be used (the error's message), or null when it answers a query. */
+export async function postgresProblem(url: string): Promise<string | null> {
+  try {
+    await withAdminClient(url, (client) => client.query('select 1'));
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** `url` with its database name replaced (and no schema option). */
 export function withDatabase(url: string, database: string): string {
   const target = new URL(url);

@@ -61,7 +61,7 @@ export function sqlitePath(url: string): string {
 const schemaOf = new WeakMap<Kysely<any>, string>();
 
 /** `-c search_path=NAME` in a postgres:// URL's `options` parameter, if any. */
-function searchPathOf(url: URL): string | undefined {
+export function searchPathOf(url: URL): string | undefined {
   return /search_path=([a-z_][a-z0-9_]*)/i.exec(url.searchParams.get('options') ?? '')?.[1];
 }
 
@@ -74,6 +74,13 @@ const sqliteFiles: WeakMap<Kysely<any>, string> = ((globalThis as Record<symbol,
 /** The file a SQLite connection opened by {@link openDatabase} works on; undefined for PostgreSQL and `:memory:`. */
 export function sqliteFileOf(db: Kysely<any>): string | undefined {
   return sqliteFiles.get(db);
+}
+
+/** A postgres:// URL whose connections work in `schema` (its `options` parameter, read by {@link searchPathOf}). */
+export function withSearchPath(url: string, schema: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', `-c search_path=${schema}`);
+  return parsed.href;
 }
 
 /** Opens a new connection (pool on PostgreSQL). Most code wants {@link getDb} instead. */

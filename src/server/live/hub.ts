@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { getConfig, isPostgresUrl } from '../config.ts';
-import { getDb } from '../db/index.ts';
+import { getDb, searchPathOf } from '../db/index.ts';
 import { getLogger } from '../log.ts';
 import { LIVE_CHANNEL_PREFIX, latestLiveEventId, liveEventsAfter, setLiveWaker, type LiveEvent } from './events.ts';
 
@@ -77,8 +77,7 @@ class LiveHub {
   }
 
   private async listen(url: string): Promise<void> {
-    const parsed = new URL(url);
-    const searchPath = /search_path=([a-z_][a-z0-9_]*)/i.exec(parsed.searchParams.get('options') ?? '')?.[1];
+    const searchPath = searchPathOf(new URL(url));
     const client = new pg.Client({
       connectionString: url,
       connectionTimeoutMillis: 5000,
