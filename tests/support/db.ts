@@ -130,20 +130,30 @@ export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase
  * each can run alone (`vitest run -t '…'`). A test seeds what it needs (see factories.ts).
  */
 export function describeEachEngine(name: string, body: (database: () => TestDatabase) => void): void {
-  for (const engine of ['sqlite', 'postgres'] as const) {
-    describe.skipIf(engine === 'postgres' && !postgresAvailable)(`${name} [${engine}]`, () => {
-      let current: TestDatabase | undefined;
-      beforeEach(async () => {
-        current = await createTestDatabase(engine);
-      });
-      afterEach(async () => {
-        await current?.cleanup();
-        current = undefined;
-      });
-      body(() => {
-        if (!current) throw new Error('La base de datos de prueba no está lista');
-        return current;
-      });
+  for (const engine of ['sqlite', 'postgres'] as const) describeEngine(engine, name, body);
+}
+
+/**
+ * {@link describeEachEngine}'s suite on one engine: for a long suite whose two halves run from two
+ * files, so that two workers take them side by side.
+ */
+export function describeEngine(
+  engine: DbEngine,
+  name: string,
+  body: (database: () => TestDatabase) => void,
+): void {
+  describe.skipIf(engine === 'postgres' && !postgresAvailable)(`${name} [${engine}]`, () => {
+    let current: TestDatabase | undefined;
+    beforeEach(async () => {
+      current = await createTestDatabase(engine);
     });
-  }
+    afterEach(async () => {
+      await current?.cleanup();
+      current = undefined;
+    });
+    body(() => {
+      if (!current) throw new Error('La base de datos de prueba no está lista');
+      return current;
+    });
+  });
 }
