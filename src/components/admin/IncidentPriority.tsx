@@ -1,10 +1,10 @@
 import { actions, isActionError } from 'astro:actions';
-import { useState } from 'react';
-import { useHydrated } from './hydrated';
+import { useChoiceForm, type SaveOutcome } from './choice-form';
 import { INCIDENT_PRIORITIES, type IncidentPriority } from '../../domain/incidents';
 import { ROUTES } from '../../routes';
 import LiveMessage from './LiveMessage';
 
+const FAILED = 'No se pudo guardar. Inténtalo de nuevo.';
 
 /**
  * 'Urgente' and 'Alta' stand out by colour, weight and a mark; every badge reads 'Prioridad: …', so
@@ -56,36 +56,18 @@ export default function IncidentPriorityControl({
   returnTo = ROUTES.adminIncidents,
   onChanged,
 }: IncidentPriorityControlProps) {
-  const hydrated = useHydrated();
-  const inPlace = hydrated && onChanged !== undefined;
-  const [saved, setSaved] = useState(initial);
-  const [prioridad, setPrioridad] = useState(initial);
-  const [saving, setSaving] = useState(false);
-  const [feedback, setFeedback] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const { hydrated, saving, feedback, changed, onSubmit, selectProps } = useChoiceForm(
+    initial,
+    onChanged &&
+      (async (next: IncidentPriority): Promise<SaveOutcome<IncidentPriority>> => {
+        const { data, error } = await actions.incidents.setPriority({ id, prioridad: next });
+        if (error || !data) return { error: isActionError(error) && error.message ? error.message : FAILED };
+        onChanged(data.prioridad);
+        return { saved: data.prioridad, text: 'Prioridad actualizada.' };
+      }),
+    FAILED,
+  );
   const selectId = `prioridad-${id}`;
-  const changed = prioridad !== saved;
-
-  async function save(next: IncidentPriority) {
-    setSaving(true);
-    setFeedback(null);
-    try {
-      const { data, error } = await actions.incidents.setPriority({ id, prioridad: next });
-      if (error || !data) {
-        const text =
-          isActionError(error) && error.message ? error.message : 'No se pudo guardar. Inténtalo de nuevo.';
-        setFeedback({ kind: 'error', text });
-        return;
-      }
-      setSaved(data.prioridad);
-      setPrioridad(data.prioridad);
-      onChanged?.(data.prioridad);
-      setFeedback({ kind: 'ok', text: 'Prioridad actualizada.' });
-    } catch {
-      setFeedback({ kind: 'error', text: 'No se pudo guardar. Inténtalo de nuevo.' });
-    } finally {
-      setSaving(false);
-    }
-  }
 
   return (
     <form
@@ -93,19 +75,7 @@ export default function IncidentPriorityControl({
       action={formAction}
       className="flex flex-col gap-2"
       data-testid="control-prioridad"
-      onSubmit={(event) => {
-        if (!hydrated) return;
-        if (!changed) {
-          event.preventDefault();
-          return;
-        }
-        if (inPlace) {
-          event.preventDefault();
-          void save(prioridad);
-          return;
-        }
-        setSaving(true);
-      }}
+      onSubmit={onSubmit}
     >
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="volver" value={returnTo} />
@@ -113,17 +83,7 @@ export default function IncidentPriorityControl({
         <label htmlFor={selectId} className="text-sm font-medium text-ink">
           Prioridad
         </label>
-        <select
-          id={selectId}
-          name="prioridad"
-          value={prioridad}
-          disabled={saving && inPlace}
-          onChange={(event) => {
-            setPrioridad(event.target.value as IncidentPriority);
-            setFeedback(null);
-          }}
-          className="rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 disabled:opacity-60"
-        >
+        <select id={selectId} name="prioridad" {...selectProps}>
           {INCIDENT_PRIORITIES.map((value) => (
             <option key={value} value={value}>
               {value}

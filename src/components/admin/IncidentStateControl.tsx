@@ -1,13 +1,10 @@
 import { actions, isActionError } from 'astro:actions';
-import { useEffect, useRef, useState } from 'react';
-import { useHydrated } from './hydrated';
+import { useState } from 'react';
+import { useChoiceForm, type SaveOutcome } from './choice-form';
 import { ROUTES } from '../../routes';
 import { INCIDENT_STATES, type IncidentRecord, type IncidentState } from '../../domain/incidents';
 import { callableCode } from './callable';
 import LiveMessage from './LiveMessage';
-
-
-type Feedback = { kind: 'ok' | 'error'; text: string } | null;
 
 export interface IncidentStateControlProps {
   id: number;
@@ -39,72 +36,33 @@ export default function IncidentStateControl({
   formAction = `${ROUTES.adminIncidents}?_action=incidents.setStateForm`,
   returnTo = ROUTES.adminIncidents,
 }: IncidentStateControlProps) {
-  // Once the island runs on the list, 'Guardar' calls the action in place; otherwise the form is posted.
-  const hydrated = useHydrated();
-  const inPlace = hydrated && onChanged !== undefined;
-  const [saved, setSaved] = useState(initial);
-  const [estado, setEstado] = useState(initial);
   const [notify, setNotify] = useState(true);
-  const [saving, setSaving] = useState(false);
-  const [feedback, setFeedback] = useState<Feedback>(null);
-  // A state chosen before the island ran is the one the select shows: keep it, so 'Guardar' saves it.
-  const selectRef = useRef<HTMLSelectElement>(null);
-  useEffect(() => {
-    const shown = selectRef.current?.value;
-    if (shown && shown !== initial) setEstado(shown as IncidentState);
-  }, [initial]);
+  const { hydrated, saving, feedback, changed, onSubmit, selectProps } = useChoiceForm(
+    initial,
+    onChanged &&
+      (async (next: IncidentState): Promise<SaveOutcome<IncidentState>> => {
+        const { data, error } = await actions.incidents.setState({
+          id,
+          estado: next,
+          notificar: notify && hasEmail,
+        });
+        if (error || !data) {
+          const code = isActionError(error) ? callableCode(error.status) : 'internal';
+          return { error: `Error al cambiar el estado (${code})` };
+        }
+        onChanged(data.incident);
+        const note = data.notified.queued ? ' Se avisará al cliente por correo.' : '';
+        return { saved: data.incident.estado, text: `Estado actualizado correctamente.${note}` };
+      }),
+    'Error al cambiar el estado',
+  );
   const selectId = `estado-${id}`;
   const notifyId = `notificar-${id}`;
 
   const willMail = notify && hasEmail;
-  const changed = estado !== saved;
-
-  async function changeState(next: IncidentState) {
-    setSaving(true);
-    setFeedback(null);
-    try {
-      const { data, error } = await actions.incidents.setState({
-        id,
-        estado: next,
-        notificar: notify && hasEmail,
-      });
-      if (error || !data) {
-        const code = isActionError(error) ? callableCode(error.status) : 'internal';
-        setFeedback({ kind: 'error', text: `Error al cambiar el estado (${code})` });
-        return;
-      }
-      setEstado(data.incident.estado);
-      setSaved(data.incident.estado);
-      onChanged?.(data.incident);
-      const note = data.notified.queued ? ' Se avisará al cliente por correo.' : '';
-      setFeedback({ kind: 'ok', text: `Estado actualizado correctamente.${note}` });
-    } catch {
-      setFeedback({ kind: 'error', text: 'Error al cambiar el estado' });
-    } finally {
-      setSaving(false);
-    }
-  }
 
   return (
-    <form
-      method="post"
-      action={formAction}
-      className="flex flex-col gap-2"
-      onSubmit={(event) => {
-        if (!hydrated) return;
-        // The same state again: nothing to save (and no mail to send).
-        if (!changed) {
-          event.preventDefault();
-          return;
-        }
-        if (inPlace) {
-          event.preventDefault();
-          void changeState(estado);
-          return;
-        }
-        setSaving(true);
-      }}
-    >
+    <form method="post" action={formAction} className="flex flex-col gap-2" onSubmit={onSubmit}>
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="volver" value={returnTo} />
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
@@ -112,18 +70,7 @@ export default function IncidentStateControl({
           <label htmlFor={selectId} className="text-sm font-medium text-ink">
             Estado
           </label>
-          <select
-            ref={selectRef}
-            id={selectId}
-            name="estado"
-            value={estado}
-            disabled={saving && inPlace}
-            onChange={(event) => {
-              setEstado(event.target.value as IncidentState);
-              setFeedback(null);
-            }}
-            className="rounded-button border border-line bg-white px-3 py-2 text-sm text-ink shadow-sm focus:border-brand-500 disabled:opacity-60"
-          >
+          <select id={selectId} name="estado" {...selectProps}>
             {INCIDENT_STATES.map((state) => (
               <option key={state} value={state}>
                 {state}

@@ -60,6 +60,32 @@ function FilterField({
   );
 }
 
+/** A filter's dropdown: `options` as [value, text], the first the 'all' choice (value ''). */
+function SelectFilter({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  options: readonly (readonly [string, string])[];
+}) {
+  const id = `f-${name}`;
+  return (
+    <FilterField id={id} label={label}>
+      <select id={id} name={name} defaultValue={value ?? ''} className={inputClass}>
+        {options.map(([optionValue, text]) => (
+          <option key={optionValue} value={optionValue}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </FilterField>
+  );
+}
+
 /** 'Vence' (issue 22): the next due time of the business-hours clock, red and marked when past. */
 function DueTime({ vence, estado, now }: { vence: string | null; estado: IncidentListItem['estado']; now: string }) {
   if (!vence)
@@ -297,61 +323,53 @@ export default function IncidentsPanel({
             className={inputClass}
           />
         </FilterField>
-        <FilterField id="f-estado" label="Estado">
-          <select id="f-estado" name="estado" defaultValue={filters.estado ?? ''} className={inputClass}>
-            <option value="">Todos</option>
-            {INCIDENT_STATES.map((state) => (
-              <option key={state} value={state}>
-                {state}
-              </option>
-            ))}
-          </select>
-        </FilterField>
-        <FilterField id="f-prioridad" label="Prioridad">
-          <select id="f-prioridad" name="prioridad" defaultValue={filters.prioridad ?? ''} className={inputClass}>
-            <option value="">Todas</option>
-            {INCIDENT_PRIORITIES.map((priority) => (
-              <option key={priority} value={priority}>
-                {priority}
-              </option>
-            ))}
-          </select>
-        </FilterField>
-        <FilterField id="f-asignacion" label="Asignación">
-          <select
-            id="f-asignacion"
-            name="asignacion"
-            defaultValue={filters.asignacion ?? ''}
-            className={inputClass}
-          >
-            <option value="">Todas</option>
-            <option value="mias">Asignadas a mí</option>
-            <option value="sin-asignar">Sin asignar</option>
-          </select>
-        </FilterField>
-        <FilterField id="f-origen" label="Origen">
-          <select id="f-origen" name="origen" defaultValue={filters.origen ?? ''} className={inputClass}>
-            <option value="">Todos</option>
-            {INCIDENT_ORIGINS.map((origin) => (
-              <option key={origin} value={origin}>
-                {origin}
-              </option>
-            ))}
-          </select>
-        </FilterField>
-        <FilterField id="f-plazo" label="Vencimiento">
-          <select id="f-plazo" name="plazo" defaultValue={filters.plazo ?? ''} className={inputClass}>
-            <option value="">Todas</option>
-            <option value="vencidas">Vencidas</option>
-            <option value="hoy">Vencen hoy</option>
-          </select>
-        </FilterField>
-        <FilterField id="f-orden" label="Ordenar por">
-          <select id="f-orden" name="orden" defaultValue={filters.orden ?? ''} className={inputClass}>
-            <option value="">Más recientes</option>
-            <option value="actividad">Última actividad</option>
-          </select>
-        </FilterField>
+        <SelectFilter
+          name="estado"
+          label="Estado"
+          value={filters.estado}
+          options={[['', 'Todos'], ...INCIDENT_STATES.map((state) => [state, state] as const)]}
+        />
+        <SelectFilter
+          name="prioridad"
+          label="Prioridad"
+          value={filters.prioridad}
+          options={[['', 'Todas'], ...INCIDENT_PRIORITIES.map((priority) => [priority, priority] as const)]}
+        />
+        <SelectFilter
+          name="asignacion"
+          label="Asignación"
+          value={filters.asignacion}
+          options={[
+            ['', 'Todas'],
+            ['mias', 'Asignadas a mí'],
+            ['sin-asignar', 'Sin asignar'],
+          ]}
+        />
+        <SelectFilter
+          name="origen"
+          label="Origen"
+          value={filters.origen}
+          options={[['', 'Todos'], ...INCIDENT_ORIGINS.map((origin) => [origin, origin] as const)]}
+        />
+        <SelectFilter
+          name="plazo"
+          label="Vencimiento"
+          value={filters.plazo}
+          options={[
+            ['', 'Todas'],
+            ['vencidas', 'Vencidas'],
+            ['hoy', 'Vencen hoy'],
+          ]}
+        />
+        <SelectFilter
+          name="orden"
+          label="Ordenar por"
+          value={filters.orden}
+          options={[
+            ['', 'Más recientes'],
+            ['actividad', 'Última actividad'],
+          ]}
+        />
         <FilterField id="f-texto" label="Texto" className="col-span-2 lg:col-span-3">
           <input
             id="f-texto"

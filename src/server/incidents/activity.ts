@@ -6,6 +6,9 @@
  * at once (an imported incident) gets the same columns from {@link timelineActivity}.
  */
 import type { Transaction } from 'kysely';
+import type { AuditAction } from '../../domain/audit.ts';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { staffDisplayName } from '../auth/names.ts';
 import type { Database } from '../db/schema.ts';
 import { recordLiveEvent } from '../live/index.ts';
 import { syncClock } from './clock.ts';
@@ -67,4 +70,26 @@ export function timelineActivity(
     customerWaiting = waitingAfter(change.kind) ?? customerWaiting;
   }
   return { lastActivityAt, customerWaiting };
+}
+
+/**
+ * A staff member's change of one of an incident's fields ('Asignar a', 'Prioridad'), after its timeline
+ * row: the activity touched with their name (the live event says who) and, for a request, the audit
+ * event naming the incident, in the same transaction.
+ */
+export async function recordStaffChange(
+  trx: Transaction<Database>,
+  incident: { id: number; numeroIncidencia: string },
+  change: { kind: ActivityKind; action: AuditAction; detail: string },
+  actor: { id: string; email: string; name?: string | null },
+  audit: AuditActor | undefined,
+  at: Date,
+): Promise<void> {
+  await touchIncident(trx, incident.id, change.kind, at, { id: actor.id, name: staffDisplayName(actor) });
+  if (audit)
+    await recordEvent(
+      trx,
+      { ...audit, action: change.action, subject: incident.numeroIncidencia, detail: change.detail },
+      at,
+    );
 }

@@ -12,12 +12,12 @@
 import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { IncidentAssignment } from '../db/schema.ts';
-import { recordEvent, type AuditActor } from '../audit/index.ts';
+import type { AuditActor } from '../audit/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { staffDisplayName } from '../auth/names.ts';
 import { incidentAssignedMail } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
-import { touchIncident } from './activity.ts';
+import { recordStaffChange } from './activity.ts';
 import type { EntryAuthor } from './conversation.ts';
 import { IncidentNotFoundError } from './index.ts';
 
@@ -148,18 +148,14 @@ export async function assignIncident(
         createdAt: now.toISOString(),
       })
       .execute();
-    await touchIncident(trx, incident.id, 'assignment', now, { id: input.actor.id, name: input.actor.name?.trim() || input.actor.email });
-    if (input.audit)
-      await recordEvent(
-        trx,
-        {
-          ...input.audit,
-          action: 'incident.assigned',
-          subject: incident.numeroIncidencia,
-          detail: assignee ? assignee.email : 'Sin asignar',
-        },
-        now,
-      );
+    await recordStaffChange(
+      trx,
+      incident,
+      { kind: 'assignment', action: 'incident.assigned', detail: assignee ? assignee.email : 'Sin asignar' },
+      input.actor,
+      input.audit,
+      now,
+    );
     if (!assignee) return { outcome: 'unassigned' as const, assignee };
     if (assignee.id === input.actor.id) return { outcome: 'self' as const, assignee };
     await enqueueMail(

@@ -20,6 +20,7 @@ import {
   type TimelineEntry,
 } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { staffDisplayName } from '../auth/names.ts';
 import { attachmentsByEntry, mailAttachmentsOfEntry, storeAttachments } from '../attachments/index.ts';
 import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
 import type { Db } from '../db/index.ts';
@@ -232,7 +233,7 @@ async function appendEntry(
     incidentId,
     origin?.unverified ? 'note' : kind,
     now,
-    author ? { id: author.id, name: author.name?.trim() || author.email } : null,
+    author ? { id: author.id, name: staffDisplayName(author) } : null,
   );
   return entry;
 }

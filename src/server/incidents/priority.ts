@@ -5,10 +5,10 @@
  * priority it already has changes and records nothing.
  */
 import type { IncidentPriority } from '../../domain/incidents.ts';
-import { recordEvent, type AuditActor } from '../audit/index.ts';
+import type { AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { IncidentPriorityChange } from '../db/schema.ts';
-import { touchIncident } from './activity.ts';
+import { recordStaffChange } from './activity.ts';
 import type { EntryAuthor } from './conversation.ts';
 import { IncidentNotFoundError } from './index.ts';
 
@@ -42,18 +42,14 @@ export async function setIncidentPriority(
         createdAt: now.toISOString(),
       })
       .execute();
-    await touchIncident(trx, incident.id, 'priority', now, { id: input.actor.id, name: input.actor.name?.trim() || input.actor.email });
-    if (input.audit)
-      await recordEvent(
-        trx,
-        {
-          ...input.audit,
-          action: 'incident.priority',
-          subject: incident.numeroIncidencia,
-          detail: `${incident.prioridad} → ${input.prioridad}`,
-        },
-        now,
-      );
+    await recordStaffChange(
+      trx,
+      incident,
+      { kind: 'priority', action: 'incident.priority', detail: `${incident.prioridad} → ${input.prioridad}` },
+      input.actor,
+      input.audit,
+      now,
+    );
     return { changed: true, ...result };
   });
 }
