@@ -98,6 +98,11 @@ describe("'Actividad' in words", () => {
     expect(activity).not.toContain('razonSocial');
     expect(activity).not.toContain('telefono');
     expect(activity).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    // The introduction counts the rows shown, in words that agree with the number.
+    const shown = await page.locator('#actividad tbody tr').count();
+    expect((await page.locator('#actividad h2 + p').textContent())?.replace(/\s+/g, ' ').trim()).toMatch(
+      new RegExp(`^Los últimos ${shown} eventos de seguridad y de datos del área de personal, del más reciente al más antiguo`),
+    );
 
     const edited = row(page, 'client.edited');
     expect(await edited.textContent()).toContain('Razón social, Teléfono');
