@@ -415,7 +415,10 @@ async function main(): Promise<void> {
       measured.push({
         name: `Webhook${suffix}`,
         ...(await memoryDuring(pid, async () => {
-          await postAll(server!.url, [largeMail(`grande-webhook-${round}@bench.example`)], 1);
+          await postAll(server!.url, [largeMail(`grande-webhook-${round}@bench.example`)], 1).catch((error: unknown) => {
+            // What the server logged says why.
+            throw new Error(`${String(error)}\n${server!.output().split('\n').slice(-20).join('\n')}`);
+          });
         })),
       });
       if (stored() < already + 2) throw new Error('El correo grande no se guardó por el webhook');
