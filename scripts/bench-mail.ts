@@ -19,8 +19,10 @@
  *
  * Builds first unless `--no-build`. `BENCH_MAILS=200` sets another count (a quick check).
  * `BENCH_ONLY=memory` runs only part 3 (the 25 MB mail by IMAP and by the webhook, each on a fresh server),
- * on a database with no mails yet; `BENCH_ONLY=memory BENCH_REPEAT=2` measures it twice in one run. Never
- * touches DATABASE_URL; everything lives in temporary folders, removed at the end.
+ * on a database with no mails yet; `BENCH_ONLY=memory BENCH_REPEAT=2` measures it twice in one run. glibc's
+ * allocator settings in the bench's environment (`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`, …)
+ * are passed on to the server, to try them. Never touches DATABASE_URL; everything lives in temporary
+ * folders, removed at the end.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -364,6 +366,7 @@ async function main(): Promise<void> {
       INBOUND_WEBHOOK_SECRET: SECRET,
       VISITOR_MAIL_DAILY_CAP: '0',
       ADMIN_EMAILS: BENCH_STAFF,
+      ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('MALLOC_'))),
     };
     server = await startServer({ dataDir, env: serverEnv });
     const ready = performance.now();
