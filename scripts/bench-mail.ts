@@ -17,8 +17,12 @@
  *    as the incident page's form posts it; each one done is followed by another). Target: ≥ 0.8× alone.
  *    The server reads them at its default `UPLOAD_MB_PER_SECOND` (all uploads together), reported.
  *
- * Builds first unless `--no-build`. `BENCH_MAILS=200` sets another count (a quick check). Never touches
- * DATABASE_URL; everything lives in temporary folders, removed at the end.
+ * Builds first unless `--no-build`. `BENCH_MAILS=200` sets another count (a quick check).
+ * `BENCH_ONLY=memory` runs only part 3 (the 25 MB mail by IMAP and by the webhook, each on a fresh server),
+ * on a database with no mails yet; `BENCH_ONLY=memory BENCH_REPEAT=2` measures it twice in one run. glibc's
+ * allocator settings in the bench's environment (`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`, …)
+ * are passed on to the server, to try them. Never touches DATABASE_URL; everything lives in temporary
+ * folders, removed at the end.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,7 +42,11 @@ import { inboundFixture, testMailbox, withMessageId } from '../tests/support/inb
 import { MAIL_BRAND } from '../tests/support/mail-brand.ts';
 import { createStaffAccount, ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
 
-const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
+const ONLY = process.env.BENCH_ONLY ?? '';
+if (ONLY !== '' && ONLY !== 'memory') throw new Error(`BENCH_ONLY=${ONLY}: solo se admite 'memory'`);
+const MEMORY_ONLY = ONLY === 'memory';
+const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
+const MAILS = MEMORY_ONLY ? 0 : Number(process.env.BENCH_MAILS ?? 1000);
 const OPEN_INCIDENTS = Math.max(1, Math.round(MAILS / 5));
 const TARGET_SECONDS = 60;
 const TARGET_GROWTH_MB = 100;
@@ -339,10 +347,12 @@ async function main(): Promise<void> {
     console.log(`Abriendo ${OPEN_INCIDENTS} incidencias a las que responder…`);
     const incidents = await seedIncidents(file);
     const imapBatch = mailBatch(MAILS, incidents, 'imap');
-    console.log(`Añadiendo ${MAILS} correos al buzón…`);
-    await mailbox(imap, async (client) => {
-      for (const mail of imapBatch) await client.append('INBOX', mail);
-    });
+    if (MAILS) {
+      console.log(`Añadiendo ${MAILS} correos al buzón…`);
+      await mailbox(imap, async (client) => {
+        for (const mail of imapBatch) await client.append('INBOX', mail);
+      });
+    }
 
     const spawned = performance.now();
     const serverEnv = {
@@ -356,6 +366,7 @@ async function main(): Promise<void> {
       INBOUND_WEBHOOK_SECRET: SECRET,
       VISITOR_MAIL_DAILY_CAP: '0',
       ADMIN_EMAILS: BENCH_STAFF,
+      ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('MALLOC_'))),
     };
     server = await startServer({ dataDir, env: serverEnv });
     const ready = performance.now();
@@ -366,7 +377,7 @@ async function main(): Promise<void> {
 
     const webhookBatch = mailBatch(MAILS, incidents, 'webhook');
     const posting = performance.now();
-    await postAll(server.url, webhookBatch, 4);
+    if (MAILS) await postAll(server.url, webhookBatch, 4);
     const webhookSeconds = (performance.now() - posting) / 1000;
     if (stored() < 2 * MAILS) throw new Error('El webhook no guardó todos los correos');
 
@@ -387,18 +398,71 @@ async function main(): Promise<void> {
         db.close();
       }
     };
-    const large = largeMail('grande-imap@bench.example');
-    let pid = await fresh();
-    const viaImap = await memoryDuring(pid, async () => {
-      await mailbox(target, (client) => client.append('INBOX', large).then(() => undefined));
-      await until(() => stored() >= 2 * MAILS + 1, 120_000, 'el correo de 25 MB por IMAP');
-    });
-    await server.stop();
-    pid = await fresh();
-    const viaWebhook = await memoryDuring(pid, async () => {
-      await postAll(server!.url, [largeMail('grande-webhook@bench.example')], 1);
-    });
-    if (stored() < 2 * MAILS + 2) throw new Error('El correo grande no se guardó por el webhook');
+    let large = largeMail('grande-imap@bench.example');
+    const measured: Array<{ name: string; before: number; peak: number }> = [];
+    for (let round = 1; round <= REPEAT; round += 1) {
+      const suffix = REPEAT > 1 ? ` ${round}` : '';
+      const already = stored();
+      if (round > 1) large = largeMail(`grande-imap-${round}@bench.example`);
+      const mail = large;
+      let pid = await fresh();
+      measured.push({
+        name: `IMAP${suffix}`,
+        ...(await memoryDuring(pid, async () => {
+          await mailbox(target, (client) => client.append('INBOX', mail).then(() => undefined));
+          await until(() => stored() >= already + 1, 120_000, 'el correo de 25 MB por IMAP');
+        })),
+      });
+      await server.stop();
+      pid = await fresh();
+      measured.push({
+        name: `Webhook${suffix}`,
+        ...(await memoryDuring(pid, async () => {
+          await postAll(server!.url, [largeMail(`grande-webhook-${round}@bench.example`)], 1).catch((error: unknown) => {
+            // What the server logged says why.
+            throw new Error(`${String(error)}\n${server!.output().split('\n').slice(-20).join('\n')}`);
+          });
+        })),
+      });
+      if (stored() < already + 2) throw new Error('El correo grande no se guardó por el webhook');
+      if (round < REPEAT) await server.stop();
+    }
+    const mb = (value: number) => `${value.toFixed(1)} MB`;
+    const printMemory = () => {
+      console.log(
+        `Correo de ${(large.length / 1e6).toFixed(1)} MB (dos PDF de bytes aleatorios; adjuntos guardados: ${storedFiles()}), memoria residente del servidor:`,
+      );
+      for (const memory of measured) {
+        const growth = memory.peak - memory.before;
+        console.log(
+          `  ${memory.name.padEnd(10)} antes ${mb(memory.before)}, pico ${mb(memory.peak)}: +${mb(growth)}  objetivo < ${TARGET_GROWTH_MB} MB  ${growth < TARGET_GROWTH_MB ? 'OK' : 'NO'}`,
+        );
+      }
+    };
+    const storedFiles = () => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return Number(
+          (
+            db
+              .prepare('select count(*) as n from incident_attachments where blob_sha256 is not null')
+              .get() as { n: number }
+          ).n,
+        );
+      } finally {
+        db.close();
+      }
+    };
+    if (MEMORY_ONLY) {
+      console.log('');
+      console.log(
+        `Máquina: ${availableParallelism()} núcleos, carga media ${loadavg()
+          .map((value) => value.toFixed(1))
+          .join(' / ')} (1, 5, 15 min)`,
+      );
+      printMemory();
+      return;
+    }
 
     // 4. Uploads beside the static page, on the same server.
     const numero = incidents[0]!.numero;
@@ -432,20 +496,6 @@ async function main(): Promise<void> {
     if (notesWithFiles < uploads.done)
       throw new Error(`Se guardaron ${notesWithFiles} de ${uploads.done} archivos subidos`);
 
-    const storedFiles = () => {
-      const db = new DatabaseSync(file, { readOnly: true });
-      try {
-        return Number(
-          (
-            db
-              .prepare('select count(*) as n from incident_attachments where blob_sha256 is not null')
-              .get() as { n: number }
-          ).n,
-        );
-      } finally {
-        db.close();
-      }
-    };
     const outcomes = (() => {
       const db = new DatabaseSync(file, { readOnly: true });
       try {
@@ -456,7 +506,6 @@ async function main(): Promise<void> {
         db.close();
       }
     })();
-    const mb = (value: number) => `${value.toFixed(1)} MB`;
     console.log('');
     console.log(
       `Máquina: ${availableParallelism()} núcleos, carga media ${loadavg()
@@ -475,18 +524,7 @@ async function main(): Promise<void> {
     console.log(
       `  Resultados: ${outcomes.map((row) => `${String(row.outcome)} ${String(row.n)}`).join(', ')}`,
     );
-    console.log(
-      `Correo de ${(large.length / 1e6).toFixed(1)} MB (dos PDF de bytes aleatorios; adjuntos guardados: ${storedFiles()}), memoria residente del servidor:`,
-    );
-    for (const [name, memory] of [
-      ['IMAP', viaImap],
-      ['Webhook', viaWebhook],
-    ] as const) {
-      const growth = memory.peak - memory.before;
-      console.log(
-        `  ${name.padEnd(8)} antes ${mb(memory.before)}, pico ${mb(memory.peak)}: +${mb(growth)}  objetivo < ${TARGET_GROWTH_MB} MB  ${growth < TARGET_GROWTH_MB ? 'OK' : 'NO'}`,
-      );
-    }
+    printMemory();
     const ratio = beside / alone;
     console.log(
       `Subidas: ${UPLOADS} a la vez de ${UPLOAD_BYTES / 1e6} MB (${uploads.done} guardadas, ${(uploads.bytes / 1e6).toFixed(0)} MB; el servidor las lee a ${parseConfig({}).UPLOAD_MB_PER_SECOND} MB/s en total, su valor por omisión); /productos:`,

@@ -21,7 +21,7 @@ export interface RequestWorkerOptions {
   failure: (error: string) => string;
   /** The message when the worker ends with requests waiting, from its exit code. */
   exited: (code: number) => string;
-  /** Called once the worker has ended (idle, failed, timed out). */
+  /** Called once the worker has ended (idle, failed, timed out); a request to it then fails at once. */
   onEnd: () => void;
 }
 
@@ -88,6 +88,8 @@ export class RequestWorker {
 
   /** Sends a request; its answer without the id. `transfer`: buffers moved to the worker, not copied. */
   request(message: Record<string, unknown>, transfer: readonly Transferable[] = [], timeout?: { ms: number; message: string }): Promise<Record<string, unknown>> {
+    // An ended worker would never answer (a caller holding on to it past its end).
+    if (this.#ended) return Promise.reject(new Error(this.#options.exited(0)));
     clearTimeout(this.#idle);
     // A caller waits on it: the process lives until the answer comes.
     this.#worker.ref();

@@ -8,6 +8,7 @@
  * file is dropped and named; `npm run data` and `npm run db:backup` carry the files.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
@@ -255,6 +256,64 @@ describeEachEngine('attachments', (database) => {
     expect(answered.outcome).toBe('unverified');
     const timeline = await staffTimeline(db, (await incidentByNumber(db, numero))!);
     expect(timeline.at(-1)).toMatchObject({ kind: 'answer', adjuntos: [expect.objectContaining({ nombre: 'otra.png' })] });
+  });
+
+  it('a mail received through the reader that stores it (its original and two files written by its worker) keeps each once: redelivered after a crash that left its row without the original, it fills that in and doubles nothing', async () => {
+    const { db } = database();
+    // Two files of 300 kB each, larger than Node's pool of small Buffers: moved to the worker and back.
+    const pdf = (seed: number) => {
+      const data = Buffer.alloc(300_000, seed);
+      PDF.copy(data);
+      return data;
+    };
+    const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
+    const { message } = (await composer.sendMail({
+      from: 'Luis Gómez <luis@ferreteria.example>',
+      to: INBOUND,
+      subject: 'Las facturas del mes',
+      messageId: '<facturas-1@ferreteria.example>',
+      text: 'Adjunto las dos facturas.',
+      attachments: [
+        { filename: 'factura-1.pdf', content: pdf(1), contentType: 'application/pdf' },
+        { filename: 'factura-2.pdf', content: pdf(2), contentType: 'application/pdf' },
+      ],
+    })) as unknown as { message: Buffer };
+    const raw = Buffer.from(message);
+    // As a channel hands it over: the bytes given up (moved to the worker).
+    const first = await receiveMail(db, new Uint8Array(message), settings, at(16), true);
+    expect(first.outcome).toBe('new-incident');
+
+    const stateOf = async () => {
+      const files = (await attachmentsByEntry(db, first.incidentId!)).problem;
+      const contents = await Promise.all(files.map((file) => attachmentForStaff(db, file.id)));
+      const blobs = await db.selectFrom('blobs').select(['sha256', 'size']).orderBy('sha256').execute();
+      const inbound = await db.selectFrom('inboundMessages').select(['id', 'rawGzip']).execute();
+      return { files, contents, blobs, inbound };
+    };
+    const stored = await stateOf();
+    expect(stored.files.map((file) => file.nombre)).toEqual(['factura-1.pdf', 'factura-2.pdf']);
+    expect(stored.contents.map((file, index) => Buffer.from(file!.data).equals(pdf(index + 1)))).toEqual([true, true]);
+    expect(stored.blobs.filter((blob) => Number(blob.size) === 300_000)).toHaveLength(2);
+    expect(stored.inbound).toHaveLength(1);
+    expect(Buffer.from(gunzipSync(stored.inbound[0]!.rawGzip!)).equals(raw)).toBe(true);
+
+    // A crash after the commit and before the worker wrote the original: the row has none.
+    await db.updateTable('inboundMessages').set({ rawGzip: null }).execute();
+    const again = await receiveMail(db, new Uint8Array(raw), settings, at(16), true);
+    expect(again).toMatchObject({ outcome: 'duplicate', firstOutcome: 'new-incident', inboundId: first.inboundId });
+    const refilled = await stateOf();
+    expect(Buffer.from(gunzipSync(refilled.inbound[0]!.rawGzip!)).equals(raw)).toBe(true);
+    expect(refilled.files.map((file) => file.id)).toEqual(stored.files.map((file) => file.id));
+    expect(refilled.blobs).toEqual(stored.blobs);
+    expect(await db.selectFrom('incidents').select('id').execute()).toHaveLength(1);
+
+    // Delivered once more: still one of everything, the original as it was.
+    expect((await receiveMail(db, raw, settings, at(17))).outcome).toBe('duplicate');
+    const last = await stateOf();
+    expect(last.blobs).toEqual(stored.blobs);
+    expect(last.inbound).toHaveLength(1);
+    expect(last.files).toHaveLength(2);
+    expect(Buffer.from(gunzipSync(last.inbound[0]!.rawGzip!)).equals(raw)).toBe(true);
   });
 
   it('keeps the good files of a refused try for a day, for that action only, and purges blobs nobody uses', async () => {

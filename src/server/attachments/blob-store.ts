@@ -24,30 +24,53 @@ import { RequestWorker } from '../request-worker.ts';
 
 type Db = Kysely<Database>;
 
+/**
+ * CommonJS for a worker thread: `openBlobWriter(path)` opens a connection of its own to the SQLite file
+ * and returns `{ db, writeBlobs(items, createdAt) }`, which upserts each item under its SHA-256 in one
+ * immediate transaction and returns the keys. Shared by this module's worker and the mail reader's
+ * (src/server/inbound/mime-worker.ts), which writes a mail's files where it parsed them.
+ */
+export const SQLITE_BLOB_WRITER_SOURCE = `
+const openBlobWriter = (() => {
+  const { DatabaseSync } = require('node:sqlite');
+  const { createHash } = require('node:crypto');
+  return (path) => {
+    const db = new DatabaseSync(path, { timeout: 5000, enableForeignKeyConstraints: true });
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA busy_timeout = 5000');
+    const upsert = db.prepare(
+      'insert into blobs (sha256, size, data, created_at) values (?, ?, ?, ?) ' +
+      'on conflict (sha256) do update set created_at = excluded.created_at',
+    );
+    const writeBlobs = (items, createdAt) => {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const keys = items.map((data) => {
+          const key = createHash('sha256').update(data).digest('hex');
+          upsert.run(key, data.byteLength, data, createdAt);
+          return key;
+        });
+        db.exec('COMMIT');
+        return keys;
+      } catch (error) {
+        try { db.exec('ROLLBACK'); } catch {}
+        throw error;
+      }
+    };
+    return { db, writeBlobs };
+  };
+})();
+`;
+
 // CommonJS, evaluated in the worker: one connection, one prepared upsert, one message at a time.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { DatabaseSync } = require('node:sqlite');
-const { createHash } = require('node:crypto');
-const db = new DatabaseSync(workerData.path, { timeout: 5000, enableForeignKeyConstraints: true });
-db.exec('PRAGMA synchronous = FULL');
-db.exec('PRAGMA busy_timeout = 5000');
-const upsert = db.prepare(
-  'insert into blobs (sha256, size, data, created_at) values (?, ?, ?, ?) ' +
-  'on conflict (sha256) do update set created_at = excluded.created_at',
-);
+${SQLITE_BLOB_WRITER_SOURCE}
+const writer = openBlobWriter(workerData.path);
 parentPort.on('message', ({ id, items, createdAt }) => {
   try {
-    db.exec('BEGIN IMMEDIATE');
-    const keys = items.map((data) => {
-      const key = createHash('sha256').update(data).digest('hex');
-      upsert.run(key, data.byteLength, data, createdAt);
-      return key;
-    });
-    db.exec('COMMIT');
-    parentPort.postMessage({ id, keys });
+    parentPort.postMessage({ id, keys: writer.writeBlobs(items, createdAt) });
   } catch (error) {
-    try { db.exec('ROLLBACK'); } catch {}
     parentPort.postMessage({ id, error: String((error && error.message) || error) });
   }
 });
@@ -78,11 +101,38 @@ function workerFor(path: string): RequestWorker {
 }
 
 /**
+ * Writes blobs off this thread, or answers null when it cannot for this database (then this thread
+ * writes them): the keys. One that does not hand `items` back took them without a copy and let them go
+ * (the caller's views are left empty). On SQLite it holds `db`'s connection while its worker writes.
+ */
+export type BlobWriter = (
+  db: Db,
+  items: Uint8Array[],
+  createdAt: string,
+) => Promise<{ keys: string[]; items?: Uint8Array[] } | null>;
+
+/** This module's writer, on a SQLite file only: the items are copied to its worker, the caller keeps its own. */
+const copyingWriter: BlobWriter = async (db, items, createdAt) => {
+  const path = sqliteFileOf(db);
+  if (!path) return null;
+  const writer = workerFor(path);
+  const reply = await db.connection().execute(() => writer.request({ items, createdAt }));
+  return { keys: reply.keys as string[], items };
+};
+
+/**
  * Stores the files' bytes and thumbnails (those not stored yet) and returns the files with their keys
  * (`blob`, `thumbBlob`), for {@link storeAttachments} to name in its transaction. Call it outside any
- * transaction: on SQLite it holds the connection while the worker writes.
+ * transaction: on SQLite it holds the connection while the worker writes. `writer`: another worker to
+ * write them (the mail reader's, src/server/inbound/mime-worker.ts, on both engines); when it keeps the
+ * bytes, the files returned carry only their sizes (`size`), their `data` and `thumb` empty.
  */
-export async function storeBlobs(db: Db, files: readonly PreparedFile[], now: Date = new Date()): Promise<PreparedFile[]> {
+export async function storeBlobs(
+  db: Db,
+  files: readonly PreparedFile[],
+  now: Date = new Date(),
+  writer: BlobWriter = copyingWriter,
+): Promise<PreparedFile[]> {
   const missing = files.filter((file) => file.blob === undefined);
   if (!missing.length) return [...files];
   const items: Uint8Array[] = [];
@@ -90,23 +140,23 @@ export async function storeBlobs(db: Db, files: readonly PreparedFile[], now: Da
     items.push(file.data);
     if (file.thumb) items.push(file.thumb);
   }
-  const path = sqliteFileOf(db);
-  let keys: string[];
-  if (path) {
-    const writer = workerFor(path);
-    // Copied to the worker (structured clone): the caller keeps its bytes.
-    const reply = await db.connection().execute(() => writer.request({ items, createdAt: now.toISOString() }));
-    keys = reply.keys as string[];
-  } else {
-    keys = [];
+  // Before a writer may take the bytes away.
+  const sizes = missing.map((file) => file.size ?? file.data.byteLength);
+  let written = await writer(db, items, now.toISOString());
+  if (!written) {
+    const keys: string[] = [];
     for (const item of items) keys.push(await putBlob(db, item, now));
+    written = { keys, items };
   }
+  const { keys, items: back } = written;
   const stored = new Map<PreparedFile, PreparedFile>();
   let index = 0;
-  for (const file of missing) {
+  for (const [position, file] of missing.entries()) {
+    const data = back?.[index] ?? new Uint8Array();
     const blob = keys[index++]!;
+    const thumb = file.thumb ? (back?.[index] ?? new Uint8Array()) : null;
     const thumbBlob = file.thumb ? keys[index++]! : null;
-    stored.set(file, { ...file, blob, thumbBlob });
+    stored.set(file, { ...file, data, thumb, blob, thumbBlob, size: sizes[position]! });
   }
   return files.map((file) => stored.get(file) ?? file);
 }

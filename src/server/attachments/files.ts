@@ -33,6 +33,11 @@ export interface PreparedFile {
   contentType: string;
   data: Uint8Array;
   thumb: Uint8Array | null;
+  /**
+   * Its size: set once stored (blob-store.ts), as a writer that took the bytes without a copy leaves
+   * `data` empty.
+   */
+  size?: number;
   /** The SHA-256 keys under which `data` and `thumb` are stored, once they are (blob-store.ts). */
   blob?: string;
   thumbBlob?: string | null;

@@ -61,7 +61,7 @@ export async function storeAttachments(
         thumbSha256: thumb,
         filename: safeFileName(file.filename),
         contentType: file.contentType,
-        size: file.data.byteLength,
+        size: file.size ?? file.data.byteLength,
         droppedReason: null,
         createdAt: now.toISOString(),
       })
@@ -169,4 +169,4 @@ export async function mailAttachmentsOfEntry(trx: Writer, entryId: number): Prom
 }
 
 /** How many bytes `ids`' blobs hold (the daily public total counts what was stored). */
-export const totalSize = (files: readonly PreparedFile[]) => files.reduce((sum, file) => sum + file.data.byteLength, 0);
+export const totalSize = (files: readonly PreparedFile[]) => files.reduce((sum, file) => sum + (file.size ?? file.data.byteLength), 0);

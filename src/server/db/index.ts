@@ -84,6 +84,21 @@ export function withSearchPath(url: string, schema: string): string {
 }
 
 /** Opens a new connection (pool on PostgreSQL). Most code wants {@link getDb} instead. */
+const postgresTargets: WeakMap<Kysely<any>, PostgresTarget> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('vertice.postgresTargets')
+] ??= new WeakMap()) as WeakMap<Kysely<any>, PostgresTarget>;
+
+/** Where a PostgreSQL connection opened by {@link openDatabase} works: for a worker's connection of its own. */
+export interface PostgresTarget {
+  url: string;
+  schema?: string;
+}
+
+/** The URL and schema of a PostgreSQL connection opened by {@link openDatabase}; undefined for SQLite. */
+export function postgresTargetOf(db: Kysely<any>): PostgresTarget | undefined {
+  return postgresTargets.get(db);
+}
+
 export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
   const plugins = [new CamelCasePlugin()];
   if (isPostgresUrl(url)) {
@@ -108,6 +123,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
     const dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect, plugins });
     if (schema) schemaOf.set(db, schema);
+    postgresTargets.set(db, { url, schema });
     return {
       db,
       engine: 'postgres',

@@ -17,7 +17,7 @@
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { NEW_INCIDENTS_PER_SENDER_PER_HOUR } from '../../domain/inbound.ts';
 import { ENTRY_MAX_LENGTH } from '../../domain/incidents.ts';
@@ -35,6 +35,8 @@ import { getConfig, type Config } from '../config.ts';
 import { storeBlobs } from '../attachments/blob-store.ts';
 import { prepareFiles, type IncomingFile, type PreparedFile, type RefusedFile } from '../attachments/files.ts';
 import { mailBrand } from '../mail/index.ts';
+import { mailBlobWriter, type StagedOriginal } from './mime-worker.ts';
+import { ORIGINAL_RETENTION_DAYS } from './original.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -66,6 +68,11 @@ export interface ChannelMessage {
   files: IncomingFile[];
   /** The whole message as received, kept gzip-compressed for 'Ver original'; null when the channel has none. */
   raw: Uint8Array | null;
+  /**
+   * The whole message as received, kept by the mail reader's worker instead of `raw`
+   * (src/server/inbound/mime-worker.ts): stored compressed once the message's row is committed.
+   */
+  original?: StagedOriginal | null;
   /** The channel already knows it must not act on it (an automatic mail, spam): why, and where it goes. */
   refusal?: { outcome: 'ignored' | 'rejected'; reason: string } | null;
   /** A delivery report: the ids of the messages it reports on; null when it is none. */
@@ -290,10 +297,12 @@ export type AdmitResult =
   | { status: 'gone' }
   | { status: 'no-sender' };
 
-const storedFiles = async (db: Db, files: PreparedFiles, now: Date): Promise<PreparedFiles> => ({
+const storedFiles = async (db: Db, files: PreparedFiles, now: Date, viaMailReader = false): Promise<PreparedFiles> => ({
   ...files,
-  prepared: await storeBlobs(db, files.prepared, now),
+  prepared: await storeBlobs(db, files.prepared, now, viaMailReader ? mailBlobWriter : undefined),
 });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * 'Crear incidencia' on a refused message ('Rechazados' in Configuración): a staff member decided it is
@@ -351,6 +360,12 @@ export async function admitRefused(
 /**
  * Stores the message once and acts on it (see the module's comment), in one transaction. Throws when
  * the database fails: nothing is stored then, and the channel must hand the message over again.
+ *
+ * A message whose original the mail reader's worker keeps (`original`) is stored without it, and the
+ * worker writes it into the committed row before this returns, so before the channel acknowledges the
+ * message. A crash (or a failure) in between leaves the row without its original; the channel hands the
+ * message over again, it is a duplicate then, and its original is written into the row that lacks it
+ * (within {@link ORIGINAL_RETENTION_DAYS} days of its arrival: an original purged since stays purged).
  */
 export async function ingestMessage(
   db: Db,
@@ -358,15 +373,39 @@ export async function ingestMessage(
   settings: InboundSettings,
   now: Date = new Date(),
 ): Promise<IngestResult> {
-  const rawGzip = message.raw ? new Uint8Array(await gzipAsync(message.raw)) : null;
+  const original = message.original ?? null;
+  try {
+    const result = await storeAndAct(db, message, settings, now);
+    if (original && result.inboundId !== undefined) {
+      if (result.outcome !== 'duplicate') await original.store(db, result.inboundId);
+      else if (result.originalMissing) await original.store(db, result.inboundId, true);
+    }
+    const { wake, originalMissing: _missing, ...outcome } = result;
+    if (wake) wakeMailWorkers();
+    return outcome;
+  } finally {
+    original?.release();
+  }
+}
+
+async function storeAndAct(
+  db: Db,
+  message: ChannelMessage,
+  settings: InboundSettings,
+  now: Date,
+): Promise<IngestResult & { wake?: boolean; originalMissing?: boolean }> {
+  const rawGzip = message.raw && !message.original ? new Uint8Array(await gzipAsync(message.raw)) : null;
   // Sniffed and images re-encoded before the transaction: sharp's work holds no database lock. A
   // message that will not act (a duplicate, automatic mail) does this for nothing, which is rare.
-  // Their bytes stored then too, off this thread on SQLite (blob-store.ts); a message that ends up
-  // acting on nothing leaves them to the purge of unused blobs.
+  // Their bytes stored then too, off this thread on SQLite (blob-store.ts; by the mail reader's worker
+  // for a message it read); a message that ends up acting on nothing leaves them to the purge of unused
+  // blobs.
   const files = message.files.length
-    ? await storedFiles(db, await prepareFiles(message.files), now)
+    ? await storedFiles(db, await prepareFiles(message.files), now, Boolean(message.original))
     : { prepared: [], refused: [] };
-  const result = await db.transaction().execute(async (trx): Promise<IngestResult & { wake?: boolean }> => {
+  // The original compressed only now, its files' bytes let go: the two are not held at once.
+  await message.original?.compress();
+  return db.transaction().execute(async (trx): Promise<IngestResult & { wake?: boolean; originalMissing?: boolean }> => {
     const stored = await trx
       .insertInto('inboundMessages')
       .values({
@@ -388,10 +427,17 @@ export async function ingestMessage(
       // What became of it the first time decides, e.g., the mailbox folder it goes to now.
       const first = await trx
         .selectFrom('inboundMessages')
-        .select(['id', 'outcome'])
+        .select(['id', 'outcome', 'receivedAt', sql<number | boolean>`raw_gzip is null`.as('noOriginal')])
         .where('dedupKey', '=', message.dedupKey)
         .executeTakeFirst();
-      return { outcome: 'duplicate', ...(first ? { firstOutcome: first.outcome, inboundId: first.id } : {}) };
+      if (!first) return { outcome: 'duplicate' };
+      const recent = Date.parse(first.receivedAt) > now.getTime() - ORIGINAL_RETENTION_DAYS * DAY_MS;
+      return {
+        outcome: 'duplicate',
+        firstOutcome: first.outcome,
+        inboundId: first.id,
+        originalMissing: Boolean(first.noOriginal) && recent,
+      };
     }
     const decision = await decide(trx, message, stored.id, settings, now, files);
     await trx
@@ -405,9 +451,6 @@ export async function ingestMessage(
       .execute();
     return { ...decision, inboundId: stored.id };
   });
-  const { wake, ...outcome } = result;
-  if (wake) wakeMailWorkers();
-  return outcome;
 }
 
 /** The address part of `Name <address>` (MAIL_FROM), lower case. */

@@ -6,7 +6,6 @@
  * mail, the mailbox's spam flag) and which of our mails a delivery report names. Nothing here touches
  * the database: src/server/inbound/index.ts decides.
  */
-import { createHash } from 'node:crypto';
 import EmailReplyParser from 'email-reply-parser';
 import { convert } from 'html-to-text';
 import type { Address, Email } from 'postal-mime';
@@ -15,7 +14,7 @@ import type { Db } from '../db/index.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/attachments.ts';
 import type { IncomingFile } from '../attachments/files.ts';
 import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
-import { parseMime } from './mime-worker.ts';
+import { readMime, type StagedOriginal } from './mime-worker.ts';
 
 /** The channel's name in `inbound_messages.channel`. */
 export const MAIL_CHANNEL = 'correo';
@@ -100,18 +99,27 @@ function extensionOf(mimeType: string): string {
 /**
  * Reads a raw mail into what the channel hands the desk; the MIME tree is parsed in a worker thread
  * (mime-worker.ts). With `move`, the caller gives `raw` up (a channel handing over the bytes it fetched):
- * they travel to the worker and back without a copy.
+ * they travel to the worker without a copy. With `stage`, they stay there, as the message's `original`
+ * (`raw` null), for the inbound path to store once the message's row is committed; without, they come
+ * back as `raw`.
  */
-export async function readMail(given: Uint8Array, move = false): Promise<ChannelMessage> {
-  const { email, raw } = await parseMime(given, move);
+export async function readMail(given: Uint8Array, move = false, stage = false): Promise<ChannelMessage> {
+  const { email, sha256, raw, original } = await readMime(given, { move, stage });
+  try {
+    return messageOf(email, sha256, raw, original);
+  } catch (error) {
+    original?.release();
+    throw error;
+  }
+}
+
+function messageOf(email: Email, sha256: string, raw: Uint8Array | null, original: StagedOriginal | null): ChannelMessage {
   const header = (name: string) => email.headers.find((item) => item.key === name)?.value;
   const allHeaders = (name: string) =>
     email.headers.filter((item) => item.key === name).map((item) => item.value);
 
   const messageId = email.messageId ? normalizeMessageId(email.messageId) : null;
-  const dedupKey = messageId
-    ? `message-id:${messageId}`
-    : `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+  const dedupKey = messageId ? `message-id:${messageId}` : `sha256:${sha256}`;
   const from = mailboxes(email.from)[0];
   const sender = from?.address
     ? { address: from.address.trim().toLowerCase(), name: from.name.trim() }
@@ -161,6 +169,7 @@ export async function readMail(given: Uint8Array, move = false): Promise<Channel
     text: newTextOf(text),
     files: isReport ? [] : filesOf(email),
     raw,
+    original,
     refusal: automatic
       ? { outcome: 'ignored', reason: automatic }
       : spam
@@ -172,7 +181,8 @@ export async function readMail(given: Uint8Array, move = false): Promise<Channel
 
 /**
  * A raw mail through the one inbound path: read, stored once, acted on (src/server/inbound/index.ts).
- * `move`: the caller gives `raw` up (see {@link readMail}).
+ * `move`: the caller gives `raw` up (see {@link readMail}). The bytes are staged in the reader's worker,
+ * which stores them compressed once the message's row is committed.
  */
 export async function receiveMail(
   db: Db,
@@ -181,5 +191,5 @@ export async function receiveMail(
   now: Date = new Date(),
   move = false,
 ): Promise<IngestResult> {
-  return ingestMessage(db, await readMail(raw, move), settings, now);
+  return ingestMessage(db, await readMail(raw, move, true), settings, now);
 }
