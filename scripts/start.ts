@@ -16,7 +16,7 @@ import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/s
 import { inboundMailHandler } from '../src/server/inbound/webhook.ts';
 import { getLogger } from '../src/server/log.ts';
 import { closeLiveStreams } from '../src/server/live/hub.ts';
-import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
+import { ensureFirstStaffAccount, importInitialContent, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
 const clientDir = fileURLToPath(new URL('../dist/client/', import.meta.url));
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   }
   const log = getLogger();
   await prepareDatabase();
+  await importInitialContent();
   await ensureFirstStaffAccount();
   const background = await startBackground();
 
