@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { cleanText, firstMessagePerField } from './forms/common.ts';
+import { santoDomingoInstant } from './forms/meeting.ts';
 
 export const ARTICLE_KINDS = ['blog', 'ayuda'] as const;
 export type ArticleKind = (typeof ARTICLE_KINDS)[number];
@@ -266,4 +267,20 @@ export function isPublicAt(article: { state: string; publishAt: string | null },
     article.publishAt !== null &&
     Date.parse(article.publishAt) <= now.getTime()
   );
+}
+
+/**
+ * 'Programar': the date (`aaaa-mm-dd`) and time (`hh:mm`) in Santo Domingo as an instant, which must
+ * be later than `now`; or the Spanish message for the 'fecha' field.
+ */
+export function scheduleFrom(fecha: string, hora: string, now: Date = new Date()): { ok: true; at: Date } | { ok: false; message: string } {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(fecha.trim());
+  const time = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(hora.trim());
+  if (!day || !time) return { ok: false, message: ARTICLE_MESSAGES.scheduleRequired };
+  const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  const calendar = new Date(Date.UTC(year, month - 1, date));
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== date)
+    return { ok: false, message: ARTICLE_MESSAGES.scheduleRequired };
+  const at = santoDomingoInstant(fecha.trim(), hora.trim());
+  return at.getTime() > now.getTime() ? { ok: true, at } : { ok: false, message: ARTICLE_MESSAGES.schedulePast };
 }

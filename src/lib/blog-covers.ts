@@ -33,3 +33,10 @@ export function socialCardOf(reference: string | null): string {
   const match = reference ? /^asset:blog\/([a-z0-9-]+)\.svg$/.exec(reference) : null;
   return match && coverOf(reference) ? `/og/blog/${match[1]}.png` : '/og/default.png';
 }
+
+/** Every illustration an article may take as its cover ('Imagen de portada'), as references. */
+export function coverChoices(): string[] {
+  return Object.keys(ASSETS)
+    .map((path) => `asset:blog/${path.replace(/^.*\//, '')}`)
+    .sort();
+}

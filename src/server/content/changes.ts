@@ -14,9 +14,11 @@ import { getLogger } from '../log.ts';
 /** The channel of the content's changes: `vertice_content_<schema>` (the schema, so test databases never hear each other). */
 export const CONTENT_CHANNEL_PREFIX = 'vertice_content_';
 
-type Listener = () => void;
+/** A listener may return the work the change started (a render): {@link contentSettled} waits for it. */
+type Listener = () => void | Promise<unknown>;
 interface ChangesHolder {
   __verticeContentListeners?: Set<Listener>;
+  __verticeContentSettling?: Promise<unknown>;
 }
 
 function listeners(): Set<Listener> {
@@ -42,11 +44,26 @@ export function contentChanged(db: Kysely<any>): void {
 
 /** Calls this process's listeners (also what a process does when the NOTIFY of another reaches it). */
 export function notifyLocal(): void {
+  const started: Array<Promise<unknown>> = [];
   for (const listener of listeners()) {
     try {
-      listener();
+      const work = listener();
+      if (work) started.push(work.catch(() => undefined));
     } catch (error) {
       getLogger().error({ err: error }, 'content change listener failed');
     }
   }
+  (globalThis as ChangesHolder).__verticeContentSettling = Promise.all(started);
+}
+
+/**
+ * Waits (at most `ms`) for the work the last change started in this process: the staff action that
+ * made a change answers once the public pages show it, so the editor's "published" is true when said.
+ */
+export async function contentSettled(ms = 5000): Promise<void> {
+  const settling = (globalThis as ChangesHolder).__verticeContentSettling;
+  if (!settling) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([settling, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

@@ -224,7 +224,7 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
     void refresh();
   }
 
-  const unsubscribe = onContentChange(() => void refresh());
+  const unsubscribe = onContentChange(() => refresh());
   if (options.databaseUrl && isPostgres(db)) void listen(options.databaseUrl);
   const check = setInterval(() => {
     void fingerprint(db)

@@ -5,9 +5,9 @@
  * a request reaches them only for a path the memory table does not hold (a draft, an old address, a
  * wrong slug), which answers 404 or a 301.
  */
-import { articlePathOf, isPublicAt } from '../../domain/articles.ts';
+import { articlePathOf, isPublicAt, type ArticleKind, type ArticleState } from '../../domain/articles.ts';
 import { santoDomingoToday } from '../../domain/forms/meeting.ts';
-import { articleBySlug, publicArticles, redirectFor, type Article } from '../content/articles.ts';
+import { articleById, articleBySlug, listArticles, publicArticles, redirectFor, type Article } from '../content/articles.ts';
 import { renderArticleHtml } from '../content/render.ts';
 import { getDb } from '../db/index.ts';
 
@@ -73,4 +73,41 @@ export async function blogArticleView(slug: string, now: Date = new Date()): Pro
     if (to) return { kind: 'redirect', to };
   }
   return { kind: 'missing' };
+}
+
+/** A row of 'Contenido'. */
+export interface ContentListItem {
+  id: number;
+  title: string;
+  kind: ArticleKind;
+  state: ArticleState;
+  /** ISO 8601 UTC, or null. */
+  publishAt: string | null;
+  /** Whether the article is public now (a scheduled time reached counts). */
+  isPublic: boolean;
+  path: string;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+/** 'Contenido': every article, most recently changed first. */
+export async function contentListView(now: Date = new Date()): Promise<ContentListItem[]> {
+  return (await listArticles(getDb())).map((article) => ({
+    id: article.id,
+    title: article.title,
+    kind: article.kind,
+    state: article.state,
+    publishAt: article.publishAt,
+    isPublic: isPublicAt(article, now),
+    path: articlePathOf(article.kind, article.slug),
+    updatedAt: article.updatedAt,
+    updatedBy: article.updatedBy,
+  }));
+}
+
+/** The editor of `/admin/contenido/{id}`: the stored article (null for `nuevo`), or missing for an id that is not one. */
+export async function articleEditorView(param: string | undefined): Promise<{ kind: 'new' } | { kind: 'article'; article: Article } | { kind: 'missing' }> {
+  if (param === 'nuevo') return { kind: 'new' };
+  const article = param && /^[1-9]\d{0,9}$/.test(param) ? await articleById(getDb(), Number(param)) : null;
+  return article ? { kind: 'article', article } : { kind: 'missing' };
 }
