@@ -75,6 +75,9 @@ export async function blogArticleView(slug: string, now: Date = new Date()): Pro
   return { kind: 'missing' };
 }
 
+/** The kinds whose pages exist: the help centre's ('ayuda', `/ayuda/{slug}`) comes in a later slice of issue 23. */
+export const hasPublicPages = (kind: ArticleKind): boolean => kind === 'blog';
+
 /** A row of 'Contenido'. */
 export interface ContentListItem {
   id: number;
@@ -83,7 +86,7 @@ export interface ContentListItem {
   state: ArticleState;
   /** ISO 8601 UTC, or null. */
   publishAt: string | null;
-  /** Whether the article is public now (a scheduled time reached counts). */
+  /** Whether the article can be opened on the site now: public (a scheduled time reached counts) and of a kind with pages. */
   isPublic: boolean;
   path: string;
   updatedAt: string;
@@ -98,7 +101,7 @@ export async function contentListView(now: Date = new Date()): Promise<ContentLi
     kind: article.kind,
     state: article.state,
     publishAt: article.publishAt,
-    isPublic: isPublicAt(article, now),
+    isPublic: isPublicAt(article, now) && hasPublicPages(article.kind),
     path: articlePathOf(article.kind, article.slug),
     updatedAt: article.updatedAt,
     updatedBy: article.updatedBy,
