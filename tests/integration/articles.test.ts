@@ -17,6 +17,7 @@ import {
 import { recentEvents } from '../../src/server/audit/index.ts';
 import {
   articleById,
+  articleBySlug as articleBySlugIn,
   ArticleRefusal,
   createArticle,
   listArticles,
@@ -37,7 +38,9 @@ import {
   readFrontMatter,
   readMarkdownArticles,
 } from '../../src/server/content/markdown-import.ts';
-import { describeEachEngine } from '../support/db.ts';
+import { exportData } from '../../src/server/data/export.ts';
+import { importData } from '../../src/server/data/import.ts';
+import { createTestDatabase, describeEachEngine } from '../support/db.ts';
 
 const ANA = { actorId: 'user-ana', actorEmail: 'ana@vertice.example', network: '203.0.113.0/24' };
 const LUIS = { actorId: 'user-luis', actorEmail: 'luis@vertice.example', network: '203.0.113.0/24' };
@@ -431,6 +434,69 @@ describeEachEngine('articles', (database) => {
     expect(await redirectFor(db, 'blog', 'integracion-admcloud-restaurantpe', later(2 * HOUR))).toBe(
       '/blog/integracion-admcloud',
     );
+  });
+
+  it('moves with `npm run data`: articles with their state, dates and old addresses, and the one-time import done', async () => {
+    const { db, engine } = database();
+    await importMarkdownArticles(db, readMarkdownArticles(), T0);
+    const article = await createArticle(db, input({ tags: ['ERP'], author: 'Ana' }), ANA, T0);
+    await publishArticle(db, article.id, 1, ANA, later(HOUR));
+    await updateArticle(
+      db,
+      article.id,
+      2,
+      input({ slug: 'cierre-de-mes', tags: ['ERP'], author: 'Ana' }),
+      ANA,
+      later(2 * HOUR),
+    );
+    const draft = await createArticle(db, input({ slug: 'borrador', kind: 'ayuda' }), LUIS, later(3 * HOUR));
+    const file: unknown = JSON.parse(JSON.stringify(await exportData(db)));
+    const target = await createTestDatabase(engine);
+    try {
+      const to = target.db;
+      const summary = await importData(to, file);
+      expect(summary.articles).toEqual({ imported: 5, skipped: 0, invalid: 0 });
+      const moved = (await listArticles(to)).map(({ id: _id, version: _version, ...rest }) => rest);
+      const source = (await listArticles(db)).map(({ id: _id, version: _version, ...rest }) => rest);
+      expect(moved.sort((a, b) => a.slug.localeCompare(b.slug))).toEqual(
+        source.sort((a, b) => a.slug.localeCompare(b.slug)),
+      );
+      expect(await redirectFor(to, 'blog', 'como-cerrar-el-mes', later(4 * HOUR))).toBe(
+        '/blog/cierre-de-mes',
+      );
+      expect((await articleBySlugIn(to, 'ayuda', 'borrador'))?.state).toBe(draft.state);
+      // The target's first start imports no Markdown article again; the same file again adds nothing.
+      expect(await importMarkdownArticles(to, readMarkdownArticles(), later(5 * HOUR))).toBeNull();
+      expect((await importData(to, file)).articles).toEqual({ imported: 0, skipped: 5, invalid: 0 });
+      // A record the editor would refuse is refused, named.
+      const refused: string[] = [];
+      const bad = {
+        articles: [
+          {
+            kind: 'blog',
+            slug: 'Mal Slug',
+            title: 'x',
+            excerpt: 'x',
+            body: 'x',
+            state: 'publicado',
+            publishAt: T0.toISOString(),
+            createdAt: T0.toISOString(),
+          },
+        ],
+      };
+      expect(
+        (
+          await importData(to, bad, {
+            onRefused: (refusal) => refused.push(`${refusal.record}: ${refusal.reason}`),
+          })
+        ).articles,
+      ).toEqual({ imported: 0, skipped: 0, invalid: 1 });
+      expect(refused).toEqual([
+        `blog/Mal Slug: ${ARTICLE_MESSAGES.slugInvalid.charAt(0).toLowerCase()}${ARTICLE_MESSAGES.slugInvalid.slice(1)}`,
+      ]);
+    } finally {
+      await target.cleanup();
+    }
   });
 
   it('imports once when two processes start at the same time', async () => {
