@@ -164,6 +164,14 @@ describe("'Contenido'", () => {
     );
     expect(await status('/blog/novedades-de-enero')).toBe(404);
     await expectNoAxeViolations(page);
+    const scheduledEditor = page.url();
     await context.close();
+
+    // The same editor at 390 px with JavaScript: nothing wider than the phone, axe-clean.
+    const phone = await signInStaff(browser, server.url, { email, password, network: '198.51.100.33' }, PHONE);
+    await phone.page.goto(scheduledEditor);
+    expect(await noOverflow(phone.page)).toBe(true);
+    await expectNoAxeViolations(phone.page);
+    await phone.context.close();
   });
 });
