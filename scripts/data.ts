@@ -30,6 +30,7 @@ const LABELS = {
   contactMessages: 'Mensajes de contacto',
   inboundMessages: 'Correos entrantes',
   savedReplies: 'Respuestas guardadas',
+  articles: 'Artículos',
 };
 
 function printSummary(summary: ImportSummary, refused: ImportRefusal[]): void {

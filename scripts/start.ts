@@ -2,11 +2,13 @@
  * `npm start`: validate the settings, apply migrations, start background work, then serve the
  * production build on HOST:PORT. SIGTERM/SIGINT drain in-flight requests and exit 0 within 10 s.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beaconHandler, countablePaths } from '../src/server/analytics/beacon.ts';
 import { ConfigError, getConfig } from '../src/server/config.ts';
+import { startPublicPages, type PublicPages } from '../src/server/content/public-pages.ts';
 import { closeDb, getDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/compress.ts';
 import { warnOnUntrustedProxy } from '../src/server/http/proxy-warning.ts';
@@ -16,12 +18,14 @@ import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/s
 import { inboundMailHandler } from '../src/server/inbound/webhook.ts';
 import { getLogger } from '../src/server/log.ts';
 import { closeLiveStreams } from '../src/server/live/hub.ts';
-import { ensureFirstStaffAccount, prepareDatabase, startBackground } from '../src/server/startup.ts';
+import { ensureFirstStaffAccount, importInitialContent, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
 const clientDir = fileURLToPath(new URL('../dist/client/', import.meta.url));
 const headersFile = fileURLToPath(new URL('../dist/_headers.json', import.meta.url));
 const precompressedDir = fileURLToPath(new URL('../dist/precompressed/', import.meta.url));
+/** The header of this server's requests to itself that render the content's pages (never answered from memory). */
+const RENDER_HEADER = 'x-vertice-render';
 
 async function main(): Promise<void> {
   let config;
@@ -40,6 +44,7 @@ async function main(): Promise<void> {
   }
   const log = getLogger();
   await prepareDatabase();
+  await importInitialContent();
   await ensureFirstStaffAccount();
   const background = await startBackground();
 
@@ -59,8 +64,17 @@ async function main(): Promise<void> {
     onRecompressed: (count) => log.info({ files: count }, 'static files recompressed for SITE_URL'),
   });
   log.info({ files: files.size }, 'static files cached');
+  // The pages made from the database's content (docs/decisions/0019) are rendered by this server's own
+  // handler once per change and put into the same table: the render's requests carry this process's
+  // secret, which sends them past the table to the on-demand routes.
+  const renderSecret = Buffer.from(randomBytes(24).toString('base64url'));
+  const isRender = (req: http.IncomingMessage) => {
+    const header = req.headers[RENDER_HEADER];
+    return typeof header === 'string' && header.length === renderSecret.length && timingSafeEqual(Buffer.from(header), renderSecret);
+  };
+  const countable = new Set(countablePaths(files.keys()));
   // The beacon before the built files and Astro's router: a flood of page views costs what a built page costs.
-  const beacons = beaconHandler(countablePaths(files.keys()), config.TRUST_PROXY, staticFilesHandler(files, htmlResponseFixes(compressed(handler))));
+  const beacons = beaconHandler(countable, config.TRUST_PROXY, staticFilesHandler(files, htmlResponseFixes(compressed(handler)), { bypass: isRender }));
   // Raw mails to the desk, before Astro too: their bodies are counted as they stream, never buffered past INBOUND_MAX_BYTES.
   const site = secureHandler(inboundMailHandler(config, getDb, log, beacons), config);
   const server = http.createServer(loggedRequests(warnOnUntrustedProxy(site, config.TRUST_PROXY, log), log));
@@ -74,6 +88,30 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   log.info({ url: `http://${config.HOST}:${port}` }, 'server listening');
+
+  // The blog, its articles, the feed and the sitemap, from the database, rendered now and after each change.
+  const selfHost = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const contentPages: PublicPages = startPublicPages({
+    db: getDb(),
+    files,
+    countable,
+    databaseUrl: config.DATABASE_URL,
+    compression: config.STATIC_RECOMPRESS ? 'best' : 'quick',
+    fetchPage: async (path) => {
+      const response = await fetch(`http://${selfHost}:${port}${path}`, {
+        headers: { [RENDER_HEADER]: renderSecret.toString(), 'Accept-Encoding': 'identity' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(20_000),
+      });
+      return {
+        status: response.status,
+        body: Buffer.from(await response.arrayBuffer()),
+        contentType: response.headers.get('content-type') ?? 'text/html; charset=utf-8',
+        csp: response.headers.get('content-security-policy'),
+      };
+    },
+  });
+  void contentPages.ready.then(() => log.info({ pages: contentPages.paths().length }, 'content pages rendered'));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -107,7 +145,7 @@ async function main(): Promise<void> {
     });
     await Promise.all([
       closed.then(() => (httpClosed = true)),
-      Promise.all(background.map((task) => task.stop())).then(() => (backgroundStopped = true)),
+      Promise.all([...background.map((task) => task.stop()), contentPages.stop()]).then(() => (backgroundStopped = true)),
     ]);
     await closeDb();
     log.info('stopped');

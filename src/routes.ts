@@ -38,6 +38,8 @@ export const ROUTES = {
   productTiendao: '/producto/tiendao',
   /** The contact inbox (issue 11) and its CSV export. */
   adminMessages: '/admin/mensajes',
+  /** 'Contenido' (issue 23): the articles of the blog and the help centre; `/admin/contenido/nuevo` and `/admin/contenido/{id}` edit one. */
+  adminContent: '/admin/contenido',
   /** One search over incidents, messages and clients (issue 22): `?q=`. */
   adminSearch: '/admin/buscar',
   staffMessagesCsv: '/api/staff/mensajes.csv',
@@ -82,6 +84,8 @@ export const ACTIONS_PREFIX = '/_actions/';
 /** 'Ver original': a stored inbound mail as plain text, staff only. */
 export const inboundOriginalPath = (id: number) => `${ROUTES.staffApi}/correo-original/${id}`;
 
+/** The editor of an article in 'Contenido' (`/admin/contenido/{id}`; `nuevo` for a new one). */
+export const adminArticlePath = (id: number | 'nuevo') => `${ROUTES.adminContent}/${id}`;
 /** The staff page of one incident (`/admin/incidencias/INC-…`). */
 export const incidentPath = (numeroIncidencia: string) => `${ROUTES.adminIncidents}/${encodeURIComponent(numeroIncidencia)}`;
 

@@ -162,5 +162,6 @@ export const server = {
   inbound: staffActions.inbound,
   replies: staffActions.replies,
   responseTimes: staffActions.responseTimes,
+  content: staffActions.content,
   login: loginActions,
 };

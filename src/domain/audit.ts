@@ -35,6 +35,11 @@ export const AUDIT_ACTIONS = {
   'saved-reply.edited': 'Respuesta guardada editada',
   'saved-reply.deleted': 'Respuesta guardada eliminada',
   'response-times.changed': 'Tiempos de respuesta cambiados',
+  'article.created': 'Artículo creado',
+  'article.edited': 'Artículo editado',
+  'article.published': 'Artículo publicado',
+  'article.scheduled': 'Artículo programado',
+  'article.unpublished': 'Artículo despublicado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,15 +1,15 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
-import { getCollection } from 'astro:content';
 import { getConfig } from '../server/config.ts';
-import { articlePath } from '../routes.ts';
+import { blogArticlesView } from '../server/views/content.ts';
 
-export const prerender = true;
+/** On demand, rendered once per change of the content and answered from memory (docs/decisions/0019). */
+export const prerender = false;
 
 /** RSS feed of the blog, newest first. */
 export const GET: APIRoute = async () => {
   const config = getConfig();
-  const articles = (await getCollection('blog')).sort((a, b) => b.data.date.getTime() - a.data.date.getTime());
+  const articles = await blogArticlesView();
   return rss({
     title: `Blog de ${config.COMPANY_NAME}`,
     description: 'Guías prácticas sobre ERP, facturación electrónica y gestión de restaurantes y comercios en República Dominicana.',
@@ -17,10 +17,10 @@ export const GET: APIRoute = async () => {
     trailingSlash: false,
     customData: '<language>es-do</language>',
     items: articles.map((article) => ({
-      title: article.data.title,
-      description: article.data.excerpt,
-      pubDate: article.data.date,
-      link: articlePath(article.id),
+      title: article.title,
+      description: article.excerpt,
+      pubDate: new Date(article.publishAt),
+      link: article.path,
     })),
   });
 };

@@ -1,27 +1,25 @@
 /**
- * sitemap.xml: every public page (PUBLIC_PAGES in src/routes.ts) but the rating page, plus every blog article.
+ * sitemap.xml: every public page (PUBLIC_PAGES in src/routes.ts) but the rating page, plus every public blog
+ * article (from the database: rendered once per change of the content, answered from memory).
  */
 import type { APIRoute } from 'astro';
-import { getCollection } from 'astro:content';
-import { articlePath, PUBLIC_PAGES, ROUTES } from '../routes.ts';
+import { isoDay } from '../components/blog/format-date.ts';
+import { PUBLIC_PAGES, ROUTES } from '../routes.ts';
 import { getConfig } from '../server/config.ts';
+import { blogArticlesView } from '../server/views/content.ts';
 
-export const prerender = true;
+/** On demand, rendered once per change of the content and answered from memory (docs/decisions/0019). */
+export const prerender = false;
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 export const GET: APIRoute = async () => {
   const { SITE_URL } = getConfig();
-  const articles = await getCollection('blog');
+  const articles = await blogArticlesView();
   const entries: { loc: string; lastmod?: string }[] = [
     // The rating page opens only with a mail's token and is `noindex`: no use to a crawler.
     ...PUBLIC_PAGES.filter((route) => route !== ROUTES.supportRating).map((route) => ({ loc: new URL(route, SITE_URL).href })),
-    ...articles
-      .sort((a, b) => b.data.date.getTime() - a.data.date.getTime())
-      .map((article) => ({
-        loc: new URL(articlePath(article.id), SITE_URL).href,
-        lastmod: article.data.date.toISOString().slice(0, 10),
-      })),
+    ...articles.map((article) => ({ loc: new URL(article.path, SITE_URL).href, lastmod: isoDay(article.day) })),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">

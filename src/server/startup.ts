@@ -3,6 +3,7 @@
  * runs (background workers). Used by `scripts/start.ts`; kept free of HTTP so it is tested directly.
  */
 import { purgeUnusedBlobs } from './attachments/kept.ts';
+import { importMarkdownArticles } from './content/markdown-import.ts';
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
 import { writeFirstPassword } from './auth/first-password.ts';
@@ -33,6 +34,15 @@ export async function prepareDatabase(): Promise<void> {
   const result = await migrateToLatest(handle.db);
   const applied = result.results?.filter((item) => item.status === 'Success').map((item) => item.migrationName) ?? [];
   getLogger().info({ database: handle.describe, applied }, 'database ready');
+}
+
+/**
+ * Content kept in files before issue 23, imported into the database once (the blog's Markdown
+ * articles: src/server/content/markdown-import.ts). Called by `npm start` after the migrations.
+ */
+export async function importInitialContent(): Promise<void> {
+  const imported = await importMarkdownArticles(getDbHandle().db);
+  if (imported !== null) getLogger().info({ articles: imported }, 'blog articles imported from Markdown');
 }
 
 /**

@@ -149,6 +149,44 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     expect((await signIn(b, ADMIN, password, '198.51.100.21')).status).toBe(303);
   });
 
+  it("shows an article published through one process on the other's blog, feed and sitemap within 5 s, and takes it away after 'Despublicar' (NOTIFY)", async () => {
+    const response = await signIn(a, ADMIN, password, '198.51.100.40');
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const save = (path: string, fields: Record<string, string>) =>
+      fetch(`${a.url}${path}?_action=content.save`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, origin: a.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.40' },
+        body: new URLSearchParams(fields),
+      });
+    const fields = {
+      tipo: 'blog',
+      titulo: 'Publicado desde el proceso A',
+      slug: 'desde-el-proceso-a',
+      resumen: 'Un artículo publicado en un proceso y servido por el otro.',
+      cuerpo: 'Texto del artículo.',
+    };
+    const published = await save('/admin/contenido/nuevo', { ...fields, intencion: 'publicar' });
+    expect(published.status).toBe(303);
+    const editor = published.headers.get('location')!.replace(/\?.*$/, '');
+    const onB = async (path: string) => (await fetch(`${b.url}${path}`)).text();
+    const started = Date.now();
+    // B's blog, feed and sitemap are rendered into its memory: they change only when B hears of the change.
+    await expect.poll(() => onB('/blog'), { timeout: 5000, interval: 100 }).toContain('/blog/desde-el-proceso-a');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await onB('/rss.xml')).toContain('Publicado desde el proceso A');
+    expect(await onB('/sitemap.xml')).toContain('/blog/desde-el-proceso-a');
+
+    const row = await db.selectFrom('articles').select(['id', 'version']).where('slug', '=', 'desde-el-proceso-a').executeTakeFirstOrThrow();
+    const unpublished = await save(editor, { ...fields, id: String(row.id), version: String(row.version), intencion: 'despublicar' });
+    expect(unpublished.status).toBe(303);
+    await expect.poll(() => onB('/blog'), { timeout: 5000, interval: 100 }).not.toContain('/blog/desde-el-proceso-a');
+    expect((await fetch(`${b.url}/blog/desde-el-proceso-a`)).status).toBe(404);
+  });
+
   it('counts the public form limit per IP across both processes', async () => {
     const before = await queuedMails();
     const statuses: number[] = [];

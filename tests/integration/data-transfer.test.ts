@@ -217,6 +217,7 @@ describeEachEngine('import and export', (database) => {
       contactMessages: { imported: 1, skipped: 0, invalid: 1 },
       inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
       savedReplies: { imported: 0, skipped: 0, invalid: 0 },
+      articles: { imported: 0, skipped: 0, invalid: 0 },
     });
     expect(refused).toEqual([
       { kind: 'incidents', record: 'INC-20250310-4821', reason: expect.stringMatching(/^el correo de la persona asignada «ana@vertice\.example luis@vertice\.example»: /) },
@@ -566,6 +567,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
           contactMessages: { imported: 2, skipped: 0, invalid: 0 },
           inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
           savedReplies: { imported: 0, skipped: 0, invalid: 0 },
+          articles: { imported: 0, skipped: 0, invalid: 0 },
         });
 
         const second = await exportData(to);
@@ -620,6 +622,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
           contactMessages: { imported: 0, skipped: 2, invalid: 0 },
           inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
           savedReplies: { imported: 0, skipped: 0, invalid: 0 },
+          articles: { imported: 0, skipped: 0, invalid: 0 },
         });
         expect(await rowCounts(to)).toEqual(before);
       } finally {
@@ -717,6 +720,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
         contactMessages: { imported: 2, skipped: 0, invalid: 0 },
         inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
         savedReplies: { imported: 0, skipped: 0, invalid: 0 },
+        articles: { imported: 0, skipped: 0, invalid: 0 },
       });
       const incident = await to.selectFrom('incidents').selectAll().executeTakeFirstOrThrow();
       // Its last activity is the newest history entry; the rest is as an incident without conversation.

@@ -1,9 +1,23 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BUILD_ORIGIN, chooseEncoding, etagMatches, loadStaticFiles, precompressBuild, urlPathsOf, withSiteOrigin, type Encoding } from '../../src/server/http/static-files.ts';
+import {
+  BUILD_ORIGIN,
+  chooseEncoding,
+  etagMatches,
+  loadStaticFiles,
+  precompressBuild,
+  renderedFile,
+  staticFilesHandler,
+  urlPathsOf,
+  withSiteOrigin,
+  type CachedFile,
+  type Encoding,
+} from '../../src/server/http/static-files.ts';
 
 const all = new Set<Encoding>(['br', 'gzip', 'identity']);
 
@@ -139,5 +153,52 @@ describe('one build, any SITE_URL', () => {
   it('leaves a file without the placeholder untouched', () => {
     const bytes = Buffer.from('<p>sin dirección</p>');
     expect(withSiteOrigin(bytes, 'https://www.ejemplo.com.do')).toBe(bytes);
+  });
+});
+
+describe('pages rendered at run time (docs/decisions/0019)', () => {
+  it('answers them from memory like a built file: encodings, ETag, 304, CSP; gone from the table, the next handler answers; a render request passes by', async () => {
+    const files = new Map<string, CachedFile>();
+    const html = `<!doctype html><title>Blog</title><p>${'Artículos y guías. '.repeat(200)}</p>`;
+    files.set('/blog', await renderedFile(Buffer.from(html), 'text/html; charset=utf-8', [['Content-Security-Policy', "script-src 'self'"]], new Date('2026-03-02T14:00:00Z')));
+    const server = createServer(
+      staticFilesHandler(
+        files,
+        (_req, res) => {
+          res.writeHead(404, { 'Content-Type': 'text/plain' });
+          res.end('ruta');
+        },
+        { bypass: (req) => req.headers['x-render'] === 'sí' },
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const get = (headers: Record<string, string> = {}) =>
+        new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+          httpGet(`${base}/blog`, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+          }).on('error', reject);
+        });
+      const br = await get({ 'Accept-Encoding': 'br, gzip' });
+      expect(br.status).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.body).toString()).toBe(html);
+      expect(br.headers['content-security-policy']).toBe("script-src 'self'");
+      expect(br.headers['last-modified']).toBe('Mon, 02 Mar 2026 14:00:00 GMT');
+      const gz = await get({ 'Accept-Encoding': 'gzip' });
+      expect(gunzipSync(gz.body).toString()).toBe(html);
+      expect((await get()).body.toString()).toBe(html);
+      expect((await get({ 'If-None-Match': br.headers.etag! })).status).toBe(304);
+      // The same bytes rendered again (or by another process) have the same ETag.
+      expect((await renderedFile(Buffer.from(html), 'text/html; charset=utf-8', [])).etag).toBe(br.headers.etag);
+      expect((await get({ 'x-render': 'sí' })).body.toString()).toBe('ruta');
+      files.delete('/blog');
+      expect((await get()).status).toBe(404);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../src/domain/attachments.ts';
 import { readUploadForm } from '../../src/server/attachments/upload.ts';
-import { ACTION_BODY_BYTES, bodyLimit } from '../../src/server/http/security.ts';
+import { ACTION_BODY_BYTES, ARTICLE_BODY_BYTES, bodyLimit } from '../../src/server/http/security.ts';
+import { ARTICLE_LIMITS } from '../../src/domain/articles.ts';
 
 function post(parts: Array<[string, string | Blob, string?]>): Request {
   const form = new FormData();
@@ -102,5 +103,17 @@ describe('the body limit of a form with files (the choke point)', () => {
     expect(bodyLimit('/soporte/nueva', '?_action=incidents.create', 'application/x-www-form-urlencoded')).toBe(ACTION_BODY_BYTES);
     expect(bodyLimit('/soporte', '?_action=contact.send', multipart)).toBe(ACTION_BODY_BYTES);
     expect(bodyLimit('/_actions/incidents.setState', '', multipart)).toBe(ACTION_BODY_BYTES);
+  });
+});
+
+describe("the article editor's body limit ('Contenido', issue 23)", () => {
+  it('takes an article of 100,000 characters posted to its page or to its action, and nothing else that large', () => {
+    expect(bodyLimit('/admin/contenido/3', '?_action=content.save', 'application/x-www-form-urlencoded')).toBe(ARTICLE_BODY_BYTES);
+    expect(bodyLimit('/admin/contenido/nuevo', '?_action=content.save', 'application/x-www-form-urlencoded')).toBe(ARTICLE_BODY_BYTES);
+    expect(bodyLimit('/_actions/content.save', '', 'application/x-www-form-urlencoded')).toBe(ARTICLE_BODY_BYTES);
+    expect(bodyLimit('/admin/contenido/3', '?_action=clients.create', 'application/x-www-form-urlencoded')).toBe(ACTION_BODY_BYTES);
+    expect(bodyLimit('/admin/clientes', '?_action=content.save', 'application/x-www-form-urlencoded')).toBe(ACTION_BODY_BYTES);
+    // The longest text form-encoded at its worst (a 3-byte character is 9; a 4-byte one counts twice in the limit), with room for the other fields.
+    expect(encodeURIComponent('€'.repeat(ARTICLE_LIMITS.body)).length + 64 * 1024).toBeLessThan(ARTICLE_BODY_BYTES);
   });
 });

@@ -5,6 +5,7 @@
  * `/_actions/clients.sendWelcome`) is among them; the rest are the staff pages' forms.
  */
 import { clientActions } from './clients.ts';
+import { contentActions } from './content.ts';
 import { inboundActions } from './inbound.ts';
 import { incidentActions } from './incidents.ts';
 import { meetingActions } from './meetings.ts';
@@ -22,6 +23,7 @@ export const staffActions = {
   inbound: inboundActions,
   replies: replyActions,
   responseTimes: responseTimeActions,
+  content: contentActions,
 };
 
 /**

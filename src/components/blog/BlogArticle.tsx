@@ -7,7 +7,7 @@ import { PostImage, PostMeta } from './PostParts';
 export interface BlogArticleProps extends Omit<BlogCardProps, 'href' | 'headingLevel'> {
   /** Other articles, offered after this one. */
   related: BlogCardProps[];
-  /** The article's HTML body, rendered from our own Markdown. */
+  /** The article's HTML body, rendered from its Markdown (src/server/content/render.ts). */
   children: ReactNode;
 }
 
@@ -40,14 +40,16 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
           />
         </div>
       </header>
-      <div className="mx-auto max-w-4xl px-4 sm:px-6">
-        <PostImage
-          image={image}
-          alt={imageAlt}
-          priority
-          className="aspect-[16/9] w-full rounded-card border border-line object-cover shadow-lg shadow-brand-900/10"
-        />
-      </div>
+      {image && (
+        <div className="mx-auto max-w-4xl px-4 sm:px-6">
+          <PostImage
+            image={image}
+            alt={imageAlt}
+            priority
+            className="aspect-[16/9] w-full rounded-card border border-line object-cover shadow-lg shadow-brand-900/10"
+          />
+        </div>
+      )}
       <div className="article-body mx-auto mt-12 max-w-3xl px-4 sm:px-6">{children}</div>
       <div className="mx-auto mt-14 max-w-3xl px-4 sm:px-6">
         <div className="flex flex-col items-start gap-5 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">

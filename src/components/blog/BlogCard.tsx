@@ -13,7 +13,8 @@ export interface BlogCardProps {
   /** Date already written in Spanish, and its ISO day for `<time>`. */
   dateLabel: string;
   dateIso: string;
-  image: BlogImage;
+  /** Null for an article without a cover (the card keeps its tinted frame). */
+  image: BlogImage | null;
   imageAlt: string;
   /** "4 min de lectura". */
   readingTime: string;
@@ -27,11 +28,13 @@ export default function BlogCard({ href, title, excerpt, dateLabel, dateIso, ima
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-card border border-line bg-white shadow-sm transition-shadow hover:shadow-xl hover:shadow-brand-900/10">
       <div className="aspect-[16/9] overflow-hidden bg-brand-50">
-        <PostImage
-          image={image}
-          alt={imageAlt}
-          className="size-full object-cover transition-transform duration-500 group-hover:scale-[1.03] motion-reduce:transition-none"
-        />
+        {image && (
+          <PostImage
+            image={image}
+            alt={imageAlt}
+            className="size-full object-cover transition-transform duration-500 group-hover:scale-[1.03] motion-reduce:transition-none"
+          />
+        )}
       </div>
       <div className="flex flex-1 flex-col p-6">
         <PostMeta dateIso={dateIso} dateLabel={dateLabel} readingTime={readingTime} className="text-sm text-muted" />

@@ -3,8 +3,9 @@
  * incidents with their history, conversation (replies, internal notes, the visitor's answers),
  * assignments, follow-up tokens and the mails we sent about them (Message-IDs, reply tokens' hashes);
  * the messages that came in (mail: outcome, original while kept); clients with their timeline and meetings; contact messages with
- * their handled state; the team's saved replies ('Respuestas guardadas', issue 22); and a CSV summary of
- * each kind.
+ * their handled state; the team's saved replies ('Respuestas guardadas', issue 22); the articles of
+ * 'Contenido' with their old addresses, and the one-time content imports done (issue 23); and a CSV
+ * summary of each kind.
  *
  * Staff accounts (Better Auth's tables) are not moved: a column that holds a staff account's id is
  * exported as that account's e-mail (import.ts maps it back to the target's account).
@@ -14,6 +15,7 @@ import type { ExportedClock } from '../../domain/incident-clock.ts';
 import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../domain/incidents.ts';
 import type { ClockTarget } from '../../domain/response-times.ts';
 import { clockColumnsOf } from '../incidents/clock.ts';
+import { toArticle } from '../content/articles.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
@@ -187,6 +189,28 @@ export interface ExportedSavedReply {
   updatedByEmail: string | null;
 }
 
+/** An article of 'Contenido' (issue 23), with the old addresses that redirect to it; staff by e-mail. */
+export interface ExportedArticle {
+  kind: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  body: string;
+  coverImage: string | null;
+  coverAlt: string;
+  author: string;
+  tags: string[];
+  seoTitle: string;
+  seoDescription: string;
+  state: string;
+  publishAt: string | null;
+  createdAt: string;
+  createdByEmail: string | null;
+  updatedAt: string;
+  updatedByEmail: string | null;
+  oldSlugs: Array<{ kind: string; slug: string; createdAt: string }>;
+}
+
 export interface ExportData {
   exportedAt: string;
   /** The bytes of every exported file, base64, by SHA-256 (issue 21); absent when there are none. */
@@ -198,6 +222,10 @@ export interface ExportData {
   inboundMessages?: ExportedInboundMessage[];
   /** Files exported before issue 22's saved replies have none. */
   savedReplies?: ExportedSavedReply[];
+  /** Files exported before issue 23's articles have none. */
+  articles?: ExportedArticle[];
+  /** The one-time imports done (`content_imports`), so the target never imports the Markdown articles again. */
+  contentImports?: string[];
 }
 
 /** Reads every record, with everything nested in it, in a stable order. */
@@ -268,6 +296,9 @@ export async function exportData(db: Db): Promise<ExportData> {
     (row) => row.incidentId,
   );
   const savedReplies = await db.selectFrom('savedReplies').selectAll().orderBy('createdAt').orderBy('id').execute();
+  const articles = await db.selectFrom('articles').selectAll().orderBy('createdAt').orderBy('id').execute();
+  const oldSlugs = Map.groupBy(await db.selectFrom('articleSlugs').selectAll().orderBy('createdAt').orderBy('id').execute(), (row) => row.articleId);
+  const contentImports = (await db.selectFrom('contentImports').select('name').orderBy('name').execute()).map((row) => row.name);
   const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
     (await db.withoutPlugins().selectFrom('user').select(['id', 'email']).execute()).map((user) => [user.id, user.email]),
@@ -429,6 +460,30 @@ export async function exportData(db: Db): Promise<ExportData> {
       updatedAt: row.updatedAt,
       updatedByEmail: row.updatedBy,
     })),
+    articles: articles.map((row) => {
+      const article = toArticle(row);
+      return {
+        kind: article.kind,
+        slug: article.slug,
+        title: article.title,
+        excerpt: article.excerpt,
+        body: article.body,
+        coverImage: article.coverImage,
+        coverAlt: article.coverAlt,
+        author: article.author,
+        tags: article.tags,
+        seoTitle: article.seoTitle,
+        seoDescription: article.seoDescription,
+        state: article.state,
+        publishAt: article.publishAt,
+        createdAt: article.createdAt,
+        createdByEmail: article.createdBy,
+        updatedAt: article.updatedAt,
+        updatedByEmail: article.updatedBy,
+        oldSlugs: (oldSlugs.get(row.id) ?? []).map((old) => ({ kind: old.kind, slug: old.slug, createdAt: old.createdAt })),
+      };
+    }),
+    contentImports,
   };
 }
 

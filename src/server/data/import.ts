@@ -45,6 +45,7 @@ import { insertImportedIncident } from '../incidents/imported.ts';
 import { insertImportedMeetings } from '../meetings/index.ts';
 import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
 import { clockFromExport } from '../../domain/incident-clock.ts';
+import { ARTICLE_LIMITS, ARTICLE_MESSAGES, checkArticleForm, isArticleKind, isArticleState, isSlug } from '../../domain/articles.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
 export function toIsoTime(value: unknown): string | null {
@@ -66,7 +67,7 @@ export function toIsoTime(value: unknown): string | null {
 
 const text = (value: unknown, max = 5000) => (typeof value === 'string' ? value.slice(0, max) : value == null ? '' : String(value).slice(0, max));
 
-type Kind = 'incidents' | 'clients' | 'contactMessages' | 'inboundMessages' | 'savedReplies';
+type Kind = 'incidents' | 'clients' | 'contactMessages' | 'inboundMessages' | 'savedReplies' | 'articles';
 export type ImportSummary = Record<Kind, { imported: number; skipped: number; invalid: number }>;
 
 /** A record left out (counted as invalid): which one, and why, in Spanish. */
@@ -92,7 +93,7 @@ function asList(value: unknown): unknown[] {
 
 /** Splits a parsed JSON file into the three kinds of records it holds. */
 export function collectRecords(input: unknown): Record<Kind, unknown[]> {
-  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [], inboundMessages: [], savedReplies: [] };
+  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [], inboundMessages: [], savedReplies: [], articles: [] };
   const classify = (item: unknown) => {
     if (!item || typeof item !== 'object') return;
     const record = item as Record<string, unknown>;
@@ -111,6 +112,7 @@ export function collectRecords(input: unknown): Record<Kind, unknown[]> {
     records.contactMessages.push(...asList(root.contactMessages ?? root.contact_messages ?? root.mensajes));
     records.inboundMessages.push(...asList(root.inboundMessages));
     records.savedReplies.push(...asList(root.savedReplies));
+    records.articles.push(...asList(root.articles));
   }
   return records;
 }
@@ -497,12 +499,83 @@ async function importSavedReply(trx: Transaction<Database>, record: Record<strin
   return 'imported';
 }
 
+/**
+ * An article of 'Contenido' (issue 23), by the editor's rules (src/domain/articles.ts), with its state,
+ * dates and old addresses; one whose address (kind and slug) is already here is skipped, and an old
+ * address another article holds here is left out.
+ */
+async function importArticle(trx: Transaction<Database>, record: Record<string, unknown>): Promise<Outcome> {
+  const checked = checkArticleForm({
+    tipo: text(record.kind, 20),
+    titulo: text(record.title, ARTICLE_LIMITS.title * 4),
+    slug: text(record.slug, ARTICLE_LIMITS.slug * 4),
+    resumen: text(record.excerpt, ARTICLE_LIMITS.excerpt * 4),
+    cuerpo: text(record.body, ARTICLE_LIMITS.body * 2),
+    portada: text(record.coverImage, 200),
+    portadaAlt: text(record.coverAlt, ARTICLE_LIMITS.coverAlt * 4),
+    autor: text(record.author, ARTICLE_LIMITS.author * 4),
+    etiquetas: Array.isArray(record.tags) ? record.tags.map((tag) => text(tag, 200)).join(',') : '',
+    seoTitulo: text(record.seoTitle, ARTICLE_LIMITS.seoTitle * 4),
+    seoDescripcion: text(record.seoDescription, ARTICLE_LIMITS.seoDescription * 4),
+  });
+  if (!checked.ok) {
+    const problem = Object.values(checked.errors)[0] ?? 'el artículo no es válido.';
+    throw new Refused(problem.charAt(0).toLowerCase() + problem.slice(1));
+  }
+  const article = checked.article;
+  if (record.slug !== article.slug) throw new Refused(ARTICLE_MESSAGES.slugInvalid.charAt(0).toLowerCase() + ARTICLE_MESSAGES.slugInvalid.slice(1));
+  if (!isArticleState(record.state)) throw new Refused('el estado no es Borrador, Programado ni Publicado.');
+  const publishAt = record.publishAt == null ? null : toIsoTime(record.publishAt);
+  if (record.publishAt != null && !publishAt) throw new Refused('la fecha de publicación no es una fecha.');
+  if (record.state !== 'borrador' && !publishAt) throw new Refused('un artículo publicado o programado necesita su fecha de publicación.');
+  const taken = await trx.selectFrom('articles').select('id').where('kind', '=', article.kind).where('slug', '=', article.slug).executeTakeFirst();
+  if (taken) return 'skipped';
+  const createdAt = toIsoTime(record.createdAt);
+  if (!createdAt) throw new Refused('la fecha de creación falta o no es una fecha.');
+  const updatedAt = toIsoTime(record.updatedAt) ?? createdAt;
+  // An old address of another article here gives way to this article's own address.
+  await trx.deleteFrom('articleSlugs').where('kind', '=', article.kind).where('slug', '=', article.slug).execute();
+  const row = await trx
+    .insertInto('articles')
+    .values({
+      kind: article.kind,
+      slug: article.slug,
+      title: article.title,
+      excerpt: article.excerpt,
+      body: article.body,
+      coverImage: article.coverImage,
+      coverAlt: article.coverAlt,
+      author: article.author,
+      tags: JSON.stringify(article.tags),
+      seoTitle: article.seoTitle,
+      seoDescription: article.seoDescription,
+      state: record.state,
+      publishAt,
+      createdAt,
+      createdBy: email(record.createdByEmail, STAFF_EMAIL, 'el correo de quien lo creó', true),
+      updatedAt,
+      updatedBy: email(record.updatedByEmail, STAFF_EMAIL, 'el correo de quien lo editó', true),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const old of Array.isArray(record.oldSlugs) ? record.oldSlugs : []) {
+    const { kind, slug, createdAt: movedAt } = (old ?? {}) as Record<string, unknown>;
+    if (!isArticleKind(kind) || typeof slug !== 'string' || !isSlug(slug)) continue;
+    const holder = await trx.selectFrom('articles').select('id').where('kind', '=', kind).where('slug', '=', slug).executeTakeFirst();
+    const redirect = await trx.selectFrom('articleSlugs').select('id').where('kind', '=', kind).where('slug', '=', slug).executeTakeFirst();
+    if (holder || redirect) continue;
+    await trx.insertInto('articleSlugs').values({ articleId: row.id, kind, slug, createdAt: toIsoTime(movedAt) ?? updatedAt }).execute();
+  }
+  return 'imported';
+}
+
 /** What names a record in a refusal. */
 function recordName(kind: Kind, record: Record<string, unknown>): string {
   if (kind === 'incidents') return text(record.numeroIncidencia, 40) || '(sin número)';
   if (kind === 'clients') return text(record.razonSocial, 200) || '(sin razón social)';
   if (kind === 'inboundMessages') return text(record.dedupKey, 200) || '(sin clave)';
   if (kind === 'savedReplies') return text(record.title, 200) || '(sin título)';
+  if (kind === 'articles') return `${text(record.kind, 20)}/${text(record.slug, 200)}`;
   return `${text(record.email, 200) || '(sin correo)'} ${text(record.createdAt ?? record.fecha, 40)}`.trim();
 }
 
@@ -515,6 +588,7 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     contactMessages: { imported: 0, skipped: 0, invalid: 0 },
     inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
     savedReplies: { imported: 0, skipped: 0, invalid: 0 },
+    articles: { imported: 0, skipped: 0, invalid: 0 },
   };
   const total = Object.values(records).reduce((sum, list) => sum + list.length, 0);
   const importers = {
@@ -523,13 +597,14 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     clients: importClient,
     contactMessages: importContactMessage,
     savedReplies: importSavedReply,
+    articles: importArticle,
   };
   const context: ImportContext = { blobs: blobsOf(input), inboundIds: new Map(), inboundIncidents: [] };
   let done = 0;
   await db.transaction().execute(async (trx) => {
     const staff = await staffIds(trx);
     // Inbound messages first: the incidents' entries name them.
-    for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages', 'savedReplies'] as const) {
+    for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages', 'savedReplies', 'articles'] as const) {
       for (const raw of records[kind]) {
         const record = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
         try {
@@ -542,6 +617,12 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
         done += 1;
         options.onProgress?.(done, total);
       }
+    }
+    // The one-time imports the source had done (issue 23): the target never imports the Markdown articles again.
+    const root = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    for (const name of Array.isArray(root.contentImports) ? root.contentImports : []) {
+      if (typeof name !== 'string' || !/^[a-z0-9-]{1,60}$/.test(name)) continue;
+      await trx.insertInto('contentImports').values({ name, importedAt: new Date().toISOString(), items: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute();
     }
     // Each message imported now joins the incident it names, when that incident is here.
     for (const { id, numero } of context.inboundIncidents) {

@@ -473,6 +473,51 @@ export interface LiveEventsTable {
   createdAt: string;
 }
 
+/** Articles of the blog and the help centre (migration 0033, src/server/content/). */
+export interface ArticlesTable {
+  id: Generated<number>;
+  /** 'blog' | 'ayuda' (src/domain/articles.ts). */
+  kind: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  /** Markdown. */
+  body: string;
+  /** `asset:blog/<file>` (an illustration the build processed); null without a cover. */
+  coverImage: string | null;
+  coverAlt: Generated<string>;
+  author: Generated<string>;
+  /** JSON array of strings. */
+  tags: Generated<string>;
+  seoTitle: Generated<string>;
+  seoDescription: Generated<string>;
+  /** 'borrador' | 'programado' | 'publicado'. */
+  state: string;
+  /** ISO 8601 UTC: the publication time (the scheduled one while 'programado'); null for a draft never published. */
+  publishAt: string | null;
+  version: Generated<number>;
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+/** Slugs an article had while public: each answers a 301 to its current address (migration 0033). */
+export interface ArticleSlugsTable {
+  id: Generated<number>;
+  articleId: number;
+  kind: string;
+  slug: string;
+  createdAt: string;
+}
+
+/** One-time imports done (migration 0033): the Markdown articles on first start. */
+export interface ContentImportsTable {
+  name: string;
+  importedAt: string;
+  items: number;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -507,6 +552,9 @@ export interface Database {
   deskSettings: DeskSettingsTable;
   incidentClockAlerts: IncidentClockAlertsTable;
   liveEvents: LiveEventsTable;
+  articles: ArticlesTable;
+  articleSlugs: ArticleSlugsTable;
+  contentImports: ContentImportsTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;
@@ -527,3 +575,4 @@ export type IncidentMail = Selectable<IncidentMailsTable>;
 export type InboundMessage = Selectable<InboundMessagesTable>;
 export type IncidentAttachment = Selectable<IncidentAttachmentsTable>;
 export type SavedReply = Selectable<SavedRepliesTable>;
+export type ArticleRow = Selectable<ArticlesTable>;

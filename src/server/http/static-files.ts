@@ -245,6 +245,38 @@ export async function loadStaticFiles(clientDir: string, options: LoadOptions = 
 }
 
 /**
+ * A page rendered while the server runs (content from the database: src/server/content/public-pages.ts),
+ * made ready to be answered from memory like a built file: brotli at its best and gzip when
+ * compressible, an ETag of its content (the same in every process that rendered the same bytes),
+ * revalidated on every use.
+ */
+export async function renderedFile(
+  identity: Buffer,
+  contentType: string,
+  pageHeaders: Array<[string, string]>,
+  renderedAt: Date = new Date(),
+  /** 'quick' where CPU matters more than bytes (STATIC_RECOMPRESS=false: test servers). */
+  quality: 'best' | 'quick' = 'best',
+): Promise<CachedFile> {
+  const compressible = COMPRESSIBLE.test(contentType);
+  const bodies: CachedFile['bodies'] = { identity };
+  if (compressible && identity.length >= COMPRESS_THRESHOLD) {
+    const { br, gzip: gz } = quality === 'best' ? await compressBoth(identity) : await compressQuickly(identity);
+    if (br) bodies.br = br;
+    if (gz) bodies.gzip = gz;
+  }
+  return {
+    contentType,
+    etag: `W/"${contentTag(identity)}"`,
+    lastModified: renderedAt.toUTCString(),
+    cacheControl: REVALIDATE,
+    pageHeaders,
+    bodies,
+    compressible,
+  };
+}
+
+/**
  * The encoding to send for an `Accept-Encoding` header among those available: brotli, then gzip,
  * then the plain bytes; an encoding with `q=0` is refused.
  */
@@ -302,6 +334,11 @@ function notModifiedSince(ifModifiedSince: string, lastModified: string): boolea
   return Number.isFinite(since) && Date.parse(lastModified) <= since;
 }
 
+export interface StaticHandlerOptions {
+  /** A request the memory table must not answer (the server rendering a page from itself: src/server/content/public-pages.ts). */
+  bypass?: (req: IncomingMessage) => boolean;
+}
+
 /** The methods a built file answers. */
 export const STATIC_METHODS = 'GET, HEAD';
 
@@ -310,15 +347,20 @@ export const STATIC_METHODS = 'GET, HEAD';
  * no writes); paths it does not hold go to `next` (the Astro handler). Expects the site-wide security
  * headers to be set already (see {@link secureHandler}).
  */
-export function staticFilesHandler(files: Map<string, CachedFile>, next: Handler): Handler {
-  const available = new Map<CachedFile, ReadonlySet<Encoding>>();
-  for (const file of files.values()) available.set(file, new Set(Object.keys(file.bodies) as Encoding[]));
+export function staticFilesHandler(files: Map<string, CachedFile>, next: Handler, options: StaticHandlerOptions = {}): Handler {
+  // Per file (entries rendered at run time come and go: a WeakMap lets the replaced ones go).
+  const available = new WeakMap<CachedFile, ReadonlySet<Encoding>>();
+  const encodingsOf = (file: CachedFile) => {
+    let set = available.get(file);
+    if (!set) available.set(file, (set = new Set(Object.keys(file.bodies) as Encoding[])));
+    return set;
+  };
   return (req, res) => {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     // A form posting to a built page with `?_action=` is Astro's form handling: on-demand pages only.
-    const file = files.get(query >= 0 ? url.slice(0, query) : url);
+    const file = options.bypass?.(req) ? undefined : files.get(query >= 0 ? url.slice(0, query) : url);
     if (!file) return next(req, res);
     if (method !== 'GET' && method !== 'HEAD') {
       res.writeHead(method === 'OPTIONS' ? 204 : 405, { Allow: STATIC_METHODS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -344,7 +386,7 @@ export function staticFilesHandler(files: Map<string, CachedFile>, next: Handler
       res.end();
       return;
     }
-    const encoding = chooseEncoding(req.headers['accept-encoding'], available.get(file)!);
+    const encoding = chooseEncoding(req.headers['accept-encoding'], encodingsOf(file));
     const body = file.bodies[encoding]!;
     if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
     res.setHeader('Content-Length', body.length);

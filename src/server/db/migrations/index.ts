@@ -35,6 +35,7 @@ import * as incidentPriority from './0029_incident_priority.ts';
 import * as search from './0030_search.ts';
 import * as businessHoursClock from './0031_business_hours_clock.ts';
 import * as liveEvents from './0032_live_events.ts';
+import * as articles from './0033_articles.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '0030_search': search,
   '0031_business_hours_clock': businessHoursClock,
   '0032_live_events': liveEvents,
+  '0033_articles': articles,
 };

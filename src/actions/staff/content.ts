@@ -1,0 +1,118 @@
+/**
+ * 'Contenido' (issue 23): the article editor's one form, `content.save`, posted to the editor's page
+ * (`/admin/contenido/{id}` or `/nuevo`) with the button pressed as `intencion`: 'borrador' (save),
+ * 'programar' (save, then public at the date and time in Santo Domingo), 'publicar' (save, then
+ * public now) or 'despublicar' (save, then back to 'Borrador'). The version the editor was opened at
+ * travels with the form: a save on an article someone else saved since is refused (409) and writes
+ * nothing. Success goes back (303) to the editor with `hecho=…`.
+ */
+import {
+  ARTICLE_MESSAGES,
+  checkArticleForm,
+  scheduleFrom,
+  type ArticleFieldName,
+} from '../../domain/articles.ts';
+import { adminArticlePath } from '../../routes.ts';
+import {
+  ArticleRefusal,
+  createArticle,
+  publishArticle,
+  scheduleArticle,
+  unpublishArticle,
+  updateArticle,
+  type Article,
+  type ArticleOutcome,
+} from '../../server/content/articles.ts';
+import { contentSettled } from '../../server/content/changes.ts';
+import { getDb } from '../../server/db/index.ts';
+import { field, refuse, seeOtherTo } from '../form.ts';
+import { staffForm } from './common.ts';
+
+/** What the editor says after each write (`?hecho=`). */
+export const CONTENT_DONE = {
+  guardado: 'Borrador guardado.',
+  publicado: 'Artículo publicado.',
+  programado: 'Artículo programado.',
+  despublicado: 'Artículo despublicado: vuelve a ser un borrador.',
+} as const;
+
+export const CONTENT_INTENTS = ['borrador', 'programar', 'publicar', 'despublicar'] as const;
+type Intent = (typeof CONTENT_INTENTS)[number];
+
+const FIELDS: readonly ArticleFieldName[] = [
+  'tipo',
+  'titulo',
+  'slug',
+  'resumen',
+  'cuerpo',
+  'portada',
+  'portadaAlt',
+  'autor',
+  'etiquetas',
+  'seoTitulo',
+  'seoDescripcion',
+];
+const FIELDS_REFUSED = 'No se guardó el artículo: revisa los campos marcados.';
+
+/** The outcome of a versioned write, or its refusal: 409 when someone saved first, 404 when it is gone. */
+function savedOrRefused(outcome: ArticleOutcome): Article {
+  if (outcome.kind === 'saved') return outcome.article;
+  if (outcome.kind === 'stale') refuse('CONFLICT', ARTICLE_MESSAGES.stale);
+  refuse('NOT_FOUND', ARTICLE_MESSAGES.notFound);
+}
+
+function refuseArticle(error: unknown): never {
+  if (error instanceof ArticleRefusal) refuse('BAD_REQUEST', FIELDS_REFUSED, error.errors);
+  throw error;
+}
+
+export const save = staffForm(
+  'content.save',
+  'No se pudo guardar el artículo. Inténtalo de nuevo.',
+  async (form, { actor }) => {
+    const intent = field(form, 'intencion') as Intent;
+    if (!CONTENT_INTENTS.includes(intent)) refuse('BAD_REQUEST', 'Elige qué hacer con el artículo.');
+    const rawId = field(form, 'id');
+    const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : null;
+    const version = Number(field(form, 'version'));
+    const checked = checkArticleForm(Object.fromEntries(FIELDS.map((name) => [name, field(form, name)])));
+    const schedule = intent === 'programar' ? scheduleFrom(field(form, 'fecha'), field(form, 'hora')) : null;
+    const errors: Record<string, string> = checked.ok ? {} : { ...checked.errors };
+    if (schedule && !schedule.ok) errors.fecha = schedule.message;
+    if (!checked.ok || Object.keys(errors).length) refuse('BAD_REQUEST', FIELDS_REFUSED, errors);
+
+    const db = getDb();
+    try {
+      let article =
+        id === null
+          ? await createArticle(db, checked.article, actor)
+          : savedOrRefused(
+              await updateArticle(
+                db,
+                id,
+                Number.isSafeInteger(version) ? version : -1,
+                checked.article,
+                actor,
+              ),
+            );
+      let done: keyof typeof CONTENT_DONE = 'guardado';
+      if (intent === 'publicar') {
+        article = savedOrRefused(await publishArticle(db, article.id, article.version, actor));
+        done = 'publicado';
+      } else if (intent === 'programar' && schedule?.ok) {
+        article = savedOrRefused(await scheduleArticle(db, article.id, article.version, schedule.at, actor));
+        done = 'programado';
+      } else if (intent === 'despublicar') {
+        article = savedOrRefused(await unpublishArticle(db, article.id, article.version, actor));
+        done = 'despublicado';
+      }
+      // The public pages follow before the editor says it is done (they are rendered in this process).
+    await contentSettled();
+    return seeOtherTo(`${adminArticlePath(article.id)}?hecho=${done}`);
+    } catch (error) {
+      refuseArticle(error);
+    }
+  },
+);
+
+export const contentActions = { save };

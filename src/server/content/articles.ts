@@ -1,0 +1,444 @@
+/**
+ * Articles of the blog and the help centre (issue 23, migration 0033, docs/decisions/0019): the one
+ * writer of `articles` and `article_slugs`, and the reads the public pages and 'Contenido' need.
+ *
+ * Every write checks the article's `version` (optimistic concurrency, as clients do): a save made on a
+ * version someone else has since saved writes nothing and answers `stale` with what is stored now.
+ * Each write bumps the version, records an audit event and tells the site the content changed
+ * ({@link onContentChange}) once its transaction committed.
+ *
+ * States: 'borrador' (never public), 'programado' (public from `publish_at` on: {@link isPublicAt};
+ * {@link publishDueArticles} then marks it 'publicado'), 'publicado'. A slug is unique within its kind;
+ * when an article that has been public changes its slug or kind, the old address is kept in
+ * `article_slugs` and answered with a 301 ({@link redirectFor}). A new slug takes over an old address
+ * of another article (the live article wins over a redirect).
+ */
+import { sql } from 'kysely';
+import {
+  ARTICLE_MESSAGES,
+  articlePathOf,
+  isArticleKind,
+  isArticleState,
+  isPublicAt,
+  type ArticleFieldName,
+  type ArticleInput,
+  type ArticleKind,
+  type ArticleState,
+} from '../../domain/articles.ts';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
+import type { Db } from '../db/index.ts';
+import type { ArticleRow } from '../db/schema.ts';
+import { contentChanged } from './changes.ts';
+
+export interface Article extends ArticleInput {
+  id: number;
+  state: ArticleState;
+  /** ISO 8601 UTC; the scheduled time while 'programado'; null for a draft never published. */
+  publishAt: string | null;
+  version: number;
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+/** A write refused for a field's reason (a taken slug, a schedule in the past), with each field's message. */
+export class ArticleRefusal extends Error {
+  override name = 'ArticleRefusal';
+  readonly errors: Partial<Record<ArticleFieldName | 'fecha', string>>;
+  constructor(errors: Partial<Record<ArticleFieldName | 'fecha', string>>) {
+    super(Object.values(errors)[0] ?? 'Artículo no válido');
+    this.errors = errors;
+  }
+}
+
+export type ArticleOutcome =
+  | { kind: 'saved'; article: Article }
+  /** Someone saved the article since `version` was loaded: nothing was written. */
+  | { kind: 'stale'; current: Article }
+  | { kind: 'not-found' };
+
+function parseTagsColumn(value: string): string[] {
+  try {
+    const tags: unknown = JSON.parse(value);
+    return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toArticle(row: ArticleRow): Article {
+  if (!isArticleKind(row.kind) || !isArticleState(row.state))
+    throw new Error(`Artículo ${row.id} con tipo o estado desconocido`);
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    slug: row.slug,
+    title: row.title,
+    excerpt: row.excerpt,
+    body: row.body,
+    coverImage: row.coverImage,
+    coverAlt: row.coverAlt,
+    author: row.author,
+    tags: parseTagsColumn(row.tags),
+    seoTitle: row.seoTitle,
+    seoDescription: row.seoDescription,
+    state: row.state,
+    publishAt: row.publishAt,
+    version: Number(row.version),
+    createdAt: row.createdAt,
+    createdBy: row.createdBy,
+    updatedAt: row.updatedAt,
+    updatedBy: row.updatedBy,
+  };
+}
+
+const fieldsRow = (input: ArticleInput) => ({
+  kind: input.kind,
+  slug: input.slug,
+  title: input.title,
+  excerpt: input.excerpt,
+  body: input.body,
+  coverImage: input.coverImage,
+  coverAlt: input.coverAlt,
+  author: input.author,
+  tags: JSON.stringify(input.tags),
+  seoTitle: input.seoTitle,
+  seoDescription: input.seoDescription,
+});
+
+function isUniqueViolation(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '23505' || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+}
+
+/** Whether the article has been public: published, or scheduled for a time already reached, or unpublished after that. */
+function wasPublic(article: Article, now: Date): boolean {
+  return article.publishAt !== null && Date.parse(article.publishAt) <= now.getTime();
+}
+
+export async function articleById(db: Db, id: number): Promise<Article | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const row = await db.selectFrom('articles').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toArticle(row) : null;
+}
+
+export async function articleBySlug(db: Db, kind: ArticleKind, slug: string): Promise<Article | null> {
+  const row = await db
+    .selectFrom('articles')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  return row ? toArticle(row) : null;
+}
+
+/** Every article, for 'Contenido': most recently changed first. */
+export async function listArticles(db: Db, kind?: ArticleKind): Promise<Article[]> {
+  let query = db.selectFrom('articles').selectAll();
+  if (kind) query = query.where('kind', '=', kind);
+  const rows = await query.orderBy('updatedAt', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(toArticle);
+}
+
+/** The articles of a kind public at `now`, newest publication first (the blog's order). */
+export async function publicArticles(db: Db, kind: ArticleKind, now: Date = new Date()): Promise<Article[]> {
+  const rows = await db
+    .selectFrom('articles')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'publicado'),
+        eb.and([eb('state', '=', 'programado'), eb('publishAt', '<=', now.toISOString())]),
+      ]),
+    )
+    .execute();
+  return rows
+    .map(toArticle)
+    .filter((article) => isPublicAt(article, now))
+    .sort((a, b) => Date.parse(b.publishAt ?? '') - Date.parse(a.publishAt ?? '') || b.id - a.id);
+}
+
+/**
+ * Where an old address of an article now lives: the current path of the article that had `slug` in
+ * `kind`, when that article is public at `now`; null otherwise (the caller answers 404).
+ */
+export async function redirectFor(
+  db: Db,
+  kind: ArticleKind,
+  slug: string,
+  now: Date = new Date(),
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('articleSlugs')
+    .innerJoin('articles', 'articles.id', 'articleSlugs.articleId')
+    .selectAll('articles')
+    .where('articleSlugs.kind', '=', kind)
+    .where('articleSlugs.slug', '=', slug)
+    .executeTakeFirst();
+  if (!row) return null;
+  const article = toArticle(row);
+  return isPublicAt(article, now) ? articlePathOf(article.kind, article.slug) : null;
+}
+
+/** Every old address with the current path it redirects to (public articles only): the public pages' 301s. */
+export async function publicRedirects(
+  db: Db,
+  now: Date = new Date(),
+): Promise<Array<{ from: string; to: string }>> {
+  const rows = await db
+    .selectFrom('articleSlugs')
+    .innerJoin('articles', 'articles.id', 'articleSlugs.articleId')
+    .select([
+      'articleSlugs.kind as oldKind',
+      'articleSlugs.slug as oldSlug',
+      'articles.kind',
+      'articles.slug',
+      'articles.state',
+      'articles.publishAt',
+    ])
+    .execute();
+  return rows
+    .filter((row) => isArticleKind(row.oldKind) && isArticleKind(row.kind) && isPublicAt(row, now))
+    .map((row) => ({
+      from: articlePathOf(row.oldKind as ArticleKind, row.oldSlug),
+      to: articlePathOf(row.kind as ArticleKind, row.slug),
+    }));
+}
+
+/** The next time a scheduled article becomes public, after `now`; null when none is waiting. */
+export async function nextPublishTime(db: Db, now: Date = new Date()): Promise<string | null> {
+  const row = await db
+    .selectFrom('articles')
+    .select('publishAt')
+    .where('state', '=', 'programado')
+    .where('publishAt', '>', now.toISOString())
+    .orderBy('publishAt')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.publishAt ?? null;
+}
+
+/** Refuses a slug another article of the kind holds; frees an old address of it (of any article) for the new owner. */
+async function claimSlug(db: Db, kind: ArticleKind, slug: string, exceptId?: number): Promise<void> {
+  const holder = await db
+    .selectFrom('articles')
+    .select('id')
+    .where('kind', '=', kind)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  if (holder && Number(holder.id) !== exceptId)
+    throw new ArticleRefusal({ slug: ARTICLE_MESSAGES.slugTaken });
+  await db.deleteFrom('articleSlugs').where('kind', '=', kind).where('slug', '=', slug).execute();
+}
+
+/** Stores a new article as 'Borrador' (with an audit event); a taken slug is refused. */
+export async function createArticle(
+  db: Db,
+  input: ArticleInput,
+  actor: AuditActor | null,
+  now: Date = new Date(),
+): Promise<Article> {
+  try {
+    const article = await db.transaction().execute(async (trx) => {
+      await claimSlug(trx, input.kind, input.slug);
+      const at = now.toISOString();
+      const row = await trx
+        .insertInto('articles')
+        .values({
+          ...fieldsRow(input),
+          state: 'borrador',
+          publishAt: null,
+          createdAt: at,
+          createdBy: actor?.actorEmail ?? null,
+          updatedAt: at,
+          updatedBy: actor?.actorEmail ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (actor)
+        await recordEvent(
+          trx,
+          { ...actor, action: 'article.created', subject: Number(row.id), detail: input.title },
+          now,
+        );
+      return toArticle(row);
+    });
+    contentChanged(db);
+    return article;
+  } catch (error) {
+    // Two saves taking the same slug at once: the database's unique key refuses the second.
+    if (isUniqueViolation(error)) throw new ArticleRefusal({ slug: ARTICLE_MESSAGES.slugTaken });
+    throw error;
+  }
+}
+
+/**
+ * One versioned write of an article: reads it, checks the version, lets `change` say what to set,
+ * writes it with the version bumped (still at `version`, so a save that committed in between makes it
+ * `stale`), records the audit event and tells the site. `change` returning null writes nothing.
+ */
+async function versionedWrite(
+  db: Db,
+  id: number,
+  version: number,
+  actor: AuditActor | null,
+  now: Date,
+  change: (
+    current: Article,
+    trx: Db,
+  ) => Promise<{
+    set: Partial<ReturnType<typeof fieldsRow>> & { state?: ArticleState; publishAt?: string | null };
+    action: Parameters<typeof recordEvent>[1]['action'];
+    detail?: string;
+  } | null>,
+): Promise<ArticleOutcome> {
+  let written = false;
+  try {
+    const outcome = await db.transaction().execute(async (trx): Promise<ArticleOutcome> => {
+      const current = await articleById(trx, id);
+      if (!current) return { kind: 'not-found' };
+      if (current.version !== version) return { kind: 'stale', current };
+      const planned = await change(current, trx);
+      if (!planned) return { kind: 'saved', article: current };
+      const row = await trx
+        .updateTable('articles')
+        .set({
+          ...planned.set,
+          version: sql<number>`version + 1`,
+          updatedAt: now.toISOString(),
+          updatedBy: actor?.actorEmail ?? null,
+        })
+        .where('id', '=', id)
+        .where('version', '=', version)
+        .returningAll()
+        .executeTakeFirst();
+      // Another save committed between the read and this write.
+      if (!row) return { kind: 'stale', current: (await articleById(trx, id)) ?? current };
+      if (actor)
+        await recordEvent(
+          trx,
+          { ...actor, action: planned.action, subject: id, detail: planned.detail ?? null },
+          now,
+        );
+      written = true;
+      return { kind: 'saved', article: toArticle(row) };
+    });
+    if (written) contentChanged(db);
+    return outcome;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ArticleRefusal({ slug: ARTICLE_MESSAGES.slugTaken });
+    throw error;
+  }
+}
+
+const sameFields = (a: ArticleInput, b: ArticleInput) =>
+  JSON.stringify(fieldsRow(a)) === JSON.stringify(fieldsRow(b));
+
+/**
+ * Saves an article's fields (its state unchanged) at `version`. A new slug or kind of an article that
+ * has been public keeps the old address for a 301; one the article had before becomes its own again.
+ * A save that changes nothing writes nothing.
+ */
+export async function updateArticle(
+  db: Db,
+  id: number,
+  version: number,
+  input: ArticleInput,
+  actor: AuditActor | null,
+  now: Date = new Date(),
+): Promise<ArticleOutcome> {
+  return versionedWrite(db, id, version, actor, now, async (current, trx) => {
+    if (sameFields(current, input)) return null;
+    const moved = current.slug !== input.slug || current.kind !== input.kind;
+    if (moved) {
+      await claimSlug(trx, input.kind, input.slug, id);
+      if (wasPublic(current, now))
+        await trx
+          .insertInto('articleSlugs')
+          .values({ articleId: id, kind: current.kind, slug: current.slug, createdAt: now.toISOString() })
+          .execute();
+    }
+    return {
+      set: fieldsRow(input),
+      action: 'article.edited',
+      detail: moved
+        ? `Dirección: ${articlePathOf(current.kind, current.slug)} → ${articlePathOf(input.kind, input.slug)}`
+        : input.title,
+    };
+  });
+}
+
+/**
+ * 'Publicar': public at once. An article that was public before keeps its first publication time (its
+ * date, its place in the feed); otherwise the time is now.
+ */
+export async function publishArticle(
+  db: Db,
+  id: number,
+  version: number,
+  actor: AuditActor | null,
+  now: Date = new Date(),
+): Promise<ArticleOutcome> {
+  return versionedWrite(db, id, version, actor, now, async (current) => {
+    if (current.state === 'publicado') return null;
+    const publishAt = wasPublic(current, now) ? current.publishAt : now.toISOString();
+    return { set: { state: 'publicado', publishAt }, action: 'article.published', detail: current.title };
+  });
+}
+
+/** 'Programar': public from `at` (which must be later than `now`), with no request needed. */
+export async function scheduleArticle(
+  db: Db,
+  id: number,
+  version: number,
+  at: Date,
+  actor: AuditActor | null,
+  now: Date = new Date(),
+): Promise<ArticleOutcome> {
+  if (!(at.getTime() > now.getTime())) throw new ArticleRefusal({ fecha: ARTICLE_MESSAGES.schedulePast });
+  return versionedWrite(db, id, version, actor, now, async (current) => ({
+    set: { state: 'programado', publishAt: at.toISOString() },
+    action: 'article.scheduled',
+    detail: `${current.title} (${at.toISOString()})`,
+  }));
+}
+
+/**
+ * 'Despublicar': back to 'Borrador'. A published article keeps its publication time (republished, it
+ * keeps its date); a scheduled one not yet public forgets its time.
+ */
+export async function unpublishArticle(
+  db: Db,
+  id: number,
+  version: number,
+  actor: AuditActor | null,
+  now: Date = new Date(),
+): Promise<ArticleOutcome> {
+  return versionedWrite(db, id, version, actor, now, async (current) => {
+    if (current.state === 'borrador') return null;
+    return {
+      set: { state: 'borrador', publishAt: wasPublic(current, now) ? current.publishAt : null },
+      action: 'article.unpublished',
+      detail: current.title,
+    };
+  });
+}
+
+/**
+ * Marks 'publicado' every scheduled article whose time has come (run by each process when its timer
+ * fires; harmless when several do it at once). The version is kept: the fields did not change, and an
+ * editor open on it can still save. Returns how many were marked.
+ */
+export async function publishDueArticles(db: Db, now: Date = new Date()): Promise<number> {
+  const result = await db
+    .updateTable('articles')
+    .set({ state: 'publicado' })
+    .where('state', '=', 'programado')
+    .where('publishAt', '<=', now.toISOString())
+    .executeTakeFirst();
+  const count = Number(result.numUpdatedRows);
+  if (count > 0) contentChanged(db);
+  return count;
+}

@@ -1,0 +1,252 @@
+/**
+ * The public pages made from the database's content (issue 23, docs/decisions/0019): `/blog`, each
+ * public article, `/rss.xml` and `/sitemap.xml` are rendered once per change of the content, by the
+ * site's own Astro handler (their on-demand routes, fetched from this process), and put into the
+ * memory table the built files are answered from (src/server/http/static-files.ts: ETag, brotli and
+ * gzip). A request never renders them; a path this table does not hold (a draft, an old address, a
+ * wrong slug) goes on to the on-demand route, which answers 404 or the 301.
+ *
+ * A render follows every change: the writers' notice in this process (src/server/content/changes.ts),
+ * on PostgreSQL the `NOTIFY` of any process, and a timer set to the next scheduled publication time
+ * (which marks the due articles 'publicado' and renders, with no request). A slow check (every
+ * {@link CHECK_MS}) renders again when the content's fingerprint changed and a notice was missed.
+ * Renders never overlap: changes during one make one more.
+ */
+import pg from 'pg';
+import { sql } from 'kysely';
+import { articlePathOf } from '../../domain/articles.ts';
+import { ROUTES } from '../../routes.ts';
+import { isPostgres } from '../db/engine.ts';
+import { searchPathOf, type Db } from '../db/index.ts';
+import { renderedFile, type CachedFile } from '../http/static-files.ts';
+import { getLogger } from '../log.ts';
+import { nextPublishTime, publicArticles, publishDueArticles } from './articles.ts';
+import { CONTENT_CHANNEL_PREFIX, onContentChange } from './changes.ts';
+
+/** How often a process checks that it has not missed a change (a notice lost with a dropped connection). */
+export const CHECK_MS = 30_000;
+/** setTimeout's longest delay; a publication further ahead is waited for in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A page as the site's own handler answered it. */
+export interface FetchedPage {
+  status: number;
+  body: Buffer;
+  contentType: string;
+  /** The page's own hash-based Content-Security-Policy, served with it. */
+  csp: string | null;
+}
+
+export interface PublicPagesOptions {
+  db: Db;
+  /** The memory table of src/server/http/static-files.ts: the rendered pages are put into it. */
+  files: Map<string, CachedFile>;
+  /** Fetches a path from this server's own Astro handler, past the memory table. */
+  fetchPage: (path: string) => Promise<FetchedPage>;
+  /** `DATABASE_URL`, to listen for other processes' changes on PostgreSQL. */
+  databaseUrl?: string;
+  /** The paths page views are counted for: article pages come and go with the content. */
+  countable?: Set<string>;
+  checkMs?: number;
+  /** Brotli at its best (default) or quick (STATIC_RECOMPRESS=false: test servers, where CPU matters more than bytes). */
+  compression?: 'best' | 'quick';
+  now?: () => Date;
+}
+
+export interface PublicPages {
+  /** Resolves once the first render is done (or failed: the on-demand routes answer meanwhile). */
+  ready: Promise<void>;
+  /** Renders now (or once more after the render under way); resolves when the pages are in place. */
+  refresh(): Promise<void>;
+  /** The paths this process put into the memory table. */
+  paths(): string[];
+  stop(): Promise<void>;
+}
+
+/** The paths made from the content at `now`: the blog, its public articles, the feed and the sitemap. */
+export async function contentPaths(db: Db, now: Date): Promise<string[]> {
+  const articles = await publicArticles(db, 'blog', now);
+  return [
+    ROUTES.blog,
+    ...articles.map((article) => articlePathOf(article.kind, article.slug)),
+    '/rss.xml',
+    '/sitemap.xml',
+  ];
+}
+
+/** A text type as the built files are served (`application/xml` from the feed's library gets its `charset=utf-8`). */
+export function withCharset(contentType: string): string {
+  return /^(text\/|application\/(xml|json|rss\+xml))/i.test(contentType) && !/charset=/i.test(contentType)
+    ? `${contentType}; charset=utf-8`
+    : contentType;
+}
+
+/** What changes when anything an article page shows changes (a missed notice shows here). */
+async function fingerprint(db: Db): Promise<string> {
+  const row = await db
+    .selectFrom('articles')
+    .select([
+      sql<number>`count(*)`.as('count'),
+      sql<string | null>`max(updated_at)`.as('updated'),
+      sql<number | null>`sum(version)`.as('versions'),
+      sql<number>`sum(case when state = 'publicado' then 1 else 0 end)`.as('published'),
+    ])
+    .executeTakeFirst();
+  return JSON.stringify([
+    Number(row?.count ?? 0),
+    row?.updated ?? null,
+    Number(row?.versions ?? 0),
+    Number(row?.published ?? 0),
+  ]);
+}
+
+export function startPublicPages(options: PublicPagesOptions): PublicPages {
+  const { db, files, fetchPage, countable } = options;
+  const now = options.now ?? (() => new Date());
+  const log = getLogger();
+  const owned = new Set<string>();
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  let lastFingerprint = '';
+  let publishTimer: NodeJS.Timeout | undefined;
+  let listener: pg.Client | null = null;
+
+  async function renderOnce(): Promise<void> {
+    const at = now();
+    lastFingerprint = await fingerprint(db);
+    const paths = await contentPaths(db, at);
+    const next = new Map<string, CachedFile>();
+    for (const path of paths) {
+      try {
+        const page = await fetchPage(path);
+        if (page.status !== 200) {
+          log.warn({ path, status: page.status }, 'content page did not render');
+          continue;
+        }
+        const current = files.get(path);
+        const file = await renderedFile(
+          page.body,
+          withCharset(page.contentType),
+          page.csp ? [['Content-Security-Policy', page.csp]] : [],
+          at,
+          options.compression,
+        );
+        // Unchanged bytes keep their entry (and its Last-Modified).
+        next.set(path, current && owned.has(path) && current.etag === file.etag ? current : file);
+      } catch (error) {
+        log.error({ err: error, path }, 'content page render failed');
+        const current = files.get(path);
+        if (current && owned.has(path)) next.set(path, current);
+      }
+    }
+    if (stopped) return;
+    for (const path of owned) {
+      if (next.has(path)) continue;
+      files.delete(path);
+      countable?.delete(path);
+      owned.delete(path);
+    }
+    for (const [path, file] of next) {
+      files.set(path, file);
+      owned.add(path);
+      countable?.add(path);
+    }
+    await armPublishTimer(at);
+  }
+
+  /** The timer that makes the next scheduled article public, with no request. */
+  async function armPublishTimer(at: Date): Promise<void> {
+    clearTimeout(publishTimer);
+    const next = await nextPublishTime(db, at);
+    if (!next || stopped) return;
+    const wait = Math.min(Math.max(Date.parse(next) - now().getTime(), 0) + 20, MAX_TIMER_MS);
+    publishTimer = setTimeout(() => {
+      void (async () => {
+        const due = await publishDueArticles(db, now());
+        // Another process may have marked them first: render anyway (the time alone makes them public).
+        if (due === 0) await refresh();
+      })().catch((error: unknown) => log.error({ err: error }, 'scheduled publication failed'));
+    }, wait);
+    publishTimer.unref();
+  }
+
+  function refresh(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await renderOnce().catch((error: unknown) =>
+            log.error({ err: error }, 'content pages render failed'),
+          );
+        } while (again && !stopped);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  async function listen(url: string): Promise<void> {
+    const searchPath = searchPathOf(new URL(url));
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5000,
+      options: searchPath ? `-c search_path=${searchPath}` : undefined,
+    });
+    const retry = () => {
+      if (stopped || listener !== client) return;
+      listener = null;
+      setTimeout(() => void listen(url), 1000).unref();
+    };
+    client.on('error', (error) => {
+      log.warn({ err: error }, 'content listener lost; reconnecting');
+      retry();
+    });
+    client.on('end', retry);
+    client.on('notification', () => void refresh());
+    listener = client;
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
+      await client.query(`listen "${CONTENT_CHANNEL_PREFIX}${rows[0]?.schema ?? 'public'}"`);
+    } catch (error) {
+      log.warn({ err: error }, 'content listener could not connect; retrying');
+      retry();
+      return;
+    }
+    // Whatever changed while the listener was away.
+    void refresh();
+  }
+
+  const unsubscribe = onContentChange(() => refresh());
+  if (options.databaseUrl && isPostgres(db)) void listen(options.databaseUrl);
+  const check = setInterval(() => {
+    void fingerprint(db)
+      .then((value) => (value !== lastFingerprint ? refresh() : undefined))
+      .catch((error: unknown) => log.warn({ err: error }, 'content check failed'));
+  }, options.checkMs ?? CHECK_MS);
+  check.unref();
+
+  const ready = refresh();
+  return {
+    ready,
+    refresh,
+    paths: () => [...owned],
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      clearInterval(check);
+      clearTimeout(publishTimer);
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => {});
+      await running;
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * What the public pages made from the database's content show (issue 23, docs/decisions/0019): the
+ * blog, an article, the feed and the sitemap's articles, read in one call per page. These pages are
+ * rendered once per change of the content and served from memory (src/server/content/public-pages.ts);
+ * a request reaches them only for a path the memory table does not hold (a draft, an old address, a
+ * wrong slug), which answers 404 or a 301.
+ */
+import { articlePathOf, isPublicAt, type ArticleKind, type ArticleState } from '../../domain/articles.ts';
+import { santoDomingoToday } from '../../domain/forms/meeting.ts';
+import { articleById, articleBySlug, listArticles, publicArticles, redirectFor, type Article } from '../content/articles.ts';
+import { renderArticleHtml } from '../content/render.ts';
+import { getDb } from '../db/index.ts';
+
+/** An article as the public pages show it. */
+export interface PublicArticle {
+  slug: string;
+  path: string;
+  title: string;
+  excerpt: string;
+  /** Markdown (for its reading time). */
+  body: string;
+  /** The calendar day of its publication in Santo Domingo, at 00:00 UTC (what the blog's date helpers format). */
+  day: Date;
+  /** ISO 8601 UTC: the publication time itself (the feed's pubDate). */
+  publishAt: string;
+  coverImage: string | null;
+  coverAlt: string;
+  seoTitle: string;
+  seoDescription: string;
+}
+
+function publicArticle(article: Article): PublicArticle {
+  const publishAt = article.publishAt ?? article.updatedAt;
+  return {
+    slug: article.slug,
+    path: articlePathOf(article.kind, article.slug),
+    title: article.title,
+    excerpt: article.excerpt,
+    body: article.body,
+    day: new Date(`${santoDomingoToday(new Date(publishAt))}T00:00:00.000Z`),
+    publishAt,
+    coverImage: article.coverImage,
+    coverAlt: article.coverAlt,
+    seoTitle: article.seoTitle,
+    seoDescription: article.seoDescription,
+  };
+}
+
+/** The blog's public articles, newest first (the blog page, the feed, the sitemap). */
+export async function blogArticlesView(now: Date = new Date()): Promise<PublicArticle[]> {
+  return (await publicArticles(getDb(), 'blog', now)).map(publicArticle);
+}
+
+export type BlogArticleView =
+  | { kind: 'article'; article: PublicArticle & { html: string }; related: PublicArticle[] }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'missing' };
+
+/** A blog article by its slug: the article with its HTML and the others, a 301 for an old address, or missing (404). */
+export async function blogArticleView(slug: string, now: Date = new Date()): Promise<BlogArticleView> {
+  const db = getDb();
+  const article = await articleBySlug(db, 'blog', slug);
+  if (article && isPublicAt(article, now)) {
+    const others = (await publicArticles(db, 'blog', now)).filter((other) => other.id !== article.id);
+    return {
+      kind: 'article',
+      article: { ...publicArticle(article), html: await renderArticleHtml(article.body) },
+      related: others.map(publicArticle),
+    };
+  }
+  if (!article) {
+    const to = await redirectFor(db, 'blog', slug, now);
+    if (to) return { kind: 'redirect', to };
+  }
+  return { kind: 'missing' };
+}
+
+/** The kinds whose pages exist: the help centre's ('ayuda', `/ayuda/{slug}`) comes in a later slice of issue 23. */
+export const hasPublicPages = (kind: ArticleKind): boolean => kind === 'blog';
+
+/** A row of 'Contenido'. */
+export interface ContentListItem {
+  id: number;
+  title: string;
+  kind: ArticleKind;
+  state: ArticleState;
+  /** ISO 8601 UTC, or null. */
+  publishAt: string | null;
+  /** Whether the article can be opened on the site now: public (a scheduled time reached counts) and of a kind with pages. */
+  isPublic: boolean;
+  path: string;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+/** 'Contenido': every article, most recently changed first. */
+export async function contentListView(now: Date = new Date()): Promise<ContentListItem[]> {
+  return (await listArticles(getDb())).map((article) => ({
+    id: article.id,
+    title: article.title,
+    kind: article.kind,
+    state: article.state,
+    publishAt: article.publishAt,
+    isPublic: isPublicAt(article, now) && hasPublicPages(article.kind),
+    path: articlePathOf(article.kind, article.slug),
+    updatedAt: article.updatedAt,
+    updatedBy: article.updatedBy,
+  }));
+}
+
+/** The editor of `/admin/contenido/{id}`: the stored article (null for `nuevo`), or missing for an id that is not one. */
+export async function articleEditorView(param: string | undefined): Promise<{ kind: 'new' } | { kind: 'article'; article: Article } | { kind: 'missing' }> {
+  if (param === 'nuevo') return { kind: 'new' };
+  const article = param && /^[1-9]\d{0,9}$/.test(param) ? await articleById(getDb(), Number(param)) : null;
+  return article ? { kind: 'article', article } : { kind: 'missing' };
+}

@@ -1,0 +1,169 @@
+/**
+ * The pages made from the content (src/server/content/public-pages.ts, docs/decisions/0019) on both
+ * engines: rendered into the memory table at start and after every change (a publish, an unpublish, a
+ * slug change), a scheduled article put in place at its time with no request and no write, and on
+ * PostgreSQL a change made by another process (its NOTIFY) rendered here too. The pages are "fetched"
+ * from a stand-in for the site's handler that writes what the database says.
+ */
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import {
+  createArticle,
+  publishArticle,
+  scheduleArticle,
+  unpublishArticle,
+  updateArticle,
+} from '../../src/server/content/articles.ts';
+import { CONTENT_CHANNEL_PREFIX } from '../../src/server/content/changes.ts';
+import {
+  startPublicPages,
+  withCharset,
+  type FetchedPage,
+  type PublicPages,
+} from '../../src/server/content/public-pages.ts';
+import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import type { CachedFile } from '../../src/server/http/static-files.ts';
+import type { ArticleInput } from '../../src/domain/articles.ts';
+import { describeEachEngine } from '../support/db.ts';
+
+const ANA = { actorId: 'user-ana', actorEmail: 'ana@vertice.example', network: '203.0.113.0/24' };
+
+const input = (slug: string, title = `Artículo ${slug}`): ArticleInput => ({
+  kind: 'blog',
+  title,
+  slug,
+  excerpt: 'Un resumen del artículo.',
+  body: 'Texto.',
+  coverImage: null,
+  coverAlt: '',
+  author: '',
+  tags: [],
+  seoTitle: '',
+  seoDescription: '',
+});
+
+async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('La condición no se cumplió a tiempo');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A stand-in for the site's own handler: the page of a path, written from the database. */
+function fakeSite(db: Db, fetched: string[]) {
+  return async (path: string): Promise<FetchedPage> => {
+    fetched.push(path);
+    const rows = await db.selectFrom('articles').select(['slug', 'title', 'state']).orderBy('slug').execute();
+    const slug = path.startsWith('/blog/') ? path.slice('/blog/'.length) : null;
+    const article = slug ? rows.find((row) => row.slug === slug) : null;
+    const body = slug ? (article?.title ?? '') : `${path}: ${rows.map((row) => row.slug).join(',')}`;
+    return {
+      status: slug && !article ? 404 : 200,
+      body: Buffer.from(body),
+      contentType: path.endsWith('.xml') ? 'application/xml' : 'text/html; charset=utf-8',
+      csp: null,
+    };
+  };
+}
+
+const text = (files: Map<string, CachedFile>, path: string) => files.get(path)?.bodies.identity.toString();
+
+let pages: PublicPages | undefined;
+afterEach(async () => {
+  await pages?.stop();
+  pages = undefined;
+});
+
+describeEachEngine('public pages from the content', (database) => {
+  it('renders the blog, each public article, the feed and the sitemap at start and after each change', async () => {
+    const { db, url } = database();
+    const a = await createArticle(db, input('a'), ANA);
+    await publishArticle(db, a.id, 1, ANA);
+    const draft = await createArticle(db, input('borrador'), ANA);
+    const files = new Map<string, CachedFile>([['/servicios', { etag: 'built' } as unknown as CachedFile]]);
+    const countable = new Set<string>(['/servicios']);
+    const fetched: string[] = [];
+    pages = startPublicPages({ db, files, countable, fetchPage: fakeSite(db, fetched), databaseUrl: url });
+    await pages.ready;
+    expect(pages.paths().sort()).toEqual(['/blog', '/blog/a', '/rss.xml', '/sitemap.xml']);
+    expect(text(files, '/blog/a')).toBe('Artículo a');
+    expect(files.has('/blog/borrador')).toBe(false);
+    expect(files.get('/rss.xml')?.contentType).toBe('application/xml; charset=utf-8');
+    expect(files.get('/servicios')).toEqual({ etag: 'built' });
+    expect([...countable].sort()).toEqual(['/blog', '/blog/a', '/rss.xml', '/servicios', '/sitemap.xml']);
+
+    // A publish: rendered without anyone asking.
+    await publishArticle(db, draft.id, 1, ANA);
+    await waitFor(() => files.has('/blog/borrador'));
+    await pages.refresh();
+    expect(text(files, '/blog')).toBe('/blog: a,borrador');
+
+    // A slug change: the old path leaves the table (its requests reach the route's 301), the new one is there.
+    await updateArticle(db, draft.id, 2, input('nuevo'), ANA);
+    await waitFor(() => files.has('/blog/nuevo') && !files.has('/blog/borrador'));
+
+    // An unpublish: gone from the table and from the counted paths.
+    await unpublishArticle(db, a.id, 2, ANA);
+    await waitFor(() => !files.has('/blog/a'));
+    await pages.refresh();
+    expect(countable.has('/blog/a')).toBe(false);
+    expect(pages.paths().sort()).toEqual(['/blog', '/blog/nuevo', '/rss.xml', '/sitemap.xml']);
+    expect(files.get('/servicios')).toEqual({ etag: 'built' });
+  });
+
+  it('puts a scheduled article in place at its time, with no request and no write', async () => {
+    const { db } = database();
+    const article = await createArticle(db, input('programado'), ANA);
+    const files = new Map<string, CachedFile>();
+    pages = startPublicPages({ db, files, fetchPage: fakeSite(db, []) });
+    await pages.ready;
+    const at = new Date(Date.now() + 1200);
+    await scheduleArticle(db, article.id, 1, at, ANA);
+    await pages.refresh();
+    expect(files.has('/blog/programado')).toBe(false);
+    await waitFor(() => files.has('/blog/programado'), 4000);
+    expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
+    const stored = await db
+      .selectFrom('articles')
+      .select(['state'])
+      .where('id', '=', article.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.state).toBe('publicado');
+  });
+
+  it('renders after a change another process made (PostgreSQL: its NOTIFY; SQLite: the slow check)', async () => {
+    const { db, url, engine } = database();
+    const article = await createArticle(db, input('otro'), ANA);
+    const files = new Map<string, CachedFile>();
+    pages = startPublicPages({
+      db,
+      files,
+      fetchPage: fakeSite(db, []),
+      databaseUrl: url,
+      checkMs: engine === 'sqlite' ? 300 : 60_000,
+    });
+    await pages.ready;
+    expect(files.has('/blog/otro')).toBe(false);
+    // Another process: its own connection, writing as the writer does, then saying so as the writer does.
+    const other = openDatabase(url).db;
+    try {
+      await other
+        .updateTable('articles')
+        .set({ state: 'publicado', publishAt: new Date().toISOString(), version: 2 })
+        .where('id', '=', article.id)
+        .execute();
+      if (engine === 'postgres')
+        await sql`select pg_notify(${`${CONTENT_CHANNEL_PREFIX}`} || current_schema(), '')`.execute(other);
+      await waitFor(() => files.has('/blog/otro'), 3000);
+    } finally {
+      await other.destroy();
+    }
+  });
+});
+
+it('gives a text type its charset', () => {
+  expect(withCharset('application/xml')).toBe('application/xml; charset=utf-8');
+  expect(withCharset('text/html; charset=utf-8')).toBe('text/html; charset=utf-8');
+  expect(withCharset('image/png')).toBe('image/png');
+});
