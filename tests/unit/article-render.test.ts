@@ -3,8 +3,9 @@
  * as text or without their address, external links get rel="noopener noreferrer", and what an article
  * normally holds renders as Astro renders Markdown (heading ids, smart quotes, GFM tables).
  */
+import sanitizeHtml from 'sanitize-html';
 import { describe, expect, it } from 'vitest';
-import { isSafeUrl, renderArticleHtml } from '../../src/server/content/render.ts';
+import { ARTICLE_HTML, isSafeUrl, renderArticleHtml } from '../../src/server/content/render.ts';
 
 /** Every opening tag and attribute of the HTML, the way a browser's parser would see them (good enough for our assertions). */
 const tags = (html: string) =>
@@ -107,5 +108,24 @@ describe('article Markdown rendering', () => {
       '',
     ])
       expect(isSafeUrl(bad), bad).toBe(false);
+  });
+
+  it('passes the HTML through an allow-list sanitiser that stops, on its own, what the safe mode is there for', () => {
+    // HTML the parser never writes, as if the safe mode had let it through.
+    const dirty = [
+      '<p onclick="alert(1)">a</p>',
+      '<a href="javascript:alert(1)">b</a>',
+      '<a href="//evil.example/x">c</a>',
+      '<img src="data:image/svg+xml;base64,PHN2Zz4=" onerror="alert(1)">',
+      '<iframe src="https://evil.example"></iframe>',
+      '<script>alert(1)</script>',
+      '<td style="background:url(javascript:alert(1));text-align:center">d</td>',
+      '<input type="text" name="clave">',
+      '<code class="language-js x-evil">e</code>',
+      '<div style="position:fixed">f</div>',
+    ].join('');
+    expect(sanitizeHtml(dirty, ARTICLE_HTML)).toBe(
+      '<p>a</p><a>b</a><a>c</a><img /><td style="text-align:center">d</td><code class="language-js">e</code>f',
+    );
   });
 });
