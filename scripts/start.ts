@@ -78,7 +78,11 @@ async function main(): Promise<void> {
   // Raw mails to the desk, before Astro too: their bodies are counted as they stream, never buffered past INBOUND_MAX_BYTES.
   const site = secureHandler(inboundMailHandler(config, getDb, log, beacons), config);
   const server = http.createServer(loggedRequests(warnOnUntrustedProxy(site, config.TRUST_PROXY, log), log));
-  server.keepAliveTimeout = 5000;
+  // An idle kept-alive connection stays open 65 s, longer than clients and proxies keep theirs (undici 4 s,
+  // nginx's upstream keepalive 60 s, most load balancers 60 s): the client always lets go first. With
+  // Node's 5 s, a request sent on a connection the server was closing at that moment failed ("other side
+  // closed"), which clients do not retry for a POST. Shutdown still closes idle connections at once.
+  server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
