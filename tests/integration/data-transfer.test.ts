@@ -754,6 +754,7 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
 });
 
 describe('npm run data (command line)', () => {
+  // Four runs of the script, each a Node process loading the server's modules: about 30 s on a loaded 2-core machine.
   it('exports, then imports the export into another database idempotently', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vertice-data-'));
     try {
@@ -782,5 +783,5 @@ describe('npm run data (command line)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
