@@ -279,8 +279,8 @@ describeEachEngine('attachments', (database) => {
       ],
     })) as unknown as { message: Buffer };
     const raw = Buffer.from(message);
-    // As a channel hands it over: the bytes given up (moved to the worker).
-    const first = await receiveMail(db, new Uint8Array(message), settings, at(16), true);
+    // As a channel hands it over: streamed to the reader's worker, which keeps the original.
+    const first = await receiveMail(db, new Uint8Array(message), settings, at(16));
     expect(first.outcome).toBe('new-incident');
 
     const stateOf = async () => {
@@ -299,7 +299,7 @@ describeEachEngine('attachments', (database) => {
 
     // A crash after the commit and before the worker wrote the original: the row has none.
     await db.updateTable('inboundMessages').set({ rawGzip: null }).execute();
-    const again = await receiveMail(db, new Uint8Array(raw), settings, at(16), true);
+    const again = await receiveMail(db, new Uint8Array(raw), settings, at(16));
     expect(again).toMatchObject({ outcome: 'duplicate', firstOutcome: 'new-incident', inboundId: first.inboundId });
     const refilled = await stateOf();
     expect(Buffer.from(gunzipSync(refilled.inbound[0]!.rawGzip!)).equals(raw)).toBe(true);

@@ -8,7 +8,7 @@ import { getConfig } from '../../server/config.ts';
 import { getDb } from '../../server/db/index.ts';
 import {
   authorizedBearer,
-  readLimited,
+  streamLimited,
   storeWebhookMail,
   WEBHOOK_ANSWERS,
   type WebhookAnswer,
@@ -32,7 +32,16 @@ export const ALL: APIRoute = async ({ request }) => {
     return json(WEBHOOK_ANSWERS.unauthorized, { 'WWW-Authenticate': 'Bearer' });
   const max = config.INBOUND_MAX_BYTES;
   if (Number(request.headers.get('content-length') ?? 0) > max) return json(WEBHOOK_ANSWERS.tooLarge);
-  const raw = request.body ? await readLimited(request.body, max) : new Uint8Array();
-  if (raw === 'too-large') return json(WEBHOOK_ANSWERS.tooLarge);
-  return json(await storeWebhookMail(getDb(), raw, config, getLogger()));
+  const announced = Number(request.headers.get('content-length') ?? NaN);
+  let mail;
+  try {
+    mail = request.body
+      ? await streamLimited(request.body, max, Number.isSafeInteger(announced) ? announced : max)
+      : new Uint8Array();
+  } catch (error) {
+    getLogger().error({ err: error }, 'inbound mail not stored');
+    return json(WEBHOOK_ANSWERS.unavailable);
+  }
+  if (mail === 'too-large') return json(WEBHOOK_ANSWERS.tooLarge);
+  return json(await storeWebhookMail(getDb(), mail, config, getLogger()));
 };

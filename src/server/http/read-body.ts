@@ -1,7 +1,7 @@
 /**
- * Reading a request body in the production server, before Astro, with a limit: the one loop the choke
- * point (security.ts, a chunked body) and the inbound-mail webhook (inbound/webhook.ts, a raw mail of up
- * to INBOUND_MAX_BYTES) both use.
+ * Reading a request body in the production server, before Astro, with a limit: the choke point's
+ * (security.ts, a chunked body). The inbound-mail webhook streams its body to the mail reader instead
+ * (inbound/webhook.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 

@@ -17,7 +17,8 @@ import type { Logger } from 'pino';
 import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
 import { ingestMessage, type InboundSettings, type IngestResult } from './index.ts';
-import { MAIL_CHANNEL, receiveMail } from './mail.ts';
+import { MAIL_CHANNEL, receiveMailStream } from './mail.ts';
+import { MailStream } from './mime-worker.ts';
 
 export const PROCESSED_FOLDER = 'Procesados';
 export const REJECTED_FOLDER = 'Rechazados';
@@ -169,36 +170,31 @@ async function recordRound(
 const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
 
 /**
- * The raw mail, read in chunks into one buffer of its announced size (RFC822.SIZE): a 25 MB mail costs
- * 25 MB once, instead of the chunks, their concatenation and imapflow's own copy. Null when it is gone.
+ * The raw mail, downloaded in chunks and each handed on to the reader's worker as it comes
+ * ({@link MailStream}): the server's thread never holds it whole. Null when it is gone (nothing read).
+ * The stream is dropped if the download fails.
  */
-async function downloadRaw(
+async function downloadMail(
   client: ImapFlow,
   uid: number,
   size: number,
   max: number,
-): Promise<Uint8Array | null> {
+): Promise<MailStream | null> {
   const { content } = await client.download(String(uid), undefined, {
     uid: true,
     chunkSize: DOWNLOAD_CHUNK_BYTES,
     maxBytes: max,
   });
   if (!content) return null;
-  let raw = Buffer.allocUnsafe(Math.min(size, max));
-  let length = 0;
-  for await (const chunk of content as AsyncIterable<Buffer>) {
-    // A server whose size was wrong: grow (rare, and bounded by `max`).
-    if (length + chunk.length > raw.length) {
-      const grown = Buffer.allocUnsafe(
-        Math.min(Math.max(raw.length * 2, length + chunk.length), max + chunk.length),
-      );
-      raw.copy(grown, 0, 0, length);
-      raw = grown;
-    }
-    chunk.copy(raw, length);
-    length += chunk.length;
+  const stream = new MailStream(Math.min(size, max));
+  try {
+    // Each chunk given up: moved to the worker when it is its buffer's only view (imapflow is done with it).
+    for await (const chunk of content as AsyncIterable<Buffer>) await stream.push(chunk, true);
+  } catch (error) {
+    stream.abort();
+    throw error;
   }
-  return raw.subarray(0, length);
+  return stream;
 }
 
 /**
@@ -233,10 +229,9 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
           if ((meta.size ?? 0) > options.maxBytes) {
             stored = await refuseTooLarge(db, options.settings, uid, meta.envelope as never, now());
           } else {
-            const raw = await downloadRaw(client, uid, meta.size ?? 0, options.maxBytes);
-            if (!raw) continue;
-            // The fetched bytes are given up to the reading (moved to its worker, not copied).
-            stored = await receiveMail(db, raw, options.settings, now(), true);
+            const mail = await downloadMail(client, uid, meta.size ?? 0, options.maxBytes);
+            if (!mail) continue;
+            stored = await receiveMailStream(db, mail, options.settings, now());
           }
           const refused =
             (stored.outcome === 'duplicate' ? stored.firstOutcome : stored.outcome) === 'rejected';

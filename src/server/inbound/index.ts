@@ -403,8 +403,6 @@ async function storeAndAct(
   const files = message.files.length
     ? await storedFiles(db, await prepareFiles(message.files), now, Boolean(message.original))
     : { prepared: [], refused: [] };
-  // The original compressed only now, its files' bytes let go: the two are not held at once.
-  await message.original?.compress();
   return db.transaction().execute(async (trx): Promise<IngestResult & { wake?: boolean; originalMissing?: boolean }> => {
     const stored = await trx
       .insertInto('inboundMessages')

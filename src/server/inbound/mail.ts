@@ -14,7 +14,7 @@ import type { Db } from '../db/index.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/attachments.ts';
 import type { IncomingFile } from '../attachments/files.ts';
 import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
-import { readMime, type StagedOriginal } from './mime-worker.ts';
+import { MailStream, readMime, type ReadMime, type StagedOriginal } from './mime-worker.ts';
 
 /** The channel's name in `inbound_messages.channel`. */
 export const MAIL_CHANNEL = 'correo';
@@ -97,14 +97,20 @@ function extensionOf(mimeType: string): string {
 }
 
 /**
- * Reads a raw mail into what the channel hands the desk; the MIME tree is parsed in a worker thread
- * (mime-worker.ts). With `move`, the caller gives `raw` up (a channel handing over the bytes it fetched):
- * they travel to the worker without a copy. With `stage`, they stay there, as the message's `original`
- * (`raw` null), for the inbound path to store once the message's row is committed; without, they come
- * back as `raw`.
+ * Reads a raw mail into what the channel hands the desk (the bytes back as `raw`); the MIME tree is
+ * parsed in a worker thread (mime-worker.ts). With `move`, the caller gives `raw` up: it travels to the
+ * worker without a copy. A mail being received is streamed instead ({@link readMailStream}).
  */
-export async function readMail(given: Uint8Array, move = false, stage = false): Promise<ChannelMessage> {
-  const { email, sha256, raw, original } = await readMime(given, { move, stage });
+export async function readMail(given: Uint8Array, move = false): Promise<ChannelMessage> {
+  return messageFrom(await readMime(given, { move }));
+}
+
+/** Reads a mail streamed to the reader's worker (its original staged there): see {@link MailStream}. */
+export async function readMailStream(stream: MailStream): Promise<ChannelMessage> {
+  return messageFrom(await stream.finish());
+}
+
+function messageFrom({ email, sha256, raw, original }: ReadMime): ChannelMessage {
   try {
     return messageOf(email, sha256, raw, original);
   } catch (error) {
@@ -181,15 +187,41 @@ function messageOf(email: Email, sha256: string, raw: Uint8Array | null, origina
 
 /**
  * A raw mail through the one inbound path: read, stored once, acted on (src/server/inbound/index.ts).
- * `move`: the caller gives `raw` up (see {@link readMail}). The bytes are staged in the reader's worker,
- * which stores them compressed once the message's row is committed.
+ * The bytes are handed to the reader's worker as a stream ({@link receiveMailStream}), in one piece (the
+ * caller keeps them: they are copied in chunks, a few at a time).
  */
 export async function receiveMail(
   db: Db,
   raw: Uint8Array,
   settings: InboundSettings,
   now: Date = new Date(),
-  move = false,
 ): Promise<IngestResult> {
-  return ingestMessage(db, await readMail(raw, move, true), settings, now);
+  const stream = new MailStream(raw.byteLength);
+  try {
+    await stream.push(raw);
+  } catch (error) {
+    stream.abort();
+    throw error;
+  }
+  return receiveMailStream(db, stream, settings, now);
+}
+
+/**
+ * A mail a channel streamed to the reader's worker ({@link MailStream}, every chunk pushed) through the
+ * one inbound path. Its original stays in the worker, which stores it compressed once the message's row
+ * is committed. The stream is ended here, read or dropped.
+ */
+export async function receiveMailStream(
+  db: Db,
+  stream: MailStream,
+  settings: InboundSettings,
+  now: Date = new Date(),
+): Promise<IngestResult> {
+  let message: ChannelMessage;
+  try {
+    message = await readMailStream(stream);
+  } finally {
+    stream.abort();
+  }
+  return ingestMessage(db, message, settings, now);
 }

@@ -10,13 +10,13 @@
  *   all of its memory back.
  * - A parse that does not end within {@link PARSE_TIMEOUT_MS} ends the worker: the mail is refused to
  *   its channel (which hands it over again later), and the next one gets a new worker.
- * - The bytes a channel fetched are moved to the worker, not copied, and with {@link readMime}'s `stage`
- *   stay there ({@link StagedOriginal}); it writes the mail's files ({@link mailBlobWriter}), moved to
- *   it without a copy and let go once written; then gzips the original (and lets the bytes as received
- *   go) and writes it into its row once the row is committed: through a connection of its own, to the
- *   SQLite file or the PostgreSQL database. So the mail's bytes, its files and its compressed original are never all held at once,
- *   and the server's thread never holds the original a second time, compressed or not
- *   (docs/decisions/0014, session 11).
+ * - A mail being received comes as a stream ({@link MailStream}): the channel (IMAP's download, the
+ *   webhook's body) hands its chunks over as they arrive, each moved to the worker, which hashes, gzips
+ *   and parses them as they come; the server's thread never holds the whole mail, nor does the worker
+ *   (only its gzip). The worker keeps the gzip ({@link StagedOriginal}), writes the mail's files
+ *   ({@link mailBlobWriter}), moved to it without a copy and let go once written, and writes the gzip
+ *   into its row once the row is committed: through a connection of its own, to the SQLite file or the
+ *   PostgreSQL database (docs/decisions/0014, session 11).
  */
 import { createRequire } from 'node:module';
 import { postgresTargetOf, sqliteFileOf, type Db, type PostgresTarget } from '../db/index.ts';
@@ -33,18 +33,17 @@ const IDLE_MS = 30_000;
 
 // CommonJS, evaluated in the worker; postal-mime's path comes resolved from here, so that it is found
 // wherever the server's bundle lives. One request at a time, by `op`:
-// - parse: the MIME tree (attachments moved back), the SHA-256 of the bytes, and the bytes either moved
-//   back or, with `stage`, kept under the request's id;
-// - compress: the kept bytes gzipped (the bytes as received let go);
-// - original: the kept original, gzipped if not yet, given a database (`target`), written into
-//   `inbound_messages.raw_gzip` of `inboundId` (only when it has none with `onlyIfMissing`), else moved
-//   back; dropped;
-// - release: the kept original dropped;
+// - parse: the MIME tree (attachments moved back), the SHA-256 of the bytes, and the bytes moved back;
+// - open, chunk…, end (or abort): a mail streamed in, read as it comes; at its end the MIME tree and the
+//   SHA-256, its gzip kept under the stream's key;
+// - original: the kept gzip, given a database (target), written into inbound_messages.raw_gzip of
+//   inboundId (only when it has none with onlyIfMissing), else moved back; dropped;
+// - release: the kept gzip dropped;
 // - blobs: items written as blobs (blob-store.ts's writer) and dropped: only their keys come back.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const { gzipSync } = require('node:zlib');
+const { createGzip } = require('node:zlib');
 ${SQLITE_BLOB_WRITER_SOURCE}
 const loaded = require(workerData.module);
 const PostalMime = loaded.default || loaded;
@@ -74,6 +73,22 @@ try {
       this.chunks = [];
       return Promise.resolve(joined.buffer);
     };
+  }
+} catch {}
+// postal-mime keeps the lines of a part it does not decode (7bit, 8bit, binary) as they are given: views
+// of a streamed chunk, which is let go once read (see 'chunk' below). Its decoder here keeps copies of
+// them (checked on a probe first; without it, every line is copied).
+let linesCopied = false;
+try {
+  const path = require('node:path');
+  const PassThroughDecoder = require(path.join(path.dirname(workerData.module), 'pass-through-decoder.js'));
+  const probe = new PassThroughDecoder();
+  if (Array.isArray(probe.chunks) && typeof probe.update === 'function' && typeof probe.finalize === 'function') {
+    PassThroughDecoder.prototype.update = function (line) {
+      this.chunks.push(line.slice());
+      this.chunks.push('\\n');
+    };
+    linesCopied = true;
   }
 } catch {}
 // A writer per database: on a SQLite file, a connection of its own (blob-store.ts's); on PostgreSQL, a
@@ -161,34 +176,185 @@ const writerFor = (target) => {
 };
 const staged = new Map();
 const owned = (views) => [...new Set(views.map((view) => view.buffer))];
-// One output buffer large enough for any input (deflate's worst case adds about 0.03 %): no
-// concatenation of chunks, no second copy; its pages past the end are never touched. Never from Node's
-// pool of small Buffers (it may be moved). The bytes as received are let go at once.
-const compress = (key) => {
-  const kept = staged.get(key);
-  if (!(kept instanceof ArrayBuffer)) return kept;
-  const input = new Uint8Array(kept);
-  const gzip = gzipSync(input, { chunkSize: Math.max(65536, input.byteLength + (input.byteLength >> 10) + 1024) });
-  free(kept);
-  staged.set(key, gzip);
-  return gzip;
+// A mail streamed in (open, chunk…, end): each chunk is hashed, gzipped and split into lines for
+// postal-mime as it comes, so the whole mail is never held, only its gzip (growing in one buffer of the
+// announced size, its untouched pages never resident). postal-mime reads a whole buffer; its parse loop
+// is replayed here on the lines (processLine, then the same closing steps), after a probe that its
+// methods are there: else the chunks are kept and joined for PostalMime.parse.
+const PARSER_STEPS = ['processLine', 'hasReportParts', 'collectNode', 'renderTextContent', 'buildMessage', 'encodeAttachments'];
+const linesByHand = PARSER_STEPS.every((name) => typeof PostalMime.prototype[name] === 'function');
+const PARSE_OPTIONS = { forceRfc822Attachments: true, attachmentEncoding: 'arraybuffer' };
+const streams = new Map();
+// A line as postal-mime's readLine gives it: without its trailing CR and LF bytes.
+const trimLine = (line) => {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === 0x0d || line[end - 1] === 0x0a)) end--;
+  return line.subarray(0, end);
+};
+const joined = (parts, length) => {
+  const whole = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
+};
+// The gzip's output: zlib writes it into one buffer of the announced size (its chunkSize; the pages
+// past the end never touched), each 'data' a slice of it, so no copy is made; only a mail larger than
+// announced (zlib then starts another buffer) has its slices joined.
+const gzipSink = () => {
+  const slices = [];
+  return {
+    add: (data) => slices.push(data),
+    view() {
+      const first = slices[0];
+      if (!first) return Buffer.alloc(0);
+      let end = first.byteOffset;
+      for (const slice of slices) {
+        if (slice.buffer !== first.buffer || slice.byteOffset !== end) return Buffer.concat(slices);
+        end += slice.length;
+      }
+      return Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset);
+    },
+    drop: () => slices.splice(0),
+  };
+};
+// Lines of a chunk to the parser; the last complete line is held back until it is known whether it is
+// the mail's last (postal-mime's isFinal), a line cut by a chunk's end kept until its rest comes.
+const feedLines = async (state, view) => {
+  if (!state.parser) {
+    state.kept.push(view);
+    state.keptLength += view.length;
+    return;
+  }
+  let position = 0;
+  while (position < view.length) {
+    const newline = view.indexOf(0x0a, position);
+    if (newline === -1) {
+      state.partial.push(view.slice(position));
+      state.partialLength += view.length - position;
+      break;
+    }
+    // A view of the chunk (the parser copies what it keeps), else a copy of its own, so that the chunk
+    // can be let go once read.
+    let line = linesCopied ? view.subarray(position, newline + 1) : view.slice(position, newline + 1);
+    if (state.partial.length) {
+      state.partial.push(line);
+      line = joined(state.partial, state.partialLength + line.length);
+      state.partial = [];
+      state.partialLength = 0;
+    }
+    position = newline + 1;
+    if (state.pending) await state.parser.processLine(state.pending, false);
+    state.pending = trimLine(line);
+  }
+  // The line held back outlives the chunk.
+  if (state.pending && state.pending.buffer === view.buffer) state.pending = state.pending.slice();
+};
+const closeLines = async (state) => {
+  if (!state.parser) {
+    const whole = joined(state.kept, state.keptLength);
+    state.kept = [];
+    return PostalMime.parse(whole.buffer, PARSE_OPTIONS);
+  }
+  const parser = state.parser;
+  if (state.partial.length) {
+    const last = trimLine(joined(state.partial, state.partialLength));
+    state.partial = [];
+    if (state.pending) await parser.processLine(state.pending, false);
+    await parser.processLine(last, true);
+  } else if (state.pending) {
+    await parser.processLine(state.pending, true);
+  }
+  state.pending = null;
+  parser.forceRfc822Attachments = Boolean(parser.options.forceRfc822Attachments) || parser.hasReportParts();
+  await parser.collectNode(parser.root, false, false);
+  parser.renderTextContent();
+  const message = parser.buildMessage();
+  parser.encodeAttachments();
+  return message;
+};
+const dropStream = (key, state) => {
+  streams.delete(key);
+  state.gzip.destroy();
+  state.sink.drop();
+  state.settle();
 };
 const ops = {
-  async parse({ raw, stage }, id) {
-    const email = await PostalMime.parse(raw, { forceRfc822Attachments: true, attachmentEncoding: 'arraybuffer' });
+  // Answered once the stream has ended (read, failed or dropped): a caller waits on it meanwhile.
+  open({ stream: key, expected }) {
+    let settle;
+    const settled = new Promise((resolve) => (settle = resolve));
+    const sink = gzipSink();
+    const gzip = createGzip({ chunkSize: Math.max(65536, expected + (expected >> 10) + 1024) });
+    gzip.on('data', (data) => sink.add(data));
+    gzip.on('error', () => {});
+    const parser = linesByHand ? new PostalMime(PARSE_OPTIONS) : null;
+    if (parser) parser.started = true;
+    streams.set(key, {
+      hash: createHash('sha256'), gzip, sink, parser, settle,
+      work: Promise.resolve(), pending: null, partial: [], partialLength: 0, kept: [], keptLength: 0,
+    });
+    return settled.then(() => [{}, []]);
+  },
+  // Answered once the chunk is hashed, gzipped and parsed (the caller's window of chunks in flight).
+  async chunk({ stream: key, chunk, length }) {
+    const state = streams.get(key);
+    if (!state) {
+      free(chunk);
+      throw new Error('el correo ya no se está leyendo');
+    }
+    const view = new Uint8Array(chunk, 0, length);
+    state.hash.update(view);
+    const compressed = new Promise((resolve, reject) => state.gzip.write(view, (error) => (error ? reject(error) : resolve())));
+    state.work = state.work.then(() => feedLines(state, view));
+    // Both settled before the chunk is let go (zlib may still be reading it when the parse failed).
+    const [read, written] = await Promise.allSettled([state.work, compressed]);
+    // Read, hashed and compressed (the parser kept copies of what it keeps): let go now rather than at
+    // a collection of the old generation, which a chunk reaches while it is read.
+    if (!state.kept.includes(view)) free(chunk);
+    if (read.status === 'rejected') throw read.reason;
+    if (written.status === 'rejected') throw written.reason;
+    return [{}, []];
+  },
+  async end({ stream: key }) {
+    const state = streams.get(key);
+    if (!state) throw new Error('el correo ya no se está leyendo');
+    try {
+      await state.work;
+      const email = await closeLines(state);
+      await new Promise((resolve, reject) => {
+        state.gzip.once('error', reject);
+        state.gzip.once('end', resolve);
+        state.gzip.end();
+      });
+      const sha256 = state.hash.digest('hex');
+      streams.delete(key);
+      state.settle();
+      staged.set(key, state.sink.view());
+      const buffers = [];
+      for (const part of email.attachments) if (part.content instanceof ArrayBuffer) buffers.push(part.content);
+      return [{ email, sha256, staged: key }, buffers];
+    } catch (error) {
+      if (streams.get(key) === state) dropStream(key, state);
+      throw error;
+    }
+  },
+  abort({ stream: key }) {
+    const state = streams.get(key);
+    if (state) dropStream(key, state);
+    return [{}, []];
+  },
+  async parse({ raw }) {
+    const email = await PostalMime.parse(raw, PARSE_OPTIONS);
     const sha256 = createHash('sha256').update(new Uint8Array(raw)).digest('hex');
     const buffers = [];
     for (const part of email.attachments) if (part.content instanceof ArrayBuffer) buffers.push(part.content);
-    if (!stage) return [{ email, sha256, raw }, [raw, ...buffers]];
-    staged.set(id, raw);
-    return [{ email, sha256, staged: id }, buffers];
-  },
-  compress({ staged: key }) {
-    compress(key);
-    return [{}, []];
+    return [{ email, sha256, raw }, [raw, ...buffers]];
   },
   async original({ staged: key, target, inboundId, onlyIfMissing }) {
-    const gzip = compress(key);
+    const gzip = staged.get(key);
     staged.delete(key);
     if (!gzip) throw new Error('el original ya no está en el lector');
     if (!target) return [{ gzip }, [gzip.buffer]];
@@ -199,7 +365,7 @@ const ops = {
   release({ staged: key }) {
     const kept = staged.get(key);
     staged.delete(key);
-    if (kept) free(kept instanceof ArrayBuffer ? kept : kept.buffer);
+    if (kept) free(kept.buffer);
     return [{}, []];
   },
   async blobs({ target, items, createdAt }) {
@@ -259,23 +425,23 @@ function writeTargetOf(db: Db): WriteTarget | null {
 }
 
 /**
- * A received mail's bytes, kept by the reader's worker from the parse on, to be stored once the mail's
+ * A received mail's gzip, kept by the reader's worker from the parse on, to be stored once the mail's
  * row is committed ({@link store}) or dropped ({@link release}). After a crash between the two, the
  * channel hands the mail over again: it is a duplicate then, and {@link store} with `onlyIfMissing`
  * fills in the original its row lacks.
  */
 export class StagedOriginal {
   readonly #worker: RequestWorker;
-  readonly #key: number;
+  readonly #key: string;
   #done = false;
 
-  constructor(owner: RequestWorker, key: number) {
+  constructor(owner: RequestWorker, key: string) {
     this.#worker = owner;
     this.#key = key;
   }
 
   /**
-   * Gzipped and written into `inbound_messages.raw_gzip` of the row `inboundId` by the worker through
+   * Written into `inbound_messages.raw_gzip` of the row `inboundId` by the worker through
    * its own connection (on a SQLite file, this process's connection held meanwhile, as blob-store.ts
    * does); through `db` for SQLite in memory. `onlyIfMissing`: only into a row that has none.
    */
@@ -296,19 +462,7 @@ export class StagedOriginal {
     await update.execute();
   }
 
-  /**
-   * Gzips the bytes now (the bytes as received let go): called once the mail's files are written, so
-   * that the two are not held at once. {@link store} gzips them if this was not called.
-   */
-  async compress(): Promise<void> {
-    if (this.#done) return;
-    await this.#worker.request({ op: 'compress', staged: this.#key }, [], {
-      ms: WRITE_TIMEOUT_MS,
-      message: 'El original del correo tardó demasiado en comprimirse',
-    });
-  }
-
-  /** Drops the bytes unless stored (harmless twice). */
+  /** Drops the gzip unless stored (harmless twice). */
   release(): void {
     if (this.#done) return;
     this.#done = true;
@@ -320,36 +474,165 @@ export interface ReadMime {
   email: Email;
   /** Hex SHA-256 of the mail's bytes. */
   sha256: string;
-  /** The bytes, unless staged. */
+  /** The bytes ({@link readMime}); null for a streamed mail. */
   raw: Uint8Array | null;
-  /** With `stage`: the bytes, kept by the worker. */
+  /** A streamed mail's gzip, kept by the worker ({@link MailStream}). */
   original: StagedOriginal | null;
 }
 
 /**
- * The mail's MIME tree (postal-mime's `Email`, attachments as ArrayBuffers) and the SHA-256 of its
- * bytes. With `move`, the caller gives `given` up (it may come back detached, empty). With `stage`, the
- * bytes stay in the worker ({@link StagedOriginal}); without, they come back (moved, or copied when not
- * given up).
+ * The mail's MIME tree (postal-mime's `Email`, attachments as ArrayBuffers), the SHA-256 of its bytes,
+ * and the bytes back (moved, or copied when not given up). With `move`, the caller gives `given` up (it
+ * may come back detached, empty). A mail being received is streamed instead ({@link MailStream}).
  */
-export async function readMime(given: Uint8Array, options: { move?: boolean; stage?: boolean } = {}): Promise<ReadMime> {
+export async function readMime(given: Uint8Array, options: { move?: boolean } = {}): Promise<ReadMime> {
   // Moved to the worker (and back) when the caller gives its bytes up and the view is its buffer's only
   // one; copied otherwise. (`new Uint8Array(view)` copies; a Buffer's `slice` would not.)
   const buffer = options.move && ownsBuffer(given) ? given.buffer : new Uint8Array(given).buffer;
   const owner = worker();
-  const reply = await owner.request({ op: 'parse', raw: buffer, stage: options.stage ?? false }, [buffer], {
+  const reply = await owner.request({ op: 'parse', raw: buffer }, [buffer], {
     ms: PARSE_TIMEOUT_MS,
     message: 'El correo tardó demasiado en leerse',
   });
   return {
     email: reply.email as Email,
     sha256: reply.sha256 as string,
-    raw: reply.raw ? new Uint8Array(reply.raw as ArrayBuffer) : null,
-    original: typeof reply.staged === 'number' ? new StagedOriginal(owner, reply.staged) : null,
+    raw: new Uint8Array(reply.raw as ArrayBuffer),
+    original: null,
   };
 }
 
-/** The mail's MIME tree and its bytes (see {@link readMime}; never staged). */
+/** Bytes copied into one chunk before it is moved to the worker. */
+const STREAM_CHUNK_BYTES = 256 * 1024;
+/** Bytes sent to the worker and not yet read there, past which {@link MailStream.push} waits. */
+const STREAM_WINDOW_BYTES = 2 * 1024 * 1024;
+let streamCount = 0;
+
+/**
+ * A mail handed to the reader's worker as it arrives (IMAP's download, the webhook's body), so that the
+ * server's thread never holds it whole: each chunk the channel gives up is moved (not copied) to the
+ * worker, smaller or shared ones copied into chunks of {@link STREAM_CHUNK_BYTES} that are moved; the
+ * worker hashes, gzips and parses them as they come, lets each go once read, and keeps only the gzip
+ * ({@link StagedOriginal}). At most {@link STREAM_WINDOW_BYTES} are on their way at once:
+ * {@link push} waits past that. Ended by {@link finish} (the mail read) or {@link abort} (a
+ * channel that failed or refused it): one of the two must be called.
+ */
+export class MailStream {
+  readonly #worker: RequestWorker;
+  readonly #key: string;
+  readonly #inFlight: Array<{ size: number; done: Promise<unknown> }> = [];
+  #chunk: Uint8Array<ArrayBuffer> | null = null;
+  #filled = 0;
+  #waiting = 0;
+  #failure: unknown = null;
+  #closed = false;
+  /** Bytes pushed so far. */
+  size = 0;
+
+  readonly #chunkBytes: number;
+
+  /**
+   * `expected`: the mail's announced size (its gzip's buffer is reserved for it), or its limit.
+   * `chunkBytes`: the size of the chunks moved to the worker (smaller only in tests).
+   */
+  constructor(expected: number, chunkBytes = STREAM_CHUNK_BYTES) {
+    this.#chunkBytes = chunkBytes;
+    this.#worker = worker();
+    this.#key = `s${(streamCount += 1)}`;
+    // Answered once the stream ends; it keeps the worker (and the process) while the mail comes in.
+    this.#worker.request({ op: 'open', stream: this.#key, expected }).catch(() => {});
+  }
+
+  /**
+   * Hands over the next bytes. With `give`, the caller gives its chunk up: when the chunk is its
+   * buffer's only view, that buffer is moved to the worker as it is (the caller's chunk is left empty)
+   * and let go there once read, instead of being copied and left to the server's thread's collector.
+   * Otherwise the bytes are copied (the caller keeps them). Rejects when the reading failed.
+   */
+  async push(bytes: Uint8Array, give = false): Promise<void> {
+    if (this.#closed) throw new Error('El correo ya se terminó de leer');
+    this.size += bytes.byteLength;
+    if (give && ownsBuffer(bytes)) {
+      this.#send();
+      this.#chunk = bytes;
+      this.#filled = bytes.byteLength;
+      this.#send();
+      return this.#wait();
+    }
+    let offset = 0;
+    while (offset < bytes.byteLength) {
+      this.#chunk ??= new Uint8Array(this.#chunkBytes);
+      const length = Math.min(bytes.byteLength - offset, this.#chunk.byteLength - this.#filled);
+      this.#chunk.set(bytes.subarray(offset, offset + length), this.#filled);
+      this.#filled += length;
+      offset += length;
+      if (this.#filled === this.#chunk.byteLength) this.#send();
+    }
+    return this.#wait();
+  }
+
+  async #wait(): Promise<void> {
+    while (this.#waiting > STREAM_WINDOW_BYTES) await this.#inFlight[0]!.done;
+    if (this.#failure) throw this.#failure;
+  }
+
+  #send(): void {
+    if (!this.#chunk || !this.#filled) return;
+    const chunk = this.#chunk.buffer;
+    const size = this.#filled;
+    this.#chunk = null;
+    this.#filled = 0;
+    this.#waiting += size;
+    const entry = {
+      size,
+      done: this.#worker
+        .request({ op: 'chunk', stream: this.#key, chunk, length: size }, [chunk], {
+          ms: PARSE_TIMEOUT_MS,
+          message: 'El correo tardó demasiado en leerse',
+        })
+        .catch((error: unknown) => {
+          this.#failure ??= error;
+        })
+        .finally(() => {
+          this.#waiting -= size;
+          this.#inFlight.splice(this.#inFlight.indexOf(entry), 1);
+        }),
+    };
+    this.#inFlight.push(entry);
+  }
+
+  /** The mail read: its MIME tree, the SHA-256 of its bytes, and its original staged in the worker. */
+  async finish(): Promise<ReadMime> {
+    if (this.#closed) throw new Error('El correo ya se terminó de leer');
+    this.#send();
+    await Promise.all(this.#inFlight.map((entry) => entry.done));
+    if (this.#failure) {
+      this.abort();
+      throw this.#failure;
+    }
+    this.#closed = true;
+    const reply = await this.#worker.request({ op: 'end', stream: this.#key }, [], {
+      ms: PARSE_TIMEOUT_MS,
+      message: 'El correo tardó demasiado en leerse',
+    });
+    return {
+      email: reply.email as Email,
+      sha256: reply.sha256 as string,
+      raw: null,
+      original: new StagedOriginal(this.#worker, reply.staged as string),
+    };
+  }
+
+  /** Drops what was read (harmless once finished or twice). */
+  abort(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#chunk = null;
+    this.#worker.request({ op: 'abort', stream: this.#key }).catch(() => {});
+  }
+}
+
+/** The mail's MIME tree and its bytes (see {@link readMime}). */
 export async function parseMime(given: Uint8Array, move = false): Promise<{ email: Email; raw: Uint8Array }> {
   const { email, raw } = await readMime(given, { move });
   return { email, raw: raw! };

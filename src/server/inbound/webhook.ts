@@ -2,8 +2,9 @@
  * `POST /api/inbound-mail` (issue 21): an MTA's pipe or a provider's raw forward hands over one raw RFC
  * 5322 mail as the body, with `Authorization: Bearer <INBOUND_WEBHOOK_SECRET>`. The production server
  * answers it before Astro's router ({@link inboundMailHandler}, as the page-view beacon), so that the
- * body is counted as it streams in and never buffered past `INBOUND_MAX_BYTES`; `astro dev` answers it
- * through src/pages/api/inbound-mail.ts. Both share {@link authorizedBearer} and {@link readLimited}.
+ * body is counted as it streams in, handed to the mail reader's worker chunk by chunk and never held
+ * whole, and refused past `INBOUND_MAX_BYTES`; `astro dev` answers it
+ * through src/pages/api/inbound-mail.ts. Both share {@link authorizedBearer} and {@link streamLimited}.
  *
  * 202 stored (a mail delivered twice is stored once: 202 again), 401 a wrong or missing secret (the
  * body is not read), 404 when no secret is set (the webhook is off), 413 past the limit, 503 when the
@@ -14,10 +15,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { ROUTES } from '../../routes.ts';
 import type { Config } from '../config.ts';
-import { readBodyUpTo } from '../http/read-body.ts';
 import type { Db } from '../db/index.ts';
 import { inboundSettings, type IngestResult } from './index.ts';
-import { receiveMail } from './mail.ts';
+import { receiveMail, receiveMailStream } from './mail.ts';
+import { MailStream } from './mime-worker.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -35,19 +36,29 @@ export function authorizedBearer(header: string | null | undefined, secret: stri
   return timingSafeEqual(given, digest(secret)) && match !== null;
 }
 
-/** The body, or `too-large` as soon as it passes `max` bytes (nothing more is kept). */
-export async function readLimited(
+/**
+ * The body handed to the mail reader's worker as it arrives ({@link MailStream}), or `too-large` as soon
+ * as it passes `max` bytes (what was read is dropped). `expected`: its announced length, if any.
+ */
+export async function streamLimited(
   body: AsyncIterable<Uint8Array>,
   max: number,
-): Promise<Uint8Array | 'too-large'> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) return 'too-large';
-    chunks.push(chunk);
+  expected = max,
+): Promise<MailStream | 'too-large'> {
+  const stream = new MailStream(Math.min(expected, max));
+  try {
+    for await (const chunk of body) {
+      if (stream.size + chunk.length > max) {
+        stream.abort();
+        return 'too-large';
+      }
+      await stream.push(chunk);
+    }
+  } catch (error) {
+    stream.abort();
+    throw error;
   }
-  return Buffer.concat(chunks);
+  return stream;
 }
 
 export interface WebhookAnswer {
@@ -63,17 +74,22 @@ export const WEBHOOK_ANSWERS = {
   unavailable: { status: 503, body: { error: 'No se pudo guardar el correo; reinténtalo más tarde' } },
 } as const satisfies Record<string, WebhookAnswer>;
 
-/** Stores one raw mail through the inbound path; the answer for the sender (logged without personal data). */
+/**
+ * Stores one raw mail through the inbound path (its bytes, or the body streamed to the reader's worker,
+ * ended here); the answer for the sender (logged without personal data).
+ */
 export async function storeWebhookMail(
   db: Db,
-  raw: Uint8Array,
+  mail: Uint8Array | MailStream,
   config: Config,
   log?: Pick<Logger, 'info' | 'error'>,
 ): Promise<WebhookAnswer> {
   let result: IngestResult;
   try {
-    // The body read is given up to the reading (moved to its worker, not copied).
-    result = await receiveMail(db, raw, inboundSettings(config), new Date(), true);
+    result =
+      mail instanceof MailStream
+        ? await receiveMailStream(db, mail, inboundSettings(config), new Date())
+        : await receiveMail(db, mail, inboundSettings(config), new Date());
   } catch (error) {
     log?.error({ err: error }, 'inbound mail not stored');
     return WEBHOOK_ANSWERS.unavailable;
@@ -150,10 +166,69 @@ export function inboundMailHandler(
       return refuse(req, res, WEBHOOK_ANSWERS.unauthorized, { 'WWW-Authenticate': 'Bearer' });
     const max = config.INBOUND_MAX_BYTES;
     if (Number(req.headers['content-length'] ?? 0) > max) return refuse(req, res, WEBHOOK_ANSWERS.tooLarge);
-    readBodyUpTo(req, res, max, {
+    streamBody(req, res, max, {
       onTooLarge: () => refuse(req, res, WEBHOOK_ANSWERS.tooLarge),
-      onBody: (raw) =>
-        void storeWebhookMail(db(), raw, config, log).then((result) => writeAnswer(res, result, {}, true)),
+      onFailed: (error) => {
+        log.error({ err: error }, 'inbound mail not stored');
+        refuse(req, res, WEBHOOK_ANSWERS.unavailable);
+      },
+      onBody: (mail) =>
+        void storeWebhookMail(db(), mail, config, log).then((result) => writeAnswer(res, result, {}, true)),
     });
   };
+}
+
+/**
+ * Hands `req`'s body to the mail reader's worker chunk by chunk as it arrives ({@link MailStream}; the
+ * request paused while the worker is behind), never holding it whole; refused as soon as it passes
+ * `limit` (`onTooLarge`: what was read is dropped, the caller answers and drains). `onFailed`: the worker
+ * failed (the caller answers). On a request error or a client gone, the stream is dropped and the
+ * exchange cut (unless an answer already started).
+ */
+function streamBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  handlers: { onBody(mail: MailStream): void; onTooLarge(): void; onFailed(error: unknown): void },
+): void {
+  const announced =
+    req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length'] ?? NaN) : NaN;
+  const mail = new MailStream(Number.isSafeInteger(announced) && announced >= 0 && announced <= limit ? announced : limit);
+  let over = false;
+  const stop = () => {
+    if (over) return false;
+    over = true;
+    mail.abort();
+    return true;
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (over) return;
+    if (mail.size + chunk.length > limit) {
+      stop();
+      handlers.onTooLarge();
+      return;
+    }
+    req.pause();
+    // Given up: Node's HTTP parser hands each body chunk in a buffer of its own, moved to the worker.
+    mail.push(chunk, true).then(
+      () => {
+        if (!over) req.resume();
+      },
+      (error: unknown) => {
+        if (stop()) handlers.onFailed(error);
+      },
+    );
+  });
+  req.once('end', () => {
+    if (over) return;
+    over = true;
+    handlers.onBody(mail);
+  });
+  const gone = () => {
+    if (stop() && !res.headersSent) res.destroy();
+  };
+  req.once('error', gone);
+  req.once('close', () => {
+    if (!req.readableEnded) gone();
+  });
 }
