@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 /** The handler on a loopback server; anything it does not take answers 418 (so a fall-through shows). */
-async function serve(db: Db, env: Record<string, string>): Promise<string> {
+async function serve(db: Db | (() => Db), env: Record<string, string>): Promise<string> {
   const config: Config = parseConfig({
     INBOUND_ADDRESS: 'soporte@vertice.example',
     STAFF_INBOX: 'equipo@vertice.example',
@@ -32,7 +32,7 @@ async function serve(db: Db, env: Record<string, string>): Promise<string> {
   server = http.createServer(
     inboundMailHandler(
       config,
-      () => db,
+      typeof db === 'function' ? db : () => db,
       silent,
       (_req, res) => {
         res.writeHead(418);
@@ -150,5 +150,19 @@ describeEachEngine('inbound-mail webhook', (database) => {
     });
     expect((await post(url, body, auth)).status).toBe(202);
     expect(await stored(db)).toHaveLength(1);
+  });
+});
+
+describe('inbound-mail webhook without a database', () => {
+  it('answers 503 at once and lets the streamed body go, rather than leaving the sender waiting', async () => {
+    const url = await serve(
+      () => {
+        throw new Error('sin base de datos');
+      },
+      { INBOUND_WEBHOOK_SECRET: SECRET },
+    );
+    const response = await post(url, inboundFixture('new-incident'), { Authorization: `Bearer ${SECRET}` });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: 'No se pudo guardar el correo; reinténtalo más tarde' });
   });
 });

@@ -172,8 +172,20 @@ export function inboundMailHandler(
         log.error({ err: error }, 'inbound mail not stored');
         refuse(req, res, WEBHOOK_ANSWERS.unavailable);
       },
-      onBody: (mail) =>
-        void storeWebhookMail(db(), mail, config, log).then((result) => writeAnswer(res, result, {}, true)),
+      onBody: (mail) => {
+        let database: Db;
+        try {
+          database = db();
+        } catch (error) {
+          // No database to store it in: the stream is let go (the worker frees what it read) and the
+          // sender told to try again, rather than the request left waiting.
+          mail.abort();
+          log.error({ err: error }, 'inbound mail not stored');
+          refuse(req, res, WEBHOOK_ANSWERS.unavailable);
+          return;
+        }
+        void storeWebhookMail(database, mail, config, log).then((result) => writeAnswer(res, result, {}, true));
+      },
     });
   };
 }
