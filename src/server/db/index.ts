@@ -27,6 +27,11 @@ export interface DbHandle {
 export interface OpenOptions {
   /** PostgreSQL only: the schema to put on the search path (see {@link createPgSchema}); tests use one per run. */
   schema?: string;
+  /**
+   * PostgreSQL only: how long a query waits for a connection of the pool (all ten busy) or for a new
+   * one before it fails, in ms (default 5000: a request fails fast rather than queue behind a burst).
+   */
+  connectionTimeoutMs?: number;
 }
 
 const PG_TIMESTAMPTZ = 1184;
@@ -107,7 +112,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
       idleTimeoutMillis: 30_000,
       types: pgTypes(),
       options: options.schema ? `-c search_path=${options.schema}` : undefined,
