@@ -7,10 +7,12 @@
  * through a real SMTP peer; a mail with an inline image and a PDF lands with its files, and a refused
  * file is dropped and named; `npm run data` and `npm run db:backup` carry the files.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import nodemailer from 'nodemailer';
 import sharp from 'sharp';
 import { afterEach, expect, it } from 'vitest';
@@ -24,7 +26,7 @@ import {
 import { publicUploadFits, reservePublicUpload } from '../../src/server/attachments/budget.ts';
 import { keepFiles, keptFilesOf, purgeUnusedBlobs } from '../../src/server/attachments/kept.ts';
 import { backupSqlite } from '../../src/server/db/backup.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { migrateToLatest, migrator, openDatabase, type Db } from '../../src/server/db/index.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
 import {
@@ -38,6 +40,7 @@ import { followUpByToken, issueFollowUpToken } from '../../src/server/incidents/
 import { createIncident } from '../../src/server/incidents/index.ts';
 import type { InboundSettings } from '../../src/server/inbound/index.ts';
 import { receiveMail } from '../../src/server/inbound/mail.ts';
+import { inboundOriginal, originalBytes, originalGzip, ORIGINAL_PART_BYTES } from '../../src/server/inbound/original.ts';
 import { startMailWorker } from '../../src/server/mail/outbox.ts';
 import { smtpTransport } from '../../src/server/mail/transports.ts';
 import { allowedSamples, jpegWithGps, hasGpsPointer, PDF, renamedExecutable } from '../support/attachments.ts';
@@ -287,7 +290,12 @@ describeEachEngine('attachments', (database) => {
       const files = (await attachmentsByEntry(db, first.incidentId!)).problem;
       const contents = await Promise.all(files.map((file) => attachmentForStaff(db, file.id)));
       const blobs = await db.selectFrom('blobs').select(['sha256', 'size']).orderBy('sha256').execute();
-      const inbound = await db.selectFrom('inboundMessages').select(['id', 'rawGzip']).execute();
+      const inbound = await Promise.all(
+        (await db.selectFrom('inboundMessages').select(['id', 'originalParts']).execute()).map(async (row) => ({
+          ...row,
+          rawGzip: await originalGzip(db, row.id),
+        })),
+      );
       return { files, contents, blobs, inbound };
     };
     const stored = await stateOf();
@@ -298,7 +306,8 @@ describeEachEngine('attachments', (database) => {
     expect(Buffer.from(gunzipSync(stored.inbound[0]!.rawGzip!)).equals(raw)).toBe(true);
 
     // A crash after the commit and before the worker wrote the original: the row has none.
-    await db.updateTable('inboundMessages').set({ rawGzip: null }).execute();
+    await db.deleteFrom('inboundOriginalParts').execute();
+    await db.updateTable('inboundMessages').set({ originalParts: null }).execute();
     const again = await receiveMail(db, new Uint8Array(raw), settings, at(16));
     expect(again).toMatchObject({ outcome: 'duplicate', firstOutcome: 'new-incident', inboundId: first.inboundId });
     const refilled = await stateOf();
@@ -314,6 +323,91 @@ describeEachEngine('attachments', (database) => {
     expect(last.inbound).toHaveLength(1);
     expect(last.files).toHaveLength(2);
     expect(Buffer.from(gunzipSync(last.inbound[0]!.rawGzip!)).equals(raw)).toBe(true);
+  });
+
+  it('keeps an original larger than one part in parts of at most 1 MiB, reads it back byte for byte, and a redelivery repairs one left unfinished (a part missing, or its count unset)', async () => {
+    const { db } = database();
+    // 3 MiB of random bytes, base64 in the mail: its gzip is about 3 MiB too, four parts.
+    const noise = randomBytes(3 * 1024 * 1024);
+    const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
+    const { message } = (await composer.sendMail({
+      from: 'Luis Gómez <luis@ferreteria.example>',
+      to: INBOUND,
+      subject: 'El respaldo',
+      messageId: '<respaldo-1@ferreteria.example>',
+      text: 'Adjunto el respaldo.',
+      attachments: [{ filename: 'respaldo.pdf', content: Buffer.concat([PDF, noise]), contentType: 'application/pdf' }],
+    })) as unknown as { message: Buffer };
+    const raw = Buffer.from(message);
+    const first = await receiveMail(db, new Uint8Array(raw), settings, at(16));
+    expect(first.inboundId).toBeDefined();
+    const id = first.inboundId!;
+
+    const partsOf = () =>
+      db.selectFrom('inboundOriginalParts').select(['part', 'data']).where('inboundId', '=', id).orderBy('part').execute();
+    const stored = await partsOf();
+    const gzip = Buffer.concat(stored.map((part) => part.data));
+    expect(stored.length).toBe(Math.ceil(gzip.length / ORIGINAL_PART_BYTES));
+    expect(stored.length).toBeGreaterThanOrEqual(4);
+    expect(stored.map((part) => part.part)).toEqual(stored.map((_, index) => index));
+    expect(stored.every((part) => part.data.byteLength <= ORIGINAL_PART_BYTES)).toBe(true);
+    expect(stored.slice(0, -1).every((part) => part.data.byteLength === ORIGINAL_PART_BYTES)).toBe(true);
+    const count = async () =>
+      (await db.selectFrom('inboundMessages').select('originalParts').where('id', '=', id).executeTakeFirstOrThrow()).originalParts;
+    expect(await count()).toBe(stored.length);
+    expect(Buffer.from(gunzipSync(gzip)).equals(raw)).toBe(true);
+    expect((await originalBytes(db, id))!.equals(raw)).toBe(true);
+    expect(await inboundOriginal(db, id)).toBe(raw.toString('utf8'));
+
+    // A crash between two parts: the last one missing (the count, set last, unset too), then a count
+    // without its last part. Either reads as no original, and a redelivery writes it again.
+    await db.deleteFrom('inboundOriginalParts').where('inboundId', '=', id).where('part', '=', stored.length - 1).execute();
+    await db.updateTable('inboundMessages').set({ originalParts: null }).where('id', '=', id).execute();
+    expect(await originalBytes(db, id)).toBeNull();
+    expect(await receiveMail(db, new Uint8Array(raw), settings, at(17))).toMatchObject({ outcome: 'duplicate', inboundId: id });
+    expect(await count()).toBe(stored.length);
+    expect((await partsOf()).map((part) => part.part)).toEqual(stored.map((part) => part.part));
+    expect((await originalBytes(db, id))!.equals(raw)).toBe(true);
+
+    await db.updateTable('inboundMessages').set({ originalParts: null }).where('id', '=', id).execute();
+    expect(await originalBytes(db, id)).toBeNull();
+    expect(await receiveMail(db, new Uint8Array(raw), settings, at(18))).toMatchObject({ outcome: 'duplicate', inboundId: id });
+    expect(await count()).toBe(stored.length);
+    expect(Buffer.concat((await partsOf()).map((part) => part.data)).equals(gzip)).toBe(true);
+    expect((await originalBytes(db, id))!.equals(raw)).toBe(true);
+
+    // A complete original is left as it is by a redelivery.
+    expect((await receiveMail(db, new Uint8Array(raw), settings, at(19))).outcome).toBe('duplicate');
+    expect(await partsOf()).toHaveLength(stored.length);
+  });
+
+  it('migration 0034 splits the originals already stored into parts, and joins them back on the way down', async () => {
+    const { db } = database();
+    const raw = Buffer.concat([Buffer.from('Subject: respaldo\r\n\r\n'), Buffer.from(randomBytes(2 * 1024 * 1024 + 5000).toString('base64'))]);
+    const gzip = gzipSync(raw);
+    const small = gzipSync(Buffer.from('Subject: corto\r\n\r\nHola.\r\n'));
+    const down = await migrator(db).migrateTo('0033_articles');
+    expect(down.error).toBeUndefined();
+    const row = (key: string, value: Buffer | null) =>
+      sql`insert into inbound_messages (channel, dedup_key, sender, subject, outcome, raw_gzip, received_at)
+          values ('correo', ${key}, 'luis@ferreteria.example', '', 'ignored', ${value}, ${at(10).toISOString()})`.execute(db);
+    await row('message-id:grande@ferreteria.example', gzip);
+    await row('message-id:corto@ferreteria.example', small);
+    await row('message-id:sin@ferreteria.example', null);
+    await migrateToLatest(db);
+    const ids = await db.selectFrom('inboundMessages').select(['id', 'dedupKey', 'originalParts']).orderBy('id').execute();
+    expect(ids.map((item) => item.originalParts)).toEqual([Math.ceil(gzip.length / ORIGINAL_PART_BYTES), 1, null]);
+    expect(ids[0]!.originalParts).toBeGreaterThanOrEqual(3);
+    expect((await originalBytes(db, ids[0]!.id))!.equals(raw)).toBe(true);
+    expect((await originalGzip(db, ids[1]!.id))!.equals(small)).toBe(true);
+    expect(await originalBytes(db, ids[2]!.id)).toBeNull();
+
+    // Down again: one value each, as before.
+    expect((await migrator(db).migrateTo('0033_articles')).error).toBeUndefined();
+    const back = await sql<{ gzip: Uint8Array | null }>`select raw_gzip as gzip from inbound_messages order by id`.execute(db);
+    expect(back.rows.map((item) => (item.gzip ? Buffer.from(item.gzip).equals(item === back.rows[0] ? gzip : small) : null))).toEqual([true, true, null]);
+    await migrateToLatest(db);
+    expect((await originalBytes(db, ids[0]!.id))!.equals(raw)).toBe(true);
   });
 
   it('keeps the good files of a refused try for a day, for that action only, and purges blobs nobody uses', async () => {

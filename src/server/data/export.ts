@@ -21,6 +21,7 @@ import type { Db } from '../db/index.ts';
 import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
 import { historyText, loadHistories } from '../incidents/history.ts';
 import { toView as meetingView } from '../meetings/index.ts';
+import { originalGzip } from '../inbound/original.ts';
 
 /** A reply, internal note or visitor answer; `authorEmail` is the staff author's, null for an answer. */
 export interface ExportedIncidentEntry {
@@ -291,6 +292,13 @@ export async function exportData(db: Db): Promise<ExportData> {
     .orderBy('inboundMessages.receivedAt')
     .orderBy('inboundMessages.id')
     .execute();
+  // Each original's parts joined into one gzip, as exports have always carried it (import.ts splits it again).
+  const originals = new Map<number, string>();
+  for (const row of inbound) {
+    if (row.originalParts === null) continue;
+    const gzip = await originalGzip(db, row.id);
+    if (gzip) originals.set(row.id, gzip.toString('base64'));
+  }
   const clockAlerts = Map.groupBy(
     await db.selectFrom('incidentClockAlerts').selectAll().orderBy('createdAt').orderBy('target').execute(),
     (row) => row.incidentId,
@@ -450,7 +458,7 @@ export async function exportData(db: Db): Promise<ExportData> {
       receivedAt: row.receivedAt,
       reviewedAt: row.reviewedAt ?? null,
       reviewedByEmail: row.reviewedBy ?? null,
-      rawGzipBase64: row.rawGzip ? Buffer.from(row.rawGzip).toString('base64') : null,
+      rawGzipBase64: originals.get(row.id) ?? null,
     })),
     savedReplies: savedReplies.map((row) => ({
       title: row.title,

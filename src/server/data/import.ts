@@ -43,6 +43,7 @@ import type { Db } from '../db/index.ts';
 import type { Database, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
 import { insertImportedIncident } from '../incidents/imported.ts';
 import { insertImportedMeetings } from '../meetings/index.ts';
+import { writeOriginal } from '../inbound/original.ts';
 import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
 import { clockFromExport } from '../../domain/incident-clock.ts';
 import { ARTICLE_LIMITS, ARTICLE_MESSAGES, checkArticleForm, isArticleKind, isArticleState, isSlug } from '../../domain/articles.ts';
@@ -231,7 +232,6 @@ async function importInboundMessage(
       outcome,
       reason: optionalText(record.reason, 100),
       incidentId: null,
-      rawGzip: raw ? new Uint8Array(raw) : null,
       receivedAt,
       reviewedAt,
       reviewedBy: reviewedAt ? email(record.reviewedByEmail, STAFF_EMAIL, 'el correo de quien revisó un correo rechazado', true) : null,
@@ -242,6 +242,8 @@ async function importInboundMessage(
   const id =
     inserted?.id ??
     (await trx.selectFrom('inboundMessages').select('id').where('dedupKey', '=', dedupKey).executeTakeFirstOrThrow()).id;
+  // The original, one gzip in the export, kept in parts (original.ts).
+  if (inserted && raw) await writeOriginal(trx, Number(id), new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength));
   context.inboundIds.set(dedupKey, Number(id));
   const numero = text(record.numeroIncidencia, 40).trim();
   if (inserted && INCIDENT_NUMBER_PATTERN.test(numero)) context.inboundIncidents.push({ id: Number(id), numero });

@@ -123,12 +123,22 @@ export interface InboundMessagesTable {
   /** Why it was ignored or rejected (a code, e.g. `auto-submitted`, `own-address`, `rate-limit`). */
   reason: string | null;
   incidentId: number | null;
-  /** The raw message, gzip; null for channels without one. */
-  rawGzip: Uint8Array | null;
+  /**
+   * How many parts its original (the raw message, gzip) has in `inbound_original_parts`, set once all
+   * are written (migration 0034); null when there is none: a channel without one, purged, or unfinished.
+   */
+  originalParts: number | null;
   receivedAt: string;
   /** A refused message a staff member dealt with ('Crear incidencia' or 'Descartar'), and who (e-mail); migration 0026. */
   reviewedAt: string | null;
   reviewedBy: string | null;
+}
+
+/** An inbound message's original (gzip) in parts of at most 1 MiB, numbered from 0 (migration 0034). */
+export interface InboundOriginalPartsTable {
+  inboundId: number;
+  part: number;
+  data: Uint8Array;
 }
 
 /** The last round of each mailbox reader (`imap`), for 'Correo entrante' (migration 0026). */
@@ -545,6 +555,7 @@ export interface Database {
   clientImportNonces: ClientImportNoncesTable;
   incidentMails: IncidentMailsTable;
   inboundMessages: InboundMessagesTable;
+  inboundOriginalParts: InboundOriginalPartsTable;
   blobs: BlobsTable;
   incidentAttachments: IncidentAttachmentsTable;
   inboundPolls: InboundPollsTable;

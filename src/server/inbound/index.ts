@@ -36,7 +36,7 @@ import { storeBlobs } from '../attachments/blob-store.ts';
 import { prepareFiles, type IncomingFile, type PreparedFile, type RefusedFile } from '../attachments/files.ts';
 import { mailBrand } from '../mail/index.ts';
 import { mailBlobWriter, type StagedOriginal } from './mime-worker.ts';
-import { ORIGINAL_RETENTION_DAYS } from './original.ts';
+import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './original.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -363,8 +363,8 @@ export async function admitRefused(
  *
  * A message whose original the mail reader's worker keeps (`original`) is stored without it, and the
  * worker writes it into the committed row before this returns, so before the channel acknowledges the
- * message. A crash (or a failure) in between leaves the row without its original; the channel hands the
- * message over again, it is a duplicate then, and its original is written into the row that lacks it
+ * message. A crash (or a failure) in between leaves the row without its original (or with its parts
+ * unfinished: their count is set last, see original.ts); the channel hands the message over again, it is a duplicate then, and its original is written into the row that lacks it
  * (within {@link ORIGINAL_RETENTION_DAYS} days of its arrival: an original purged since stays purged).
  */
 export async function ingestMessage(
@@ -415,7 +415,6 @@ async function storeAndAct(
         outcome: 'ignored',
         reason: null,
         incidentId: null,
-        rawGzip,
         receivedAt: now.toISOString(),
       })
       .onConflict((oc) => oc.column('dedupKey').doNothing())
@@ -425,7 +424,7 @@ async function storeAndAct(
       // What became of it the first time decides, e.g., the mailbox folder it goes to now.
       const first = await trx
         .selectFrom('inboundMessages')
-        .select(['id', 'outcome', 'receivedAt', sql<number | boolean>`raw_gzip is null`.as('noOriginal')])
+        .select(['id', 'outcome', 'receivedAt', sql<number | boolean>`original_parts is null`.as('noOriginal')])
         .where('dedupKey', '=', message.dedupKey)
         .executeTakeFirst();
       if (!first) return { outcome: 'duplicate' };
@@ -437,6 +436,8 @@ async function storeAndAct(
         originalMissing: Boolean(first.noOriginal) && recent,
       };
     }
+    // A message read whole (not staged in the reader's worker) has its original written with its row.
+    if (rawGzip) await writeOriginal(trx, stored.id, rawGzip);
     const decision = await decide(trx, message, stored.id, settings, now, files);
     await trx
       .updateTable('inboundMessages')

@@ -15,13 +15,14 @@
  *   and parses them as they come; the server's thread never holds the whole mail, nor does the worker
  *   (only its gzip). The worker keeps the gzip ({@link StagedOriginal}), writes the mail's files
  *   ({@link mailBlobWriter}), moved to it without a copy and let go once written, and writes the gzip
- *   into its row once the row is committed: through a connection of its own, to the SQLite file or the
+ *   in parts of at most 1 MiB (original.ts) once the mail's row is committed: through a connection of its own, to the SQLite file or the
  *   PostgreSQL database (docs/decisions/0014, session 11).
  */
 import { createRequire } from 'node:module';
 import { postgresTargetOf, sqliteFileOf, type Db, type PostgresTarget } from '../db/index.ts';
 import { SQLITE_BLOB_WRITER_SOURCE, type BlobWriter } from '../attachments/blob-store.ts';
 import { RequestWorker } from '../request-worker.ts';
+import { ORIGINAL_PART_BYTES, writeOriginal } from './original.ts';
 import type { Email } from 'postal-mime';
 
 const YOUNG_GENERATION_MB = 4;
@@ -36,8 +37,8 @@ const IDLE_MS = 30_000;
 // - parse: the MIME tree (attachments moved back), the SHA-256 of the bytes, and the bytes moved back;
 // - open, chunk…, end (or abort): a mail streamed in, read as it comes; at its end the MIME tree and the
 //   SHA-256, its gzip kept under the stream's key;
-// - original: the kept gzip, given a database (target), written into inbound_messages.raw_gzip of
-//   inboundId (only when it has none with onlyIfMissing), else moved back; dropped;
+// - original: the kept gzip, given a database (target), written in parts into inbound_original_parts as
+//   the original of inboundId (only when it has none with onlyIfMissing), else moved back; dropped;
 // - release: the kept gzip dropped;
 // - blobs: items written as blobs (blob-store.ts's writer) and dropped: only their keys come back.
 const WORKER_SOURCE = `
@@ -96,14 +97,36 @@ try {
 // original into its row.
 const writers = new Map();
 const asBuffer = (view) => Buffer.from(view.buffer, view.byteOffset, view.byteLength);
-const originalSql = (onlyIfMissing, first, second) =>
-  'update inbound_messages set raw_gzip = ' + first + ' where id = ' + second + (onlyIfMissing ? ' and raw_gzip is null' : '');
+// An original in parts (migration 0034): the parts it had replaced, each written with a value of at most
+// PART_BYTES (a view of the gzip: only the database's copy of that part is made), the count set last, in
+// one transaction; with onlyIfMissing, only into a row without a complete original.
+const PART_BYTES = ${ORIGINAL_PART_BYTES};
+const partsOf = (gzip) => {
+  const parts = [];
+  for (let offset = 0; offset < gzip.length; offset += PART_BYTES) parts.push(gzip.subarray(offset, offset + PART_BYTES));
+  return parts;
+};
 const sqliteWriter = (path) => {
   const writer = openBlobWriter(path);
   return {
     writeBlobs: async (items, createdAt) => writer.writeBlobs(items, createdAt),
     writeOriginal: async (gzip, inboundId, onlyIfMissing) => {
-      writer.db.prepare(originalSql(onlyIfMissing, '?', '?')).run(gzip, inboundId);
+      const db = writer.db;
+      db.exec('begin immediate');
+      try {
+        const row = db.prepare('select original_parts from inbound_messages where id = ?').get(inboundId);
+        if (row && !(onlyIfMissing && row.original_parts !== null)) {
+          db.prepare('delete from inbound_original_parts where inbound_id = ?').run(inboundId);
+          const insert = db.prepare('insert into inbound_original_parts (inbound_id, part, data) values (?, ?, ?)');
+          const parts = partsOf(gzip);
+          parts.forEach((data, part) => insert.run(inboundId, part, data));
+          db.prepare('update inbound_messages set original_parts = ? where id = ?').run(parts.length, inboundId);
+        }
+        db.exec('commit');
+      } catch (error) {
+        try { db.exec('rollback'); } catch {}
+        throw error;
+      }
     },
     close: async () => writer.db.close(),
   };
@@ -140,7 +163,24 @@ const postgresWriter = async ({ url, schema }, forget) => {
       }
     },
     async writeOriginal(gzip, inboundId, onlyIfMissing) {
-      await client.query(originalSql(onlyIfMissing, '$1', '$2'), [asBuffer(gzip), inboundId]);
+      await client.query('begin');
+      try {
+        // The row locked: a redelivery filling it in at the same time waits, then finds it complete.
+        const { rows } = await client.query('select original_parts from inbound_messages where id = $1 for update', [inboundId]);
+        const row = rows[0];
+        if (row && !(onlyIfMissing && row.original_parts !== null)) {
+          await client.query('delete from inbound_original_parts where inbound_id = $1', [inboundId]);
+          const parts = partsOf(gzip);
+          for (const [part, data] of parts.entries()) {
+            await client.query('insert into inbound_original_parts (inbound_id, part, data) values ($1, $2, $3)', [inboundId, part, asBuffer(data)]);
+          }
+          await client.query('update inbound_messages set original_parts = $1 where id = $2', [parts.length, inboundId]);
+        }
+        await client.query('commit');
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        throw error;
+      }
     },
     close: () => client.end(),
   };
@@ -441,9 +481,10 @@ export class StagedOriginal {
   }
 
   /**
-   * Written into `inbound_messages.raw_gzip` of the row `inboundId` by the worker through
-   * its own connection (on a SQLite file, this process's connection held meanwhile, as blob-store.ts
-   * does); through `db` for SQLite in memory. `onlyIfMissing`: only into a row that has none.
+   * Written as the original of the row `inboundId`, in parts of at most 1 MiB (`inbound_original_parts`,
+   * the count `original_parts` set last: see original.ts), by the worker through its own connection (on
+   * a SQLite file, this process's connection held meanwhile, as blob-store.ts does); through `db` for
+   * SQLite in memory. `onlyIfMissing`: only into a row that has no complete one.
    */
   async store(db: Db, inboundId: number, onlyIfMissing = false): Promise<void> {
     if (this.#done) throw new Error('El original ya se guardó o se soltó');
@@ -457,9 +498,7 @@ export class StagedOriginal {
     }
     const reply = await this.#worker.request(request, [], timeout);
     if (target) return;
-    let update = db.updateTable('inboundMessages').set({ rawGzip: reply.gzip as Uint8Array }).where('id', '=', inboundId);
-    if (onlyIfMissing) update = update.where('rawGzip', 'is', null);
-    await update.execute();
+    await writeOriginal(db, inboundId, reply.gzip as Uint8Array, onlyIfMissing);
   }
 
   /** Drops the gzip unless stored (harmless twice). */

@@ -6,14 +6,12 @@
  * list; the record stays). Both are audited.
  */
 import { sql } from 'kysely';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import { admitRefused, type AdmitResult, type ChannelMessage, type InboundSettings } from './index.ts';
 import { MAIL_CHANNEL, readMail } from './mail.ts';
+import { originalBytes } from './original.ts';
 
-const gunzipAsync = promisify(gunzip);
 
 /** How many refused messages the list shows (newest first). */
 export const REFUSED_LIST_LIMIT = 50;
@@ -47,7 +45,7 @@ export async function refusedMessages(
         'subject',
         'reason',
         'receivedAt',
-        sql<number | boolean>`raw_gzip is not null`.as('hasOriginal'),
+        sql<number | boolean>`original_parts is not null`.as('hasOriginal'),
       ])
       .orderBy('receivedAt', 'desc')
       .orderBy('id', 'desc')
@@ -79,10 +77,11 @@ async function readAgain(row: {
   dedupKey: string;
   sender: string;
   subject: string;
-  rawGzip: Uint8Array | null;
+  /** The original (gunzipped), if it is still kept. */
+  original: Buffer | null;
 }): Promise<ChannelMessage> {
-  if (row.rawGzip && row.channel === MAIL_CHANNEL) {
-    const message = await readMail(new Uint8Array(await gunzipAsync(row.rawGzip)));
+  if (row.original && row.channel === MAIL_CHANNEL) {
+    const message = await readMail(new Uint8Array(row.original.buffer, row.original.byteOffset, row.original.byteLength));
     return { ...message, raw: null };
   }
   return {
@@ -109,11 +108,12 @@ export async function openIncidentFromRefused(
 ): Promise<AdmitResult> {
   const row = await db
     .selectFrom('inboundMessages')
-    .select(['channel', 'messageId', 'dedupKey', 'sender', 'subject', 'rawGzip', 'outcome', 'reviewedAt'])
+    .select(['channel', 'messageId', 'dedupKey', 'sender', 'subject', 'outcome', 'reviewedAt'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row || row.outcome !== 'rejected' || row.reviewedAt !== null) return { status: 'gone' };
-  const message = await readAgain(row);
+  const original = row.channel === MAIL_CHANNEL ? await originalBytes(db, id) : null;
+  const message = await readAgain({ ...row, original });
   // The stored sender (what the path refused) wins over a re-read that found none.
   if (!message.sender && row.sender) message.sender = { address: row.sender, name: '' };
   return admitRefused(db, id, message, settings, actor, now);
