@@ -93,7 +93,8 @@ export function toArticle(row: ArticleRow): Article {
   };
 }
 
-const fieldsRow = (input: ArticleInput) => ({
+/** An article's fields as its row stores them (the editor's writes and the one-time Markdown import). */
+export const articleFieldsRow = (input: ArticleInput) => ({
   kind: input.kind,
   slug: input.slug,
   title: input.title,
@@ -247,7 +248,7 @@ export async function createArticle(
       const row = await trx
         .insertInto('articles')
         .values({
-          ...fieldsRow(input),
+          ...articleFieldsRow(input),
           state: 'borrador',
           publishAt: null,
           createdAt: at,
@@ -289,7 +290,7 @@ async function versionedWrite(
     current: Article,
     trx: Db,
   ) => Promise<{
-    set: Partial<ReturnType<typeof fieldsRow>> & { state?: ArticleState; publishAt?: string | null };
+    set: Partial<ReturnType<typeof articleFieldsRow>> & { state?: ArticleState; publishAt?: string | null };
     action: Parameters<typeof recordEvent>[1]['action'];
     detail?: string;
   } | null>,
@@ -334,7 +335,7 @@ async function versionedWrite(
 }
 
 const sameFields = (a: ArticleInput, b: ArticleInput) =>
-  JSON.stringify(fieldsRow(a)) === JSON.stringify(fieldsRow(b));
+  JSON.stringify(articleFieldsRow(a)) === JSON.stringify(articleFieldsRow(b));
 
 /**
  * Saves an article's fields (its state unchanged) at `version`. A new slug or kind of an article that
@@ -361,7 +362,7 @@ export async function updateArticle(
           .execute();
     }
     return {
-      set: fieldsRow(input),
+      set: articleFieldsRow(input),
       action: 'article.edited',
       detail: moved
         ? `Dirección: ${articlePathOf(current.kind, current.slug)} → ${articlePathOf(input.kind, input.slug)}`

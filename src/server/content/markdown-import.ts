@@ -14,6 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkArticleForm, type ArticleInput } from '../../domain/articles.ts';
+import { articleFieldsRow } from './articles.ts';
 import { santoDomingoInstant } from '../../domain/forms/meeting.ts';
 import type { Db } from '../db/index.ts';
 import { contentChanged } from './changes.ts';
@@ -117,17 +118,7 @@ export async function importMarkdownArticles(
       await trx
         .insertInto('articles')
         .values({
-          kind: input.kind,
-          slug: input.slug,
-          title: input.title,
-          excerpt: input.excerpt,
-          body: input.body,
-          coverImage: input.coverImage,
-          coverAlt: input.coverAlt,
-          author: input.author,
-          tags: JSON.stringify(input.tags),
-          seoTitle: input.seoTitle,
-          seoDescription: input.seoDescription,
+          ...articleFieldsRow(input),
           state: 'publicado',
           publishAt,
           createdAt: now.toISOString(),
