@@ -16,11 +16,22 @@ const STAFF_FORMAT = new Intl.DateTimeFormat('es-DO', {
   hourCycle: 'h23',
 });
 
+/** An instant's fields in Santo Domingo time, two digits each (four for the year). */
+function staffParts(iso: string): (type: string) => string {
+  const parts = STAFF_FORMAT.formatToParts(new Date(iso));
+  return (type) => parts.find((part) => part.type === type)?.value ?? '';
+}
+
 /** Dates as the staff read them: Santo Domingo time, `dd/mm/aaaa hh:mm` (same on server and browser). */
 export function formatStaffDateTime(iso: string): string {
-  const parts = STAFF_FORMAT.formatToParts(new Date(iso));
-  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
+  const get = staffParts(iso);
   return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`;
+}
+
+/** An instant as a date and a time field hold it, in Santo Domingo time (`aaaa-mm-dd`, `hh:mm`). */
+export function staffDateTimeInputs(iso: string): { fecha: string; hora: string } {
+  const get = staffParts(iso);
+  return { fecha: `${get('year')}-${get('month')}-${get('day')}`, hora: `${get('hour')}:${get('minute')}` };
 }
 
 const RELATIVE = new Intl.RelativeTimeFormat('es', { numeric: 'always' });

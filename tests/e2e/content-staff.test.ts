@@ -163,6 +163,9 @@ describe("'Contenido'", () => {
       /^Estado: Programado para el .*9:30/,
     );
     expect(await status('/blog/novedades-de-enero')).toBe(404);
+    // The editor shows the stored time back in its fields, in Santo Domingo time.
+    expect(await page.getByLabel('Fecha', { exact: true }).inputValue()).toBe(tomorrow);
+    expect(await page.getByLabel('Hora', { exact: true }).inputValue()).toBe('09:30');
     await expectNoAxeViolations(page);
     const scheduledEditor = page.url();
     await context.close();
