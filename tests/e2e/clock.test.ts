@@ -34,35 +34,18 @@ let fresh = '';
 let waiting = '';
 let waitingId = 0;
 
-/**
- * Runs a write of the test's own connection to the server's SQLite file again when it met the
- * server's writer mid-transaction (SQLITE_BUSY_SNAPSHOT, 'database is locked': a deferred transaction
- * that had read cannot take the write lock after the other connection committed). Each write is one
- * transaction, rolled back whole when refused, so running it again stores it once.
- */
-async function retryBusy<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (attempt >= 5 || !/database is locked/.test(String((error as Error).message))) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-    }
-  }
-}
-
 beforeAll(async () => {
   email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
   password = firstStaffPassword(server);
   db = openDatabase(server.env.DATABASE_URL!).db;
   const options = { brand, staffInbox: 'soporte@vertice.example' };
   // Twelve days old: both targets of 'Normal' (8 h, 5 días) are long past.
-  late = (await retryBusy(() => createIncident(db, fields('Tardía Pérez'), { ...options, now: new Date(Date.now() - 12 * DAY) }))).numeroIncidencia;
-  fresh = (await retryBusy(() => createIncident(db, fields('Nueva Gómez'), options))).numeroIncidencia;
-  const paused = await retryBusy(() => createIncident(db, fields('Espera Díaz'), { ...options, now: new Date(Date.now() - 3 * DAY) }));
+  late = (await createIncident(db, fields('Tardía Pérez'), { ...options, now: new Date(Date.now() - 12 * DAY) })).numeroIncidencia;
+  fresh = (await createIncident(db, fields('Nueva Gómez'), options)).numeroIncidencia;
+  const paused = await createIncident(db, fields('Espera Díaz'), { ...options, now: new Date(Date.now() - 3 * DAY) });
   waiting = paused.numeroIncidencia;
   waitingId = paused.id;
-  await retryBusy(() => setIncidentState(db, { id: paused.id, estado: 'Esperando al cliente', actor: 'soporte@vertice.example' }, new Date(Date.now() - 3 * DAY + 60_000)));
+  await setIncidentState(db, { id: paused.id, estado: 'Esperando al cliente', actor: 'soporte@vertice.example' }, new Date(Date.now() - 3 * DAY + 60_000));
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 

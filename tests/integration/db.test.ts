@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, ping, sqlitePath, type Db } from '../../src/server/db/index.ts';
@@ -87,6 +91,40 @@ describe('search columns', () => {
       emailNorm: 'ana@cafe.do',
       rncNorm: '1 01',
     });
+  });
+});
+
+describe('SQLite transactions beside a second connection', () => {
+  // A second process (npm run admin, a test seeding the server's file) writing while a transaction of
+  // ours has read but not yet written: with a plain `begin`, its commit made our first write fail at
+  // once with SQLITE_BUSY_SNAPSHOT. Our transactions begin immediate, so the other writer is the one
+  // that waits (here refused at once, with no busy timeout), and ours commits.
+  it('holds the write lock from the start, so a concurrent commit cannot invalidate its snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vertice-immediate-'));
+    const { db } = openDatabase(join(dir, 'site.db'));
+    const other = new DatabaseSync(join(dir, 'site.db'), { timeout: 0 });
+    try {
+      await sql`create table counters (id integer primary key, value integer not null)`.execute(db);
+      await sql`insert into counters (id, value) values (1, 0)`.execute(db);
+      let refused: unknown;
+      await db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(trx);
+        try {
+          other.exec('update counters set value = 100 where id = 1');
+        } catch (error) {
+          refused = error;
+        }
+        await sql`update counters set value = ${rows[0]!.value + 1} where id = 1`.execute(trx);
+      });
+      expect(String(refused)).toMatch(/database is locked/);
+      other.exec('update counters set value = value + 10 where id = 1');
+      const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(db);
+      expect(rows[0]!.value).toBe(11);
+    } finally {
+      other.close();
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

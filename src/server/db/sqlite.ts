@@ -9,7 +9,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from 'kysely';
 import { indexTerms } from '../search/terms.ts';
 
 /** Opens (creating when needed) a SQLite file with the settings every connection of ours uses. */
@@ -91,7 +100,36 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 }
 
-/** A Kysely dialect over one `node:sqlite` connection. */
+/**
+ * Kysely's driver opens a transaction with a plain `begin`, which takes the write lock only at the
+ * transaction's first write. Under WAL, if another connection (a second process, `npm run admin`, a
+ * test seeding the server's file) commits between this transaction's first read and its first write,
+ * SQLite refuses the write at once with SQLITE_BUSY_SNAPSHOT ('database is locked'): `busy_timeout`
+ * cannot help, since waiting would not make the transaction's snapshot current. `begin immediate`
+ * takes the write lock first, so a second writer waits its turn (up to `busy_timeout`) instead.
+ * Readers are never blocked under WAL, and inside one process Kysely's mutex already runs one query at
+ * a time, so nothing else changes.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/** A Kysely dialect over one `node:sqlite` connection, whose transactions begin immediate. */
 export function createSqliteDialect(database: DatabaseSync): SqliteDialect {
-  return new SqliteDialect({ database: new NodeSqliteDatabase(database) });
+  return new ImmediateSqliteDialect({ database: new NodeSqliteDatabase(database) });
 }
