@@ -101,6 +101,7 @@ async function main(): Promise<void> {
     countable,
     databaseUrl: config.DATABASE_URL,
     compression: config.STATIC_RECOMPRESS ? 'best' : 'quick',
+    card: { companyName: config.COMPANY_NAME, siteHost: new URL(config.SITE_URL).host },
     fetchPage: async (path) => {
       const response = await fetch(`http://${selfHost}:${port}${path}`, {
         headers: { [RENDER_HEADER]: renderSecret.toString(), 'Accept-Encoding': 'identity' },

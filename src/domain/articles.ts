@@ -107,6 +107,23 @@ export function articlePathOf(kind: ArticleKind, slug: string): string {
   return `/${kind}/${slug}`;
 }
 
+/**
+ * An article's social card (its og:image and the image of its JSON-LD). An article imported from the
+ * Markdown files, still at its first slug with its own illustration, keeps the card the build made
+ * from that illustration (`/og/blog/{slug}.png`: the same address and image as before the import).
+ * Every other article gets a card with its title, made by the server when the article goes public
+ * (src/server/content/public-pages.ts, src/server/content/social-card.ts).
+ */
+export function socialCardPathOf(article: { kind: ArticleKind; slug: string; coverImage: string | null }): string {
+  return article.kind === 'blog' && article.coverImage === `asset:blog/${article.slug}.svg`
+    ? `/og/blog/${article.slug}.png`
+    : `/og/articulos/${article.kind}/${article.slug}.png`;
+}
+
+/** Whether the server makes the article's card (not the build): see {@link socialCardPathOf}. */
+export const hasServerCard = (article: { kind: ArticleKind; slug: string; coverImage: string | null }): boolean =>
+  socialCardPathOf(article).startsWith('/og/articulos/');
+
 /** An article's fields, checked (what src/server/content/ writes). */
 export interface ArticleInput {
   kind: ArticleKind;

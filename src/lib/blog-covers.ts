@@ -28,12 +28,6 @@ export function cardCoverOf(reference: string | null): CoverImage | null {
     : null;
 }
 
-/** The article's social card (src/pages/og/blog/[id].png.ts, named after its illustration), or the site's default one. */
-export function socialCardOf(reference: string | null): string {
-  const match = reference ? /^asset:blog\/([a-z0-9-]+)\.svg$/.exec(reference) : null;
-  return match && coverOf(reference) ? `/og/blog/${match[1]}.png` : '/og/default.png';
-}
-
 /** Every illustration an article may take as its cover ('Imagen de portada'), as references. */
 export function coverChoices(): string[] {
   return Object.keys(ASSETS)

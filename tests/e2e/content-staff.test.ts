@@ -70,6 +70,12 @@ describe("'Contenido'", () => {
     expect(await article.getByRole('heading', { level: 1 }).innerText()).toBe(
       'Cómo cerrar el mes en tres días',
     );
+    // Its social card, with its title, made when it went public: named by the page, served as a PNG.
+    const card = await article.locator('meta[property="og:image"]').getAttribute('content');
+    expect(card).toMatch(/\/og\/articulos\/blog\/como-cerrar-el-mes-en-tres-dias\.png$/);
+    const cardResponse = await fetch(`${server.url}${new URL(card!).pathname}`);
+    expect([cardResponse.status, cardResponse.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect((await cardResponse.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
     // Rendered into memory once the change is known: the blog lists it.
     await expect
       .poll(

@@ -6,6 +6,7 @@
  * from a stand-in for the site's handler that writes what the database says.
  */
 import { sql } from 'kysely';
+import sharp from 'sharp';
 import { afterEach, expect, it } from 'vitest';
 import {
   createArticle,
@@ -159,6 +160,45 @@ describeEachEngine('public pages from the content', (database) => {
     } finally {
       await other.destroy();
     }
+  });
+});
+
+describeEachEngine('social cards of the content', (database) => {
+  it("draws a card with the title of each public article that has none of the build's, and keeps it until the title changes", async () => {
+    const { db } = database();
+    const a = await createArticle(db, input('a', 'Cómo facturar con e-CF & NCF <sin errores>'), ANA);
+    await publishArticle(db, a.id, 1, ANA);
+    // An article imported from the Markdown files, at its first slug with its own illustration: the build's card.
+    const imported = await createArticle(db, { ...input('mejor-erp-2025'), coverImage: 'asset:blog/mejor-erp-2025.svg' }, ANA);
+    await publishArticle(db, imported.id, 1, ANA);
+    const files = new Map<string, CachedFile>();
+    const countable = new Set<string>();
+    pages = startPublicPages({
+      db,
+      files,
+      countable,
+      fetchPage: fakeSite(db, []),
+      card: { companyName: 'Vértice Consultores', siteHost: 'verticeconsultores.com.do' },
+    });
+    await pages.ready;
+    const card = files.get('/og/articulos/blog/a.png');
+    expect(card?.contentType).toBe('image/png');
+    const size = await sharp(card!.bodies.identity).metadata();
+    expect([size.format, size.width, size.height]).toEqual(['png', 1200, 630]);
+    expect(card!.bodies.br).toBeUndefined();
+    expect(files.has('/og/articulos/blog/mejor-erp-2025.png')).toBe(false);
+    expect(countable.has('/og/articulos/blog/a.png')).toBe(false);
+    expect(countable.has('/blog/a')).toBe(true);
+
+    // Another render with nothing changed keeps the same entry; a new title draws a new card.
+    await pages.refresh();
+    expect(files.get('/og/articulos/blog/a.png')).toBe(card);
+    await updateArticle(db, a.id, 2, input('a', 'Otro título'), ANA);
+    await waitFor(() => files.get('/og/articulos/blog/a.png')?.etag !== card!.etag);
+
+    // Unpublished: the card goes with the page.
+    await unpublishArticle(db, a.id, 3, ANA);
+    await waitFor(() => !files.has('/og/articulos/blog/a.png') && !files.has('/blog/a'));
   });
 });
 

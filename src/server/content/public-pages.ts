@@ -14,7 +14,7 @@
  */
 import pg from 'pg';
 import { sql } from 'kysely';
-import { articlePathOf } from '../../domain/articles.ts';
+import { ARTICLE_KIND_LABELS, articlePathOf, hasServerCard, socialCardPathOf } from '../../domain/articles.ts';
 import { ROUTES } from '../../routes.ts';
 import { isPostgres } from '../db/engine.ts';
 import { searchPathOf, type Db } from '../db/index.ts';
@@ -22,6 +22,7 @@ import { renderedFile, type CachedFile } from '../http/static-files.ts';
 import { getLogger } from '../log.ts';
 import { nextPublishTime, publicArticles, publishDueArticles } from './articles.ts';
 import { CONTENT_CHANNEL_PREFIX, onContentChange } from './changes.ts';
+import { articleCardSvg, cardPng } from './social-card.ts';
 
 /** How often a process checks that it has not missed a change (a notice lost with a dropped connection). */
 export const CHECK_MS = 30_000;
@@ -48,6 +49,8 @@ export interface PublicPagesOptions {
   /** The paths page views are counted for: article pages come and go with the content. */
   countable?: Set<string>;
   checkMs?: number;
+  /** The words on the articles' social cards; without them, no card is made (the pages still name one). */
+  card?: { companyName: string; siteHost: string };
   /** Brotli at its best (default) or quick (STATIC_RECOMPRESS=false: test servers, where CPU matters more than bytes). */
   compression?: 'best' | 'quick';
   now?: () => Date;
@@ -72,6 +75,19 @@ export async function contentPaths(db: Db, now: Date): Promise<string[]> {
     '/rss.xml',
     '/sitemap.xml',
   ];
+}
+
+/** The cards the server makes at `now`: one per public article that has no card of the build's, with its SVG. */
+export async function contentCards(
+  db: Db,
+  now: Date,
+  card: { companyName: string; siteHost: string },
+): Promise<Array<{ path: string; svg: string }>> {
+  const articles = await publicArticles(db, 'blog', now);
+  return articles.filter(hasServerCard).map((article) => ({
+    path: socialCardPathOf(article),
+    svg: articleCardSvg({ eyebrow: ARTICLE_KIND_LABELS[article.kind], title: article.title, ...card }),
+  }));
 }
 
 /** A text type as the built files are served (`application/xml` from the feed's library gets its `charset=utf-8`). */
@@ -111,6 +127,8 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
   let lastFingerprint = '';
   let publishTimer: NodeJS.Timeout | undefined;
   let listener: pg.Client | null = null;
+  // A card is drawn again only when its SVG changes (a title edit), not at every render of the pages.
+  const cardSources = new Map<string, string>();
 
   async function renderOnce(): Promise<void> {
     const at = now();
@@ -140,17 +158,32 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
         if (current && owned.has(path)) next.set(path, current);
       }
     }
+    for (const { path, svg } of options.card ? await contentCards(db, at, options.card) : []) {
+      const current = files.get(path);
+      if (current && owned.has(path) && cardSources.get(path) === svg) {
+        next.set(path, current);
+        continue;
+      }
+      try {
+        next.set(path, await renderedFile(await cardPng(svg), 'image/png', [], at));
+        cardSources.set(path, svg);
+      } catch (error) {
+        log.error({ err: error, path }, 'social card render failed');
+      }
+    }
     if (stopped) return;
     for (const path of owned) {
       if (next.has(path)) continue;
       files.delete(path);
       countable?.delete(path);
       owned.delete(path);
+      cardSources.delete(path);
     }
     for (const [path, file] of next) {
       files.set(path, file);
       owned.add(path);
-      countable?.add(path);
+      // Page views are counted for pages, not for the cards.
+      if (!cardSources.has(path)) countable?.add(path);
     }
     await armPublishTimer(at);
   }

@@ -5,7 +5,7 @@
  * a request reaches them only for a path the memory table does not hold (a draft, an old address, a
  * wrong slug), which answers 404 or a 301.
  */
-import { articlePathOf, isPublicAt, type ArticleKind, type ArticleState } from '../../domain/articles.ts';
+import { articlePathOf, isPublicAt, socialCardPathOf, type ArticleKind, type ArticleState } from '../../domain/articles.ts';
 import { santoDomingoToday } from '../../domain/forms/meeting.ts';
 import { articleById, articleBySlug, listArticles, publicArticles, redirectFor, type Article } from '../content/articles.ts';
 import { renderArticleHtml } from '../content/render.ts';
@@ -25,6 +25,8 @@ export interface PublicArticle {
   publishAt: string;
   coverImage: string | null;
   coverAlt: string;
+  /** Its social card's path: its og:image and its JSON-LD image. */
+  socialCard: string;
   seoTitle: string;
   seoDescription: string;
 }
@@ -41,6 +43,7 @@ function publicArticle(article: Article): PublicArticle {
     publishAt,
     coverImage: article.coverImage,
     coverAlt: article.coverAlt,
+    socialCard: socialCardPathOf(article),
     seoTitle: article.seoTitle,
     seoDescription: article.seoDescription,
   };
