@@ -191,11 +191,15 @@ describeEachEngine('desk security (issue 24)', (database) => {
     ).toBe(1);
     const digest = await db
       .selectFrom('mailOutbox')
-      .select(['toAddress', 'textBody'])
+      .select(['toAddress', 'subject', 'textBody'])
       .where('kind', '=', 'incident.staff-digest')
       .executeTakeFirstOrThrow();
     expect(digest.toAddress).toBe(STAFF_INBOX);
     expect(digest.textBody).toContain('INC-20250303-2413');
+    // Listed for its answers, with the last one, not as a new incident.
+    expect(digest.subject).toBe('1 incidencia con respuestas del cliente (resumen)');
+    expect(digest.textBody).toContain('Pedro respondió: Respuesta 15');
+    expect(digest.textBody).not.toMatch(/incidencias? nuevas?/);
 
     // An hour after the first ones, answers are mailed again.
     expect((await answer(16, at(HOUR_MS + 100_000)))?.notified).toBe('staff-inbox');

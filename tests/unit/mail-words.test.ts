@@ -183,15 +183,25 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
       mail: incidentStaffNoticeMail(brand, 'soporte@vertice.example', incident, incident.email),
     },
   ],
-  incidentDigestMail: [1, 3].map((count) => ({
-    variant: `${count}`,
-    register: 'tú' as const,
-    mail: incidentDigestMail(
-      brand,
-      'soporte@vertice.example',
-      Array.from({ length: count }, () => incident),
-    ),
-  })),
+  incidentDigestMail: [
+    ...[1, 3].map((count) => ({
+      variant: `${count}`,
+      register: 'tú' as const,
+      mail: incidentDigestMail(
+        brand,
+        'soporte@vertice.example',
+        Array.from({ length: count }, () => incident),
+      ),
+    })),
+    {
+      variant: 'respuestas y nuevas',
+      register: 'tú' as const,
+      mail: incidentDigestMail(brand, 'soporte@vertice.example', [
+        incident,
+        { ...incident, answer: { body: 'Ya lo probé y sigue igual', at: incident.fecha } },
+      ]),
+    },
+  ],
   incidentOverdueMail: (['primera-respuesta', 'resolucion'] as const).map((target) => ({
     variant: target,
     register: 'tú' as const,

@@ -14,7 +14,7 @@ import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { reserveHit } from '../limits/counters.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentDigestMail } from '../mail/incident-mails.ts';
+import { incidentDigestMail, type DigestIncident } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
 
 export const CONFIRMATIONS_PER_ADDRESS_PER_DAY = 3;
@@ -101,14 +101,28 @@ export async function sendStaffDigestIfDue(db: Db, options: DigestOptions): Prom
     .executeTakeFirst();
   if (last && now.getTime() - Date.parse(last.createdAt) < options.intervalMs) return 0;
   const listed = await db.transaction().execute(async (trx) => {
-    const held = await trx
+    const claimed = await trx
       .updateTable('incidents')
       .set({ staffNoticePending: false })
       // The literal matches the partial index's condition, so SQLite uses it too.
       .where(sql<boolean>`staff_notice_pending = true`)
-      .returning(['numeroIncidencia', 'nombre', 'problema', 'fecha'])
+      .returning(['id', 'numeroIncidencia', 'nombre', 'problema', 'fecha'])
       .execute();
-    if (!held.length) return 0;
+    if (!claimed.length) return 0;
+    // An incident held for its customer's answers (conversation.ts) is listed with the last one, not as new.
+    const answers = await trx
+      .selectFrom('incidentEntries')
+      .select(['incidentId', 'body', 'createdAt'])
+      .where('kind', '=', 'answer')
+      .where('incidentId', 'in', claimed.map((incident) => incident.id))
+      .orderBy('createdAt', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    const lastAnswer = new Map(answers.map((answer) => [answer.incidentId, answer]));
+    const held: DigestIncident[] = claimed.map(({ id, ...incident }) => {
+      const answer = lastAnswer.get(id);
+      return answer ? { ...incident, answer: { body: answer.body, at: answer.createdAt } } : incident;
+    });
     held.sort(
       (a, b) => a.fecha.localeCompare(b.fecha) || a.numeroIncidencia.localeCompare(b.numeroIncidencia),
     );

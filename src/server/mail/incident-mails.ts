@@ -220,27 +220,44 @@ export function incidentStaffNoticeMail(
   ));
 }
 
+/** An incident in the staff digest: new, or held for its customer's answers (then with the last one). */
+export type DigestIncident = Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'problema' | 'fecha'> & {
+  answer?: { body: string; at: string };
+};
+
 /**
  * One mail to the staff inbox listing the incidents whose own notices were held back during a flood
- * (src/server/incidents/notices.ts): number, name and the first line of the problem, oldest first.
+ * (src/server/incidents/notices.ts), oldest first: a new incident with its name and the first line of
+ * its problem; one held for its customer's answers with the first line of the last answer.
  */
-export function incidentDigestMail(
-  brand: MailBrand,
-  staffInbox: string,
-  incidents: Array<Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'problema' | 'fecha'>>,
-): MailMessage {
+export function incidentDigestMail(brand: MailBrand, staffInbox: string, incidents: DigestIncident[]): MailMessage {
   const count = incidents.length;
+  const answered = incidents.filter((incident) => incident.answer).length;
+  const what =
+    answered === 0
+      ? count === 1 ? 'incidencia nueva' : 'incidencias nuevas'
+      : answered === count
+        ? `${count === 1 ? 'incidencia' : 'incidencias'} con respuestas del cliente`
+        : 'incidencias con novedades';
   return automatic(renderMail(brand, staffInbox, {
-    subject: `${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'} (resumen)`,
-    preheader: `Llegaron muchas incidencias en poco tiempo: este resumen reúne ${count}.`,
-    heading: `Resumen de ${count} ${count === 1 ? 'incidencia nueva' : 'incidencias nuevas'}`,
+    subject: `${count} ${what} (resumen)`,
+    preheader: `Llegaron muchas ${answered ? 'novedades' : 'incidencias'} en poco tiempo: este resumen reúne ${count}.`,
+    heading: `Resumen de ${count} ${what}`,
     intro: [
-      'Llegaron más incidencias de lo habitual en la última hora, así que en lugar de un aviso por cada una te enviamos este resumen (como máximo uno cada pocos minutos, hasta que el ritmo baje).',
+      `Llegaron más ${answered ? 'incidencias y respuestas' : 'incidencias'} de lo habitual en la última hora, así que en lugar de un aviso por cada una te enviamos este resumen (como máximo uno cada pocos minutos, hasta que el ritmo baje).`,
     ],
-    rows: incidents.map((incident) => [
-      `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
-      `${incident.nombre.trim() || 'Sin nombre'}: ${firstLine(incident.problema) || 'Sin descripción'}`,
-    ]),
+    rows: incidents.map((incident) => {
+      const name = incident.nombre.trim() || 'Sin nombre';
+      return incident.answer
+        ? [
+            `${incident.numeroIncidencia} · respuesta del ${formatDominicanTime(incident.answer.at)}`,
+            `${name} respondió: ${firstLine(incident.answer.body) || 'Sin texto'}`,
+          ]
+        : [
+            `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
+            `${name}: ${firstLine(incident.problema) || 'Sin descripción'}`,
+          ];
+    }),
     action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
   }));
 }
