@@ -1,6 +1,6 @@
 /**
- * The public pages made from the database's content (issue 23, docs/decisions/0019): `/blog`, each
- * public article, `/rss.xml` and `/sitemap.xml` are rendered once per change of the content, by the
+ * The public pages made from the database's content (issue 23, docs/decisions/0019): `/blog`, `/ayuda`,
+ * each public article of both, `/rss.xml` and `/sitemap.xml` are rendered once per change of the content, by the
  * site's own Astro handler (their on-demand routes, fetched from this process), and put into the
  * memory table the built files are answered from (src/server/http/static-files.ts: ETag, brotli and
  * gzip). A request never renders them; a path this table does not hold (a draft, an old address, a
@@ -63,12 +63,15 @@ export interface PublicPages {
   stop(): Promise<void>;
 }
 
-/** The paths made from the content at `now`: the blog, its public articles, the feed and the sitemap. */
+/** The paths made from the content at `now`: the blog, the help centre, their public articles, the feed and the sitemap. */
 export async function contentPaths(db: Db, now: Date): Promise<string[]> {
   const articles = await publicArticles(db, 'blog', now);
+  const help = await publicArticles(db, 'ayuda', now);
   return [
     ROUTES.blog,
     ...articles.map((article) => articlePathOf(article.kind, article.slug)),
+    ROUTES.help,
+    ...help.map((article) => articlePathOf(article.kind, article.slug)),
     '/rss.xml',
     '/sitemap.xml',
   ];
