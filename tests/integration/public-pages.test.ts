@@ -55,7 +55,7 @@ function fakeSite(db: Db, fetched: string[]) {
   return async (path: string): Promise<FetchedPage> => {
     fetched.push(path);
     const rows = await db.selectFrom('articles').select(['slug', 'title', 'state']).orderBy('slug').execute();
-    const slug = path.startsWith('/blog/') ? path.slice('/blog/'.length) : null;
+    const slug = /^\/(blog|ayuda)\//.test(path) ? path.replace(/^\/(blog|ayuda)\//, '') : null;
     const article = slug ? rows.find((row) => row.slug === slug) : null;
     const body = slug ? (article?.title ?? '') : `${path}: ${rows.map((row) => row.slug).join(',')}`;
     return {
@@ -86,12 +86,12 @@ describeEachEngine('public pages from the content', (database) => {
     const fetched: string[] = [];
     pages = startPublicPages({ db, files, countable, fetchPage: fakeSite(db, fetched), databaseUrl: url });
     await pages.ready;
-    expect(pages.paths().sort()).toEqual(['/blog', '/blog/a', '/rss.xml', '/sitemap.xml']);
+    expect(pages.paths().sort()).toEqual(['/ayuda', '/blog', '/blog/a', '/rss.xml', '/sitemap.xml']);
     expect(text(files, '/blog/a')).toBe('Artículo a');
     expect(files.has('/blog/borrador')).toBe(false);
     expect(files.get('/rss.xml')?.contentType).toBe('application/xml; charset=utf-8');
     expect(files.get('/servicios')).toEqual({ etag: 'built' });
-    expect([...countable].sort()).toEqual(['/blog', '/blog/a', '/rss.xml', '/servicios', '/sitemap.xml']);
+    expect([...countable].sort()).toEqual(['/ayuda', '/blog', '/blog/a', '/rss.xml', '/servicios', '/sitemap.xml']);
 
     // A publish: rendered without anyone asking.
     await publishArticle(db, draft.id, 1, ANA);
@@ -108,8 +108,18 @@ describeEachEngine('public pages from the content', (database) => {
     await waitFor(() => !files.has('/blog/a'));
     await pages.refresh();
     expect(countable.has('/blog/a')).toBe(false);
-    expect(pages.paths().sort()).toEqual(['/blog', '/blog/nuevo', '/rss.xml', '/sitemap.xml']);
+    expect(pages.paths().sort()).toEqual(['/ayuda', '/blog', '/blog/nuevo', '/rss.xml', '/sitemap.xml']);
     expect(files.get('/servicios')).toEqual({ etag: 'built' });
+
+    // A help article: its page and the help centre's, rendered the same way.
+    const help = await createArticle(db, { ...input('primeros-pasos'), kind: 'ayuda' }, ANA);
+    await publishArticle(db, help.id, 1, ANA);
+    await waitFor(() => files.has('/ayuda/primeros-pasos'));
+    expect(text(files, '/ayuda/primeros-pasos')).toBe('Artículo primeros-pasos');
+    expect(countable.has('/ayuda/primeros-pasos')).toBe(true);
+    await unpublishArticle(db, help.id, 2, ANA);
+    await waitFor(() => !files.has('/ayuda/primeros-pasos'));
+    await pages.refresh();
   });
 
   it('puts a scheduled article in place at its time, with no request and no write', async () => {

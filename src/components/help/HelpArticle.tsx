@@ -32,7 +32,19 @@ function BackToHelp() {
 }
 
 /** A help article's own page: the blog article's layout, then '¿Te resultó útil?', a way to support and the articles on the same topics. */
-export default function HelpArticle({ id, title, excerpt, dateLabel, dateIso, readingTime, image, imageAlt, tags, related, children }: HelpArticleProps) {
+export default function HelpArticle({
+  id,
+  title,
+  excerpt,
+  dateLabel,
+  dateIso,
+  readingTime,
+  image,
+  imageAlt,
+  tags,
+  related,
+  children,
+}: HelpArticleProps) {
   return (
     <article className="pb-20">
       <header className="bg-gradient-to-b from-brand-50 to-white">
@@ -40,7 +52,10 @@ export default function HelpArticle({ id, title, excerpt, dateLabel, dateIso, re
           <nav aria-label="Ruta de navegación">
             <ol className="flex flex-wrap items-center gap-2 text-sm text-muted">
               <li>
-                <a href={ROUTES.help} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+                <a
+                  href={ROUTES.help}
+                  className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+                >
                   Centro de ayuda
                 </a>
               </li>
@@ -50,7 +65,9 @@ export default function HelpArticle({ id, title, excerpt, dateLabel, dateIso, re
               </li>
             </ol>
           </nav>
-          <h1 className="mt-6 text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]">{title}</h1>
+          <h1 className="mt-6 text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]">
+            {title}
+          </h1>
           <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
           <PostMeta
             prefix="Actualizado el "
@@ -64,7 +81,10 @@ export default function HelpArticle({ id, title, excerpt, dateLabel, dateIso, re
             <ul aria-label="Temas" className="mt-4 flex flex-wrap gap-2">
               {tags.map((tag) => (
                 <li key={tag.href}>
-                  <a href={tag.href} className="inline-flex rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 ring-1 ring-brand-100 hover:bg-brand-100">
+                  <a
+                    href={tag.href}
+                    className="inline-flex rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 ring-1 ring-brand-100 hover:bg-brand-100"
+                  >
                     {tag.label}
                   </a>
                 </li>
@@ -89,9 +109,14 @@ export default function HelpArticle({ id, title, excerpt, dateLabel, dateIso, re
         <div className="flex flex-col items-start gap-5 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">
           <div>
             <p className="text-lg font-bold">¿Sigues con el problema?</p>
-            <p className="mt-1 text-brand-100">Abre una incidencia y un técnico te ayuda en horario laborable.</p>
+            <p className="mt-1 text-brand-100">
+              Abre una incidencia y un técnico te ayuda en horario laborable.
+            </p>
           </div>
-          <a href={ROUTES.supportNew} className="shrink-0 rounded-button bg-accent-500 px-5 py-3 font-semibold text-brand-950 transition-colors hover:bg-accent-100">
+          <a
+            href={ROUTES.supportNew}
+            className="shrink-0 rounded-button bg-accent-500 px-5 py-3 font-semibold text-brand-950 transition-colors hover:bg-accent-100"
+          >
             Solicitar ayuda
           </a>
         </div>

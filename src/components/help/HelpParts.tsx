@@ -10,7 +10,13 @@ export interface HelpLinkItem {
 }
 
 /** A list of help articles, each a link with its summary. */
-export function HelpList({ items, headingLevel = 'h3' }: { items: readonly HelpLinkItem[]; headingLevel?: 'h2' | 'h3' }) {
+export function HelpList({
+  items,
+  headingLevel = 'h3',
+}: {
+  items: readonly HelpLinkItem[];
+  headingLevel?: 'h2' | 'h3';
+}) {
   const Heading = headingLevel;
   return (
     <ul className="flex flex-col divide-y divide-line rounded-card border border-line bg-white shadow-sm">
@@ -31,7 +37,13 @@ export function HelpList({ items, headingLevel = 'h3' }: { items: readonly HelpL
 /** The search box of the help centre: a plain GET form to `/ayuda?q=…` (no JavaScript needed). */
 export function HelpSearchForm({ query = '', id = 'buscar-ayuda' }: { query?: string; id?: string }) {
   return (
-    <form method="get" action={ROUTES.help} role="search" aria-label="Buscar en el centro de ayuda" className="flex w-full max-w-2xl flex-col gap-2 sm:flex-row">
+    <form
+      method="get"
+      action={ROUTES.help}
+      role="search"
+      aria-label="Buscar en el centro de ayuda"
+      className="flex w-full max-w-2xl flex-col gap-2 sm:flex-row"
+    >
       <label htmlFor={id} className="sr-only">
         Buscar en el centro de ayuda
       </label>
@@ -45,7 +57,10 @@ export function HelpSearchForm({ query = '', id = 'buscar-ayuda' }: { query?: st
         autoComplete="off"
         className="min-h-12 w-full flex-1 rounded-button border border-line bg-white px-4 text-base text-ink shadow-sm placeholder:text-muted focus:border-brand-500"
       />
-      <button type="submit" className="min-h-12 shrink-0 rounded-button bg-brand-900 px-6 font-semibold text-white transition-colors hover:bg-brand-700">
+      <button
+        type="submit"
+        className="min-h-12 shrink-0 rounded-button bg-brand-900 px-6 font-semibold text-white transition-colors hover:bg-brand-700"
+      >
         Buscar
       </button>
     </form>
@@ -61,7 +76,11 @@ export function HelpSearchForm({ query = '', id = 'buscar-ayuda' }: { query?: st
 export function HelpfulVote({ articleId }: { articleId: number }) {
   return (
     <section aria-labelledby="util-titulo" className="rounded-card border border-line bg-surface p-6">
-      <div id={HELP_VOTE.anchor} tabIndex={-1} className="peer hidden scroll-mt-28 target:block focus:outline-none">
+      <div
+        id={HELP_VOTE.anchor}
+        tabIndex={-1}
+        className="peer hidden scroll-mt-28 target:block focus:outline-none"
+      >
         <p className="text-lg font-bold text-brand-900">{HELP_VOTE.thanks}</p>
         <p className="mt-1 text-muted">
           ¿Todavía necesitas ayuda?{' '}
@@ -71,7 +90,12 @@ export function HelpfulVote({ articleId }: { articleId: number }) {
           y te respondemos.
         </p>
       </div>
-      <form method="post" action={ROUTES.helpVote} data-util="" className="flex flex-col gap-4 peer-target:hidden sm:flex-row sm:items-center sm:justify-between">
+      <form
+        method="post"
+        action={ROUTES.helpVote}
+        data-util=""
+        className="flex flex-col gap-4 peer-target:hidden sm:flex-row sm:items-center sm:justify-between"
+      >
         <h2 id="util-titulo" className="text-lg font-bold text-brand-900">
           {HELP_VOTE.question}
         </h2>
@@ -83,10 +107,20 @@ export function HelpfulVote({ articleId }: { articleId: number }) {
           </label>
         </div>
         <div className="flex gap-3">
-          <button type="submit" name="voto" value="si" className="min-h-11 min-w-20 rounded-button border border-line bg-white px-5 font-semibold text-brand-900 transition-colors hover:border-brand-500 hover:bg-brand-50">
+          <button
+            type="submit"
+            name="voto"
+            value="si"
+            className="min-h-11 min-w-20 rounded-button border border-line bg-white px-5 font-semibold text-brand-900 transition-colors hover:border-brand-500 hover:bg-brand-50"
+          >
             {HELP_VOTE.yes}
           </button>
-          <button type="submit" name="voto" value="no" className="min-h-11 min-w-20 rounded-button border border-line bg-white px-5 font-semibold text-brand-900 transition-colors hover:border-brand-500 hover:bg-brand-50">
+          <button
+            type="submit"
+            name="voto"
+            value="no"
+            className="min-h-11 min-w-20 rounded-button border border-line bg-white px-5 font-semibold text-brand-900 transition-colors hover:border-brand-500 hover:bg-brand-50"
+          >
             {HELP_VOTE.no}
           </button>
         </div>
@@ -102,9 +136,13 @@ export function HelpArticleNotFound() {
       <p className="text-sm font-semibold tracking-wider text-accent-700 uppercase">Centro de ayuda</p>
       <h1 className="mt-3 text-4xl font-extrabold tracking-tight text-brand-900">Artículo no encontrado</h1>
       <p className="mt-4 text-lg text-muted">
-        Puede que el enlace esté incompleto o que el artículo haya cambiado de dirección. Busca tu duda en el centro de ayuda.
+        Puede que el enlace esté incompleto o que el artículo haya cambiado de dirección. Busca tu duda en el
+        centro de ayuda.
       </p>
-      <a href={ROUTES.help} className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700">
+      <a
+        href={ROUTES.help}
+        className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700"
+      >
         Ir al centro de ayuda
       </a>
     </section>

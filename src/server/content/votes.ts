@@ -16,7 +16,12 @@ export interface VoteCounts {
  * Counts one vote for a help article public at `now`, in one statement (parallel votes all count).
  * Returns false, counting nothing, for an id that is not a public help article.
  */
-export async function recordVote(db: Db, articleId: number, helpful: boolean, now: Date = new Date()): Promise<boolean> {
+export async function recordVote(
+  db: Db,
+  articleId: number,
+  helpful: boolean,
+  now: Date = new Date(),
+): Promise<boolean> {
   if (!Number.isSafeInteger(articleId) || articleId <= 0) return false;
   const article = await db
     .selectFrom('articles')
@@ -27,7 +32,12 @@ export async function recordVote(db: Db, articleId: number, helpful: boolean, no
   const column = helpful ? 'helpful' : 'notHelpful';
   await db
     .insertInto('articleVotes')
-    .values({ articleId, helpful: helpful ? 1 : 0, notHelpful: helpful ? 0 : 1, updatedAt: now.toISOString() })
+    .values({
+      articleId,
+      helpful: helpful ? 1 : 0,
+      notHelpful: helpful ? 0 : 1,
+      updatedAt: now.toISOString(),
+    })
     .onConflict((oc) =>
       oc.column('articleId').doUpdateSet({
         [column]: sql<number>`${sql.ref(`articleVotes.${column}`)} + 1`,
@@ -42,6 +52,9 @@ export async function recordVote(db: Db, articleId: number, helpful: boolean, no
 export async function voteCounts(db: Db): Promise<Map<number, VoteCounts>> {
   const rows = await db.selectFrom('articleVotes').select(['articleId', 'helpful', 'notHelpful']).execute();
   return new Map(
-    rows.map((row) => [Number(row.articleId), { helpful: Number(row.helpful), notHelpful: Number(row.notHelpful) }]),
+    rows.map((row) => [
+      Number(row.articleId),
+      { helpful: Number(row.helpful), notHelpful: Number(row.notHelpful) },
+    ]),
   );
 }

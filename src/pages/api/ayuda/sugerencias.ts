@@ -19,11 +19,19 @@ export const SUGGESTIONS_PER_MINUTE = 60;
 export const GET: APIRoute = async (context) => {
   // Off with the other public limits (`FORM_RATE_LIMIT=0`).
   const perMinute = getConfig().FORM_RATE_LIMIT === 0 ? 0 : SUGGESTIONS_PER_MINUTE;
-  const limit = await withinCounterLimit(getDb(), `help.suggest:${clientNetworkOf(context)}`, perMinute, 60_000);
+  const limit = await withinCounterLimit(
+    getDb(),
+    `help.suggest:${clientNetworkOf(context)}`,
+    perMinute,
+    60_000,
+  );
   if (!limit.allowed)
     return Response.json(
       { articulos: [] },
-      { status: 429, headers: { 'Cache-Control': 'no-store', 'Retry-After': String(limit.retryAfterSeconds) } },
+      {
+        status: 429,
+        headers: { 'Cache-Control': 'no-store', 'Retry-After': String(limit.retryAfterSeconds) },
+      },
     );
   const articulos = await helpSuggestionsView(context.url.searchParams.get('q') ?? '');
   return Response.json({ articulos }, { headers: { 'Cache-Control': 'no-store' } });

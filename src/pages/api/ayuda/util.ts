@@ -62,11 +62,15 @@ export const POST: APIRoute = async (context) => {
   };
   const reason = await refused();
   const counted = reason === null && (await recordVote(getDb(), article.id, vote === 'si'));
-  if (reason) getLogger().warn({ action: 'help.vote', network, reason, article: article.id }, 'vote not counted');
+  if (reason)
+    getLogger().warn({ action: 'help.vote', network, reason, article: article.id }, 'vote not counted');
 
   if (wantsJson) return Response.json({ contado: counted }, { headers: { 'Cache-Control': 'no-store' } });
   return new Response(null, {
     status: 303,
-    headers: { Location: `${articlePathOf('ayuda', article.slug)}#${HELP_VOTE.anchor}`, 'Cache-Control': 'no-store' },
+    headers: {
+      Location: `${articlePathOf('ayuda', article.slug)}#${HELP_VOTE.anchor}`,
+      'Cache-Control': 'no-store',
+    },
   });
 };
