@@ -18,6 +18,7 @@ import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/s
 import { inboundMailHandler } from '../src/server/inbound/webhook.ts';
 import { getLogger } from '../src/server/log.ts';
 import { closeLiveStreams } from '../src/server/live/hub.ts';
+import { isHelpSearchUrl } from '../src/routes.ts';
 import { ensureFirstStaffAccount, importInitialContent, prepareDatabase, startBackground } from '../src/server/startup.ts';
 
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
@@ -73,8 +74,10 @@ async function main(): Promise<void> {
     return typeof header === 'string' && header.length === renderSecret.length && timingSafeEqual(Buffer.from(header), renderSecret);
   };
   const countable = new Set(countablePaths(files.keys()));
+  // A search of the help centre (`/ayuda?q=…`) is rendered on demand; the plain `/ayuda` is in the table.
+  const bypass = (req: http.IncomingMessage) => isRender(req) || isHelpSearchUrl(req.url ?? '');
   // The beacon before the built files and Astro's router: a flood of page views costs what a built page costs.
-  const beacons = beaconHandler(countable, config.TRUST_PROXY, staticFilesHandler(files, htmlResponseFixes(compressed(handler)), { bypass: isRender }));
+  const beacons = beaconHandler(countable, config.TRUST_PROXY, staticFilesHandler(files, htmlResponseFixes(compressed(handler)), { bypass }));
   // Raw mails to the desk, before Astro too: their bodies are counted as they stream, never buffered past INBOUND_MAX_BYTES.
   const site = secureHandler(inboundMailHandler(config, getDb, log, beacons), config);
   const server = http.createServer(loggedRequests(warnOnUntrustedProxy(site, config.TRUST_PROXY, log), log));

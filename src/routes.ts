@@ -8,6 +8,12 @@ export const ROUTES = {
   services: '/servicios',
   products: '/productos',
   blog: '/blog',
+  /** The help centre (issue 23): the 'Ayuda' articles by tag, `?q=` searches them (rendered on demand; the plain page from memory). */
+  help: '/ayuda',
+  /** Up to three help articles for a text (`GET ?q=`, JSON): the support dialog's suggestions. */
+  helpSuggestions: '/api/ayuda/sugerencias',
+  /** '¿Te resultó útil?' (`POST`, form fields `articulo` and `voto`): back to the article, or JSON. */
+  helpVote: '/api/ayuda/util',
   contact: '/contacto',
   clients: '/clientes',
   adminLogin: '/admin-login',
@@ -107,6 +113,19 @@ export const newClientPath = (prefill: Partial<Record<(typeof CLIENT_PREFILL_FIE
 /** The path of a blog article. */
 export const articlePath = (id: string) => `${ROUTES.blog}/${id}`;
 
+/** A search of the help centre (`/ayuda?q=…`). */
+export const helpSearchPath = (query: string) => `${ROUTES.help}?${new URLSearchParams({ q: query })}`;
+
+/**
+ * Whether a request is a search of the help centre (`/ayuda?q=…` with words): rendered on demand, so
+ * the memory table that answers the plain `/ayuda` lets it through (scripts/start.ts).
+ */
+export function isHelpSearchUrl(url: string): boolean {
+  const query = url.indexOf('?');
+  if (query < 0 || url.slice(0, query) !== ROUTES.help) return false;
+  return (new URLSearchParams(url.slice(query + 1)).get('q') ?? '').trim() !== '';
+}
+
 /**
  * The public pages with a fixed path, in the order of the sitemap: what the sitemap lists and the
  * page-view beacon counts. Blog articles are added by the callers from the content collection. A unit
@@ -121,6 +140,7 @@ export const PUBLIC_PAGES: readonly string[] = [
   ROUTES.productRestaurantpe,
   ROUTES.productTiendao,
   ROUTES.blog,
+  ROUTES.help,
   ROUTES.clients,
   ROUTES.contact,
   ROUTES.supportHub,
@@ -145,9 +165,9 @@ export const isStaffPath = (pathname: string): boolean =>
 export const isPrivatePath = (pathname: string): boolean =>
   isStaffPath(pathname) || pathname.startsWith('/api/') || pathname.startsWith(ACTIONS_PREFIX) || pathname === ROUTES.health;
 
-/** A public page: a listed one or a blog article (whether the article exists is the caller's business). */
+/** A public page: a listed one, a blog or help article (whether the article exists is the caller's business). */
 export const isPublicPage = (pathname: string): boolean =>
-  PUBLIC_PAGES.includes(pathname) || /^\/blog\/[a-z0-9-]+$/.test(pathname);
+  PUBLIC_PAGES.includes(pathname) || /^\/(blog|ayuda)\/[a-z0-9-]+$/.test(pathname);
 
 /**
  * Where the public forms post when JavaScript is off: on-demand pages that run the action (Astro's
@@ -181,6 +201,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
  * is linked from the footer and the phone menu, where a visitor (and a crawler) finds it from any page.
  */
 export const SUPPORT_LINK: NavItem = { href: ROUTES.supportHub, label: 'Centro de soporte' };
+
+/** The help centre's articles (issue 23): linked from the footer and the support hub. */
+export const HELP_LINK: NavItem = { href: ROUTES.help, label: 'Centro de ayuda' };
 
 export const ADMIN_LINK = {
   href: ROUTES.adminLogin,

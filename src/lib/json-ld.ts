@@ -149,3 +149,73 @@ export function blogPostingJsonLd(post: BlogPostingInput): JsonLd {
     publisher: publisher(),
   };
 }
+
+/** The help centre (`/ayuda`): a collection of help articles, searchable by `?q=`. */
+export function helpCentreJsonLd(articles: ReadonlyArray<{ title: string; path: string }>): JsonLd {
+  return {
+    '@context': SCHEMA_ORG,
+    '@type': 'CollectionPage',
+    name: `Centro de ayuda de ${getConfig().COMPANY_NAME}`,
+    url: absoluteUrl(ROUTES.help),
+    inLanguage: 'es-DO',
+    publisher: publisher(),
+    mainEntity: {
+      '@type': 'ItemList',
+      itemListElement: articles.map((article, index) => ({
+        '@type': 'ListItem',
+        position: index + 1,
+        name: article.title,
+        url: absoluteUrl(article.path),
+      })),
+    },
+    potentialAction: {
+      '@type': 'SearchAction',
+      target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl(ROUTES.help)}?q={search_term_string}` },
+      'query-input': 'required name=search_term_string',
+    },
+  };
+}
+
+export interface HelpArticleJsonLdInput {
+  title: string;
+  description: string;
+  path: string;
+  /** Publication day, `YYYY-MM-DD`. */
+  datePublished: string;
+  /** Day of the last change, `YYYY-MM-DD`. */
+  dateModified: string;
+  /** Site path of its social card. */
+  image: string;
+  tags: readonly string[];
+}
+
+/** A help article: a `TechArticle` (how to use the products), and its place under the help centre. */
+export function helpArticleJsonLd(article: HelpArticleJsonLdInput): JsonLd[] {
+  const url = absoluteUrl(article.path);
+  return [
+    {
+      '@context': SCHEMA_ORG,
+      '@type': 'TechArticle',
+      headline: article.title,
+      description: article.description,
+      datePublished: article.datePublished,
+      dateModified: article.dateModified,
+      inLanguage: 'es-DO',
+      image: absoluteUrl(article.image),
+      url,
+      mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+      ...(article.tags.length ? { keywords: article.tags.join(', ') } : {}),
+      isPartOf: { '@type': 'CollectionPage', name: 'Centro de ayuda', url: absoluteUrl(ROUTES.help) },
+      author: publisher(),
+      publisher: publisher(),
+    },
+    {
+      '@context': SCHEMA_ORG,
+      '@type': 'BreadcrumbList',
+      itemListElement: [
+        { '@type': 'ListItem', position: 1, name: 'Centro de ayuda', item: absoluteUrl(ROUTES.help) },
+        { '@type': 'ListItem', position: 2, name: article.title, item: url },
+      ],
+    },
+  ];
+}

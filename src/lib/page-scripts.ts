@@ -4,8 +4,9 @@
  * CSP allows exactly these texts by hash (astro.config.ts).
  */
 import aboutVideo from '../scripts/about-video.ts?inline-script';
+import helpfulVote from '../scripts/helpful-vote.ts?inline-script';
 import carouselLoader from '../scripts/carousel-loader.ts?inline-script';
 import recommendation from '../scripts/recommendation.ts?inline-script';
 import reveal from '../scripts/reveal.ts?inline-script';
 
-export const PAGE_SCRIPTS = { aboutVideo, carouselLoader, recommendation, reveal } as const;
+export const PAGE_SCRIPTS = { aboutVideo, carouselLoader, helpfulVote, recommendation, reveal } as const;

@@ -39,7 +39,10 @@ it('shows the imported articles as the prerendered blog did: text, addresses, im
     expect(summarizeBlogPage(html), path).toEqual(before);
   }
   expect(summarizeRss(await (await fetch(`${server.url}/rss.xml`)).text())).toEqual(BEFORE.rss);
-  expect(summarizeSitemap(await (await fetch(`${server.url}/sitemap.xml`)).text())).toEqual(BEFORE.sitemap);
+  // The help centre came after the fixture was taken: its entries aside, the sitemap is the same.
+  const sitemap = summarizeSitemap(await (await fetch(`${server.url}/sitemap.xml`)).text());
+  expect(sitemap.filter((entry) => !entry.loc.startsWith('/ayuda'))).toEqual(BEFORE.sitemap);
+  expect(sitemap.map((entry) => entry.loc)).toContain('/ayuda');
 });
 
 it('answers the blog, its articles, the feed and the sitemap from memory: brotli, ETag, 304, the page CSP', async () => {

@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_LINK, NAV_ITEMS, SUPPORT_LINK } from '../../src/routes.ts';
+import { ADMIN_LINK, HELP_LINK, NAV_ITEMS, SUPPORT_LINK } from '../../src/routes.ts';
 import { ANNOUNCEMENTS } from '../../src/content/announcements.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, poll, watchConsole, inView } from '../support/browser.ts';
 import { useSite } from '../support/site.ts';
@@ -183,9 +183,10 @@ describe('footer and floating WhatsApp link', () => {
       expect(await footer.getByRole('link', { name: DEFAULT_EMAIL }).getAttribute('href')).toBe(`mailto:${DEFAULT_EMAIL}`);
       expect(await footer.getByRole('link', { name: DEFAULT_PHONE }).getAttribute('href')).toBe('tel:+18095550142');
       expect(await footer.getByRole('navigation', { name: 'Pie de página' }).getByRole('link').allInnerTexts()).toEqual(
-        [...NAV_ITEMS, SUPPORT_LINK].map((item) => item.label),
+        [...NAV_ITEMS, SUPPORT_LINK, HELP_LINK].map((item) => item.label),
       );
       expect(await footer.getByRole('link', { name: SUPPORT_LINK.label }).getAttribute('href')).toBe('/soporte');
+      expect(await footer.getByRole('link', { name: HELP_LINK.label }).getAttribute('href')).toBe('/ayuda');
 
       const whatsapp = page.getByRole('link', { name: /WhatsApp/ });
       expect(await whatsapp.getAttribute('href')).toBe('https://wa.me/18095550142');

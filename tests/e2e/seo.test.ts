@@ -20,6 +20,7 @@ const EXPECTED_ROUTES = [
   ROUTES.productAdmcloud,
   ROUTES.productRestaurantpe,
   ROUTES.productTiendao,
+  ROUTES.help,
   ...ARTICLE_IDS.map((id) => `/blog/${id}`),
 ];
 
@@ -92,7 +93,7 @@ describe('sitemap.xml and robots.txt', () => {
 describe('one build, any SITE_URL', () => {
   it('names only the run-time address in every response, prerendered or rendered on demand, compressed or not', async () => {
     const hosts = new Set<string>();
-    const paths = [...EXPECTED_ROUTES, ROUTES.supportHub, ROUTES.supportNew, ROUTES.supportTracking, '/sitemap.xml', '/rss.xml', '/robots.txt', '/404', '/blog/no-existe', ROUTES.adminLogin];
+    const paths = [...EXPECTED_ROUTES, ROUTES.supportHub, ROUTES.supportNew, ROUTES.supportTracking, '/sitemap.xml', '/rss.xml', '/robots.txt', '/404', '/blog/no-existe', '/ayuda/no-existe', ROUTES.adminLogin];
     for (const path of paths) {
       for (const encoding of ['br', 'gzip', 'identity']) {
         const response = await fetch(new URL(path, server.url), { headers: { 'Accept-Encoding': encoding } });

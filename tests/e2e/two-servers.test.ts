@@ -187,6 +187,46 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     expect((await fetch(`${b.url}/blog/desde-el-proceso-a`)).status).toBe(404);
   });
 
+  it("shows a help article published through one process on the other's help centre within 5 s; its search and votes there too", async () => {
+    const response = await signIn(a, ADMIN, password, '198.51.100.41');
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const published = await fetch(`${a.url}/admin/contenido/nuevo?_action=content.save`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: a.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.41' },
+      body: new URLSearchParams({
+        tipo: 'ayuda',
+        titulo: 'Facturación desde el proceso A',
+        slug: 'ayuda-desde-el-proceso-a',
+        resumen: 'Un artículo de ayuda publicado en un proceso y servido por el otro.',
+        cuerpo: 'Texto del artículo.',
+        etiquetas: 'Facturación',
+        intencion: 'publicar',
+      }),
+    });
+    expect(published.status).toBe(303);
+    const onB = async (path: string) => (await fetch(`${b.url}${path}`)).text();
+    const started = Date.now();
+    await expect.poll(() => onB('/ayuda'), { timeout: 5000, interval: 100 }).toContain('/ayuda/ayuda-desde-el-proceso-a');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await onB('/sitemap.xml')).toContain('/ayuda/ayuda-desde-el-proceso-a');
+    expect(await onB('/ayuda?q=facturacion')).toContain('/ayuda/ayuda-desde-el-proceso-a');
+    const row = await db.selectFrom('articles').select('id').where('slug', '=', 'ayuda-desde-el-proceso-a').executeTakeFirstOrThrow();
+    for (const server of [a, b]) {
+      const vote = await fetch(`${server.url}/api/ayuda/util`, {
+        method: 'POST',
+        headers: { origin: server.url, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ articulo: String(row.id), voto: 'si' }),
+      });
+      expect(await vote.json()).toEqual({ contado: true });
+    }
+    const counts = await db.selectFrom('articleVotes').select(['helpful', 'notHelpful']).where('articleId', '=', row.id).executeTakeFirstOrThrow();
+    expect([Number(counts.helpful), Number(counts.notHelpful)]).toEqual([2, 0]);
+  });
+
   it('counts the public form limit per IP across both processes', async () => {
     const before = await queuedMails();
     const statuses: number[] = [];

@@ -56,7 +56,7 @@ function fakeSite(db: Db, fetched: string[]) {
   return async (path: string): Promise<FetchedPage> => {
     fetched.push(path);
     const rows = await db.selectFrom('articles').select(['slug', 'title', 'state']).orderBy('slug').execute();
-    const slug = path.startsWith('/blog/') ? path.slice('/blog/'.length) : null;
+    const slug = /^\/(blog|ayuda)\//.test(path) ? path.replace(/^\/(blog|ayuda)\//, '') : null;
     const article = slug ? rows.find((row) => row.slug === slug) : null;
     const body = slug ? (article?.title ?? '') : `${path}: ${rows.map((row) => row.slug).join(',')}`;
     return {
@@ -87,12 +87,12 @@ describeEachEngine('public pages from the content', (database) => {
     const fetched: string[] = [];
     pages = startPublicPages({ db, files, countable, fetchPage: fakeSite(db, fetched), databaseUrl: url });
     await pages.ready;
-    expect(pages.paths().sort()).toEqual(['/blog', '/blog/a', '/rss.xml', '/sitemap.xml']);
+    expect(pages.paths().sort()).toEqual(['/ayuda', '/blog', '/blog/a', '/rss.xml', '/sitemap.xml']);
     expect(text(files, '/blog/a')).toBe('Artículo a');
     expect(files.has('/blog/borrador')).toBe(false);
     expect(files.get('/rss.xml')?.contentType).toBe('application/xml; charset=utf-8');
     expect(files.get('/servicios')).toEqual({ etag: 'built' });
-    expect([...countable].sort()).toEqual(['/blog', '/blog/a', '/rss.xml', '/servicios', '/sitemap.xml']);
+    expect([...countable].sort()).toEqual(['/ayuda', '/blog', '/blog/a', '/rss.xml', '/servicios', '/sitemap.xml']);
 
     // A publish: rendered without anyone asking.
     await publishArticle(db, draft.id, 1, ANA);
@@ -109,8 +109,18 @@ describeEachEngine('public pages from the content', (database) => {
     await waitFor(() => !files.has('/blog/a'));
     await pages.refresh();
     expect(countable.has('/blog/a')).toBe(false);
-    expect(pages.paths().sort()).toEqual(['/blog', '/blog/nuevo', '/rss.xml', '/sitemap.xml']);
+    expect(pages.paths().sort()).toEqual(['/ayuda', '/blog', '/blog/nuevo', '/rss.xml', '/sitemap.xml']);
     expect(files.get('/servicios')).toEqual({ etag: 'built' });
+
+    // A help article: its page and the help centre's, rendered the same way.
+    const help = await createArticle(db, { ...input('primeros-pasos'), kind: 'ayuda' }, ANA);
+    await publishArticle(db, help.id, 1, ANA);
+    await waitFor(() => files.has('/ayuda/primeros-pasos'));
+    expect(text(files, '/ayuda/primeros-pasos')).toBe('Artículo primeros-pasos');
+    expect(countable.has('/ayuda/primeros-pasos')).toBe(true);
+    await unpublishArticle(db, help.id, 2, ANA);
+    await waitFor(() => !files.has('/ayuda/primeros-pasos'));
+    await pages.refresh();
   });
 
   it('puts a scheduled article in place at its time, with no request and no write', async () => {
@@ -171,6 +181,8 @@ describeEachEngine('social cards of the content', (database) => {
     // An article imported from the Markdown files, at its first slug with its own illustration: the build's card.
     const imported = await createArticle(db, { ...input('mejor-erp-2025'), coverImage: 'asset:blog/mejor-erp-2025.svg' }, ANA);
     await publishArticle(db, imported.id, 1, ANA);
+    const help = await createArticle(db, { ...input('primeros-pasos'), kind: 'ayuda' }, ANA);
+    await publishArticle(db, help.id, 1, ANA);
     const files = new Map<string, CachedFile>();
     const countable = new Set<string>();
     pages = startPublicPages({
@@ -187,6 +199,7 @@ describeEachEngine('social cards of the content', (database) => {
     expect([size.format, size.width, size.height]).toEqual(['png', 1200, 630]);
     expect(card!.bodies.br).toBeUndefined();
     expect(files.has('/og/articulos/blog/mejor-erp-2025.png')).toBe(false);
+    expect(files.get('/og/articulos/ayuda/primeros-pasos.png')?.contentType).toBe('image/png');
     expect(countable.has('/og/articulos/blog/a.png')).toBe(false);
     expect(countable.has('/blog/a')).toBe(true);
 

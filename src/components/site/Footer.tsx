@@ -1,4 +1,4 @@
-import { NAV_ITEMS, ROUTES, SUPPORT_LINK } from '../../routes';
+import { HELP_LINK, NAV_ITEMS, ROUTES, SUPPORT_LINK } from '../../routes';
 import { MailIcon, PhoneIcon, PinIcon, SocialIcon } from './icons';
 import LinkList from './LinkList';
 import Logo from './Logo';
@@ -68,7 +68,7 @@ export default function Footer({ companyName, tagline, socialUrl, phone, email, 
 
         <nav aria-label="Pie de página">
           <h2 className={headingClass}>Navegación</h2>
-          <LinkList items={[...NAV_ITEMS, SUPPORT_LINK]} listClassName={listClass} linkClassName={linkClass} />
+          <LinkList items={[...NAV_ITEMS, SUPPORT_LINK, HELP_LINK]} listClassName={listClass} linkClassName={linkClass} />
         </nav>
 
         <div>

@@ -22,6 +22,10 @@ export interface IncidentFormProps {
   kept?: readonly KeptFile[];
   /** The 'Cancelar' button: closes this dialog (Invoker Commands) or links to a page. */
   cancel: { dialogId: string } | { href: string };
+  /** Told the problem's text as it is typed (the dialog's help suggestions). */
+  onProblemInput?: (text: string) => void;
+  /** Shown right under the problem (the dialog's help suggestions). */
+  afterProblem?: ReactNode;
 }
 
 /**
@@ -29,10 +33,19 @@ export interface IncidentFormProps {
  * 'Cancelar' and 'Abrir Incidencia'. No field is required. Without JavaScript it posts to
  * /soporte/nueva, which runs the action and shows the result.
  */
-export default function IncidentForm({ idPrefix, values = {}, errors, formError, pending = false, startedAt, formRef, onSubmit, kept, cancel }: IncidentFormProps) {
+export default function IncidentForm({ idPrefix, values = {}, errors, formError, pending = false, startedAt, formRef, onSubmit, kept, cancel, onProblemInput, afterProblem }: IncidentFormProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
   return (
-    <form ref={formRef} method="post" encType="multipart/form-data" action={FORM_ACTIONS.incidentCreate} onSubmit={onSubmit} className="relative flex flex-col gap-5" noValidate>
+    <form
+      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
+      action={FORM_ACTIONS.incidentCreate}
+      onSubmit={onSubmit}
+      onInput={onProblemInput && (({ target }) => target instanceof HTMLTextAreaElement && target.name === 'problema' && onProblemInput(target.value))}
+      className="relative flex flex-col gap-5"
+      noValidate
+    >
       <TextArea
         id={id('problema')}
         name="problema"
@@ -43,6 +56,7 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
         defaultValue={values.problema ?? ''}
         error={firstError(errors, 'problema')}
       />
+      {afterProblem}
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField id={id('nombre')} name="nombre" label="Nombre" autoComplete="name" maxLength={SHORT_TEXT_MAX} defaultValue={values.nombre ?? ''} error={firstError(errors, 'nombre')} />
         <TextField id={id('telefono')} name="telefono" type="tel" label="Teléfono" autoComplete="tel" maxLength={SHORT_TEXT_MAX} defaultValue={values.telefono ?? ''} error={firstError(errors, 'telefono')} />

@@ -18,10 +18,18 @@ function Icon({ path }: { path: string }) {
   );
 }
 
-/** The three ways in: open an incident, follow one, talk on WhatsApp. */
+/** The ways in: find the answer in the help centre, open an incident, follow one, talk on WhatsApp. */
 export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
   return (
-    <section aria-label="Opciones de soporte" className="mx-auto grid max-w-6xl gap-5 px-4 pb-12 sm:px-6 md:grid-cols-3">
+    <section aria-label="Opciones de soporte" className="mx-auto grid max-w-6xl gap-5 px-4 pb-12 sm:px-6 md:grid-cols-2 lg:grid-cols-4">
+      <article className={cardClass}>
+        <Icon path="M12 18h.01M9.1 9a3 3 0 1 1 4.2 2.7c-.8.4-1.3 1.2-1.3 2.1V15M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0Z" />
+        <h2 className="mt-4 text-lg font-bold text-brand-900">Centro de ayuda</h2>
+        <p className="mt-2 flex-1 text-sm text-muted">Guías paso a paso para resolver por tu cuenta las dudas más comunes.</p>
+        <a href={ROUTES.help} className="mt-5 font-semibold text-brand-700 group-hover:underline">
+          Buscar en la ayuda →
+        </a>
+      </article>
       <article className={cardClass}>
         <Icon path="M12 8v5m0 3h.01M10.3 3.9 2.6 17.2A2 2 0 0 0 4.3 20h15.4a2 2 0 0 0 1.7-2.8L13.7 3.9a2 2 0 0 0-3.4 0Z" />
         <h2 className="mt-4 text-lg font-bold text-brand-900">Abrir una incidencia</h2>

@@ -2,6 +2,7 @@ import { actions, isInputError, type ActionError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { FORM_EXPIRED_MESSAGE, STARTED_FIELD, validateForm, type FieldErrors } from '../../domain/forms/common';
 import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../domain/forms/incident';
+import { HELP_SUGGESTIONS_TITLE } from '../../domain/help';
 import { ROUTES } from '../../routes';
 import { FILES_FIELD, isFilesMessage, pickedFilesProblem } from '../../domain/attachments';
 import IncidentForm from './IncidentForm';
@@ -12,6 +13,71 @@ export interface SupportWidgetProps {
   whatsappNumber: string;
   /** The signed time the page was rendered (on-demand pages); otherwise asked for when the dialog opens. */
   startedAt?: string;
+}
+
+/** A help article the dialog suggests (`GET /api/ayuda/sugerencias`). */
+interface Suggestion {
+  titulo: string;
+  url: string;
+  resumen: string;
+}
+
+/**
+ * Up to three help articles for the problem as it is typed: asked 400 ms after the last keystroke,
+ * the question before it cancelled; a failure shows nothing and never touches the form.
+ */
+function useHelpSuggestions() {
+  const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
+  const state = useRef<{ timer?: ReturnType<typeof setTimeout>; controller?: AbortController; asked: string }>({ asked: '' });
+  const clear = () => {
+    clearTimeout(state.current.timer);
+    state.current.controller?.abort();
+    state.current.asked = '';
+    setSuggestions([]);
+  };
+  const typed = (text: string) => {
+    const current = state.current;
+    clearTimeout(current.timer);
+    current.timer = setTimeout(() => {
+      const query = text.trim().slice(0, 300);
+      if (query === current.asked) return;
+      current.asked = query;
+      current.controller?.abort();
+      if (query.length < 3) return setSuggestions([]);
+      const controller = (current.controller = new AbortController());
+      fetch(`${ROUTES.helpSuggestions}?${new URLSearchParams({ q: query })}`, { signal: controller.signal })
+        .then((response) => (response.ok ? (response.json() as Promise<{ articulos?: Suggestion[] }>) : { articulos: [] }))
+        .then(({ articulos }) => setSuggestions(Array.isArray(articulos) ? articulos.slice(0, 3) : []))
+        .catch(() => undefined);
+    }, 400);
+  };
+  return { suggestions, typed, clear };
+}
+
+/** '¿Te sirve alguno de estos artículos?': each opens in a new tab, so the dialog keeps what was typed. */
+function HelpSuggestions({ items, idPrefix }: { items: Suggestion[]; idPrefix: string }) {
+  return (
+    <div aria-live="polite">
+      {items.length > 0 ? (
+        <section aria-labelledby={`${idPrefix}-sugerencias`} className="rounded-card border border-accent-100 bg-white p-4 shadow-xs">
+          <h3 id={`${idPrefix}-sugerencias`} className="text-sm font-semibold text-brand-900">
+            {HELP_SUGGESTIONS_TITLE}
+          </h3>
+          <ul className="mt-2 flex flex-col gap-2">
+            {items.map((item) => (
+              <li key={item.url}>
+                <a href={item.url} target="_blank" rel="noopener" className="font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900">
+                  {item.titulo}
+                  <span className="sr-only"> (se abre en una pestaña nueva)</span>
+                </a>
+                <p className="text-sm text-muted">{item.resumen}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
 }
 
 /** What to add under 'Hubo un error al registrar' so the visitor knows what to do next. */
@@ -39,6 +105,7 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
   const [formError, setFormError] = useState<string | undefined>();
   const [detail, setDetail] = useState<string | undefined>();
   const [registered, setRegistered] = useState<string | null>(null);
+  const help = useHelpSuggestions();
 
   // The form's signed start time is asked for when the dialog opens. The first click opens it natively,
   // before this island hydrates (hydration starts on that same pointer event): ask when we find it open.
@@ -79,6 +146,7 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
         return;
       }
       form.reset();
+      help.clear();
       resetStamp();
       setErrors(undefined);
       dialogRef.current?.close();
@@ -138,6 +206,8 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
             startedAt={stamp}
             onSubmit={handleSubmit}
             cancel={{ dialogId }}
+            onProblemInput={help.typed}
+            afterProblem={<HelpSuggestions items={help.suggestions} idPrefix={dialogId} />}
             formError={
               formError ? (
                 <>

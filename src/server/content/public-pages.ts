@@ -1,6 +1,6 @@
 /**
- * The public pages made from the database's content (issue 23, docs/decisions/0019): `/blog`, each
- * public article, `/rss.xml` and `/sitemap.xml` are rendered once per change of the content, by the
+ * The public pages made from the database's content (issue 23, docs/decisions/0019): `/blog`, `/ayuda`,
+ * each public article of both, `/rss.xml` and `/sitemap.xml` are rendered once per change of the content, by the
  * site's own Astro handler (their on-demand routes, fetched from this process), and put into the
  * memory table the built files are answered from (src/server/http/static-files.ts: ETag, brotli and
  * gzip). A request never renders them; a path this table does not hold (a draft, an old address, a
@@ -14,7 +14,7 @@
  */
 import pg from 'pg';
 import { sql } from 'kysely';
-import { ARTICLE_KIND_LABELS, articlePathOf, hasServerCard, socialCardPathOf } from '../../domain/articles.ts';
+import { articlePathOf, hasServerCard, socialCardPathOf, type ArticleKind } from '../../domain/articles.ts';
 import { ROUTES } from '../../routes.ts';
 import { isPostgres } from '../db/engine.ts';
 import { searchPathOf, type Db } from '../db/index.ts';
@@ -66,16 +66,22 @@ export interface PublicPages {
   stop(): Promise<void>;
 }
 
-/** The paths made from the content at `now`: the blog, its public articles, the feed and the sitemap. */
+/** The paths made from the content at `now`: the blog, the help centre, their public articles, the feed and the sitemap. */
 export async function contentPaths(db: Db, now: Date): Promise<string[]> {
   const articles = await publicArticles(db, 'blog', now);
+  const help = await publicArticles(db, 'ayuda', now);
   return [
     ROUTES.blog,
     ...articles.map((article) => articlePathOf(article.kind, article.slug)),
+    ROUTES.help,
+    ...help.map((article) => articlePathOf(article.kind, article.slug)),
     '/rss.xml',
     '/sitemap.xml',
   ];
 }
+
+/** The section an article's card names above its title. */
+const CARD_EYEBROWS: Record<ArticleKind, string> = { blog: 'Blog', ayuda: 'Centro de ayuda' };
 
 /** The cards the server makes at `now`: one per public article that has no card of the build's, with its SVG. */
 export async function contentCards(
@@ -83,10 +89,10 @@ export async function contentCards(
   now: Date,
   card: { companyName: string; siteHost: string },
 ): Promise<Array<{ path: string; svg: string }>> {
-  const articles = await publicArticles(db, 'blog', now);
+  const articles = [...(await publicArticles(db, 'blog', now)), ...(await publicArticles(db, 'ayuda', now))];
   return articles.filter(hasServerCard).map((article) => ({
     path: socialCardPathOf(article),
-    svg: articleCardSvg({ eyebrow: ARTICLE_KIND_LABELS[article.kind], title: article.title, ...card }),
+    svg: articleCardSvg({ eyebrow: CARD_EYEBROWS[article.kind], title: article.title, ...card }),
   }));
 }
 

@@ -16,6 +16,7 @@ import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../dom
 import type { ClockTarget } from '../../domain/response-times.ts';
 import { clockColumnsOf } from '../incidents/clock.ts';
 import { toArticle } from '../content/articles.ts';
+import { voteCounts } from '../content/votes.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
@@ -210,6 +211,8 @@ export interface ExportedArticle {
   updatedAt: string;
   updatedByEmail: string | null;
   oldSlugs: Array<{ kind: string; slug: string; createdAt: string }>;
+  /** A help article's '¿Te resultó útil?' counts (migration 0035); absent when never voted on. */
+  votes?: { helpful: number; notHelpful: number };
 }
 
 export interface ExportData {
@@ -306,6 +309,7 @@ export async function exportData(db: Db): Promise<ExportData> {
   const savedReplies = await db.selectFrom('savedReplies').selectAll().orderBy('createdAt').orderBy('id').execute();
   const articles = await db.selectFrom('articles').selectAll().orderBy('createdAt').orderBy('id').execute();
   const oldSlugs = Map.groupBy(await db.selectFrom('articleSlugs').selectAll().orderBy('createdAt').orderBy('id').execute(), (row) => row.articleId);
+  const votes = await voteCounts(db);
   const contentImports = (await db.selectFrom('contentImports').select('name').orderBy('name').execute()).map((row) => row.name);
   const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
@@ -489,6 +493,7 @@ export async function exportData(db: Db): Promise<ExportData> {
         updatedAt: article.updatedAt,
         updatedByEmail: article.updatedBy,
         oldSlugs: (oldSlugs.get(row.id) ?? []).map((old) => ({ kind: old.kind, slug: old.slug, createdAt: old.createdAt })),
+        ...(votes.has(article.id) ? { votes: votes.get(article.id) } : {}),
       };
     }),
     contentImports,

@@ -568,6 +568,14 @@ async function importArticle(trx: Transaction<Database>, record: Record<string, 
     if (holder || redirect) continue;
     await trx.insertInto('articleSlugs').values({ articleId: row.id, kind, slug, createdAt: toIsoTime(movedAt) ?? updatedAt }).execute();
   }
+  // A help article's '¿Te resultó útil?' counts (whole numbers of at least 0; anything else counts 0).
+  const votes = (record.votes ?? {}) as Record<string, unknown>;
+  const count = (value: unknown) => (Number.isSafeInteger(value) && (value as number) > 0 ? (value as number) : 0);
+  if (article.kind === 'ayuda' && (count(votes.helpful) || count(votes.notHelpful)))
+    await trx
+      .insertInto('articleVotes')
+      .values({ articleId: row.id, helpful: count(votes.helpful), notHelpful: count(votes.notHelpful), updatedAt })
+      .execute();
   return 'imported';
 }
 

@@ -528,6 +528,14 @@ export interface ContentImportsTable {
   items: number;
 }
 
+/** '¿Te resultó útil?' counts of a help article (migration 0035). */
+export interface ArticleVotesTable {
+  articleId: number;
+  helpful: Generated<number>;
+  notHelpful: Generated<number>;
+  updatedAt: string;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -566,6 +574,7 @@ export interface Database {
   articles: ArticlesTable;
   articleSlugs: ArticleSlugsTable;
   contentImports: ContentImportsTable;
+  articleVotes: ArticleVotesTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

@@ -8,11 +8,14 @@
 import { articlePathOf, isPublicAt, socialCardPathOf, type ArticleKind, type ArticleState } from '../../domain/articles.ts';
 import { santoDomingoToday } from '../../domain/forms/meeting.ts';
 import { articleById, articleBySlug, listArticles, publicArticles, redirectFor, type Article } from '../content/articles.ts';
+import { searchHelp } from '../content/help-search.ts';
 import { renderArticleHtml } from '../content/render.ts';
+import { voteCounts, type VoteCounts } from '../content/votes.ts';
 import { getDb } from '../db/index.ts';
 
 /** An article as the public pages show it. */
 export interface PublicArticle {
+  id: number;
   slug: string;
   path: string;
   title: string;
@@ -29,11 +32,20 @@ export interface PublicArticle {
   socialCard: string;
   seoTitle: string;
   seoDescription: string;
+  tags: string[];
+  /** The calendar day of its last change in Santo Domingo (its publication when later), at 00:00 UTC: a help article's 'Actualizado el'. */
+  updatedDay: Date;
 }
+
+const dayOf = (iso: string) => new Date(`${santoDomingoToday(new Date(iso))}T00:00:00.000Z`);
 
 function publicArticle(article: Article): PublicArticle {
   const publishAt = article.publishAt ?? article.updatedAt;
+  const updated = Date.parse(article.updatedAt) > Date.parse(publishAt) ? article.updatedAt : publishAt;
   return {
+    id: article.id,
+    tags: article.tags,
+    updatedDay: dayOf(updated),
     slug: article.slug,
     path: articlePathOf(article.kind, article.slug),
     title: article.title,
@@ -78,8 +90,134 @@ export async function blogArticleView(slug: string, now: Date = new Date()): Pro
   return { kind: 'missing' };
 }
 
-/** The kinds whose pages exist: the help centre's ('ayuda', `/ayuda/{slug}`) comes in a later slice of issue 23. */
-export const hasPublicPages = (kind: ArticleKind): boolean => kind === 'blog';
+/** The tag of a help article without tags, on `/ayuda`. */
+export const HELP_UNTAGGED = 'General';
+
+export interface HelpGroup {
+  tag: string;
+  /** The section's anchor on `/ayuda` (`#tema-…`). */
+  anchor: string;
+  articles: PublicArticle[];
+}
+
+const collator = new Intl.Collator('es', { sensitivity: 'base' });
+
+/** The anchor of a tag's section: its letters without accents, lower case, joined by hyphens. */
+export function helpTagAnchor(tag: string): string {
+  const words = tag
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `tema-${words || 'general'}`;
+}
+
+/**
+ * The help centre's articles by tag: one section per tag (alphabetical, 'General' for articles
+ * without one, last), each article under every tag it has, by title.
+ */
+export function groupByTag(articles: readonly PublicArticle[]): HelpGroup[] {
+  const groups = new Map<string, { tag: string; articles: PublicArticle[] }>();
+  for (const article of articles) {
+    for (const tag of article.tags.length ? article.tags : [HELP_UNTAGGED]) {
+      const key = tag.toLocaleLowerCase('es');
+      const group = groups.get(key) ?? { tag, articles: [] };
+      group.articles.push(article);
+      groups.set(key, group);
+    }
+  }
+  const used = new Set<string>();
+  return [...groups.values()]
+    .sort((a, b) =>
+      a.tag === HELP_UNTAGGED ? 1 : b.tag === HELP_UNTAGGED ? -1 : collator.compare(a.tag, b.tag),
+    )
+    .map((group) => {
+      // Two tags that fold to the same anchor ('Facturación', 'facturacion!') get distinct ones.
+      let anchor = helpTagAnchor(group.tag);
+      for (let n = 2; used.has(anchor); n++) anchor = `${helpTagAnchor(group.tag)}-${n}`;
+      used.add(anchor);
+      return {
+        tag: group.tag,
+        anchor,
+        articles: group.articles.sort((a, b) => collator.compare(a.title, b.title)),
+      };
+    });
+}
+
+/** `/ayuda`: the public help articles by tag. */
+export async function helpCentreView(now: Date = new Date()): Promise<{ count: number; groups: HelpGroup[] }> {
+  const articles = (await publicArticles(getDb(), 'ayuda', now)).map(publicArticle);
+  return { count: articles.length, groups: groupByTag(articles) };
+}
+
+/** The help articles public at `now` (the sitemap). */
+export async function helpArticlesView(now: Date = new Date()): Promise<PublicArticle[]> {
+  return (await publicArticles(getDb(), 'ayuda', now)).map(publicArticle);
+}
+
+/** `/ayuda?q=…`: the query as typed (at most 200 characters) and the public help articles it finds, best first. */
+export async function helpSearchView(query: string, now: Date = new Date()): Promise<{ query: string; results: PublicArticle[] }> {
+  const typed = query.trim().slice(0, 200);
+  const hits = await searchHelp(getDb(), typed, { now });
+  const byId = new Map((await publicArticles(getDb(), 'ayuda', now)).map((article) => [article.id, article]));
+  return {
+    query: typed,
+    results: hits.flatMap((hit) => {
+      const article = byId.get(hit.id);
+      return article ? [publicArticle(article)] : [];
+    }),
+  };
+}
+
+/** A suggestion of the support dialog: what the JSON of `/api/ayuda/sugerencias` carries. */
+export interface HelpSuggestion {
+  titulo: string;
+  url: string;
+  resumen: string;
+}
+
+/** Up to three help articles for what a customer typed (none for fewer than three letters). */
+export async function helpSuggestionsView(text: string, now: Date = new Date()): Promise<HelpSuggestion[]> {
+  if (text.trim().length < 3) return [];
+  const hits = await searchHelp(getDb(), text.slice(0, 500), { limit: 3, now });
+  return hits.map((hit) => ({ titulo: hit.title, url: hit.path, resumen: hit.excerpt }));
+}
+
+export type HelpArticleView =
+  | { kind: 'article'; article: PublicArticle & { html: string }; related: PublicArticle[] }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'missing' };
+
+/** How many related articles a help article offers after itself. */
+const RELATED_HELP = 3;
+
+/**
+ * A help article by its slug: the article with its HTML and up to three others sharing a tag (most
+ * tags shared first), a 301 for an old address, or missing (404).
+ */
+export async function helpArticleView(slug: string, now: Date = new Date()): Promise<HelpArticleView> {
+  const db = getDb();
+  const article = await articleBySlug(db, 'ayuda', slug);
+  if (article && isPublicAt(article, now)) {
+    const tags = new Set(article.tags.map((tag) => tag.toLocaleLowerCase('es')));
+    const shared = (other: Article) => other.tags.filter((tag) => tags.has(tag.toLocaleLowerCase('es'))).length;
+    const related = (await publicArticles(db, 'ayuda', now))
+      .filter((other) => other.id !== article.id && shared(other) > 0)
+      .sort((a, b) => shared(b) - shared(a) || collator.compare(a.title, b.title))
+      .slice(0, RELATED_HELP);
+    return {
+      kind: 'article',
+      article: { ...publicArticle(article), html: await renderArticleHtml(article.body) },
+      related: related.map(publicArticle),
+    };
+  }
+  if (!article) {
+    const to = await redirectFor(db, 'ayuda', slug, now);
+    if (to) return { kind: 'redirect', to };
+  }
+  return { kind: 'missing' };
+}
 
 /** A row of 'Contenido'. */
 export interface ContentListItem {
@@ -94,20 +232,24 @@ export interface ContentListItem {
   path: string;
   updatedAt: string;
   updatedBy: string | null;
+  /** A help article's '¿Te resultó útil?' counts (0 and 0 before any vote); null for the blog's. */
+  votes: VoteCounts | null;
 }
 
 /** 'Contenido': every article, most recently changed first. */
 export async function contentListView(now: Date = new Date()): Promise<ContentListItem[]> {
+  const votes = await voteCounts(getDb());
   return (await listArticles(getDb())).map((article) => ({
     id: article.id,
     title: article.title,
     kind: article.kind,
     state: article.state,
     publishAt: article.publishAt,
-    isPublic: isPublicAt(article, now) && hasPublicPages(article.kind),
+    isPublic: isPublicAt(article, now),
     path: articlePathOf(article.kind, article.slug),
     updatedAt: article.updatedAt,
     updatedBy: article.updatedBy,
+    votes: article.kind === 'ayuda' ? (votes.get(article.id) ?? { helpful: 0, notHelpful: 0 }) : null,
   }));
 }
 
