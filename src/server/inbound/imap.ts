@@ -174,19 +174,14 @@ const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
  * ({@link MailStream}): the server's thread never holds it whole. Null when it is gone (nothing read).
  * The stream is dropped if the download fails.
  */
-async function downloadMail(
-  client: ImapFlow,
-  uid: number,
-  size: number,
-  max: number,
-): Promise<MailStream | null> {
+async function downloadMail(client: ImapFlow, uid: number, max: number): Promise<MailStream | null> {
   const { content } = await client.download(String(uid), undefined, {
     uid: true,
     chunkSize: DOWNLOAD_CHUNK_BYTES,
     maxBytes: max,
   });
   if (!content) return null;
-  const stream = new MailStream(Math.min(size, max));
+  const stream = new MailStream();
   try {
     // Each chunk given up: moved to the worker when it is its buffer's only view (imapflow is done with it).
     for await (const chunk of content as AsyncIterable<Buffer>) await stream.push(chunk, true);
@@ -229,7 +224,7 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
           if ((meta.size ?? 0) > options.maxBytes) {
             stored = await refuseTooLarge(db, options.settings, uid, meta.envelope as never, now());
           } else {
-            const mail = await downloadMail(client, uid, meta.size ?? 0, options.maxBytes);
+            const mail = await downloadMail(client, uid, options.maxBytes);
             if (!mail) continue;
             stored = await receiveMailStream(db, mail, options.settings, now());
           }

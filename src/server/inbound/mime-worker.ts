@@ -19,6 +19,7 @@
  *   PostgreSQL database (docs/decisions/0014, session 11).
  */
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { postgresTargetOf, sqliteFileOf, type Db, type PostgresTarget } from '../db/index.ts';
 import { SQLITE_BLOB_WRITER_SOURCE, type BlobWriter } from '../attachments/blob-store.ts';
 import { RequestWorker } from '../request-worker.ts';
@@ -43,8 +44,10 @@ const IDLE_MS = 30_000;
 // - blobs: items written as blobs (blob-store.ts's writer) and dropped: only their keys come back.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
+const { createHash, randomBytes } = require('node:crypto');
 const { createGzip } = require('node:zlib');
+const fs = require('node:fs');
+const nodePath = require('node:path');
 ${SQLITE_BLOB_WRITER_SOURCE}
 const loaded = require(workerData.module);
 const PostalMime = loaded.default || loaded;
@@ -97,20 +100,68 @@ try {
 // original into its row.
 const writers = new Map();
 const asBuffer = (view) => Buffer.from(view.buffer, view.byteOffset, view.byteLength);
-// An original in parts (migration 0034): the parts it had replaced, each written with a value of at most
-// PART_BYTES (a view of the gzip: only the database's copy of that part is made), the count set last, in
-// one transaction; with onlyIfMissing, only into a row without a complete original.
-const PART_BYTES = ${ORIGINAL_PART_BYTES};
-const partsOf = (gzip) => {
-  const parts = [];
-  for (let offset = 0; offset < gzip.length; offset += PART_BYTES) parts.push(gzip.subarray(offset, offset + PART_BYTES));
-  return parts;
+// A mail's gzip is spooled to a file as it is made, not kept in memory (issue 21's memory target): a
+// file in the system's temporary folder (workerData.spool), removed from the folder as soon as it is
+// open, so that only this open file keeps it. Whatever ends it — written, dropped, this worker ended,
+// the process killed — nothing is left on disk: the system frees it when the file is closed (a worker's
+// files close when it ends, a process's when it dies). Where the system cannot remove an open file,
+// it is removed when closed.
+const openSpool = () => {
+  const path = nodePath.join(workerData.spool, 'vertice-correo-' + process.pid + '-' + randomBytes(8).toString('hex') + '.gz');
+  const fd = fs.openSync(path, 'wx+', 0o600);
+  let left = path;
+  try {
+    fs.unlinkSync(path);
+    left = null;
+  } catch {}
+  return { fd, left, size: 0, closed: false };
 };
+const spoolWrite = (spool, data) => {
+  let offset = 0;
+  while (offset < data.length) offset += fs.writeSync(spool.fd, data, offset, data.length - offset, spool.size + offset);
+  spool.size += data.length;
+};
+const closeSpool = (spool) => {
+  if (!spool || spool.closed) return;
+  spool.closed = true;
+  try { fs.closeSync(spool.fd); } catch {}
+  if (spool.left) try { fs.unlinkSync(spool.left); } catch {}
+};
+// The spooled gzip's parts of at most PART_BYTES, in order, each read into the same buffer (the
+// database copies what it binds, and each part is written before the next is read).
+function* spoolParts(spool) {
+  const buffer = Buffer.allocUnsafeSlow(Math.min(PART_BYTES, Math.max(1, spool.size)));
+  for (let offset = 0; offset < spool.size; offset += PART_BYTES) {
+    const length = Math.min(PART_BYTES, spool.size - offset);
+    let read = 0;
+    while (read < length) {
+      const got = fs.readSync(spool.fd, buffer, read, length - read, offset + read);
+      if (got === 0) throw new Error('el original del correo quedó incompleto en el disco');
+      read += got;
+    }
+    yield buffer.subarray(0, length);
+  }
+}
+const partCount = (spool) => Math.ceil(spool.size / PART_BYTES);
+// The whole spooled gzip in memory (only for SQLite in memory, written by the server's thread).
+const spoolWhole = (spool) => {
+  const whole = new Uint8Array(spool.size);
+  let offset = 0;
+  for (const part of spoolParts(spool)) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
+};
+// An original in parts (migration 0034): the parts it had replaced, each written with a value of at most
+// PART_BYTES (read from the spooled gzip: only the database's copy of that part is made), the count set
+// last, in one transaction; with onlyIfMissing, only into a row without a complete original.
+const PART_BYTES = ${ORIGINAL_PART_BYTES};
 const sqliteWriter = (path) => {
   const writer = openBlobWriter(path);
   return {
     writeBlobs: async (items, createdAt) => writer.writeBlobs(items, createdAt),
-    writeOriginal: async (gzip, inboundId, onlyIfMissing) => {
+    writeOriginal: async (spool, inboundId, onlyIfMissing) => {
       const db = writer.db;
       db.exec('begin immediate');
       try {
@@ -118,9 +169,9 @@ const sqliteWriter = (path) => {
         if (row && !(onlyIfMissing && row.original_parts !== null)) {
           db.prepare('delete from inbound_original_parts where inbound_id = ?').run(inboundId);
           const insert = db.prepare('insert into inbound_original_parts (inbound_id, part, data) values (?, ?, ?)');
-          const parts = partsOf(gzip);
-          parts.forEach((data, part) => insert.run(inboundId, part, data));
-          db.prepare('update inbound_messages set original_parts = ? where id = ?').run(parts.length, inboundId);
+          let part = 0;
+          for (const data of spoolParts(spool)) insert.run(inboundId, part++, data);
+          db.prepare('update inbound_messages set original_parts = ? where id = ?').run(partCount(spool), inboundId);
         }
         db.exec('commit');
       } catch (error) {
@@ -162,7 +213,7 @@ const postgresWriter = async ({ url, schema }, forget) => {
         throw error;
       }
     },
-    async writeOriginal(gzip, inboundId, onlyIfMissing) {
+    async writeOriginal(spool, inboundId, onlyIfMissing) {
       await client.query('begin');
       try {
         // The row locked: a redelivery filling it in at the same time waits, then finds it complete.
@@ -170,11 +221,11 @@ const postgresWriter = async ({ url, schema }, forget) => {
         const row = rows[0];
         if (row && !(onlyIfMissing && row.original_parts !== null)) {
           await client.query('delete from inbound_original_parts where inbound_id = $1', [inboundId]);
-          const parts = partsOf(gzip);
-          for (const [part, data] of parts.entries()) {
-            await client.query('insert into inbound_original_parts (inbound_id, part, data) values ($1, $2, $3)', [inboundId, part, asBuffer(data)]);
+          let part = 0;
+          for (const data of spoolParts(spool)) {
+            await client.query('insert into inbound_original_parts (inbound_id, part, data) values ($1, $2, $3)', [inboundId, part++, data]);
           }
-          await client.query('update inbound_messages set original_parts = $1 where id = $2', [parts.length, inboundId]);
+          await client.query('update inbound_messages set original_parts = $1 where id = $2', [partCount(spool), inboundId]);
         }
         await client.query('commit');
       } catch (error) {
@@ -240,26 +291,6 @@ const joined = (parts, length) => {
   }
   return whole;
 };
-// The gzip's output: zlib writes it into one buffer of the announced size (its chunkSize; the pages
-// past the end never touched), each 'data' a slice of it, so no copy is made; only a mail larger than
-// announced (zlib then starts another buffer) has its slices joined.
-const gzipSink = () => {
-  const slices = [];
-  return {
-    add: (data) => slices.push(data),
-    view() {
-      const first = slices[0];
-      if (!first) return Buffer.alloc(0);
-      let end = first.byteOffset;
-      for (const slice of slices) {
-        if (slice.buffer !== first.buffer || slice.byteOffset !== end) return Buffer.concat(slices);
-        end += slice.length;
-      }
-      return Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset);
-    },
-    drop: () => slices.splice(0),
-  };
-};
 // Lines of a chunk to the parser; the last complete line is held back until it is known whether it is
 // the mail's last (postal-mime's isFinal), a line cut by a chunk's end kept until its rest comes.
 const feedLines = async (state, view) => {
@@ -318,24 +349,42 @@ const closeLines = async (state) => {
 const dropStream = (key, state) => {
   streams.delete(key);
   state.gzip.destroy();
-  state.sink.drop();
+  closeSpool(state.spool);
   state.settle();
 };
+// The gzip's output goes to the stream's spool file as it comes (each piece then let go); a failed
+// write (a full disk) fails the mail.
+const GZIP_CHUNK_BYTES = 64 * 1024;
 const ops = {
   // Answered once the stream has ended (read, failed or dropped): a caller waits on it meanwhile.
-  open({ stream: key, expected }) {
+  open({ stream: key }) {
     let settle;
     const settled = new Promise((resolve) => (settle = resolve));
-    const sink = gzipSink();
-    const gzip = createGzip({ chunkSize: Math.max(65536, expected + (expected >> 10) + 1024) });
-    gzip.on('data', (data) => sink.add(data));
-    gzip.on('error', () => {});
-    const parser = linesByHand ? new PostalMime(PARSE_OPTIONS) : null;
-    if (parser) parser.started = true;
-    streams.set(key, {
-      hash: createHash('sha256'), gzip, sink, parser, settle,
+    // A spool that cannot be made (the temporary folder not writable) fails the mail at its first chunk.
+    let spool = null;
+    let spoolError = null;
+    try {
+      spool = openSpool();
+    } catch (error) {
+      spoolError = error;
+    }
+    const gzip = createGzip({ chunkSize: GZIP_CHUNK_BYTES });
+    const state = {
+      hash: createHash('sha256'), gzip, spool, spoolError, parser: null, settle,
       work: Promise.resolve(), pending: null, partial: [], partialLength: 0, kept: [], keptLength: 0,
+    };
+    gzip.on('data', (data) => {
+      if (state.spoolError || !spool || spool.closed) return;
+      try {
+        spoolWrite(spool, data);
+      } catch (error) {
+        state.spoolError = error;
+      }
     });
+    gzip.on('error', () => {});
+    state.parser = linesByHand ? new PostalMime(PARSE_OPTIONS) : null;
+    if (state.parser) state.parser.started = true;
+    streams.set(key, state);
     return settled.then(() => [{}, []]);
   },
   // Answered once the chunk is hashed, gzipped and parsed (the caller's window of chunks in flight).
@@ -344,6 +393,10 @@ const ops = {
     if (!state) {
       free(chunk);
       throw new Error('el correo ya no se está leyendo');
+    }
+    if (state.spoolError) {
+      free(chunk);
+      throw state.spoolError;
     }
     const view = new Uint8Array(chunk, 0, length);
     state.hash.update(view);
@@ -356,6 +409,7 @@ const ops = {
     if (!state.kept.includes(view)) free(chunk);
     if (read.status === 'rejected') throw read.reason;
     if (written.status === 'rejected') throw written.reason;
+    if (state.spoolError) throw state.spoolError;
     return [{}, []];
   },
   async end({ stream: key }) {
@@ -369,10 +423,11 @@ const ops = {
         state.gzip.once('end', resolve);
         state.gzip.end();
       });
+      if (state.spoolError) throw state.spoolError;
       const sha256 = state.hash.digest('hex');
       streams.delete(key);
       state.settle();
-      staged.set(key, state.sink.view());
+      staged.set(key, state.spool);
       const buffers = [];
       for (const part of email.attachments) if (part.content instanceof ArrayBuffer) buffers.push(part.content);
       return [{ email, sha256, staged: key }, buffers];
@@ -394,18 +449,24 @@ const ops = {
     return [{ email, sha256, raw }, [raw, ...buffers]];
   },
   async original({ staged: key, target, inboundId, onlyIfMissing }) {
-    const gzip = staged.get(key);
+    const spool = staged.get(key);
     staged.delete(key);
-    if (!gzip) throw new Error('el original ya no está en el lector');
-    if (!target) return [{ gzip }, [gzip.buffer]];
-    await (await writerFor(target)).writeOriginal(gzip, inboundId, onlyIfMissing);
-    free(gzip.buffer);
-    return [{}, []];
+    if (!spool) throw new Error('el original ya no está en el lector');
+    try {
+      if (!target) {
+        const gzip = spoolWhole(spool);
+        return [{ gzip }, [gzip.buffer]];
+      }
+      await (await writerFor(target)).writeOriginal(spool, inboundId, onlyIfMissing);
+      return [{}, []];
+    } finally {
+      closeSpool(spool);
+    }
   },
   release({ staged: key }) {
-    const kept = staged.get(key);
+    const spool = staged.get(key);
     staged.delete(key);
-    if (kept) free(kept.buffer);
+    closeSpool(spool);
     return [{}, []];
   },
   async blobs({ target, items, createdAt }) {
@@ -425,13 +486,13 @@ parentPort.on('message', async ({ id, op, ...message }) => {
 });
 `;
 
-let modulePaths: { module: string; pg: string } | undefined;
+let modulePaths: { module: string; pg: string; spool: string } | undefined;
 let current: RequestWorker | undefined;
 
 function worker(): RequestWorker {
   if (current) return current;
   const resolve = createRequire(import.meta.url).resolve;
-  modulePaths ??= { module: resolve('postal-mime'), pg: resolve('pg') };
+  modulePaths ??= { module: resolve('postal-mime'), pg: resolve('pg'), spool: tmpdir() };
   const made = new RequestWorker({
     source: WORKER_SOURCE,
     workerData: modulePaths,
@@ -571,15 +632,14 @@ export class MailStream {
   readonly #chunkBytes: number;
 
   /**
-   * `expected`: the mail's announced size (its gzip's buffer is reserved for it), or its limit.
    * `chunkBytes`: the size of the chunks moved to the worker (smaller only in tests).
    */
-  constructor(expected: number, chunkBytes = STREAM_CHUNK_BYTES) {
+  constructor(chunkBytes = STREAM_CHUNK_BYTES) {
     this.#chunkBytes = chunkBytes;
     this.#worker = worker();
     this.#key = `s${(streamCount += 1)}`;
     // Answered once the stream ends; it keeps the worker (and the process) while the mail comes in.
-    this.#worker.request({ op: 'open', stream: this.#key, expected }).catch(() => {});
+    this.#worker.request({ op: 'open', stream: this.#key }).catch(() => {});
   }
 
   /**
