@@ -346,6 +346,21 @@ const closeLines = async (state) => {
   parser.encodeAttachments();
   return message;
 };
+// A chunk of a streamed mail hashed, gzipped and read into lines; resolves once all three are done
+// with it (so that it can be let go), rejects if one failed.
+const readChunk = async (state, view) => {
+  if (state.spoolError) throw state.spoolError;
+  state.hash.update(view);
+  const compressed = new Promise((resolve, reject) => state.gzip.write(view, (error) => (error ? reject(error) : resolve())));
+  state.work = state.work.then(() => feedLines(state, view));
+  // Both settled before the chunk is let go (zlib may still be reading it when the parse failed).
+  const [read, written] = await Promise.allSettled([state.work, compressed]);
+  if (read.status === 'rejected') throw read.reason;
+  if (written.status === 'rejected') throw written.reason;
+  if (state.spoolError) throw state.spoolError;
+};
+// Bytes asked for per FETCH by a download from the mailbox.
+const IMAP_CHUNK_BYTES = 64 * 1024;
 const dropStream = (key, state) => {
   streams.delete(key);
   state.gzip.destroy();
@@ -399,18 +414,46 @@ const ops = {
       throw state.spoolError;
     }
     const view = new Uint8Array(chunk, 0, length);
-    state.hash.update(view);
-    const compressed = new Promise((resolve, reject) => state.gzip.write(view, (error) => (error ? reject(error) : resolve())));
-    state.work = state.work.then(() => feedLines(state, view));
-    // Both settled before the chunk is let go (zlib may still be reading it when the parse failed).
-    const [read, written] = await Promise.allSettled([state.work, compressed]);
-    // Read, hashed and compressed (the parser kept copies of what it keeps): let go now rather than at
-    // a collection of the old generation, which a chunk reaches while it is read.
-    if (!state.kept.includes(view)) free(chunk);
-    if (read.status === 'rejected') throw read.reason;
-    if (written.status === 'rejected') throw written.reason;
-    if (state.spoolError) throw state.spoolError;
+    try {
+      await readChunk(state, view);
+    } finally {
+      // Read, hashed and compressed (the parser kept copies of what it keeps): let go now rather than at
+      // a collection of the old generation, which a chunk reaches while it is read.
+      if (!state.kept.includes(view)) free(chunk);
+    }
     return [{}, []];
+  },
+  // A mail downloaded here from the mailbox (IMAP), read as its chunks come: the socket's reads, and
+  // imapflow's assembling of each FETCH from them, are this worker's garbage, collected by its small
+  // young generation, not the server's thread's. A connection of its own, the mailbox opened read-only
+  // (the server's thread keeps its own session, which flags and moves the mail once stored). Answers
+  // whether the mail was there, and its size.
+  async imap({ stream: key, connection, uid, maxBytes }) {
+    const state = streams.get(key);
+    if (!state) throw new Error('el correo ya no se está leyendo');
+    const { ImapFlow } = require(workerData.imapflow);
+    const { mailbox, ...options } = connection;
+    const client = new ImapFlow({ ...options, logger: false });
+    // A connection lost mid-download fails the download (through its stream), not this worker.
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      const lock = await client.getMailboxLock(mailbox, { readOnly: true });
+      try {
+        const { content } = await client.download(String(uid), undefined, { uid: true, chunkSize: IMAP_CHUNK_BYTES, maxBytes });
+        if (!content) return [{ found: false, size: 0 }, []];
+        let size = 0;
+        for await (const chunk of content) {
+          size += chunk.length;
+          await readChunk(state, chunk);
+        }
+        return [{ found: true, size }, []];
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await client.logout().catch(() => client.close());
+    }
   },
   async end({ stream: key }) {
     const state = streams.get(key);
@@ -486,13 +529,13 @@ parentPort.on('message', async ({ id, op, ...message }) => {
 });
 `;
 
-let modulePaths: { module: string; pg: string; spool: string } | undefined;
+let modulePaths: { module: string; pg: string; imapflow: string; spool: string } | undefined;
 let current: RequestWorker | undefined;
 
 function worker(): RequestWorker {
   if (current) return current;
   const resolve = createRequire(import.meta.url).resolve;
-  modulePaths ??= { module: resolve('postal-mime'), pg: resolve('pg'), spool: tmpdir() };
+  modulePaths ??= { module: resolve('postal-mime'), pg: resolve('pg'), imapflow: resolve('imapflow'), spool: tmpdir() };
   const made = new RequestWorker({
     source: WORKER_SOURCE,
     workerData: modulePaths,
@@ -602,6 +645,21 @@ export async function readMime(given: Uint8Array, options: { move?: boolean } = 
   };
 }
 
+/** Where and as whom the reader's worker downloads a mail from the mailbox (imap.ts's `imapTarget`). */
+export interface MailboxConnection {
+  host: string;
+  port: number;
+  secure: boolean;
+  auth: { user: string; pass: string };
+  mailbox: string;
+}
+
+/**
+ * Longest a download from the mailbox may take in the reader's worker before the worker is ended (a
+ * backstop: imapflow's own socket timeout ends a connection that stalls).
+ */
+const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
 /** Bytes copied into one chunk before it is moved to the worker. */
 const STREAM_CHUNK_BYTES = 256 * 1024;
 /** Bytes sent to the worker and not yet read there, past which {@link MailStream.push} waits. */
@@ -668,6 +726,29 @@ export class MailStream {
       if (this.#filled === this.#chunk.byteLength) this.#send();
     }
     return this.#wait();
+  }
+
+  /**
+   * Fills the stream from the mailbox instead of {@link push}: the reader's worker downloads the mail
+   * `uid` itself (imapflow, a connection of its own, the mailbox opened read-only, at most `maxBytes`),
+   * reading it as it comes, so that neither the mail nor the socket's reads it is assembled from pass
+   * through the server's thread. False when the mail is not there (the stream is dropped then, as on a
+   * failure).
+   */
+  async download(connection: MailboxConnection, uid: number, maxBytes: number): Promise<boolean> {
+    if (this.#closed || this.size) throw new Error('El correo ya se está leyendo');
+    try {
+      const reply = await this.#worker.request({ op: 'imap', stream: this.#key, connection, uid, maxBytes }, [], {
+        ms: DOWNLOAD_TIMEOUT_MS,
+        message: 'El correo tardó demasiado en descargarse',
+      });
+      this.size = reply.size as number;
+      if (!reply.found) this.abort();
+      return reply.found as boolean;
+    } catch (error) {
+      this.abort();
+      throw error;
+    }
   }
 
   async #wait(): Promise<void> {
