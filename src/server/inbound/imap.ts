@@ -10,6 +10,8 @@
  *   before storing (the database is down) leaves the mail where it was, for the next round.
  * - On PostgreSQL, several processes may run the poller: a session advisory lock lets one poll at a
  *   time, and when that process stops its session ends and the next round of another takes over.
+ * - A mail is downloaded by the mail reader's worker on a connection of its own (mime-worker.ts), not
+ *   through the round's: the socket's reads of a 25 MB mail stay off the server's thread.
  */
 import { sql } from 'kysely';
 import { ImapFlow, type ImapFlowOptions } from 'imapflow';

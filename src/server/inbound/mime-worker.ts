@@ -10,13 +10,15 @@
  *   all of its memory back.
  * - A parse that does not end within {@link PARSE_TIMEOUT_MS} ends the worker: the mail is refused to
  *   its channel (which hands it over again later), and the next one gets a new worker.
- * - A mail being received comes as a stream ({@link MailStream}): the channel (IMAP's download, the
- *   webhook's body) hands its chunks over as they arrive, each moved to the worker, which hashes, gzips
- *   and parses them as they come; the server's thread never holds the whole mail, nor does the worker
- *   (only its gzip). The worker keeps the gzip ({@link StagedOriginal}), writes the mail's files
- *   ({@link mailBlobWriter}), moved to it without a copy and let go once written, and writes the gzip
- *   in parts of at most 1 MiB (original.ts) once the mail's row is committed: through a connection of its own, to the SQLite file or the
- *   PostgreSQL database (docs/decisions/0014, session 11).
+ * - A mail being received comes as a stream ({@link MailStream}): the webhook hands its body's chunks
+ *   over as they arrive, each moved to the worker; a mail from the mailbox is downloaded by the worker
+ *   itself ({@link MailStream.download}). The worker hashes, gzips and parses the chunks as they come;
+ *   neither thread holds the whole mail, nor its gzip, which goes to a spool file as it is made (an
+ *   unlinked file in the temporary folder: nothing is left whatever ends it). The worker keeps that
+ *   file ({@link StagedOriginal}), writes the mail's files ({@link mailBlobWriter}), moved to it without
+ *   a copy and let go once written, and writes the gzip from the file in parts of at most 1 MiB
+ *   (original.ts) once the mail's row is committed: through a connection of its own, to the SQLite
+ *   file or the PostgreSQL database (docs/decisions/0014, sessions 11 and 12).
  */
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -36,11 +38,12 @@ const IDLE_MS = 30_000;
 // CommonJS, evaluated in the worker; postal-mime's path comes resolved from here, so that it is found
 // wherever the server's bundle lives. One request at a time, by `op`:
 // - parse: the MIME tree (attachments moved back), the SHA-256 of the bytes, and the bytes moved back;
-// - open, chunk…, end (or abort): a mail streamed in, read as it comes; at its end the MIME tree and the
-//   SHA-256, its gzip kept under the stream's key;
+// - open, chunk… or imap, end (or abort): a mail streamed in (imap: downloaded here from the mailbox),
+//   read as it comes; at its end the MIME tree and the SHA-256, its gzip's spool file kept under the
+//   stream's key;
 // - original: the kept gzip, given a database (target), written in parts into inbound_original_parts as
-//   the original of inboundId (only when it has none with onlyIfMissing), else moved back; dropped;
-// - release: the kept gzip dropped;
+//   the original of inboundId (only when it has none with onlyIfMissing), else moved back; its file closed;
+// - release: the kept gzip's file closed;
 // - blobs: items written as blobs (blob-store.ts's writer) and dropped: only their keys come back.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -268,8 +271,8 @@ const writerFor = (target) => {
 const staged = new Map();
 const owned = (views) => [...new Set(views.map((view) => view.buffer))];
 // A mail streamed in (open, chunk…, end): each chunk is hashed, gzipped and split into lines for
-// postal-mime as it comes, so the whole mail is never held, only its gzip (growing in one buffer of the
-// announced size, its untouched pages never resident). postal-mime reads a whole buffer; its parse loop
+// postal-mime as it comes, so the whole mail is never held, nor its gzip (written to the stream's spool
+// file as it is made). postal-mime reads a whole buffer; its parse loop
 // is replayed here on the lines (processLine, then the same closing steps), after a probe that its
 // methods are there: else the chunks are kept and joined for PostalMime.parse.
 const PARSER_STEPS = ['processLine', 'hasReportParts', 'collectNode', 'renderTextContent', 'buildMessage', 'encodeAttachments'];
@@ -569,7 +572,7 @@ function writeTargetOf(db: Db): WriteTarget | null {
 }
 
 /**
- * A received mail's gzip, kept by the reader's worker from the parse on, to be stored once the mail's
+ * A received mail's gzip, kept by the reader's worker from the parse on (in its spool file), to be stored once the mail's
  * row is committed ({@link store}) or dropped ({@link release}). After a crash between the two, the
  * channel hands the mail over again: it is a duplicate then, and {@link store} with `onlyIfMissing`
  * fills in the original its row lacks.
@@ -670,9 +673,9 @@ let streamCount = 0;
  * A mail handed to the reader's worker as it arrives (IMAP's download, the webhook's body), so that the
  * server's thread never holds it whole: each chunk the channel gives up is moved (not copied) to the
  * worker, smaller or shared ones copied into chunks of {@link STREAM_CHUNK_BYTES} that are moved; the
- * worker hashes, gzips and parses them as they come, lets each go once read, and keeps only the gzip
- * ({@link StagedOriginal}). At most {@link STREAM_WINDOW_BYTES} are on their way at once:
- * {@link push} waits past that. Ended by {@link finish} (the mail read) or {@link abort} (a
+ * worker hashes, gzips and parses them as they come, lets each go once read, and keeps only the gzip,
+ * in a spool file ({@link StagedOriginal}). At most {@link STREAM_WINDOW_BYTES} are on their way at once:
+ * {@link push} waits past that. Or the worker downloads the mail from the mailbox itself ({@link download}). Ended by {@link finish} (the mail read) or {@link abort} (a
  * channel that failed or refused it): one of the two must be called.
  */
 export class MailStream {
