@@ -4,8 +4,11 @@
  * (or a CRLF) cut by a chunk's end, a last line without its line break, and every fixture must come out
  * the same, with the same SHA-256 and, stored, the same original.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../../src/server/db/index.ts';
@@ -59,6 +62,31 @@ function mixedMail(lastLineBreak: boolean): Buffer {
   return Buffer.from(lastLineBreak ? `${text}\r\n` : text, 'utf8');
 }
 
+/**
+ * The mail spools of process `pid` (the gzip of a mail being received, src/server/inbound/mime-worker.ts):
+ * the files it holds open, and those left in the temporary folder.
+ */
+function spools(pid: number): { open: string[]; left: string[] } {
+  const prefix = `vertice-correo-${pid}-`;
+  const fds = existsSync(`/proc/${pid}/fd`) ? readdirSync(`/proc/${pid}/fd`) : [];
+  const open = fds.flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      return target.includes(prefix) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+  return { open, left: readdirSync(tmpdir()).filter((name) => name.startsWith(prefix)) };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let tries = 0; !check(); tries += 1) {
+    if (tries > 200) throw new Error(`No ocurrió: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const comparable = (email: Awaited<ReturnType<typeof parseMime>>['email']) => ({
   ...email,
   attachments: email.attachments.map((part) => ({
@@ -68,7 +96,7 @@ const comparable = (email: Awaited<ReturnType<typeof parseMime>>['email']) => ({
 });
 
 async function streamed(raw: Buffer, chunkBytes: number, pieceBytes: number) {
-  const stream = new MailStream(raw.byteLength, chunkBytes);
+  const stream = new MailStream(chunkBytes);
   for (let offset = 0; offset < raw.byteLength; offset += pieceBytes)
     await stream.push(raw.subarray(offset, offset + pieceBytes));
   return stream.finish();
@@ -122,12 +150,102 @@ describe('a mail streamed to the reader', () => {
       await read.original!.store(db, id);
       expect(Buffer.from(gunzipSync((await originalGzip(db, id))!)).equals(raw)).toBe(true);
 
-      const dropped = new MailStream(raw.byteLength, 1000);
+      const dropped = new MailStream(1000);
       await dropped.push(raw.subarray(0, 5000));
       dropped.abort();
       await expect(dropped.finish()).rejects.toThrow();
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('spools the gzip to a file no one can open, closed once stored or dropped', async () => {
+    const raw = mixedMail(true);
+    const dir = mkdtempSync(join(tmpdir(), 'vertice-spool-'));
+    const { db } = openDatabase(join(dir, 'db.sqlite'));
+    try {
+      await migrateToLatest(db);
+      const { id } = await db
+        .insertInto('inboundMessages')
+        .values({
+          channel: 'correo',
+          dedupKey: 'message-id:mixta-1@ferreteria.example',
+          messageId: 'mixta-1@ferreteria.example',
+          sender: 'luis@ferreteria.example',
+          subject: 'Factura',
+          outcome: 'ignored',
+          reason: null,
+          incidentId: null,
+          receivedAt: new Date().toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // The earlier tests' streams, released without waiting, closed first.
+      await until(() => spools(process.pid).open.length === 0, 'los correos anteriores se cierran');
+      // Staged: the gzip is in a file the worker holds open, already removed from the folder.
+      const kept = await streamed(raw, 1000, 777);
+      const dropped = await streamed(raw, 4096, 4096);
+      expect(spools(process.pid).open).toHaveLength(2);
+      expect(spools(process.pid).open.every((target) => target.endsWith('(deleted)'))).toBe(true);
+      expect(spools(process.pid).left).toEqual([]);
+      // Written in parts from that file (through the worker's own connection), then closed.
+      await kept.original!.store(db, id);
+      expect(Buffer.from(gunzipSync((await originalGzip(db, id))!)).equals(raw)).toBe(true);
+      expect(spools(process.pid).open).toHaveLength(1);
+      dropped.original!.release();
+      await until(() => spools(process.pid).open.length === 0, 'el original soltado se cierra');
+      // A stream dropped midway closes its spool too.
+      const stream = new MailStream(1000);
+      await stream.push(raw.subarray(0, 5000));
+      // push() does not wait for the worker to read what fits in its window.
+      await until(() => spools(process.pid).open.length === 1, 'el correo a medias tiene su archivo');
+      stream.abort();
+      await until(() => spools(process.pid).open.length === 0, 'el correo abandonado se cierra');
+      expect(spools(process.pid).left).toEqual([]);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no spool behind when the process is killed while a mail is staged', async () => {
+    // Another process receives a mail and stops with its gzip staged (as between the commit of its
+    // row and the write of its original), then is killed: the redelivery writes the original again
+    // (attachments.test.ts); here, nothing of it may be left on the disk.
+    const module = new URL('../../src/server/inbound/mime-worker.ts', import.meta.url).href;
+    const dir = mkdtempSync(join(tmpdir(), 'vertice-spool-'));
+    const script = join(dir, 'staged.mjs');
+    writeFileSync(
+      script,
+      [
+        `import { MailStream } from ${JSON.stringify(module)};`,
+        'const stream = new MailStream(4096);',
+        "await stream.push(Buffer.from(process.argv[2], 'base64'));",
+        'globalThis.kept = await stream.finish();',
+        "process.stdout.write('staged\\n');",
+        'setInterval(() => {}, 1000);',
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, [script, mixedMail(true).toString('base64')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (data: Buffer) => {
+          if (data.toString().includes('staged')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`el proceso terminó antes (${code})`)));
+      });
+      const pid = child.pid!;
+      expect(spools(pid).open).toHaveLength(1);
+      expect(spools(pid).left).toEqual([]);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      expect(spools(pid)).toEqual({ open: [], left: [] });
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -32,12 +32,9 @@ export const ALL: APIRoute = async ({ request }) => {
     return json(WEBHOOK_ANSWERS.unauthorized, { 'WWW-Authenticate': 'Bearer' });
   const max = config.INBOUND_MAX_BYTES;
   if (Number(request.headers.get('content-length') ?? 0) > max) return json(WEBHOOK_ANSWERS.tooLarge);
-  const announced = Number(request.headers.get('content-length') ?? NaN);
   let mail;
   try {
-    mail = request.body
-      ? await streamLimited(request.body, max, Number.isSafeInteger(announced) ? announced : max)
-      : new Uint8Array();
+    mail = request.body ? await streamLimited(request.body, max) : new Uint8Array();
   } catch (error) {
     getLogger().error({ err: error }, 'inbound mail not stored');
     return json(WEBHOOK_ANSWERS.unavailable);

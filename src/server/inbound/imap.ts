@@ -10,6 +10,8 @@
  *   before storing (the database is down) leaves the mail where it was, for the next round.
  * - On PostgreSQL, several processes may run the poller: a session advisory lock lets one poll at a
  *   time, and when that process stops its session ends and the next round of another takes over.
+ * - A mail is downloaded by the mail reader's worker on a connection of its own (mime-worker.ts), not
+ *   through the round's: the socket's reads of a 25 MB mail stay off the server's thread.
  */
 import { sql } from 'kysely';
 import { ImapFlow, type ImapFlowOptions } from 'imapflow';
@@ -166,35 +168,18 @@ async function recordRound(
     .catch(() => {});
 }
 
-/** Bytes asked for per FETCH while downloading a mail: a large one never sits in imapflow's buffers whole. */
-const DOWNLOAD_CHUNK_BYTES = 1024 * 1024;
-
 /**
- * The raw mail, downloaded in chunks and each handed on to the reader's worker as it comes
- * ({@link MailStream}): the server's thread never holds it whole. Null when it is gone (nothing read).
- * The stream is dropped if the download fails.
+ * The raw mail, downloaded by the reader's worker on a connection of its own and read there as it comes
+ * ({@link MailStream.download}): neither the mail nor the socket's reads it is assembled from pass through
+ * the server's thread. Null when it is gone (nothing read).
  */
 async function downloadMail(
-  client: ImapFlow,
+  target: ReturnType<typeof imapTarget>,
   uid: number,
-  size: number,
   max: number,
 ): Promise<MailStream | null> {
-  const { content } = await client.download(String(uid), undefined, {
-    uid: true,
-    chunkSize: DOWNLOAD_CHUNK_BYTES,
-    maxBytes: max,
-  });
-  if (!content) return null;
-  const stream = new MailStream(Math.min(size, max));
-  try {
-    // Each chunk given up: moved to the worker when it is its buffer's only view (imapflow is done with it).
-    for await (const chunk of content as AsyncIterable<Buffer>) await stream.push(chunk, true);
-  } catch (error) {
-    stream.abort();
-    throw error;
-  }
-  return stream;
+  const stream = new MailStream();
+  return (await stream.download(target, uid, max)) ? stream : null;
 }
 
 /**
@@ -229,7 +214,7 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
           if ((meta.size ?? 0) > options.maxBytes) {
             stored = await refuseTooLarge(db, options.settings, uid, meta.envelope as never, now());
           } else {
-            const mail = await downloadMail(client, uid, meta.size ?? 0, options.maxBytes);
+            const mail = await downloadMail(target, uid, options.maxBytes);
             if (!mail) continue;
             stored = await receiveMailStream(db, mail, options.settings, now());
           }

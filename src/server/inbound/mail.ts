@@ -196,7 +196,7 @@ export async function receiveMail(
   settings: InboundSettings,
   now: Date = new Date(),
 ): Promise<IngestResult> {
-  const stream = new MailStream(raw.byteLength);
+  const stream = new MailStream();
   try {
     await stream.push(raw);
   } catch (error) {

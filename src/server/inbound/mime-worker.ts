@@ -10,15 +10,18 @@
  *   all of its memory back.
  * - A parse that does not end within {@link PARSE_TIMEOUT_MS} ends the worker: the mail is refused to
  *   its channel (which hands it over again later), and the next one gets a new worker.
- * - A mail being received comes as a stream ({@link MailStream}): the channel (IMAP's download, the
- *   webhook's body) hands its chunks over as they arrive, each moved to the worker, which hashes, gzips
- *   and parses them as they come; the server's thread never holds the whole mail, nor does the worker
- *   (only its gzip). The worker keeps the gzip ({@link StagedOriginal}), writes the mail's files
- *   ({@link mailBlobWriter}), moved to it without a copy and let go once written, and writes the gzip
- *   in parts of at most 1 MiB (original.ts) once the mail's row is committed: through a connection of its own, to the SQLite file or the
- *   PostgreSQL database (docs/decisions/0014, session 11).
+ * - A mail being received comes as a stream ({@link MailStream}): the webhook hands its body's chunks
+ *   over as they arrive, each moved to the worker; a mail from the mailbox is downloaded by the worker
+ *   itself ({@link MailStream.download}). The worker hashes, gzips and parses the chunks as they come;
+ *   neither thread holds the whole mail, nor its gzip, which goes to a spool file as it is made (an
+ *   unlinked file in the temporary folder: nothing is left whatever ends it). The worker keeps that
+ *   file ({@link StagedOriginal}), writes the mail's files ({@link mailBlobWriter}), moved to it without
+ *   a copy and let go once written, and writes the gzip from the file in parts of at most 1 MiB
+ *   (original.ts) once the mail's row is committed: through a connection of its own, to the SQLite
+ *   file or the PostgreSQL database (docs/decisions/0014, sessions 11 and 12).
  */
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { postgresTargetOf, sqliteFileOf, type Db, type PostgresTarget } from '../db/index.ts';
 import { SQLITE_BLOB_WRITER_SOURCE, type BlobWriter } from '../attachments/blob-store.ts';
 import { RequestWorker } from '../request-worker.ts';
@@ -35,16 +38,19 @@ const IDLE_MS = 30_000;
 // CommonJS, evaluated in the worker; postal-mime's path comes resolved from here, so that it is found
 // wherever the server's bundle lives. One request at a time, by `op`:
 // - parse: the MIME tree (attachments moved back), the SHA-256 of the bytes, and the bytes moved back;
-// - open, chunk…, end (or abort): a mail streamed in, read as it comes; at its end the MIME tree and the
-//   SHA-256, its gzip kept under the stream's key;
+// - open, chunk… or imap, end (or abort): a mail streamed in (imap: downloaded here from the mailbox),
+//   read as it comes; at its end the MIME tree and the SHA-256, its gzip's spool file kept under the
+//   stream's key;
 // - original: the kept gzip, given a database (target), written in parts into inbound_original_parts as
-//   the original of inboundId (only when it has none with onlyIfMissing), else moved back; dropped;
-// - release: the kept gzip dropped;
+//   the original of inboundId (only when it has none with onlyIfMissing), else moved back; its file closed;
+// - release: the kept gzip's file closed;
 // - blobs: items written as blobs (blob-store.ts's writer) and dropped: only their keys come back.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
+const { createHash, randomBytes } = require('node:crypto');
 const { createGzip } = require('node:zlib');
+const fs = require('node:fs');
+const nodePath = require('node:path');
 ${SQLITE_BLOB_WRITER_SOURCE}
 const loaded = require(workerData.module);
 const PostalMime = loaded.default || loaded;
@@ -97,20 +103,68 @@ try {
 // original into its row.
 const writers = new Map();
 const asBuffer = (view) => Buffer.from(view.buffer, view.byteOffset, view.byteLength);
-// An original in parts (migration 0034): the parts it had replaced, each written with a value of at most
-// PART_BYTES (a view of the gzip: only the database's copy of that part is made), the count set last, in
-// one transaction; with onlyIfMissing, only into a row without a complete original.
-const PART_BYTES = ${ORIGINAL_PART_BYTES};
-const partsOf = (gzip) => {
-  const parts = [];
-  for (let offset = 0; offset < gzip.length; offset += PART_BYTES) parts.push(gzip.subarray(offset, offset + PART_BYTES));
-  return parts;
+// A mail's gzip is spooled to a file as it is made, not kept in memory (issue 21's memory target): a
+// file in the system's temporary folder (workerData.spool), removed from the folder as soon as it is
+// open, so that only this open file keeps it. Whatever ends it — written, dropped, this worker ended,
+// the process killed — nothing is left on disk: the system frees it when the file is closed (a worker's
+// files close when it ends, a process's when it dies). Where the system cannot remove an open file,
+// it is removed when closed.
+const openSpool = () => {
+  const path = nodePath.join(workerData.spool, 'vertice-correo-' + process.pid + '-' + randomBytes(8).toString('hex') + '.gz');
+  const fd = fs.openSync(path, 'wx+', 0o600);
+  let left = path;
+  try {
+    fs.unlinkSync(path);
+    left = null;
+  } catch {}
+  return { fd, left, size: 0, closed: false };
 };
+const spoolWrite = (spool, data) => {
+  let offset = 0;
+  while (offset < data.length) offset += fs.writeSync(spool.fd, data, offset, data.length - offset, spool.size + offset);
+  spool.size += data.length;
+};
+const closeSpool = (spool) => {
+  if (!spool || spool.closed) return;
+  spool.closed = true;
+  try { fs.closeSync(spool.fd); } catch {}
+  if (spool.left) try { fs.unlinkSync(spool.left); } catch {}
+};
+// The spooled gzip's parts of at most PART_BYTES, in order, each read into the same buffer (the
+// database copies what it binds, and each part is written before the next is read).
+function* spoolParts(spool) {
+  const buffer = Buffer.allocUnsafeSlow(Math.min(PART_BYTES, Math.max(1, spool.size)));
+  for (let offset = 0; offset < spool.size; offset += PART_BYTES) {
+    const length = Math.min(PART_BYTES, spool.size - offset);
+    let read = 0;
+    while (read < length) {
+      const got = fs.readSync(spool.fd, buffer, read, length - read, offset + read);
+      if (got === 0) throw new Error('el original del correo quedó incompleto en el disco');
+      read += got;
+    }
+    yield buffer.subarray(0, length);
+  }
+}
+const partCount = (spool) => Math.ceil(spool.size / PART_BYTES);
+// The whole spooled gzip in memory (only for SQLite in memory, written by the server's thread).
+const spoolWhole = (spool) => {
+  const whole = new Uint8Array(spool.size);
+  let offset = 0;
+  for (const part of spoolParts(spool)) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
+};
+// An original in parts (migration 0034): the parts it had replaced, each written with a value of at most
+// PART_BYTES (read from the spooled gzip: only the database's copy of that part is made), the count set
+// last, in one transaction; with onlyIfMissing, only into a row without a complete original.
+const PART_BYTES = ${ORIGINAL_PART_BYTES};
 const sqliteWriter = (path) => {
   const writer = openBlobWriter(path);
   return {
     writeBlobs: async (items, createdAt) => writer.writeBlobs(items, createdAt),
-    writeOriginal: async (gzip, inboundId, onlyIfMissing) => {
+    writeOriginal: async (spool, inboundId, onlyIfMissing) => {
       const db = writer.db;
       db.exec('begin immediate');
       try {
@@ -118,9 +172,9 @@ const sqliteWriter = (path) => {
         if (row && !(onlyIfMissing && row.original_parts !== null)) {
           db.prepare('delete from inbound_original_parts where inbound_id = ?').run(inboundId);
           const insert = db.prepare('insert into inbound_original_parts (inbound_id, part, data) values (?, ?, ?)');
-          const parts = partsOf(gzip);
-          parts.forEach((data, part) => insert.run(inboundId, part, data));
-          db.prepare('update inbound_messages set original_parts = ? where id = ?').run(parts.length, inboundId);
+          let part = 0;
+          for (const data of spoolParts(spool)) insert.run(inboundId, part++, data);
+          db.prepare('update inbound_messages set original_parts = ? where id = ?').run(partCount(spool), inboundId);
         }
         db.exec('commit');
       } catch (error) {
@@ -162,7 +216,7 @@ const postgresWriter = async ({ url, schema }, forget) => {
         throw error;
       }
     },
-    async writeOriginal(gzip, inboundId, onlyIfMissing) {
+    async writeOriginal(spool, inboundId, onlyIfMissing) {
       await client.query('begin');
       try {
         // The row locked: a redelivery filling it in at the same time waits, then finds it complete.
@@ -170,11 +224,11 @@ const postgresWriter = async ({ url, schema }, forget) => {
         const row = rows[0];
         if (row && !(onlyIfMissing && row.original_parts !== null)) {
           await client.query('delete from inbound_original_parts where inbound_id = $1', [inboundId]);
-          const parts = partsOf(gzip);
-          for (const [part, data] of parts.entries()) {
-            await client.query('insert into inbound_original_parts (inbound_id, part, data) values ($1, $2, $3)', [inboundId, part, asBuffer(data)]);
+          let part = 0;
+          for (const data of spoolParts(spool)) {
+            await client.query('insert into inbound_original_parts (inbound_id, part, data) values ($1, $2, $3)', [inboundId, part++, data]);
           }
-          await client.query('update inbound_messages set original_parts = $1 where id = $2', [parts.length, inboundId]);
+          await client.query('update inbound_messages set original_parts = $1 where id = $2', [partCount(spool), inboundId]);
         }
         await client.query('commit');
       } catch (error) {
@@ -217,8 +271,8 @@ const writerFor = (target) => {
 const staged = new Map();
 const owned = (views) => [...new Set(views.map((view) => view.buffer))];
 // A mail streamed in (open, chunk…, end): each chunk is hashed, gzipped and split into lines for
-// postal-mime as it comes, so the whole mail is never held, only its gzip (growing in one buffer of the
-// announced size, its untouched pages never resident). postal-mime reads a whole buffer; its parse loop
+// postal-mime as it comes, so the whole mail is never held, nor its gzip (written to the stream's spool
+// file as it is made). postal-mime reads a whole buffer; its parse loop
 // is replayed here on the lines (processLine, then the same closing steps), after a probe that its
 // methods are there: else the chunks are kept and joined for PostalMime.parse.
 const PARSER_STEPS = ['processLine', 'hasReportParts', 'collectNode', 'renderTextContent', 'buildMessage', 'encodeAttachments'];
@@ -239,26 +293,6 @@ const joined = (parts, length) => {
     offset += part.length;
   }
   return whole;
-};
-// The gzip's output: zlib writes it into one buffer of the announced size (its chunkSize; the pages
-// past the end never touched), each 'data' a slice of it, so no copy is made; only a mail larger than
-// announced (zlib then starts another buffer) has its slices joined.
-const gzipSink = () => {
-  const slices = [];
-  return {
-    add: (data) => slices.push(data),
-    view() {
-      const first = slices[0];
-      if (!first) return Buffer.alloc(0);
-      let end = first.byteOffset;
-      for (const slice of slices) {
-        if (slice.buffer !== first.buffer || slice.byteOffset !== end) return Buffer.concat(slices);
-        end += slice.length;
-      }
-      return Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset);
-    },
-    drop: () => slices.splice(0),
-  };
 };
 // Lines of a chunk to the parser; the last complete line is held back until it is known whether it is
 // the mail's last (postal-mime's isFinal), a line cut by a chunk's end kept until its rest comes.
@@ -315,27 +349,60 @@ const closeLines = async (state) => {
   parser.encodeAttachments();
   return message;
 };
+// A chunk of a streamed mail hashed, gzipped and read into lines; resolves once all three are done
+// with it (so that it can be let go), rejects if one failed.
+const readChunk = async (state, view) => {
+  if (state.spoolError) throw state.spoolError;
+  state.hash.update(view);
+  const compressed = new Promise((resolve, reject) => state.gzip.write(view, (error) => (error ? reject(error) : resolve())));
+  state.work = state.work.then(() => feedLines(state, view));
+  // Both settled before the chunk is let go (zlib may still be reading it when the parse failed).
+  const [read, written] = await Promise.allSettled([state.work, compressed]);
+  if (read.status === 'rejected') throw read.reason;
+  if (written.status === 'rejected') throw written.reason;
+  if (state.spoolError) throw state.spoolError;
+};
+// Bytes asked for per FETCH by a download from the mailbox.
+const IMAP_CHUNK_BYTES = 64 * 1024;
 const dropStream = (key, state) => {
   streams.delete(key);
   state.gzip.destroy();
-  state.sink.drop();
+  closeSpool(state.spool);
   state.settle();
 };
+// The gzip's output goes to the stream's spool file as it comes (each piece then let go); a failed
+// write (a full disk) fails the mail.
+const GZIP_CHUNK_BYTES = 64 * 1024;
 const ops = {
   // Answered once the stream has ended (read, failed or dropped): a caller waits on it meanwhile.
-  open({ stream: key, expected }) {
+  open({ stream: key }) {
     let settle;
     const settled = new Promise((resolve) => (settle = resolve));
-    const sink = gzipSink();
-    const gzip = createGzip({ chunkSize: Math.max(65536, expected + (expected >> 10) + 1024) });
-    gzip.on('data', (data) => sink.add(data));
-    gzip.on('error', () => {});
-    const parser = linesByHand ? new PostalMime(PARSE_OPTIONS) : null;
-    if (parser) parser.started = true;
-    streams.set(key, {
-      hash: createHash('sha256'), gzip, sink, parser, settle,
+    // A spool that cannot be made (the temporary folder not writable) fails the mail at its first chunk.
+    let spool = null;
+    let spoolError = null;
+    try {
+      spool = openSpool();
+    } catch (error) {
+      spoolError = error;
+    }
+    const gzip = createGzip({ chunkSize: GZIP_CHUNK_BYTES });
+    const state = {
+      hash: createHash('sha256'), gzip, spool, spoolError, parser: null, settle,
       work: Promise.resolve(), pending: null, partial: [], partialLength: 0, kept: [], keptLength: 0,
+    };
+    gzip.on('data', (data) => {
+      if (state.spoolError || !spool || spool.closed) return;
+      try {
+        spoolWrite(spool, data);
+      } catch (error) {
+        state.spoolError = error;
+      }
     });
+    gzip.on('error', () => {});
+    state.parser = linesByHand ? new PostalMime(PARSE_OPTIONS) : null;
+    if (state.parser) state.parser.started = true;
+    streams.set(key, state);
     return settled.then(() => [{}, []]);
   },
   // Answered once the chunk is hashed, gzipped and parsed (the caller's window of chunks in flight).
@@ -345,18 +412,51 @@ const ops = {
       free(chunk);
       throw new Error('el correo ya no se está leyendo');
     }
+    if (state.spoolError) {
+      free(chunk);
+      throw state.spoolError;
+    }
     const view = new Uint8Array(chunk, 0, length);
-    state.hash.update(view);
-    const compressed = new Promise((resolve, reject) => state.gzip.write(view, (error) => (error ? reject(error) : resolve())));
-    state.work = state.work.then(() => feedLines(state, view));
-    // Both settled before the chunk is let go (zlib may still be reading it when the parse failed).
-    const [read, written] = await Promise.allSettled([state.work, compressed]);
-    // Read, hashed and compressed (the parser kept copies of what it keeps): let go now rather than at
-    // a collection of the old generation, which a chunk reaches while it is read.
-    if (!state.kept.includes(view)) free(chunk);
-    if (read.status === 'rejected') throw read.reason;
-    if (written.status === 'rejected') throw written.reason;
+    try {
+      await readChunk(state, view);
+    } finally {
+      // Read, hashed and compressed (the parser kept copies of what it keeps): let go now rather than at
+      // a collection of the old generation, which a chunk reaches while it is read.
+      if (!state.kept.includes(view)) free(chunk);
+    }
     return [{}, []];
+  },
+  // A mail downloaded here from the mailbox (IMAP), read as its chunks come: the socket's reads, and
+  // imapflow's assembling of each FETCH from them, are this worker's garbage, collected by its small
+  // young generation, not the server's thread's. A connection of its own, the mailbox opened read-only
+  // (the server's thread keeps its own session, which flags and moves the mail once stored). Answers
+  // whether the mail was there, and its size.
+  async imap({ stream: key, connection, uid, maxBytes }) {
+    const state = streams.get(key);
+    if (!state) throw new Error('el correo ya no se está leyendo');
+    const { ImapFlow } = require(workerData.imapflow);
+    const { mailbox, ...options } = connection;
+    const client = new ImapFlow({ ...options, logger: false });
+    // A connection lost mid-download fails the download (through its stream), not this worker.
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      const lock = await client.getMailboxLock(mailbox, { readOnly: true });
+      try {
+        const { content } = await client.download(String(uid), undefined, { uid: true, chunkSize: IMAP_CHUNK_BYTES, maxBytes });
+        if (!content) return [{ found: false, size: 0 }, []];
+        let size = 0;
+        for await (const chunk of content) {
+          size += chunk.length;
+          await readChunk(state, chunk);
+        }
+        return [{ found: true, size }, []];
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await client.logout().catch(() => client.close());
+    }
   },
   async end({ stream: key }) {
     const state = streams.get(key);
@@ -369,10 +469,11 @@ const ops = {
         state.gzip.once('end', resolve);
         state.gzip.end();
       });
+      if (state.spoolError) throw state.spoolError;
       const sha256 = state.hash.digest('hex');
       streams.delete(key);
       state.settle();
-      staged.set(key, state.sink.view());
+      staged.set(key, state.spool);
       const buffers = [];
       for (const part of email.attachments) if (part.content instanceof ArrayBuffer) buffers.push(part.content);
       return [{ email, sha256, staged: key }, buffers];
@@ -394,18 +495,24 @@ const ops = {
     return [{ email, sha256, raw }, [raw, ...buffers]];
   },
   async original({ staged: key, target, inboundId, onlyIfMissing }) {
-    const gzip = staged.get(key);
+    const spool = staged.get(key);
     staged.delete(key);
-    if (!gzip) throw new Error('el original ya no está en el lector');
-    if (!target) return [{ gzip }, [gzip.buffer]];
-    await (await writerFor(target)).writeOriginal(gzip, inboundId, onlyIfMissing);
-    free(gzip.buffer);
-    return [{}, []];
+    if (!spool) throw new Error('el original ya no está en el lector');
+    try {
+      if (!target) {
+        const gzip = spoolWhole(spool);
+        return [{ gzip }, [gzip.buffer]];
+      }
+      await (await writerFor(target)).writeOriginal(spool, inboundId, onlyIfMissing);
+      return [{}, []];
+    } finally {
+      closeSpool(spool);
+    }
   },
   release({ staged: key }) {
-    const kept = staged.get(key);
+    const spool = staged.get(key);
     staged.delete(key);
-    if (kept) free(kept.buffer);
+    closeSpool(spool);
     return [{}, []];
   },
   async blobs({ target, items, createdAt }) {
@@ -425,13 +532,13 @@ parentPort.on('message', async ({ id, op, ...message }) => {
 });
 `;
 
-let modulePaths: { module: string; pg: string } | undefined;
+let modulePaths: { module: string; pg: string; imapflow: string; spool: string } | undefined;
 let current: RequestWorker | undefined;
 
 function worker(): RequestWorker {
   if (current) return current;
   const resolve = createRequire(import.meta.url).resolve;
-  modulePaths ??= { module: resolve('postal-mime'), pg: resolve('pg') };
+  modulePaths ??= { module: resolve('postal-mime'), pg: resolve('pg'), imapflow: resolve('imapflow'), spool: tmpdir() };
   const made = new RequestWorker({
     source: WORKER_SOURCE,
     workerData: modulePaths,
@@ -465,7 +572,7 @@ function writeTargetOf(db: Db): WriteTarget | null {
 }
 
 /**
- * A received mail's gzip, kept by the reader's worker from the parse on, to be stored once the mail's
+ * A received mail's gzip, kept by the reader's worker from the parse on (in its spool file), to be stored once the mail's
  * row is committed ({@link store}) or dropped ({@link release}). After a crash between the two, the
  * channel hands the mail over again: it is a duplicate then, and {@link store} with `onlyIfMissing`
  * fills in the original its row lacks.
@@ -541,6 +648,21 @@ export async function readMime(given: Uint8Array, options: { move?: boolean } = 
   };
 }
 
+/** Where and as whom the reader's worker downloads a mail from the mailbox (imap.ts's `imapTarget`). */
+export interface MailboxConnection {
+  host: string;
+  port: number;
+  secure: boolean;
+  auth: { user: string; pass: string };
+  mailbox: string;
+}
+
+/**
+ * Longest a download from the mailbox may take in the reader's worker before the worker is ended (a
+ * backstop: imapflow's own socket timeout ends a connection that stalls).
+ */
+const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
 /** Bytes copied into one chunk before it is moved to the worker. */
 const STREAM_CHUNK_BYTES = 256 * 1024;
 /** Bytes sent to the worker and not yet read there, past which {@link MailStream.push} waits. */
@@ -551,9 +673,9 @@ let streamCount = 0;
  * A mail handed to the reader's worker as it arrives (IMAP's download, the webhook's body), so that the
  * server's thread never holds it whole: each chunk the channel gives up is moved (not copied) to the
  * worker, smaller or shared ones copied into chunks of {@link STREAM_CHUNK_BYTES} that are moved; the
- * worker hashes, gzips and parses them as they come, lets each go once read, and keeps only the gzip
- * ({@link StagedOriginal}). At most {@link STREAM_WINDOW_BYTES} are on their way at once:
- * {@link push} waits past that. Ended by {@link finish} (the mail read) or {@link abort} (a
+ * worker hashes, gzips and parses them as they come, lets each go once read, and keeps only the gzip,
+ * in a spool file ({@link StagedOriginal}). At most {@link STREAM_WINDOW_BYTES} are on their way at once:
+ * {@link push} waits past that. Or the worker downloads the mail from the mailbox itself ({@link download}). Ended by {@link finish} (the mail read) or {@link abort} (a
  * channel that failed or refused it): one of the two must be called.
  */
 export class MailStream {
@@ -571,15 +693,14 @@ export class MailStream {
   readonly #chunkBytes: number;
 
   /**
-   * `expected`: the mail's announced size (its gzip's buffer is reserved for it), or its limit.
    * `chunkBytes`: the size of the chunks moved to the worker (smaller only in tests).
    */
-  constructor(expected: number, chunkBytes = STREAM_CHUNK_BYTES) {
+  constructor(chunkBytes = STREAM_CHUNK_BYTES) {
     this.#chunkBytes = chunkBytes;
     this.#worker = worker();
     this.#key = `s${(streamCount += 1)}`;
     // Answered once the stream ends; it keeps the worker (and the process) while the mail comes in.
-    this.#worker.request({ op: 'open', stream: this.#key, expected }).catch(() => {});
+    this.#worker.request({ op: 'open', stream: this.#key }).catch(() => {});
   }
 
   /**
@@ -608,6 +729,29 @@ export class MailStream {
       if (this.#filled === this.#chunk.byteLength) this.#send();
     }
     return this.#wait();
+  }
+
+  /**
+   * Fills the stream from the mailbox instead of {@link push}: the reader's worker downloads the mail
+   * `uid` itself (imapflow, a connection of its own, the mailbox opened read-only, at most `maxBytes`),
+   * reading it as it comes, so that neither the mail nor the socket's reads it is assembled from pass
+   * through the server's thread. False when the mail is not there (the stream is dropped then, as on a
+   * failure).
+   */
+  async download(connection: MailboxConnection, uid: number, maxBytes: number): Promise<boolean> {
+    if (this.#closed || this.size) throw new Error('El correo ya se está leyendo');
+    try {
+      const reply = await this.#worker.request({ op: 'imap', stream: this.#key, connection, uid, maxBytes }, [], {
+        ms: DOWNLOAD_TIMEOUT_MS,
+        message: 'El correo tardó demasiado en descargarse',
+      });
+      this.size = reply.size as number;
+      if (!reply.found) this.abort();
+      return reply.found as boolean;
+    } catch (error) {
+      this.abort();
+      throw error;
+    }
   }
 
   async #wait(): Promise<void> {

@@ -38,14 +38,10 @@ export function authorizedBearer(header: string | null | undefined, secret: stri
 
 /**
  * The body handed to the mail reader's worker as it arrives ({@link MailStream}), or `too-large` as soon
- * as it passes `max` bytes (what was read is dropped). `expected`: its announced length, if any.
+ * as it passes `max` bytes (what was read is dropped).
  */
-export async function streamLimited(
-  body: AsyncIterable<Uint8Array>,
-  max: number,
-  expected = max,
-): Promise<MailStream | 'too-large'> {
-  const stream = new MailStream(Math.min(expected, max));
+export async function streamLimited(body: AsyncIterable<Uint8Array>, max: number): Promise<MailStream | 'too-large'> {
+  const stream = new MailStream();
   try {
     for await (const chunk of body) {
       if (stream.size + chunk.length > max) {
@@ -203,9 +199,7 @@ function streamBody(
   limit: number,
   handlers: { onBody(mail: MailStream): void; onTooLarge(): void; onFailed(error: unknown): void },
 ): void {
-  const announced =
-    req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length'] ?? NaN) : NaN;
-  const mail = new MailStream(Number.isSafeInteger(announced) && announced >= 0 && announced <= limit ? announced : limit);
+  const mail = new MailStream();
   let over = false;
   const stop = () => {
     if (over) return false;
