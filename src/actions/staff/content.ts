@@ -17,6 +17,7 @@ import {
   ArticleRefusal,
   createArticle,
   publishArticle,
+  restoreRevision,
   scheduleArticle,
   unpublishArticle,
   updateArticle,
@@ -34,6 +35,7 @@ export const CONTENT_DONE = {
   publicado: 'Artículo publicado.',
   programado: 'Artículo programado.',
   despublicado: 'Artículo despublicado: vuelve a ser un borrador.',
+  restaurado: 'Versión restaurada: es ahora el texto del artículo (guardado como una versión nueva).',
 } as const;
 
 export const CONTENT_INTENTS = ['borrador', 'programar', 'publicar', 'despublicar'] as const;
@@ -115,4 +117,35 @@ export const save = staffForm(
   },
 );
 
-export const contentActions = { save };
+/**
+ * 'Restaurar' in 'Historial': a revision's fields saved again as a new save, at the version the editor
+ * was opened at (someone else's save since is refused, 409, and nothing is written).
+ */
+export const restore = staffForm(
+  'content.restore',
+  'No se pudo restaurar la versión. Inténtalo de nuevo.',
+  async (form, { actor }) => {
+    const id = Number(field(form, 'id'));
+    const version = Number(field(form, 'version'));
+    const revision = Number(field(form, 'revision'));
+    if (!Number.isSafeInteger(id) || id <= 0) refuse('NOT_FOUND', ARTICLE_MESSAGES.notFound);
+    const db = getDb();
+    try {
+      const outcome = await restoreRevision(
+        db,
+        id,
+        Number.isSafeInteger(version) ? version : -1,
+        Number.isSafeInteger(revision) ? revision : -1,
+        actor,
+      );
+      if (outcome.kind === 'no-revision') refuse('NOT_FOUND', 'Esa versión del artículo no existe.');
+      const article = savedOrRefused(outcome);
+      await contentSettled();
+      return seeOtherTo(`${adminArticlePath(article.id)}?hecho=restaurado`);
+    } catch (error) {
+      refuseArticle(error);
+    }
+  },
+);
+
+export const contentActions = { save, restore };

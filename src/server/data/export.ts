@@ -210,6 +210,28 @@ export interface ExportedArticle {
   updatedAt: string;
   updatedByEmail: string | null;
   oldSlugs: Array<{ kind: string; slug: string; createdAt: string }>;
+  /** Its revisions ('Historial', migration 0037), oldest first; files exported before them have none. */
+  revisions?: ExportedArticleRevision[];
+}
+
+/** A revision of an article: the fields one save left, its version, state, time and who (by e-mail). */
+export interface ExportedArticleRevision {
+  version: number;
+  kind: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  body: string;
+  coverImage: string | null;
+  coverAlt: string;
+  author: string;
+  tags: string[];
+  seoTitle: string;
+  seoDescription: string;
+  state: string;
+  publishAt: string | null;
+  createdAt: string;
+  createdByEmail: string | null;
 }
 
 export interface ExportData {
@@ -306,6 +328,10 @@ export async function exportData(db: Db): Promise<ExportData> {
   const savedReplies = await db.selectFrom('savedReplies').selectAll().orderBy('createdAt').orderBy('id').execute();
   const articles = await db.selectFrom('articles').selectAll().orderBy('createdAt').orderBy('id').execute();
   const oldSlugs = Map.groupBy(await db.selectFrom('articleSlugs').selectAll().orderBy('createdAt').orderBy('id').execute(), (row) => row.articleId);
+  const revisions = Map.groupBy(
+    await db.selectFrom('articleRevisions').selectAll().orderBy('articleId').orderBy('id').execute(),
+    (row) => row.articleId,
+  );
   const contentImports = (await db.selectFrom('contentImports').select('name').orderBy('name').execute()).map((row) => row.name);
   const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
@@ -489,6 +515,27 @@ export async function exportData(db: Db): Promise<ExportData> {
         updatedAt: article.updatedAt,
         updatedByEmail: article.updatedBy,
         oldSlugs: (oldSlugs.get(row.id) ?? []).map((old) => ({ kind: old.kind, slug: old.slug, createdAt: old.createdAt })),
+        revisions: (revisions.get(row.id) ?? []).map((revision) => {
+          const saved = toArticle({ ...revision, id: row.id, updatedAt: revision.createdAt, updatedBy: revision.createdBy });
+          return {
+            version: Number(revision.version),
+            kind: saved.kind,
+            slug: saved.slug,
+            title: saved.title,
+            excerpt: saved.excerpt,
+            body: saved.body,
+            coverImage: saved.coverImage,
+            coverAlt: saved.coverAlt,
+            author: saved.author,
+            tags: saved.tags,
+            seoTitle: saved.seoTitle,
+            seoDescription: saved.seoDescription,
+            state: saved.state,
+            publishAt: saved.publishAt,
+            createdAt: revision.createdAt,
+            createdByEmail: revision.createdBy,
+          };
+        }),
       };
     }),
     contentImports,

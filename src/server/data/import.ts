@@ -46,6 +46,7 @@ import { insertImportedMeetings } from '../meetings/index.ts';
 import { writeOriginal } from '../inbound/original.ts';
 import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
 import { clockFromExport } from '../../domain/incident-clock.ts';
+import { articleFieldsRow, recordRevision } from '../content/articles.ts';
 import { ARTICLE_LIMITS, ARTICLE_MESSAGES, checkArticleForm, isArticleKind, isArticleState, isSlug } from '../../domain/articles.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
@@ -506,8 +507,9 @@ async function importSavedReply(trx: Transaction<Database>, record: Record<strin
  * dates and old addresses; one whose address (kind and slug) is already here is skipped, and an old
  * address another article holds here is left out.
  */
-async function importArticle(trx: Transaction<Database>, record: Record<string, unknown>): Promise<Outcome> {
-  const checked = checkArticleForm({
+/** An exported article's (or revision's) fields checked by the editor's rules. */
+const checkedArticleRecord = (record: Record<string, unknown>) =>
+  checkArticleForm({
     tipo: text(record.kind, 20),
     titulo: text(record.title, ARTICLE_LIMITS.title * 4),
     slug: text(record.slug, ARTICLE_LIMITS.slug * 4),
@@ -520,6 +522,51 @@ async function importArticle(trx: Transaction<Database>, record: Record<string, 
     seoTitulo: text(record.seoTitle, ARTICLE_LIMITS.seoTitle * 4),
     seoDescripcion: text(record.seoDescription, ARTICLE_LIMITS.seoDescription * 4),
   });
+
+/**
+ * An article's revisions ('Historial', migration 0037), oldest first as exported; one that the editor
+ * would refuse, or without its time, is left out (history, not the article). An article exported
+ * before revisions existed gets one: itself as imported.
+ */
+async function importArticleRevisions(
+  trx: Transaction<Database>,
+  articleId: number,
+  revisions: unknown,
+  fallback: () => Promise<void>,
+): Promise<void> {
+  let kept = 0;
+  for (const raw of Array.isArray(revisions) ? revisions : []) {
+    const revision = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const checked = checkedArticleRecord(revision);
+    const createdAt = toIsoTime(revision.createdAt);
+    const version = Number(revision.version);
+    if (!checked.ok || !createdAt || !isArticleState(revision.state) || !Number.isSafeInteger(version) || version < 1) continue;
+    const publishAt = revision.publishAt == null ? null : toIsoTime(revision.publishAt);
+    let createdBy: string | null = null;
+    try {
+      createdBy = email(revision.createdByEmail, STAFF_EMAIL, 'el correo de quien la guardó', true);
+    } catch {
+      createdBy = null;
+    }
+    await trx
+      .insertInto('articleRevisions')
+      .values({
+        articleId,
+        version,
+        ...articleFieldsRow(checked.article),
+        state: revision.state,
+        publishAt,
+        createdAt,
+        createdBy,
+      })
+      .execute();
+    kept += 1;
+  }
+  if (kept === 0) await fallback();
+}
+
+async function importArticle(trx: Transaction<Database>, record: Record<string, unknown>): Promise<Outcome> {
+  const checked = checkedArticleRecord(record);
   if (!checked.ok) {
     const problem = Object.values(checked.errors)[0] ?? 'el artículo no es válido.';
     throw new Refused(problem.charAt(0).toLowerCase() + problem.slice(1));
@@ -558,8 +605,11 @@ async function importArticle(trx: Transaction<Database>, record: Record<string, 
       updatedAt,
       updatedBy: email(record.updatedByEmail, STAFF_EMAIL, 'el correo de quien lo editó', true),
     })
-    .returning('id')
+    .returningAll()
     .executeTakeFirstOrThrow();
+  await importArticleRevisions(trx, Number(row.id), record.revisions, () =>
+    recordRevision(trx, row, row.updatedBy, row.updatedAt),
+  );
   for (const old of Array.isArray(record.oldSlugs) ? record.oldSlugs : []) {
     const { kind, slug, createdAt: movedAt } = (old ?? {}) as Record<string, unknown>;
     if (!isArticleKind(kind) || typeof slug !== 'string' || !isSlug(slug)) continue;

@@ -7,7 +7,16 @@
  */
 import { articlePathOf, isPublicAt, type ArticleKind, type ArticleState } from '../../domain/articles.ts';
 import { santoDomingoToday } from '../../domain/forms/meeting.ts';
-import { articleById, articleBySlug, listArticles, publicArticles, redirectFor, type Article } from '../content/articles.ts';
+import {
+  articleById,
+  articleBySlug,
+  articleRevisions,
+  listArticles,
+  publicArticles,
+  redirectFor,
+  type Article,
+} from '../content/articles.ts';
+import { revisionDiff, type RevisionDiff } from '../content/revision-diff.ts';
 import { renderArticleHtml } from '../content/render.ts';
 import { getDb } from '../db/index.ts';
 
@@ -108,9 +117,43 @@ export async function contentListView(now: Date = new Date()): Promise<ContentLi
   }));
 }
 
-/** The editor of `/admin/contenido/{id}`: the stored article (null for `nuevo`), or missing for an id that is not one. */
-export async function articleEditorView(param: string | undefined): Promise<{ kind: 'new' } | { kind: 'article'; article: Article } | { kind: 'missing' }> {
+/** A row of 'Historial': one save, and how it differs from the current text. */
+export interface RevisionItem {
+  id: number;
+  version: number;
+  state: ArticleState;
+  title: string;
+  createdAt: string;
+  /** E-mail of who saved it; null for the one-time import. */
+  createdBy: string | null;
+  /** This save is the article as it is now. */
+  current: boolean;
+  diff: RevisionDiff;
+}
+
+/** How many saves 'Historial' lists (the newest). */
+export const HISTORY_LIMIT = 30;
+
+/** The editor of `/admin/contenido/{id}`: the stored article with its history (none for `nuevo`), or missing for an id that is not one. */
+export async function articleEditorView(
+  param: string | undefined,
+): Promise<{ kind: 'new' } | { kind: 'article'; article: Article; revisions: RevisionItem[] } | { kind: 'missing' }> {
   if (param === 'nuevo') return { kind: 'new' };
-  const article = param && /^[1-9]\d{0,9}$/.test(param) ? await articleById(getDb(), Number(param)) : null;
-  return article ? { kind: 'article', article } : { kind: 'missing' };
+  const db = getDb();
+  const article = param && /^[1-9]\d{0,9}$/.test(param) ? await articleById(db, Number(param)) : null;
+  if (!article) return { kind: 'missing' };
+  const revisions = (await articleRevisions(db, article.id, HISTORY_LIMIT)).map((revision) => {
+    const diff = revisionDiff(revision, article);
+    return {
+      id: revision.id,
+      version: revision.version,
+      state: revision.state,
+      title: revision.title,
+      createdAt: revision.createdAt,
+      createdBy: revision.createdBy,
+      current: diff.same,
+      diff,
+    };
+  });
+  return { kind: 'article', article, revisions };
 }
