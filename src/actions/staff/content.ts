@@ -8,6 +8,7 @@
  */
 import {
   ARTICLE_MESSAGES,
+  articlePathOf,
   checkArticleForm,
   scheduleFrom,
   type ArticleFieldName,
@@ -15,6 +16,7 @@ import {
 import { adminArticlePath } from '../../routes.ts';
 import {
   ArticleRefusal,
+  articleById,
   createArticle,
   publishArticle,
   restoreRevision,
@@ -25,7 +27,10 @@ import {
   type ArticleOutcome,
 } from '../../server/content/articles.ts';
 import { contentSettled } from '../../server/content/changes.ts';
+import { createPreviewLink, PREVIEW_PARAM } from '../../server/content/preview.ts';
+import { getConfig } from '../../server/config.ts';
 import { getDb } from '../../server/db/index.ts';
+import { renderArticleHtml } from '../../server/content/render.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';
 import { staffForm } from './common.ts';
 
@@ -148,4 +153,41 @@ export const restore = staffForm(
   },
 );
 
-export const contentActions = { save, restore };
+/** A private preview link, shown once on the editor (only its hash is kept). */
+export interface PreviewLinkCreated {
+  url: string;
+  expiresAt: string;
+}
+
+/**
+ * 'Crear enlace de vista previa': a private link to the article's future address that opens it for
+ * anyone for 7 days (src/server/content/preview.ts). Answered with the page (not a redirect), which
+ * shows the link this once.
+ */
+export const previewLink = staffForm(
+  'content.previewLink',
+  'No se pudo crear el enlace de vista previa. Inténtalo de nuevo.',
+  async (form, { actor }): Promise<PreviewLinkCreated> => {
+    const id = Number(field(form, 'id'));
+    if (!Number.isSafeInteger(id) || id <= 0) refuse('NOT_FOUND', ARTICLE_MESSAGES.notFound);
+    const db = getDb();
+    const link = await createPreviewLink(db, id, actor);
+    const article = link ? await articleById(db, id) : null;
+    if (!link || !article) refuse('NOT_FOUND', ARTICLE_MESSAGES.notFound);
+    const url = new URL(articlePathOf(article.kind, article.slug), getConfig().SITE_URL);
+    url.searchParams.set(PREVIEW_PARAM, link.token);
+    return { url: url.href, expiresAt: link.expiresAt };
+  },
+);
+
+/**
+ * 'Vista previa' in the editor without JavaScript: the form posted as it is, saved nowhere; the page
+ * renders again with what was typed and the body's HTML as the public page would show it.
+ */
+export const preview = staffForm(
+  'content.preview',
+  'No se pudo mostrar la vista previa. Inténtalo de nuevo.',
+  async (form): Promise<{ html: string }> => ({ html: await renderArticleHtml(field(form, 'cuerpo')) }),
+);
+
+export const contentActions = { save, restore, previewLink, preview };

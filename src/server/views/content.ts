@@ -16,6 +16,7 @@ import {
   redirectFor,
   type Article,
 } from '../content/articles.ts';
+import { previewArticle, type PreviewAccess } from '../content/preview.ts';
 import { revisionDiff, type RevisionDiff } from '../content/revision-diff.ts';
 import { renderArticleHtml } from '../content/render.ts';
 import { getDb } from '../db/index.ts';
@@ -83,6 +84,41 @@ export async function blogArticleView(slug: string, now: Date = new Date()): Pro
   }
   return { kind: 'missing' };
 }
+
+export type BlogPreviewView =
+  | {
+      kind: 'preview';
+      article: PublicArticle & { html: string };
+      related: PublicArticle[];
+      state: ArticleState;
+      /** ISO 8601 UTC: when a scheduled article goes public; null for a draft. */
+      scheduledFor: string | null;
+    }
+  | { kind: 'moved'; to: string }
+  | { kind: 'none' };
+
+/**
+ * 'Vista previa' of a blog article not public yet, at its future address (src/server/content/preview.ts):
+ * for signed-in staff, or by a private link's token; `none` for everybody else (the route's 404).
+ */
+export async function blogPreviewView(slug: string, access: PreviewAccess, now: Date = new Date()): Promise<BlogPreviewView> {
+  if (!access.staff && !access.token) return { kind: 'none' };
+  const db = getDb();
+  const outcome = await previewArticle(db, 'blog', slug, access, now);
+  if (outcome.kind !== 'preview') return outcome;
+  const { article } = outcome;
+  const related = (await publicArticles(db, 'blog', now)).filter((other) => other.id !== article.id);
+  return {
+    kind: 'preview',
+    article: { ...publicArticle(article), html: await renderArticleHtml(article.body) },
+    related: related.map(publicArticle),
+    state: article.state,
+    scheduledFor: article.state === 'programado' ? article.publishAt : null,
+  };
+}
+
+/** The editor's 'Vista previa': an article body's Markdown as its public page shows it. */
+export const markdownPreview = (markdown: string): Promise<string> => renderArticleHtml(markdown);
 
 /** The kinds whose pages exist: the help centre's ('ayuda', `/ayuda/{slug}`) comes in a later slice of issue 23. */
 export const hasPublicPages = (kind: ArticleKind): boolean => kind === 'blog';
