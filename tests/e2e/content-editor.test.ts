@@ -105,6 +105,7 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
     expect(await preview.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
     expect(await preview.getByTestId('banner-borrador').innerText()).toMatch(/^BORRADOR\s*Vista previa: este artículo todavía no está publicado\.$/i);
     expect(await preview.getByRole('heading', { level: 1 }).innerText()).toBe('Borrador para revisar');
+    expect(await preview.locator('article header').innerText()).toMatch(/Borrador del /);
     expect(await preview.locator('.article-body strong').innerText()).toBe('del borrador');
     await expectNoAxeViolations(preview);
     // Never put among the public pages: anyone else (and the blog, the feed, the sitemap) knows nothing of it.
@@ -139,6 +140,14 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
     await db.updateTable('articlePreviewLinks').set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).execute();
     expect((await stranger.goto(link))?.status()).toBe(404);
     await outsider.close();
+
+    // Scheduled for later (not public yet): still a preview for staff, saying when it goes public.
+    const at = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000);
+    await db.updateTable('articles').set({ state: 'programado', publishAt: at.toISOString() }).where('slug', '=', 'borrador-para-revisar').execute();
+    expect((await preview.goto(`${server.url}${path}`))?.status()).toBe(200);
+    expect(await preview.getByTestId('banner-borrador').innerText()).toMatch(/Vista previa: se publicará el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} \(hora de Santo Domingo\)\.$/);
+    expect(await preview.locator('article header').innerText()).toMatch(/Se publicará el /);
+    expect(await status(path)).toBe(404);
     await context.close();
   });
 
