@@ -7,6 +7,7 @@
  * with JavaScript and comes on 'Vista previa' without it, at 390 px, axe-clean.
  */
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE } from '../support/browser.ts';
@@ -188,5 +189,44 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
     await expect.poll(() => noScript.page.getByRole('status').first().textContent()).toBe('Borrador guardado.');
     expect((await db.selectFrom('articles').select('body').where('id', '=', id).executeTakeFirstOrThrow()).body).toBe('Un *cambio* sin guardar.');
     await noScript.context.close();
+  });
+
+  it('at 390 px without JavaScript: an image uploaded into the text, as AVIF and WebP with width and height, published in a <picture>', async () => {
+    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.45' }, { ...PHONE, javaScriptEnabled: false });
+    const editor = await newDraft(page, 'Artículo con imagen', 'Antes de la imagen.');
+    const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#2a6f97' } }).jpeg().toBuffer();
+    // Without a description: refused, nothing stored, the text kept.
+    await page.getByLabel(/^Imagen \(PNG/).setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await page.getByRole('button', { name: 'Subir imagen' }).click();
+    expect(await page.locator('#imagenAlt-error').innerText()).toBe('Describe la imagen para quien no la ve.');
+    expect(await page.getByLabel('Texto (Markdown)').inputValue()).toBe('Antes de la imagen.');
+    expect(await db.selectFrom('articleImages').select('id').execute()).toHaveLength(0);
+
+    await page.getByLabel(/^Imagen \(PNG/).setInputFiles({ name: 'foto.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await page.getByLabel('Qué muestra la imagen').fill('Un tablero de ventas');
+    await page.getByRole('button', { name: 'Subir imagen' }).click();
+    const body = await page.getByLabel('Texto (Markdown)').inputValue();
+    expect(body).toMatch(/^Antes de la imagen\.\n\n!\[Un tablero de ventas\]\(\/blog\/imagenes\/\d+-1440x810\)\n$/);
+    const picture = page.getByTestId('vista-previa').locator('picture');
+    expect(await picture.locator('source').evaluateAll((sources) => sources.map((s) => s.getAttribute('type')))).toEqual(['image/avif', 'image/webp']);
+    const img = picture.locator('img');
+    expect([await img.getAttribute('width'), await img.getAttribute('height'), await img.getAttribute('alt')]).toEqual(['1440', '810', 'Un tablero de ventas']);
+    expect(await noOverflow(page)).toBe(true);
+    const id = /imagenes\/(\d+)-/.exec(body)![1];
+    for (const [file, type, width] of [[`${id}-360.avif`, 'image/avif', 360], [`${id}-720.webp`, 'image/webp', 720], [`${id}-1440.avif`, 'image/avif', 1440]] as const) {
+      const response = await fetch(`${server.url}/blog/imagenes/${file}`);
+      expect([response.status, response.headers.get('content-type'), response.headers.get('cache-control')]).toEqual([200, type, 'public, max-age=31536000, immutable']);
+      expect((await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width).toBe(width);
+    }
+    expect(await status(`/blog/imagenes/${id}-2880.webp`)).toBe(404);
+    // Nothing of the article was saved by the upload; 'Publicar' then puts the picture on the blog.
+    const articleId = Number(editor.split('/').pop());
+    expect((await db.selectFrom('articles').select('body').where('id', '=', articleId).executeTakeFirstOrThrow()).body).toBe('Antes de la imagen.');
+    await page.getByRole('button', { name: 'Publicar', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Artículo publicado.');
+    const published = await (await fetch(`${server.url}/blog/articulo-con-imagen`)).text();
+    expect(published).toContain(`<source type="image/avif" srcset="/blog/imagenes/${id}-360.avif 360w, /blog/imagenes/${id}-720.avif 720w, /blog/imagenes/${id}-1440.avif 1440w"`);
+    expect(published).toMatch(new RegExp(`<img src="/blog/imagenes/${id}-720.webp" alt="Un tablero de ventas" width="1440" height="810"`));
+    await context.close();
   });
 });

@@ -31,6 +31,12 @@ import { createPreviewLink, PREVIEW_PARAM } from '../../server/content/preview.t
 import { getConfig } from '../../server/config.ts';
 import { getDb } from '../../server/db/index.ts';
 import { renderArticleHtml } from '../../server/content/render.ts';
+import { ArticleImageRefusal, processArticleImage, storeArticleImage } from '../../server/content/images.ts';
+import {
+  ARTICLE_IMAGE_MAX_BYTES,
+  ARTICLE_IMAGE_MESSAGES,
+  articleImageMarkdown,
+} from '../../domain/article-images.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';
 import { staffForm } from './common.ts';
 
@@ -190,4 +196,38 @@ export const preview = staffForm(
   async (form): Promise<{ html: string }> => ({ html: await renderArticleHtml(field(form, 'cuerpo')) }),
 );
 
-export const contentActions = { save, restore, previewLink, preview };
+/**
+ * 'Subir imagen' in the editor (the form posted with its file, `multipart/form-data`): the image
+ * re-encoded as AVIF and WebP at the layout's widths (src/server/content/images.ts) and stored; the
+ * page renders again with what was typed and the image's Markdown added at the end of the text, to
+ * be moved where it goes. Nothing of the article is saved.
+ */
+export const uploadImage = staffForm(
+  'content.uploadImage',
+  'No se pudo subir la imagen. Inténtalo de nuevo.',
+  async (form, { actor }): Promise<{ markdown: string; html: string; body: string }> => {
+    const file = form.get('imagen');
+    const alt = field(form, 'imagenAlt').replace(/\s+/g, ' ').trim();
+    const errors: Record<string, string> = {};
+    if (!(file instanceof File) || file.size === 0) errors.imagen = ARTICLE_IMAGE_MESSAGES.missing;
+    else if (file.size > ARTICLE_IMAGE_MAX_BYTES) errors.imagen = ARTICLE_IMAGE_MESSAGES.tooLarge;
+    if (!alt) errors.imagenAlt = ARTICLE_IMAGE_MESSAGES.altRequired;
+    else if (alt.length > 200) errors.imagenAlt = ARTICLE_IMAGE_MESSAGES.altLong;
+    if (Object.keys(errors).length) refuse('BAD_REQUEST', 'No se subió la imagen: revisa los campos marcados.', errors);
+    let processed;
+    try {
+      processed = await processArticleImage(new Uint8Array(await (file as File).arrayBuffer()));
+    } catch (error) {
+      if (error instanceof ArticleImageRefusal)
+        refuse('BAD_REQUEST', 'No se subió la imagen: revisa los campos marcados.', { imagen: error.message });
+      throw error;
+    }
+    const image = await storeArticleImage(getDb(), processed, actor.actorEmail);
+    const markdown = articleImageMarkdown(alt, image.id, image.width, image.height);
+    const current = field(form, 'cuerpo').replace(/\s+$/, '');
+    const body = current ? `${current}\n\n${markdown}\n` : `${markdown}\n`;
+    return { markdown, body, html: await renderArticleHtml(body) };
+  },
+);
+
+export const contentActions = { save, restore, previewLink, preview, uploadImage };

@@ -15,6 +15,7 @@ import type { ExportedClock } from '../../domain/incident-clock.ts';
 import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../domain/incidents.ts';
 import type { ClockTarget } from '../../domain/response-times.ts';
 import { clockColumnsOf } from '../incidents/clock.ts';
+import { createHash } from 'node:crypto';
 import { toArticle } from '../content/articles.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
@@ -214,6 +215,16 @@ export interface ExportedArticle {
   revisions?: ExportedArticleRevision[];
 }
 
+/** An image of an article's text: its id here (the texts name it), size, who and when; each file by width and format, its bytes in `blobs`. */
+export interface ExportedArticleImage {
+  id: number;
+  width: number;
+  height: number;
+  createdAt: string;
+  createdByEmail: string | null;
+  files: Array<{ width: number; format: string; sha256: string }>;
+}
+
 /** A revision of an article: the fields one save left, its version, state, time and who (by e-mail). */
 export interface ExportedArticleRevision {
   version: number;
@@ -247,6 +258,8 @@ export interface ExportData {
   savedReplies?: ExportedSavedReply[];
   /** Files exported before issue 23's articles have none. */
   articles?: ExportedArticle[];
+  /** Images uploaded into articles' texts (migration 0037), their files' bytes in `blobs`; files exported before them have none. */
+  articleImages?: ExportedArticleImage[];
   /** The one-time imports done (`content_imports`), so the target never imports the Markdown articles again. */
   contentImports?: string[];
 }
@@ -292,6 +305,22 @@ export async function exportData(db: Db): Promise<ExportData> {
     .orderBy('sha256')
     .execute())
     blobs[row.sha256] = Buffer.from(row.data).toString('base64');
+  const imageFiles = Map.groupBy(
+    await db.selectFrom('articleImageFiles').selectAll().orderBy('imageId').orderBy('width').orderBy('format').execute(),
+    (row) => row.imageId,
+  );
+  const articleImages = (await db.selectFrom('articleImages').selectAll().orderBy('id').execute()).map((image) => ({
+    id: Number(image.id),
+    width: image.width,
+    height: image.height,
+    createdAt: image.createdAt,
+    createdByEmail: image.createdBy,
+    files: (imageFiles.get(image.id) ?? []).map((file) => {
+      const sha256 = createHash('sha256').update(file.data).digest('hex');
+      blobs[sha256] = Buffer.from(file.data).toString('base64');
+      return { width: file.width, format: file.format, sha256 };
+    }),
+  }));
   const clients = await db.selectFrom('clients').selectAll().orderBy('fechaRegistro').orderBy('id').execute();
   const clientEvents = Map.groupBy(
     await db.selectFrom('clientEvents').selectAll().orderBy('createdAt').orderBy('id').execute(),
@@ -538,6 +567,7 @@ export async function exportData(db: Db): Promise<ExportData> {
         }),
       };
     }),
+    ...(articleImages.length ? { articleImages } : {}),
     contentImports,
   };
 }

@@ -198,6 +198,8 @@ interface ImportContext {
   inboundIds: Map<string, number>;
   /** Inbound messages whose incident is named by number: linked once the incidents are in. */
   inboundIncidents: Array<{ id: number; numero: string }>;
+  /** The file's article images' ids → their ids here (issue 23), set before the articles. */
+  articleImageIds?: Map<number, number>;
 }
 
 const INBOUND_OUTCOMES: readonly InboundOutcome[] = ['answer', 'unverified', 'new-incident', 'bounce', 'ignored', 'rejected'];
@@ -565,7 +567,93 @@ async function importArticleRevisions(
   if (kept === 0) await fallback();
 }
 
-async function importArticle(trx: Transaction<Database>, record: Record<string, unknown>): Promise<Outcome> {
+/**
+ * The images of articles' texts (migration 0037), before the articles, which name them by id: each
+ * stored here under a new id (the file's ids → these, for {@link withImagesHere}), or, when the same
+ * image is here already (its largest WebP byte for byte), that one's id. An image whose files are
+ * missing or altered is left out (the text then names an image that is not here).
+ */
+async function importArticleImages(trx: Transaction<Database>, images: unknown, blobs: Blobs): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  for (const raw of Array.isArray(images) ? images : []) {
+    const image = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const { id, width, height } = image;
+    if (![id, width, height].every((value) => Number.isSafeInteger(value) && (value as number) > 0)) continue;
+    let files: Array<{ width: number; format: string; data: Uint8Array }>;
+    try {
+      files = (Array.isArray(image.files) ? image.files : []).flatMap((file) => {
+        const { width: fileWidth, format, sha256 } = (file ?? {}) as Record<string, unknown>;
+        if (!Number.isSafeInteger(fileWidth) || (format !== 'avif' && format !== 'webp')) return [];
+        const data = blobBytes(blobs, sha256);
+        return data ? [{ width: fileWidth as number, format, data }] : [];
+      });
+    } catch (error) {
+      if (error instanceof Refused) continue;
+      throw error;
+    }
+    const largest = files.find((file) => file.width === width && file.format === 'webp');
+    if (!largest) continue;
+    const same = await trx
+      .selectFrom('articleImageFiles')
+      .select('imageId')
+      .where('width', '=', width as number)
+      .where('format', '=', 'webp')
+      .where('data', '=', Buffer.from(largest.data))
+      .executeTakeFirst();
+    if (same) {
+      ids.set(id as number, Number(same.imageId));
+      continue;
+    }
+    const row = await trx
+      .insertInto('articleImages')
+      .values({
+        width: width as number,
+        height: height as number,
+        createdAt: toIsoTime(image.createdAt) ?? new Date().toISOString(),
+        createdBy: typeof image.createdByEmail === 'string' && STAFF_EMAIL_SHAPE.test(image.createdByEmail) ? image.createdByEmail : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const file of files)
+      await trx
+        .insertInto('articleImageFiles')
+        .values({ imageId: Number(row.id), width: file.width, format: file.format, data: Buffer.from(file.data) })
+        .onConflict((oc) => oc.columns(['imageId', 'width', 'format']).doNothing())
+        .execute();
+    ids.set(id as number, Number(row.id));
+  }
+  return ids;
+}
+
+const STAFF_EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+/** An exported text with its images' addresses naming their ids here. */
+function withImagesHere(body: unknown, imageIds: ReadonlyMap<number, number>): unknown {
+  if (typeof body !== 'string' || imageIds.size === 0) return body;
+  return body.replace(/(\/blog\/imagenes\/)([1-9]\d{0,9})(-\d{1,5}x\d{1,5}\))/g, (whole, prefix: string, id: string, rest: string) => {
+    const here = imageIds.get(Number(id));
+    return here === undefined ? whole : `${prefix}${here}${rest}`;
+  });
+}
+
+async function importArticle(
+  trx: Transaction<Database>,
+  exported: Record<string, unknown>,
+  _staff: unknown,
+  context: ImportContext,
+): Promise<Outcome> {
+  const images = context.articleImageIds ?? new Map<number, number>();
+  const record: Record<string, unknown> = {
+    ...exported,
+    body: withImagesHere(exported.body, images),
+    revisions: Array.isArray(exported.revisions)
+      ? exported.revisions.map((revision) =>
+          revision && typeof revision === 'object'
+            ? { ...(revision as Record<string, unknown>), body: withImagesHere((revision as Record<string, unknown>).body, images) }
+            : revision,
+        )
+      : exported.revisions,
+  };
   const checked = checkedArticleRecord(record);
   if (!checked.ok) {
     const problem = Object.values(checked.errors)[0] ?? 'el artículo no es válido.';
@@ -655,6 +743,8 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
   let done = 0;
   await db.transaction().execute(async (trx) => {
     const staff = await staffIds(trx);
+    const source = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    context.articleImageIds = await importArticleImages(trx, source.articleImages, context.blobs);
     // Inbound messages first: the incidents' entries name them.
     for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages', 'savedReplies', 'articles'] as const) {
       for (const raw of records[kind]) {

@@ -555,6 +555,23 @@ export interface ArticlePreviewLinksTable {
   expiresAt: string;
 }
 
+/** An image uploaded into an article's text (migration 0037): its largest width and height. */
+export interface ArticleImagesTable {
+  id: Generated<number>;
+  width: number;
+  height: number;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+/** One file of an article image: a width and a format ('avif' | 'webp'), re-encoded by sharp. */
+export interface ArticleImageFilesTable {
+  imageId: number;
+  width: number;
+  format: string;
+  data: Uint8Array;
+}
+
 /** One-time imports done (migration 0033): the Markdown articles on first start. */
 export interface ContentImportsTable {
   name: string;
@@ -602,6 +619,8 @@ export interface Database {
   contentImports: ContentImportsTable;
   articleRevisions: ArticleRevisionsTable;
   articlePreviewLinks: ArticlePreviewLinksTable;
+  articleImages: ArticleImagesTable;
+  articleImageFiles: ArticleImageFilesTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

@@ -16,6 +16,8 @@ import {
   redirectFor,
   type Article,
 } from '../content/articles.ts';
+import type { ArticleImageFormat } from '../../domain/article-images.ts';
+import { articleImageFile } from '../content/images.ts';
 import { previewArticle, type PreviewAccess } from '../content/preview.ts';
 import { revisionDiff, type RevisionDiff } from '../content/revision-diff.ts';
 import { renderArticleHtml } from '../content/render.ts';
@@ -116,6 +118,10 @@ export async function blogPreviewView(slug: string, access: PreviewAccess, now: 
     scheduledFor: article.state === 'programado' ? article.publishAt : null,
   };
 }
+
+/** One file of an image in an article (`/blog/imagenes/{id}-{width}.{format}`), or null. */
+export const articleImageView = (id: number, width: number, format: ArticleImageFormat): Promise<Uint8Array | null> =>
+  articleImageFile(getDb(), id, width, format);
 
 /** The editor's 'Vista previa': an article body's Markdown as its public page shows it. */
 export const markdownPreview = (markdown: string): Promise<string> => renderArticleHtml(markdown);

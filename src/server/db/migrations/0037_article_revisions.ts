@@ -1,4 +1,5 @@
 import { type Kysely } from 'kysely';
+import { isPostgres } from '../engine.ts';
 import { idColumn, timestampType } from './helpers.ts';
 
 /**
@@ -12,6 +13,10 @@ import { idColumn, timestampType } from './helpers.ts';
  * `article_preview_links`: 'Vista previa' links for someone outside (a draft or a scheduled article at
  * its future address with `?vista=<token>`): the token's SHA-256 only (a copy of the database opens no
  * link), who made it, when, and until when it opens (7 days).
+ *
+ * `article_images` and `article_image_files`: images uploaded into an article's text, each re-encoded
+ * (sharp) as AVIF and WebP at the widths the article layout uses; the image's largest width and height,
+ * and each file's bytes by width and format. Served at `/blog/imagenes/{id}-{width}.{avif|webp}`.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const ts = timestampType(db);
@@ -52,9 +57,26 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('article_preview_links')
     .column('article_id')
     .execute();
+
+  await idColumn(db, db.schema.createTable('article_images'))
+    .addColumn('width', 'integer', (c) => c.notNull())
+    .addColumn('height', 'integer', (c) => c.notNull())
+    .addColumn('created_at', ts, (c) => c.notNull())
+    .addColumn('created_by', 'text')
+    .execute();
+  await db.schema
+    .createTable('article_image_files')
+    .addColumn('image_id', 'integer', (c) => c.notNull().references('article_images.id').onDelete('cascade'))
+    .addColumn('width', 'integer', (c) => c.notNull())
+    .addColumn('format', 'text', (c) => c.notNull())
+    .addColumn('data', isPostgres(db) ? 'bytea' : 'blob', (c) => c.notNull())
+    .addPrimaryKeyConstraint('article_image_files_pkey', ['image_id', 'width', 'format'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('article_image_files').ifExists().execute();
+  await db.schema.dropTable('article_images').ifExists().execute();
   await db.schema.dropTable('article_preview_links').ifExists().execute();
   await db.schema.dropTable('article_revisions').ifExists().execute();
 }
