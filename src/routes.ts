@@ -28,6 +28,8 @@ export const ROUTES = {
   staffEvents: '/api/staff/eventos',
   /** Prefix of the staff APIs (CSV export, sign-out). */
   staffApi: '/api/staff',
+  /** The article editor's live preview: Markdown in, the public page's HTML out (issue 23). */
+  staffMarkdownPreview: '/api/staff/vista-previa',
   beacon: '/api/pv',
   /** Raw mails from an MTA or a provider (issue 21): `POST`, `Authorization: Bearer INBOUND_WEBHOOK_SECRET`. */
   inboundMail: '/api/inbound-mail',

@@ -40,6 +40,8 @@ export const AUDIT_ACTIONS = {
   'article.published': 'Artículo publicado',
   'article.scheduled': 'Artículo programado',
   'article.unpublished': 'Artículo despublicado',
+  'article.restored': 'Versión anterior de un artículo restaurada',
+  'article.preview-link': 'Enlace de vista previa creado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

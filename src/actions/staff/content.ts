@@ -8,6 +8,7 @@
  */
 import {
   ARTICLE_MESSAGES,
+  articlePathOf,
   checkArticleForm,
   scheduleFrom,
   type ArticleFieldName,
@@ -15,8 +16,10 @@ import {
 import { adminArticlePath } from '../../routes.ts';
 import {
   ArticleRefusal,
+  articleById,
   createArticle,
   publishArticle,
+  restoreRevision,
   scheduleArticle,
   unpublishArticle,
   updateArticle,
@@ -24,7 +27,16 @@ import {
   type ArticleOutcome,
 } from '../../server/content/articles.ts';
 import { contentSettled } from '../../server/content/changes.ts';
+import { createPreviewLink, PREVIEW_PARAM } from '../../server/content/preview.ts';
+import { getConfig } from '../../server/config.ts';
 import { getDb } from '../../server/db/index.ts';
+import { renderArticleHtml } from '../../server/content/render.ts';
+import { ArticleImageRefusal, processArticleImage, storeArticleImage } from '../../server/content/images.ts';
+import {
+  ARTICLE_IMAGE_MAX_BYTES,
+  ARTICLE_IMAGE_MESSAGES,
+  articleImageMarkdown,
+} from '../../domain/article-images.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';
 import { staffForm } from './common.ts';
 
@@ -34,6 +46,7 @@ export const CONTENT_DONE = {
   publicado: 'Artículo publicado.',
   programado: 'Artículo programado.',
   despublicado: 'Artículo despublicado: vuelve a ser un borrador.',
+  restaurado: 'Versión restaurada: es ahora el texto del artículo (guardado como una versión nueva).',
 } as const;
 
 export const CONTENT_INTENTS = ['borrador', 'programar', 'publicar', 'despublicar'] as const;
@@ -115,4 +128,106 @@ export const save = staffForm(
   },
 );
 
-export const contentActions = { save };
+/**
+ * 'Restaurar' in 'Historial': a revision's fields saved again as a new save, at the version the editor
+ * was opened at (someone else's save since is refused, 409, and nothing is written).
+ */
+export const restore = staffForm(
+  'content.restore',
+  'No se pudo restaurar la versión. Inténtalo de nuevo.',
+  async (form, { actor }) => {
+    const id = Number(field(form, 'id'));
+    const version = Number(field(form, 'version'));
+    const revision = Number(field(form, 'revision'));
+    if (!Number.isSafeInteger(id) || id <= 0) refuse('NOT_FOUND', ARTICLE_MESSAGES.notFound);
+    const db = getDb();
+    try {
+      const outcome = await restoreRevision(
+        db,
+        id,
+        Number.isSafeInteger(version) ? version : -1,
+        Number.isSafeInteger(revision) ? revision : -1,
+        actor,
+      );
+      if (outcome.kind === 'no-revision') refuse('NOT_FOUND', 'Esa versión del artículo no existe.');
+      const article = savedOrRefused(outcome);
+      await contentSettled();
+      return seeOtherTo(`${adminArticlePath(article.id)}?hecho=restaurado`);
+    } catch (error) {
+      refuseArticle(error);
+    }
+  },
+);
+
+/** A private preview link, shown once on the editor (only its hash is kept). */
+export interface PreviewLinkCreated {
+  url: string;
+  expiresAt: string;
+}
+
+/**
+ * 'Crear enlace de vista previa': a private link to the article's future address that opens it for
+ * anyone for 7 days (src/server/content/preview.ts). Answered with the page (not a redirect), which
+ * shows the link this once.
+ */
+export const previewLink = staffForm(
+  'content.previewLink',
+  'No se pudo crear el enlace de vista previa. Inténtalo de nuevo.',
+  async (form, { actor }): Promise<PreviewLinkCreated> => {
+    const id = Number(field(form, 'id'));
+    if (!Number.isSafeInteger(id) || id <= 0) refuse('NOT_FOUND', ARTICLE_MESSAGES.notFound);
+    const db = getDb();
+    const link = await createPreviewLink(db, id, actor);
+    const article = link ? await articleById(db, id) : null;
+    if (!link || !article) refuse('NOT_FOUND', ARTICLE_MESSAGES.notFound);
+    const url = new URL(articlePathOf(article.kind, article.slug), getConfig().SITE_URL);
+    url.searchParams.set(PREVIEW_PARAM, link.token);
+    return { url: url.href, expiresAt: link.expiresAt };
+  },
+);
+
+/**
+ * 'Vista previa' in the editor without JavaScript: the form posted as it is, saved nowhere; the page
+ * renders again with what was typed and the body's HTML as the public page would show it.
+ */
+export const preview = staffForm(
+  'content.preview',
+  'No se pudo mostrar la vista previa. Inténtalo de nuevo.',
+  async (form): Promise<{ html: string }> => ({ html: await renderArticleHtml(field(form, 'cuerpo')) }),
+);
+
+/**
+ * 'Subir imagen' in the editor (the form posted with its file, `multipart/form-data`): the image
+ * re-encoded as AVIF and WebP at the layout's widths (src/server/content/images.ts) and stored; the
+ * page renders again with what was typed and the image's Markdown added at the end of the text, to
+ * be moved where it goes. Nothing of the article is saved.
+ */
+export const uploadImage = staffForm(
+  'content.uploadImage',
+  'No se pudo subir la imagen. Inténtalo de nuevo.',
+  async (form, { actor }): Promise<{ markdown: string; html: string; body: string }> => {
+    const file = form.get('imagen');
+    const alt = field(form, 'imagenAlt').replace(/\s+/g, ' ').trim();
+    const errors: Record<string, string> = {};
+    if (!(file instanceof File) || file.size === 0) errors.imagen = ARTICLE_IMAGE_MESSAGES.missing;
+    else if (file.size > ARTICLE_IMAGE_MAX_BYTES) errors.imagen = ARTICLE_IMAGE_MESSAGES.tooLarge;
+    if (!alt) errors.imagenAlt = ARTICLE_IMAGE_MESSAGES.altRequired;
+    else if (alt.length > 200) errors.imagenAlt = ARTICLE_IMAGE_MESSAGES.altLong;
+    if (Object.keys(errors).length) refuse('BAD_REQUEST', 'No se subió la imagen: revisa los campos marcados.', errors);
+    let processed;
+    try {
+      processed = await processArticleImage(new Uint8Array(await (file as File).arrayBuffer()));
+    } catch (error) {
+      if (error instanceof ArticleImageRefusal)
+        refuse('BAD_REQUEST', 'No se subió la imagen: revisa los campos marcados.', { imagen: error.message });
+      throw error;
+    }
+    const image = await storeArticleImage(getDb(), processed, actor.actorEmail);
+    const markdown = articleImageMarkdown(alt, image.id, image.width, image.height);
+    const current = field(form, 'cuerpo').replace(/\s+$/, '');
+    const body = current ? `${current}\n\n${markdown}\n` : `${markdown}\n`;
+    return { markdown, body, html: await renderArticleHtml(body) };
+  },
+);
+
+export const contentActions = { save, restore, previewLink, preview, uploadImage };

@@ -9,6 +9,8 @@ export interface BlogArticleProps extends Omit<BlogCardProps, 'href' | 'headingL
   related: BlogCardProps[];
   /** The article's HTML body, rendered from its Markdown (src/server/content/render.ts). */
   children: ReactNode;
+  /** What precedes the date: 'Publicado el ' unless told (a preview of a draft says otherwise). */
+  datePrefix?: string;
 }
 
 function BackToBlog() {
@@ -22,7 +24,7 @@ function BackToBlog() {
   );
 }
 
-export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image, imageAlt, readingTime, related, children }: BlogArticleProps) {
+export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image, imageAlt, readingTime, related, children, datePrefix = 'Publicado el ' }: BlogArticleProps) {
   return (
     <article className="pb-20">
       <header className="bg-gradient-to-b from-brand-50 to-white">
@@ -31,7 +33,7 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
           <h1 className="mt-8 text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]">{title}</h1>
           <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
           <PostMeta
-            prefix="Publicado el "
+            prefix={datePrefix}
             dateIso={dateIso}
             dateLabel={dateLabel}
             readingTime={readingTime}

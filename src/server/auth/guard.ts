@@ -176,3 +176,18 @@ export const requireStaffApi = (context: GuardContext) => staffOrRefusal(context
 export function staffActor(context: RequestClient, staff: StaffMember): AuditActor {
   return { actorId: staff.id, actorEmail: staff.email, network: clientNetworkOf(context) };
 }
+
+/**
+ * For a public page that shows more to staff ('Vista previa' of an article not public yet): the staff
+ * member signed in on this request, or null (no session cookie, a session that no longer holds, or an
+ * account with its set-up pending). Never a refusal: the page answers as it does for anyone else. The
+ * session is looked up only when the request carries a session cookie.
+ */
+export async function signedInStaff(context: GuardContext): Promise<StaffMember | null> {
+  if (context.locals.staff) return pendingSetUp(context.locals.staff) ? null : context.locals.staff;
+  if (!/(?:^|;\s*)(?:__Secure-)?vertice\.session_token=/.test(context.request.headers.get('cookie') ?? '')) return null;
+  const check = await requireStaff(context.request.headers);
+  if (!check.ok) return null;
+  context.locals.staff = check.staff;
+  return pendingSetUp(check.staff) ? null : check.staff;
+}

@@ -27,7 +27,7 @@ import {
 } from '../../domain/articles.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import type { ArticleRow } from '../db/schema.ts';
+import type { ArticleRevisionRow, ArticleRow } from '../db/schema.ts';
 import { contentChanged } from './changes.ts';
 
 export interface Article extends ArticleInput {
@@ -107,6 +107,96 @@ export const articleFieldsRow = (input: ArticleInput) => ({
   seoTitle: input.seoTitle,
   seoDescription: input.seoDescription,
 });
+
+/**
+ * Keeps a revision of a saved article (migration 0037): its fields as the row now holds them, its
+ * version, state and publication time, who and when. Called in the save's own transaction, so every
+ * save that wrote has exactly one.
+ */
+export async function recordRevision(db: Db, row: ArticleRow, by: string | null, at: string): Promise<void> {
+  await db
+    .insertInto('articleRevisions')
+    .values({
+      articleId: Number(row.id),
+      version: Number(row.version),
+      kind: row.kind,
+      slug: row.slug,
+      title: row.title,
+      excerpt: row.excerpt,
+      body: row.body,
+      coverImage: row.coverImage,
+      coverAlt: row.coverAlt,
+      author: row.author,
+      tags: row.tags,
+      seoTitle: row.seoTitle,
+      seoDescription: row.seoDescription,
+      state: row.state,
+      publishAt: row.publishAt,
+      createdAt: at,
+      createdBy: by,
+    })
+    .execute();
+}
+
+/** A revision of an article: the fields as one save left them. */
+export interface ArticleRevision extends ArticleInput {
+  id: number;
+  articleId: number;
+  version: number;
+  state: ArticleState;
+  publishAt: string | null;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+function toRevision(row: ArticleRevisionRow): ArticleRevision {
+  const { id, articleId, version, createdAt, createdBy } = row;
+  const article = toArticle({ ...row, id: articleId, createdAt, createdBy, updatedAt: createdAt, updatedBy: createdBy });
+  return {
+    id: Number(id),
+    articleId: Number(articleId),
+    version: Number(version),
+    kind: article.kind,
+    slug: article.slug,
+    title: article.title,
+    excerpt: article.excerpt,
+    body: article.body,
+    coverImage: article.coverImage,
+    coverAlt: article.coverAlt,
+    author: article.author,
+    tags: article.tags,
+    seoTitle: article.seoTitle,
+    seoDescription: article.seoDescription,
+    state: article.state,
+    publishAt: article.publishAt,
+    createdAt,
+    createdBy,
+  };
+}
+
+/** An article's revisions, newest first (at most `limit`). */
+export async function articleRevisions(db: Db, articleId: number, limit = 50): Promise<ArticleRevision[]> {
+  const rows = await db
+    .selectFrom('articleRevisions')
+    .selectAll()
+    .where('articleId', '=', articleId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toRevision);
+}
+
+/** One revision of an article (null when it is not one of that article's). */
+export async function articleRevision(db: Db, articleId: number, revisionId: number): Promise<ArticleRevision | null> {
+  if (!Number.isSafeInteger(revisionId) || revisionId <= 0) return null;
+  const row = await db
+    .selectFrom('articleRevisions')
+    .selectAll()
+    .where('id', '=', revisionId)
+    .where('articleId', '=', articleId)
+    .executeTakeFirst();
+  return row ? toRevision(row) : null;
+}
 
 function isUniqueViolation(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
@@ -258,6 +348,7 @@ export async function createArticle(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await recordRevision(trx, row, actor?.actorEmail ?? null, at);
       if (actor)
         await recordEvent(
           trx,
@@ -317,6 +408,7 @@ async function versionedWrite(
         .executeTakeFirst();
       // Another save committed between the read and this write.
       if (!row) return { kind: 'stale', current: (await articleById(trx, id)) ?? current };
+      await recordRevision(trx, row, actor?.actorEmail ?? null, now.toISOString());
       if (actor)
         await recordEvent(
           trx,
@@ -349,6 +441,7 @@ export async function updateArticle(
   input: ArticleInput,
   actor: AuditActor | null,
   now: Date = new Date(),
+  restoring?: ArticleRevision,
 ): Promise<ArticleOutcome> {
   return versionedWrite(db, id, version, actor, now, async (current, trx) => {
     if (sameFields(current, input)) return null;
@@ -361,6 +454,12 @@ export async function updateArticle(
           .values({ articleId: id, kind: current.kind, slug: current.slug, createdAt: now.toISOString() })
           .execute();
     }
+    if (restoring)
+      return {
+        set: articleFieldsRow(input),
+        action: 'article.restored',
+        detail: `${input.title} (versión ${restoring.version}, ${restoring.createdAt})`,
+      };
     return {
       set: articleFieldsRow(input),
       action: 'article.edited',
@@ -369,6 +468,40 @@ export async function updateArticle(
         : input.title,
     };
   });
+}
+
+export type RestoreOutcome = ArticleOutcome | { kind: 'no-revision' };
+
+/**
+ * 'Restaurar': saves a revision's fields again (title, slug, text… not its state: a restored text of a
+ * published article stays published), as a new save at `version`, so it is refused as `stale` when
+ * someone saved since the editor was opened, and it keeps a revision of its own. A slug another
+ * article holds now is refused like any save.
+ */
+export async function restoreRevision(
+  db: Db,
+  id: number,
+  version: number,
+  revisionId: number,
+  actor: AuditActor | null,
+  now: Date = new Date(),
+): Promise<RestoreOutcome> {
+  const revision = await articleRevision(db, id, revisionId);
+  if (!revision) return { kind: 'no-revision' };
+  const input: ArticleInput = {
+    kind: revision.kind,
+    slug: revision.slug,
+    title: revision.title,
+    excerpt: revision.excerpt,
+    body: revision.body,
+    coverImage: revision.coverImage,
+    coverAlt: revision.coverAlt,
+    author: revision.author,
+    tags: revision.tags,
+    seoTitle: revision.seoTitle,
+    seoDescription: revision.seoDescription,
+  };
+  return updateArticle(db, id, version, input, actor, now, revision);
 }
 
 /**

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkArticleForm, type ArticleInput } from '../../domain/articles.ts';
-import { articleFieldsRow } from './articles.ts';
+import { articleFieldsRow, recordRevision } from './articles.ts';
 import { santoDomingoInstant } from '../../domain/forms/meeting.ts';
 import type { Db } from '../db/index.ts';
 import { contentChanged } from './changes.ts';
@@ -115,7 +115,7 @@ export async function importMarkdownArticles(
         .where('slug', '=', input.slug)
         .executeTakeFirst();
       if (taken) continue;
-      await trx
+      const row = await trx
         .insertInto('articles')
         .values({
           ...articleFieldsRow(input),
@@ -126,7 +126,9 @@ export async function importMarkdownArticles(
           updatedAt: now.toISOString(),
           updatedBy: null,
         })
-        .execute();
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordRevision(trx, row, null, now.toISOString());
       count += 1;
     }
     return count;

@@ -21,6 +21,12 @@
  */
 import { createSatteriMarkdownProcessor } from '@astrojs/markdown-satteri';
 import sanitizeHtml from 'sanitize-html';
+import {
+  ARTICLE_IMAGE_SIZES,
+  articleImageFilePath,
+  articleImageWidths,
+  parseArticleImagePath,
+} from '../../domain/article-images.ts';
 
 /** Schemes a link or image may use; anything else (or an address that does not parse) is dropped. */
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
@@ -61,7 +67,10 @@ const safeMode = {
     filter: ['a', 'img'],
     visit(node: Node, ctx: Ctx) {
       if (node.tagName === 'img') {
-        if (!isSafeUrl(String(node.properties?.src ?? ''))) ctx.removeNode(node);
+        const src = String(node.properties?.src ?? '');
+        const uploaded = parseArticleImagePath(src);
+        if (uploaded) ctx.replaceNode(node, pictureOf(uploaded, String(node.properties?.alt ?? ''), node.properties?.title));
+        else if (!isSafeUrl(src)) ctx.removeNode(node);
         return;
       }
       const href = node.properties?.href;
@@ -75,6 +84,41 @@ const safeMode = {
   },
 };
 
+/**
+ * An uploaded image's address (`/blog/imagenes/{id}-{width}x{height}`, src/domain/article-images.ts)
+ * as a `<picture>`: AVIF and WebP at each width it has, for the article's column, with its width and
+ * height (no layout shift) and loaded lazily.
+ */
+function pictureOf(image: { id: number; width: number; height: number }, alt: string, title: unknown) {
+  const widths = articleImageWidths(image.width);
+  const srcset = (format: 'avif' | 'webp') =>
+    widths.map((width) => `${articleImageFilePath(image.id, width, format)} ${width}w`).join(', ');
+  const fallback = widths.includes(720) ? 720 : image.width;
+  return {
+    type: 'element',
+    tagName: 'picture',
+    properties: {},
+    children: [
+      { type: 'element', tagName: 'source', properties: { type: 'image/avif', srcset: srcset('avif'), sizes: ARTICLE_IMAGE_SIZES }, children: [] },
+      { type: 'element', tagName: 'source', properties: { type: 'image/webp', srcset: srcset('webp'), sizes: ARTICLE_IMAGE_SIZES }, children: [] },
+      {
+        type: 'element',
+        tagName: 'img',
+        properties: {
+          src: articleImageFilePath(image.id, fallback, 'webp'),
+          alt,
+          ...(typeof title === 'string' && title ? { title } : {}),
+          width: image.width,
+          height: image.height,
+          loading: 'lazy',
+          decoding: 'async',
+        },
+        children: [],
+      },
+    ],
+  };
+}
+
 const HEADING_ATTRIBUTES = ['id', 'class'];
 const CELL_ATTRIBUTES = ['style'];
 
@@ -82,7 +126,7 @@ const CELL_ATTRIBUTES = ['style'];
 export const ARTICLE_HTML: sanitizeHtml.IOptions = {
   allowedTags: [
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'strong', 'em', 'del',
-    'sup', 'a', 'img', 'ul', 'ol', 'li', 'input', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'section',
+    'sup', 'a', 'img', 'picture', 'source', 'ul', 'ol', 'li', 'input', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'section',
   ],
   allowedAttributes: {
     h1: HEADING_ATTRIBUTES,
@@ -92,7 +136,8 @@ export const ARTICLE_HTML: sanitizeHtml.IOptions = {
     h5: HEADING_ATTRIBUTES,
     h6: HEADING_ATTRIBUTES,
     a: ['href', 'title', 'rel', 'id', 'class', 'aria-describedby', 'aria-label', 'data-footnote-ref', 'data-footnote-backref'],
-    img: ['src', 'alt', 'title', 'width', 'height'],
+    img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
+    source: ['type', 'srcset', 'sizes'],
     code: ['class'],
     ul: ['class'],
     ol: ['start'],
@@ -115,6 +160,8 @@ export const ARTICLE_HTML: sanitizeHtml.IOptions = {
   allowedSchemesByTag: {},
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
+  // A picture's <source> is a void element, written as such.
+  selfClosing: [...sanitizeHtml.defaults.selfClosing, 'source'],
   // A task list's box is shown, never a field to fill in.
   exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
 };

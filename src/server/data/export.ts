@@ -15,6 +15,7 @@ import type { ExportedClock } from '../../domain/incident-clock.ts';
 import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../domain/incidents.ts';
 import type { ClockTarget } from '../../domain/response-times.ts';
 import { clockColumnsOf } from '../incidents/clock.ts';
+import { createHash } from 'node:crypto';
 import { toArticle } from '../content/articles.ts';
 import { voteCounts } from '../content/votes.ts';
 import { toCsv } from '../csv.ts';
@@ -213,6 +214,38 @@ export interface ExportedArticle {
   oldSlugs: Array<{ kind: string; slug: string; createdAt: string }>;
   /** A help article's '¿Te resultó útil?' counts (migration 0035); absent when never voted on. */
   votes?: { helpful: number; notHelpful: number };
+  /** Its revisions ('Historial', migration 0037), oldest first; files exported before them have none. */
+  revisions?: ExportedArticleRevision[];
+}
+
+/** An image of an article's text: its id here (the texts name it), size, who and when; each file by width and format, its bytes in `blobs`. */
+export interface ExportedArticleImage {
+  id: number;
+  width: number;
+  height: number;
+  createdAt: string;
+  createdByEmail: string | null;
+  files: Array<{ width: number; format: string; sha256: string }>;
+}
+
+/** A revision of an article: the fields one save left, its version, state, time and who (by e-mail). */
+export interface ExportedArticleRevision {
+  version: number;
+  kind: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  body: string;
+  coverImage: string | null;
+  coverAlt: string;
+  author: string;
+  tags: string[];
+  seoTitle: string;
+  seoDescription: string;
+  state: string;
+  publishAt: string | null;
+  createdAt: string;
+  createdByEmail: string | null;
 }
 
 export interface ExportData {
@@ -228,6 +261,8 @@ export interface ExportData {
   savedReplies?: ExportedSavedReply[];
   /** Files exported before issue 23's articles have none. */
   articles?: ExportedArticle[];
+  /** Images uploaded into articles' texts (migration 0037), their files' bytes in `blobs`; files exported before them have none. */
+  articleImages?: ExportedArticleImage[];
   /** The one-time imports done (`content_imports`), so the target never imports the Markdown articles again. */
   contentImports?: string[];
 }
@@ -273,6 +308,22 @@ export async function exportData(db: Db): Promise<ExportData> {
     .orderBy('sha256')
     .execute())
     blobs[row.sha256] = Buffer.from(row.data).toString('base64');
+  const imageFiles = Map.groupBy(
+    await db.selectFrom('articleImageFiles').selectAll().orderBy('imageId').orderBy('width').orderBy('format').execute(),
+    (row) => row.imageId,
+  );
+  const articleImages = (await db.selectFrom('articleImages').selectAll().orderBy('id').execute()).map((image) => ({
+    id: Number(image.id),
+    width: image.width,
+    height: image.height,
+    createdAt: image.createdAt,
+    createdByEmail: image.createdBy,
+    files: (imageFiles.get(image.id) ?? []).map((file) => {
+      const sha256 = createHash('sha256').update(file.data).digest('hex');
+      blobs[sha256] = Buffer.from(file.data).toString('base64');
+      return { width: file.width, format: file.format, sha256 };
+    }),
+  }));
   const clients = await db.selectFrom('clients').selectAll().orderBy('fechaRegistro').orderBy('id').execute();
   const clientEvents = Map.groupBy(
     await db.selectFrom('clientEvents').selectAll().orderBy('createdAt').orderBy('id').execute(),
@@ -310,6 +361,10 @@ export async function exportData(db: Db): Promise<ExportData> {
   const articles = await db.selectFrom('articles').selectAll().orderBy('createdAt').orderBy('id').execute();
   const oldSlugs = Map.groupBy(await db.selectFrom('articleSlugs').selectAll().orderBy('createdAt').orderBy('id').execute(), (row) => row.articleId);
   const votes = await voteCounts(db);
+  const revisions = Map.groupBy(
+    await db.selectFrom('articleRevisions').selectAll().orderBy('articleId').orderBy('id').execute(),
+    (row) => row.articleId,
+  );
   const contentImports = (await db.selectFrom('contentImports').select('name').orderBy('name').execute()).map((row) => row.name);
   const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
@@ -494,8 +549,30 @@ export async function exportData(db: Db): Promise<ExportData> {
         updatedByEmail: article.updatedBy,
         oldSlugs: (oldSlugs.get(row.id) ?? []).map((old) => ({ kind: old.kind, slug: old.slug, createdAt: old.createdAt })),
         ...(votes.has(article.id) ? { votes: votes.get(article.id) } : {}),
+        revisions: (revisions.get(row.id) ?? []).map((revision) => {
+          const saved = toArticle({ ...revision, id: row.id, updatedAt: revision.createdAt, updatedBy: revision.createdBy });
+          return {
+            version: Number(revision.version),
+            kind: saved.kind,
+            slug: saved.slug,
+            title: saved.title,
+            excerpt: saved.excerpt,
+            body: saved.body,
+            coverImage: saved.coverImage,
+            coverAlt: saved.coverAlt,
+            author: saved.author,
+            tags: saved.tags,
+            seoTitle: saved.seoTitle,
+            seoDescription: saved.seoDescription,
+            state: saved.state,
+            publishAt: saved.publishAt,
+            createdAt: revision.createdAt,
+            createdByEmail: revision.createdBy,
+          };
+        }),
       };
     }),
+    ...(articleImages.length ? { articleImages } : {}),
     contentImports,
   };
 }

@@ -46,6 +46,7 @@ import { insertImportedMeetings } from '../meetings/index.ts';
 import { writeOriginal } from '../inbound/original.ts';
 import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
 import { clockFromExport } from '../../domain/incident-clock.ts';
+import { articleFieldsRow, recordRevision } from '../content/articles.ts';
 import { ARTICLE_LIMITS, ARTICLE_MESSAGES, checkArticleForm, isArticleKind, isArticleState, isSlug } from '../../domain/articles.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
@@ -197,6 +198,8 @@ interface ImportContext {
   inboundIds: Map<string, number>;
   /** Inbound messages whose incident is named by number: linked once the incidents are in. */
   inboundIncidents: Array<{ id: number; numero: string }>;
+  /** The file's article images' ids → their ids here (issue 23), set before the articles. */
+  articleImageIds?: Map<number, number>;
 }
 
 const INBOUND_OUTCOMES: readonly InboundOutcome[] = ['answer', 'unverified', 'new-incident', 'bounce', 'ignored', 'rejected'];
@@ -506,8 +509,9 @@ async function importSavedReply(trx: Transaction<Database>, record: Record<strin
  * dates and old addresses; one whose address (kind and slug) is already here is skipped, and an old
  * address another article holds here is left out.
  */
-async function importArticle(trx: Transaction<Database>, record: Record<string, unknown>): Promise<Outcome> {
-  const checked = checkArticleForm({
+/** An exported article's (or revision's) fields checked by the editor's rules. */
+const checkedArticleRecord = (record: Record<string, unknown>) =>
+  checkArticleForm({
     tipo: text(record.kind, 20),
     titulo: text(record.title, ARTICLE_LIMITS.title * 4),
     slug: text(record.slug, ARTICLE_LIMITS.slug * 4),
@@ -520,6 +524,137 @@ async function importArticle(trx: Transaction<Database>, record: Record<string, 
     seoTitulo: text(record.seoTitle, ARTICLE_LIMITS.seoTitle * 4),
     seoDescripcion: text(record.seoDescription, ARTICLE_LIMITS.seoDescription * 4),
   });
+
+/**
+ * An article's revisions ('Historial', migration 0037), oldest first as exported; one that the editor
+ * would refuse, or without its time, is left out (history, not the article). An article exported
+ * before revisions existed gets one: itself as imported.
+ */
+async function importArticleRevisions(
+  trx: Transaction<Database>,
+  articleId: number,
+  revisions: unknown,
+  fallback: () => Promise<void>,
+): Promise<void> {
+  let kept = 0;
+  for (const raw of Array.isArray(revisions) ? revisions : []) {
+    const revision = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const checked = checkedArticleRecord(revision);
+    const createdAt = toIsoTime(revision.createdAt);
+    const version = Number(revision.version);
+    if (!checked.ok || !createdAt || !isArticleState(revision.state) || !Number.isSafeInteger(version) || version < 1) continue;
+    const publishAt = revision.publishAt == null ? null : toIsoTime(revision.publishAt);
+    let createdBy: string | null = null;
+    try {
+      createdBy = email(revision.createdByEmail, STAFF_EMAIL, 'el correo de quien la guardó', true);
+    } catch {
+      createdBy = null;
+    }
+    await trx
+      .insertInto('articleRevisions')
+      .values({
+        articleId,
+        version,
+        ...articleFieldsRow(checked.article),
+        state: revision.state,
+        publishAt,
+        createdAt,
+        createdBy,
+      })
+      .execute();
+    kept += 1;
+  }
+  if (kept === 0) await fallback();
+}
+
+/**
+ * The images of articles' texts (migration 0037), before the articles, which name them by id: each
+ * stored here under a new id (the file's ids → these, for {@link withImagesHere}), or, when the same
+ * image is here already (its largest WebP byte for byte), that one's id. An image whose files are
+ * missing or altered is left out (the text then names an image that is not here).
+ */
+async function importArticleImages(trx: Transaction<Database>, images: unknown, blobs: Blobs): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  for (const raw of Array.isArray(images) ? images : []) {
+    const image = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const { id, width, height } = image;
+    if (![id, width, height].every((value) => Number.isSafeInteger(value) && (value as number) > 0)) continue;
+    let files: Array<{ width: number; format: string; data: Uint8Array }>;
+    try {
+      files = (Array.isArray(image.files) ? image.files : []).flatMap((file) => {
+        const { width: fileWidth, format, sha256 } = (file ?? {}) as Record<string, unknown>;
+        if (!Number.isSafeInteger(fileWidth) || (format !== 'avif' && format !== 'webp')) return [];
+        const data = blobBytes(blobs, sha256);
+        return data ? [{ width: fileWidth as number, format, data }] : [];
+      });
+    } catch (error) {
+      if (error instanceof Refused) continue;
+      throw error;
+    }
+    const largest = files.find((file) => file.width === width && file.format === 'webp');
+    if (!largest) continue;
+    const same = await trx
+      .selectFrom('articleImageFiles')
+      .select('imageId')
+      .where('width', '=', width as number)
+      .where('format', '=', 'webp')
+      .where('data', '=', Buffer.from(largest.data))
+      .executeTakeFirst();
+    if (same) {
+      ids.set(id as number, Number(same.imageId));
+      continue;
+    }
+    const row = await trx
+      .insertInto('articleImages')
+      .values({
+        width: width as number,
+        height: height as number,
+        createdAt: toIsoTime(image.createdAt) ?? new Date().toISOString(),
+        createdBy: typeof image.createdByEmail === 'string' && STAFF_EMAIL_SHAPE.test(image.createdByEmail) ? image.createdByEmail : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const file of files)
+      await trx
+        .insertInto('articleImageFiles')
+        .values({ imageId: Number(row.id), width: file.width, format: file.format, data: Buffer.from(file.data) })
+        .onConflict((oc) => oc.columns(['imageId', 'width', 'format']).doNothing())
+        .execute();
+    ids.set(id as number, Number(row.id));
+  }
+  return ids;
+}
+
+const STAFF_EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+/** An exported text with its images' addresses naming their ids here. */
+function withImagesHere(body: unknown, imageIds: ReadonlyMap<number, number>): unknown {
+  if (typeof body !== 'string' || imageIds.size === 0) return body;
+  return body.replace(/(\/blog\/imagenes\/)([1-9]\d{0,9})(-\d{1,5}x\d{1,5}\))/g, (whole, prefix: string, id: string, rest: string) => {
+    const here = imageIds.get(Number(id));
+    return here === undefined ? whole : `${prefix}${here}${rest}`;
+  });
+}
+
+async function importArticle(
+  trx: Transaction<Database>,
+  exported: Record<string, unknown>,
+  _staff: unknown,
+  context: ImportContext,
+): Promise<Outcome> {
+  const images = context.articleImageIds ?? new Map<number, number>();
+  const record: Record<string, unknown> = {
+    ...exported,
+    body: withImagesHere(exported.body, images),
+    revisions: Array.isArray(exported.revisions)
+      ? exported.revisions.map((revision) =>
+          revision && typeof revision === 'object'
+            ? { ...(revision as Record<string, unknown>), body: withImagesHere((revision as Record<string, unknown>).body, images) }
+            : revision,
+        )
+      : exported.revisions,
+  };
+  const checked = checkedArticleRecord(record);
   if (!checked.ok) {
     const problem = Object.values(checked.errors)[0] ?? 'el artículo no es válido.';
     throw new Refused(problem.charAt(0).toLowerCase() + problem.slice(1));
@@ -558,8 +693,11 @@ async function importArticle(trx: Transaction<Database>, record: Record<string, 
       updatedAt,
       updatedBy: email(record.updatedByEmail, STAFF_EMAIL, 'el correo de quien lo editó', true),
     })
-    .returning('id')
+    .returningAll()
     .executeTakeFirstOrThrow();
+  await importArticleRevisions(trx, Number(row.id), record.revisions, () =>
+    recordRevision(trx, row, row.updatedBy, row.updatedAt),
+  );
   for (const old of Array.isArray(record.oldSlugs) ? record.oldSlugs : []) {
     const { kind, slug, createdAt: movedAt } = (old ?? {}) as Record<string, unknown>;
     if (!isArticleKind(kind) || typeof slug !== 'string' || !isSlug(slug)) continue;
@@ -613,6 +751,8 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
   let done = 0;
   await db.transaction().execute(async (trx) => {
     const staff = await staffIds(trx);
+    const source = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    context.articleImageIds = await importArticleImages(trx, source.articleImages, context.blobs);
     // Inbound messages first: the incidents' entries name them.
     for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages', 'savedReplies', 'articles'] as const) {
       for (const raw of records[kind]) {

@@ -521,6 +521,57 @@ export interface ArticleSlugsTable {
   createdAt: string;
 }
 
+/** Every save of an article, with the fields as saved (migration 0037): 'Historial' and 'Restaurar'. */
+export interface ArticleRevisionsTable {
+  id: Generated<number>;
+  articleId: number;
+  /** The article's version after this save. */
+  version: number;
+  kind: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  body: string;
+  coverImage: string | null;
+  coverAlt: Generated<string>;
+  author: Generated<string>;
+  tags: Generated<string>;
+  seoTitle: Generated<string>;
+  seoDescription: Generated<string>;
+  state: string;
+  publishAt: string | null;
+  createdAt: string;
+  /** The staff member's e-mail; null for the one-time import. */
+  createdBy: string | null;
+}
+
+/** Private preview links of an article (migration 0037): the token's SHA-256, valid until `expiresAt`. */
+export interface ArticlePreviewLinksTable {
+  id: Generated<number>;
+  articleId: number;
+  tokenHash: string;
+  createdAt: string;
+  createdBy: string | null;
+  expiresAt: string;
+}
+
+/** An image uploaded into an article's text (migration 0037): its largest width and height. */
+export interface ArticleImagesTable {
+  id: Generated<number>;
+  width: number;
+  height: number;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+/** One file of an article image: a width and a format ('avif' | 'webp'), re-encoded by sharp. */
+export interface ArticleImageFilesTable {
+  imageId: number;
+  width: number;
+  format: string;
+  data: Uint8Array;
+}
+
 /** One-time imports done (migration 0033): the Markdown articles on first start. */
 export interface ContentImportsTable {
   name: string;
@@ -575,6 +626,10 @@ export interface Database {
   articleSlugs: ArticleSlugsTable;
   contentImports: ContentImportsTable;
   articleVotes: ArticleVotesTable;
+  articleRevisions: ArticleRevisionsTable;
+  articlePreviewLinks: ArticlePreviewLinksTable;
+  articleImages: ArticleImagesTable;
+  articleImageFiles: ArticleImageFilesTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;
@@ -596,3 +651,4 @@ export type InboundMessage = Selectable<InboundMessagesTable>;
 export type IncidentAttachment = Selectable<IncidentAttachmentsTable>;
 export type SavedReply = Selectable<SavedRepliesTable>;
 export type ArticleRow = Selectable<ArticlesTable>;
+export type ArticleRevisionRow = Selectable<ArticleRevisionsTable>;

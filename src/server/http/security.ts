@@ -62,7 +62,10 @@ const SIGN_IN_BODY_BYTES = 4 * 1024;
  * bytes each in UTF-8, form-encoded) with the other fields.
  */
 export const ARTICLE_BODY_BYTES = 1024 * 1024;
-const CONTENT_SAVE_ACTION = /[?&]_action=content\.save(&|$)/;
+/** The editor's saves and its 'Vista previa' (the whole form, without saving it). */
+const CONTENT_SAVE_ACTION = /[?&]_action=content\.(save|preview)(&|$)/;
+/** The editor's form with an image (src/domain/article-images.ts: at most 3 MB, within Astro's own action limit). */
+const CONTENT_IMAGE_ACTION = /[?&]_action=content\.uploadImage(&|$)/;
 /** The page-view beacon: a path. */
 const BEACON_BODY_BYTES = 1024;
 /**
@@ -110,7 +113,8 @@ export function bodyLimit(pathname: string, search: string, contentType?: string
   if (pathname === ROUTES.beacon) return BEACON_BODY_BYTES;
   if (pathname === ROUTES.adminLogin || pathname.startsWith(`${ACTIONS_PREFIX}login.`)) return SIGN_IN_BODY_BYTES;
   if (pathname === ROUTES.adminClientsImport && (CLIENT_IMPORT_ACTION.test(search) || !/[?&]_action=/.test(search))) return CLIENT_IMPORT_BODY_BYTES;
-  if ((pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_SAVE_ACTION.test(search)) || pathname === `${ACTIONS_PREFIX}content.save`) return ARTICLE_BODY_BYTES;
+  if (pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_IMAGE_ACTION.test(search)) return ASTRO_ACTION_BODY_BYTES;
+  if ((pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_SAVE_ACTION.test(search)) || pathname === `${ACTIONS_PREFIX}content.save` || pathname === ROUTES.staffMarkdownPreview) return ARTICLE_BODY_BYTES;
   if (isUploadRequest(pathname, search) && /^multipart\/form-data\s*;/i.test(contentType ?? '')) return UPLOAD_BODY_BYTES;
   if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;

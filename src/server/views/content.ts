@@ -7,7 +7,19 @@
  */
 import { articlePathOf, isPublicAt, socialCardPathOf, type ArticleKind, type ArticleState } from '../../domain/articles.ts';
 import { santoDomingoToday } from '../../domain/forms/meeting.ts';
-import { articleById, articleBySlug, listArticles, publicArticles, redirectFor, type Article } from '../content/articles.ts';
+import {
+  articleById,
+  articleBySlug,
+  articleRevisions,
+  listArticles,
+  publicArticles,
+  redirectFor,
+  type Article,
+} from '../content/articles.ts';
+import type { ArticleImageFormat } from '../../domain/article-images.ts';
+import { articleImageFile } from '../content/images.ts';
+import { previewArticle, type PreviewAccess } from '../content/preview.ts';
+import { revisionDiff, type RevisionDiff } from '../content/revision-diff.ts';
 import { searchHelp } from '../content/help-search.ts';
 import { renderArticleHtml } from '../content/render.ts';
 import { voteCounts, type VoteCounts } from '../content/votes.ts';
@@ -218,6 +230,47 @@ export async function helpArticleView(slug: string, now: Date = new Date()): Pro
   }
   return { kind: 'missing' };
 }
+export type BlogPreviewView =
+  | {
+      kind: 'preview';
+      article: PublicArticle & { html: string };
+      related: PublicArticle[];
+      state: ArticleState;
+      /** ISO 8601 UTC: when a scheduled article goes public; null for a draft. */
+      scheduledFor: string | null;
+    }
+  | { kind: 'moved'; to: string }
+  | { kind: 'none' };
+
+/**
+ * 'Vista previa' of a blog article not public yet, at its future address (src/server/content/preview.ts):
+ * for signed-in staff, or by a private link's token; `none` for everybody else (the route's 404).
+ */
+export async function blogPreviewView(slug: string, access: PreviewAccess, now: Date = new Date()): Promise<BlogPreviewView> {
+  if (!access.staff && !access.token) return { kind: 'none' };
+  const db = getDb();
+  const outcome = await previewArticle(db, 'blog', slug, access, now);
+  if (outcome.kind !== 'preview') return outcome;
+  const { article } = outcome;
+  const related = (await publicArticles(db, 'blog', now)).filter((other) => other.id !== article.id);
+  return {
+    kind: 'preview',
+    article: { ...publicArticle(article), html: await renderArticleHtml(article.body) },
+    related: related.map(publicArticle),
+    state: article.state,
+    scheduledFor: article.state === 'programado' ? article.publishAt : null,
+  };
+}
+
+/** One file of an image in an article (`/blog/imagenes/{id}-{width}.{format}`), or null. */
+export const articleImageView = (id: number, width: number, format: ArticleImageFormat): Promise<Uint8Array | null> =>
+  articleImageFile(getDb(), id, width, format);
+
+/** The editor's 'Vista previa': an article body's Markdown as its public page shows it. */
+export const markdownPreview = (markdown: string): Promise<string> => renderArticleHtml(markdown);
+
+/** The kinds whose drafts open at their future address ('Vista previa'): the blog's; the help centre's come next. */
+export const hasPreviewPages = (kind: ArticleKind): boolean => kind === 'blog';
 
 /** A row of 'Contenido'. */
 export interface ContentListItem {
@@ -253,9 +306,43 @@ export async function contentListView(now: Date = new Date()): Promise<ContentLi
   }));
 }
 
-/** The editor of `/admin/contenido/{id}`: the stored article (null for `nuevo`), or missing for an id that is not one. */
-export async function articleEditorView(param: string | undefined): Promise<{ kind: 'new' } | { kind: 'article'; article: Article } | { kind: 'missing' }> {
+/** A row of 'Historial': one save, and how it differs from the current text. */
+export interface RevisionItem {
+  id: number;
+  version: number;
+  state: ArticleState;
+  title: string;
+  createdAt: string;
+  /** E-mail of who saved it; null for the one-time import. */
+  createdBy: string | null;
+  /** This save is the article as it is now. */
+  current: boolean;
+  diff: RevisionDiff;
+}
+
+/** How many saves 'Historial' lists (the newest). */
+export const HISTORY_LIMIT = 30;
+
+/** The editor of `/admin/contenido/{id}`: the stored article with its history (none for `nuevo`), or missing for an id that is not one. */
+export async function articleEditorView(
+  param: string | undefined,
+): Promise<{ kind: 'new' } | { kind: 'article'; article: Article; revisions: RevisionItem[] } | { kind: 'missing' }> {
   if (param === 'nuevo') return { kind: 'new' };
-  const article = param && /^[1-9]\d{0,9}$/.test(param) ? await articleById(getDb(), Number(param)) : null;
-  return article ? { kind: 'article', article } : { kind: 'missing' };
+  const db = getDb();
+  const article = param && /^[1-9]\d{0,9}$/.test(param) ? await articleById(db, Number(param)) : null;
+  if (!article) return { kind: 'missing' };
+  const revisions = (await articleRevisions(db, article.id, HISTORY_LIMIT)).map((revision) => {
+    const diff = revisionDiff(revision, article);
+    return {
+      id: revision.id,
+      version: revision.version,
+      state: revision.state,
+      title: revision.title,
+      createdAt: revision.createdAt,
+      createdBy: revision.createdBy,
+      current: diff.same,
+      diff,
+    };
+  });
+  return { kind: 'article', article, revisions };
 }

@@ -36,6 +36,7 @@ import * as search from './0030_search.ts';
 import * as businessHoursClock from './0031_business_hours_clock.ts';
 import * as liveEvents from './0032_live_events.ts';
 import * as articles from './0033_articles.ts';
+import * as articleRevisions from './0037_article_revisions.ts';
 import * as inboundOriginalParts from './0034_inbound_original_parts.ts';
 import * as articleVotes from './0035_article_votes.ts';
 
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0033_articles': articles,
   '0034_inbound_original_parts': inboundOriginalParts,
   '0035_article_votes': articleVotes,
+  '0037_article_revisions': articleRevisions,
 };
