@@ -40,6 +40,10 @@ export const ROUTES = {
   adminMessages: '/admin/mensajes',
   /** 'Contenido' (issue 23): the articles of the blog and the help centre; `/admin/contenido/nuevo` and `/admin/contenido/{id}` edit one. */
   adminContent: '/admin/contenido',
+  /** 'Anuncios' (issue 23): the toast's announcements; `/admin/anuncios/nuevo` and `/admin/anuncios/{id}` edit one. */
+  adminAnnouncements: '/admin/anuncios',
+  /** 'Logos de clientes' (issue 23): the logo wall; `/admin/logos/nuevo` and `/admin/logos/{id}` edit one. */
+  adminLogos: '/admin/logos',
   /** One search over incidents, messages and clients (issue 22): `?q=`. */
   adminSearch: '/admin/buscar',
   staffMessagesCsv: '/api/staff/mensajes.csv',

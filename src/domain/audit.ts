@@ -40,6 +40,13 @@ export const AUDIT_ACTIONS = {
   'article.published': 'Artículo publicado',
   'article.scheduled': 'Artículo programado',
   'article.unpublished': 'Artículo despublicado',
+  'announcement.created': 'Anuncio creado',
+  'announcement.edited': 'Anuncio editado',
+  'announcement.deleted': 'Anuncio eliminado',
+  'logo.created': 'Logo de cliente agregado',
+  'logo.edited': 'Logo de cliente editado',
+  'logo.moved': 'Orden de los logos cambiado',
+  'logo.deleted': 'Logo de cliente eliminado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

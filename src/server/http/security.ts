@@ -12,6 +12,7 @@ import { ACTIONS_PREFIX, isPrivatePath, ROUTES } from '../../routes.ts';
 import { readBodyUpTo } from './read-body.ts';
 import { actionErrorBody } from './refusals.ts';
 import { UPLOAD_ACTIONS, UPLOAD_BODY_BYTES } from '../../domain/attachments.ts';
+import { LOGO_BODY_BYTES } from '../../domain/site-content.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -63,6 +64,8 @@ const SIGN_IN_BODY_BYTES = 4 * 1024;
  */
 export const ARTICLE_BODY_BYTES = 1024 * 1024;
 const CONTENT_SAVE_ACTION = /[?&]_action=content\.save(&|$)/;
+/** 'Logos de clientes' saves a logo with its image (issue 23). */
+const LOGO_SAVE_ACTION = /[?&]_action=logos\.save(&|$)/;
 /** The page-view beacon: a path. */
 const BEACON_BODY_BYTES = 1024;
 /**
@@ -111,6 +114,7 @@ export function bodyLimit(pathname: string, search: string, contentType?: string
   if (pathname === ROUTES.adminLogin || pathname.startsWith(`${ACTIONS_PREFIX}login.`)) return SIGN_IN_BODY_BYTES;
   if (pathname === ROUTES.adminClientsImport && (CLIENT_IMPORT_ACTION.test(search) || !/[?&]_action=/.test(search))) return CLIENT_IMPORT_BODY_BYTES;
   if ((pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_SAVE_ACTION.test(search)) || pathname === `${ACTIONS_PREFIX}content.save`) return ARTICLE_BODY_BYTES;
+  if ((pathname.startsWith(`${ROUTES.adminLogos}/`) && LOGO_SAVE_ACTION.test(search)) || pathname === `${ACTIONS_PREFIX}logos.save`) return LOGO_BODY_BYTES;
   if (isUploadRequest(pathname, search) && /^multipart\/form-data\s*;/i.test(contentType ?? '')) return UPLOAD_BODY_BYTES;
   if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;

@@ -37,6 +37,7 @@ import * as businessHoursClock from './0031_business_hours_clock.ts';
 import * as liveEvents from './0032_live_events.ts';
 import * as articles from './0033_articles.ts';
 import * as inboundOriginalParts from './0034_inbound_original_parts.ts';
+import * as announcementsLogos from './0036_announcements_logos.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '0032_live_events': liveEvents,
   '0033_articles': articles,
   '0034_inbound_original_parts': inboundOriginalParts,
+  '0036_announcements_logos': announcementsLogos,
 };
