@@ -12,7 +12,9 @@ export const FRAGMENT_NAMES = ['novedades', 'logos-inicio', 'logos-clientes'] as
 export type FragmentName = (typeof FRAGMENT_NAMES)[number];
 
 /** The route that renders a fragment. */
-export const fragmentPath = (name: FragmentName) => `/fragmentos/${name}`;
+/** ROUTES.fragments (src/routes.ts), written out: this module is also read by the layout of every public page. */
+export const FRAGMENTS_PREFIX = '/fragmentos';
+export const fragmentPath = (name: FragmentName) => `${FRAGMENTS_PREFIX}/${name}`;
 
 export const fragmentStart = (name: FragmentName) => `<!--fragmento:${name}-->`;
 export const fragmentEnd = (name: FragmentName) => `<!--/fragmento:${name}-->`;

@@ -31,7 +31,9 @@ import {
 } from '../../src/server/content/client-logos.ts';
 import { prepareLogoImage } from '../../src/server/content/logo-image.ts';
 import { importAnnouncements, importClientLogos } from '../../src/server/content/site-import.ts';
-import { describeEachEngine } from '../support/db.ts';
+import { exportData } from '../../src/server/data/export.ts';
+import { importData } from '../../src/server/data/import.ts';
+import { createTestDatabase, describeEachEngine } from '../support/db.ts';
 
 const ANA = { actorId: 'user-ana', actorEmail: 'ana@vertice.example', network: '203.0.113.0/24' };
 const T0 = new Date('2026-03-02T14:00:00.000Z');
@@ -184,5 +186,38 @@ describeEachEngine('announcements and client logos', (database) => {
     expect(path).toBe(`/logos/${logo.id}-${raster.image.hash}.webp`);
     const files = await uploadedLogoFiles(db);
     expect(files).toEqual([{ path, type: 'image/webp', data: raster.image.data }]);
+  });
+
+  it('npm run data carries them: keys, dates, order, shown/hidden, uploaded images, and the imports as done', async () => {
+    const { db, engine } = database();
+    await importAnnouncements(db, ANNOUNCEMENTS, T0);
+    await importClientLogos(db, CLIENTS, T0);
+    await createAnnouncement(db, announcement({ endsOn: '2026-04-01' }), ANA, T0);
+    const uploaded = await createClientLogo(db, { name: 'Subido', link: 'https://subido.example', visible: false }, await svgLogo('Subido'), ANA, T0);
+    await moveClientLogo(db, uploaded.id, uploaded.version, 'subir', ANA, T0);
+    const exported = JSON.parse(JSON.stringify(await exportData(db))) as unknown;
+    const target = await createTestDatabase(engine);
+    try {
+      const summary = await importData(target.db, exported);
+      expect(summary.announcements).toEqual({ imported: 5, skipped: 0, invalid: 0 });
+      expect(summary.clientLogos).toEqual({ imported: 19, skipped: 0, invalid: 0 });
+      const shape = async (from: typeof db) => ({
+        announcements: (await listAnnouncements(from)).map(({ key, title, message, link, startsOn, endsOn }) => ({ key, title, message, link, startsOn, endsOn })),
+        logos: (await listClientLogos(from)).map(({ name, imageRef, imageHash, link, visible }) => ({ name, imageRef, imageHash, link, visible })),
+        files: await uploadedLogoFiles(from),
+      });
+      const after = await shape(target.db);
+      expect(after.announcements).toEqual((await shape(db)).announcements);
+      expect(after.logos).toEqual((await shape(db)).logos);
+      expect(after.files.map((file) => file.data)).toEqual((await shape(db)).files.map((file) => file.data));
+      // The target never imports the files' announcements and logos again; a second import skips them all.
+      expect(await importAnnouncements(target.db, ANNOUNCEMENTS, T0)).toBeNull();
+      expect(await importClientLogos(target.db, CLIENTS, T0)).toBeNull();
+      const again = await importData(target.db, exported);
+      expect(again.announcements).toEqual({ imported: 0, skipped: 5, invalid: 0 });
+      expect(again.clientLogos).toEqual({ imported: 0, skipped: 19, invalid: 0 });
+    } finally {
+      await target.cleanup();
+    }
   });
 });

@@ -212,6 +212,35 @@ export interface ExportedArticle {
   oldSlugs: Array<{ kind: string; slug: string; createdAt: string }>;
 }
 
+/** An announcement of 'Anuncios' (issue 23): its key is what visitors' browsers remember it by. */
+export interface ExportedAnnouncement {
+  key: string;
+  title: string;
+  message: string;
+  link: string;
+  startsOn: string;
+  endsOn: string | null;
+  createdAt: string;
+  createdByEmail: string | null;
+  updatedAt: string;
+  updatedByEmail: string | null;
+}
+
+/** A logo of 'Logos de clientes' (issue 23), in the wall's order; an uploaded image's bytes in base64. */
+export interface ExportedClientLogo {
+  name: string;
+  imageRef: string | null;
+  imageType: string;
+  imageBase64: string | null;
+  link: string | null;
+  position: number;
+  visible: boolean;
+  createdAt: string;
+  createdByEmail: string | null;
+  updatedAt: string;
+  updatedByEmail: string | null;
+}
+
 export interface ExportData {
   exportedAt: string;
   /** The bytes of every exported file, base64, by SHA-256 (issue 21); absent when there are none. */
@@ -225,6 +254,9 @@ export interface ExportData {
   savedReplies?: ExportedSavedReply[];
   /** Files exported before issue 23's articles have none. */
   articles?: ExportedArticle[];
+  /** Files exported before issue 23's announcements and logos have none. */
+  announcements?: ExportedAnnouncement[];
+  clientLogos?: ExportedClientLogo[];
   /** The one-time imports done (`content_imports`), so the target never imports the Markdown articles again. */
   contentImports?: string[];
 }
@@ -306,6 +338,8 @@ export async function exportData(db: Db): Promise<ExportData> {
   const savedReplies = await db.selectFrom('savedReplies').selectAll().orderBy('createdAt').orderBy('id').execute();
   const articles = await db.selectFrom('articles').selectAll().orderBy('createdAt').orderBy('id').execute();
   const oldSlugs = Map.groupBy(await db.selectFrom('articleSlugs').selectAll().orderBy('createdAt').orderBy('id').execute(), (row) => row.articleId);
+  const announcements = await db.selectFrom('announcements').selectAll().orderBy('createdAt').orderBy('id').execute();
+  const clientLogos = await db.selectFrom('clientLogos').selectAll().orderBy('position').orderBy('id').execute();
   const contentImports = (await db.selectFrom('contentImports').select('name').orderBy('name').execute()).map((row) => row.name);
   const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
@@ -491,6 +525,31 @@ export async function exportData(db: Db): Promise<ExportData> {
         oldSlugs: (oldSlugs.get(row.id) ?? []).map((old) => ({ kind: old.kind, slug: old.slug, createdAt: old.createdAt })),
       };
     }),
+    announcements: announcements.map((row) => ({
+      key: row.key,
+      title: row.title,
+      message: row.message,
+      link: row.link,
+      startsOn: row.startsOn,
+      endsOn: row.endsOn,
+      createdAt: String(row.createdAt),
+      createdByEmail: row.createdBy,
+      updatedAt: String(row.updatedAt),
+      updatedByEmail: row.updatedBy,
+    })),
+    clientLogos: clientLogos.map((row) => ({
+      name: row.name,
+      imageRef: row.imageRef,
+      imageType: row.imageType,
+      imageBase64: row.imageData ? Buffer.from(row.imageData).toString('base64') : null,
+      link: row.link,
+      position: Number(row.position),
+      visible: Boolean(Number(row.visible)),
+      createdAt: String(row.createdAt),
+      createdByEmail: row.createdBy,
+      updatedAt: String(row.updatedAt),
+      updatedByEmail: row.updatedBy,
+    })),
     contentImports,
   };
 }
