@@ -57,8 +57,7 @@ export interface AnnouncementInput {
 export type AnnouncementFieldName = 'titulo' | 'mensaje' | 'enlace' | 'inicio' | 'fin';
 
 export type FormCheck<T, F extends string> =
-  | { ok: true; value: T }
-  | { ok: false; errors: Partial<Record<F, string>> };
+  { ok: true; value: T } | { ok: false; errors: Partial<Record<F, string>> };
 
 const oneLine = (value: unknown) => (typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '');
 
@@ -110,7 +109,10 @@ export function checkAnnouncementForm(
 }
 
 /** Shown by the toast on `today` (Santo Domingo, aaaa-mm-dd): started, and not ended. */
-export function isAnnouncementActive(item: Pick<AnnouncementInput, 'startsOn' | 'endsOn'>, today: string): boolean {
+export function isAnnouncementActive(
+  item: Pick<AnnouncementInput, 'startsOn' | 'endsOn'>,
+  today: string,
+): boolean {
   return item.startsOn <= today && (item.endsOn === null || today <= item.endsOn);
 }
 
@@ -122,7 +124,11 @@ export interface LogoInput {
 
 export type LogoFieldName = 'nombre' | 'enlace' | 'imagen';
 
-export function checkLogoForm(posted: { nombre?: unknown; enlace?: unknown; visible?: unknown }): FormCheck<LogoInput, LogoFieldName> {
+export function checkLogoForm(posted: {
+  nombre?: unknown;
+  enlace?: unknown;
+  visible?: unknown;
+}): FormCheck<LogoInput, LogoFieldName> {
   const name = oneLine(posted.nombre);
   const link = typeof posted.enlace === 'string' ? posted.enlace.trim() : '';
   const errors: Partial<Record<LogoFieldName, string>> = {};
@@ -130,7 +136,10 @@ export function checkLogoForm(posted: { nombre?: unknown; enlace?: unknown; visi
   else if (name.length > LOGO_LIMITS.name) errors.nombre = LOGO_MESSAGES.nameLong;
   if (link && (link.length > LOGO_LIMITS.link || !isWebLink(link))) errors.enlace = LOGO_MESSAGES.linkBad;
   if (Object.keys(errors).length) return { ok: false, errors };
-  return { ok: true, value: { name, link: link || null, visible: posted.visible === 'si' || posted.visible === 'on' } };
+  return {
+    ok: true,
+    value: { name, link: link || null, visible: posted.visible === 'si' || posted.visible === 'on' },
+  };
 }
 
 /** A key for a new announcement (`whatsnew-{key}`): from its title, with a random tail so a key is never given twice. */

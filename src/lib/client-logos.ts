@@ -23,10 +23,17 @@ export function logoImageOf(logo: LogoImageFields): ImageSource | null {
     const image = match ? ASSETS[`../assets/clients/${match[1]}`] : undefined;
     return image ? { src: image.src, width: image.width, height: image.height } : null;
   }
-  return logo.uploadedPath ? { src: logo.uploadedPath, width: logo.imageWidth, height: logo.imageHeight } : null;
+  return logo.uploadedPath
+    ? { src: logo.uploadedPath, width: logo.imageWidth, height: logo.imageHeight }
+    : null;
 }
 
 /** The build's logo of a file of src/assets/clients (the industries' data and the import name files). */
 export function assetLogo(file: string): ImageSource | null {
-  return logoImageOf({ imageRef: `asset:clients/${file}`, imageWidth: 0, imageHeight: 0, uploadedPath: null });
+  return logoImageOf({
+    imageRef: `asset:clients/${file}`,
+    imageWidth: 0,
+    imageHeight: 0,
+    uploadedPath: null,
+  });
 }

@@ -37,9 +37,15 @@ afterAll(async () => {
 
 const noOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
-const html = async (path: string) => (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'identity' } })).text();
+const html = async (path: string) =>
+  (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'identity' } })).text();
 /** The alt texts of a page's logo wall, in order. */
-const wall = async (path: string) => [...(await html(path)).matchAll(/<li[^>]*data-reveal[^>]*>(?:<a[^>]*>)?<img src="([^"]+)"[^>]*alt="([^"]*)"/g)].map((match) => match[2]);
+const wall = async (path: string) =>
+  [
+    ...(await html(path)).matchAll(
+      /<li[^>]*data-reveal[^>]*>(?:<a[^>]*>)?<img src="([^"]+)"[^>]*alt="([^"]*)"/g,
+    ),
+  ].map((match) => match[2]);
 
 const EVIL_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="72" viewBox="0 0 240 72" onload="alert(1)">' +
@@ -70,7 +76,9 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
     expect(await page.getByRole('list', { name: 'Anuncios' }).getByRole('listitem').count()).toBe(4);
     await page.getByRole('link', { name: 'Nuevo anuncio' }).click();
     await page.getByLabel('Título', { exact: true }).fill('Facturación electrónica en Tiendao');
-    await page.getByLabel('Mensaje', { exact: true }).fill('Tus ventas en línea ya salen con su comprobante fiscal electrónico.');
+    await page
+      .getByLabel('Mensaje', { exact: true })
+      .fill('Tus ventas en línea ya salen con su comprobante fiscal electrónico.');
     await page.getByLabel('Enlace', { exact: true }).fill('javascript:alert(1)');
     expect(await noOverflow(page)).toBe(true);
     await page.getByRole('button', { name: 'Crear anuncio' }).click();
@@ -87,7 +95,9 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
     const toast = home.locator('#whatsnew');
     await poll(() => toast.isVisible()).toBe(true);
     expect(await toast.innerText()).toContain('Facturación electrónica en Tiendao');
-    expect(await toast.getByRole('link', { name: /Ver más detalles/ }).getAttribute('href')).toBe('/producto/tiendao');
+    expect(await toast.getByRole('link', { name: /Ver más detalles/ }).getAttribute('href')).toBe(
+      '/producto/tiendao',
+    );
     const key = await toast.locator('[data-whatsnew]:not([hidden])').getAttribute('data-whatsnew');
     expect(key).toMatch(/^facturacion-electronica-en-tiendao-[0-9a-f]{8}$/);
     expect(await home.evaluate((name) => localStorage.getItem(`whatsnew-${name}`), key!)).toBeTruthy();
@@ -120,7 +130,9 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
     expect(await page.getByTestId('logos-resumen').innerText()).toMatch(/^Se muestran 18 logos de 18/);
     await page.getByRole('link', { name: 'Nuevo logo' }).click();
     await page.getByLabel('Nombre', { exact: true }).fill('Nueva Empresa');
-    await page.getByLabel('Imagen', { exact: true }).setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(EVIL_SVG) });
+    await page
+      .getByLabel('Imagen', { exact: true })
+      .setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(EVIL_SVG) });
     expect(await noOverflow(page)).toBe(true);
     await page.getByRole('button', { name: 'Agregar logo' }).click();
     await poll(() => page.getByRole('status').textContent()).toBe('Logo agregado.');
@@ -183,7 +195,12 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
       [PHONE, '198.51.100.43'],
       [DESKTOP, '198.51.100.44'],
     ] as const) {
-      const { context, page } = await signInStaff(browser, server.url, { email, password, network }, viewport);
+      const { context, page } = await signInStaff(
+        browser,
+        server.url,
+        { email, password, network },
+        viewport,
+      );
       for (const path of ['/admin/anuncios', '/admin/anuncios/nuevo', '/admin/logos', '/admin/logos/nuevo']) {
         await page.goto(`${server.url}${path}`);
         expect(await noOverflow(page)).toBe(true);
@@ -191,8 +208,17 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
       }
       await context.close();
     }
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.45' }, DESKTOP);
-    const row = await db.selectFrom('announcements').select(['id']).where('key', '=', 'calculadora-tiendao').executeTakeFirstOrThrow();
+    const { context, page } = await signInStaff(
+      browser,
+      server.url,
+      { email, password, network: '198.51.100.45' },
+      DESKTOP,
+    );
+    const row = await db
+      .selectFrom('announcements')
+      .select(['id'])
+      .where('key', '=', 'calculadora-tiendao')
+      .executeTakeFirstOrThrow();
     await page.goto(`${server.url}/admin/anuncios/${row.id}`);
     const other = await context.newPage();
     await other.goto(`${server.url}/admin/anuncios/${row.id}`);
@@ -204,6 +230,16 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
     await poll(() => other.getByRole('alert').textContent()).toMatch(/Otra persona guardó este anuncio/);
     await expectNoAxeViolations(other);
     expect(await html('/')).toContain('Calculadora de inversión renovada');
+
+    // With JavaScript, a logo dragged below the third takes its place, on both walls.
+    await page.goto(`${server.url}/admin/logos`);
+    const items = page.locator('[data-logo-list] > li');
+    const first = (await wall('/'))[0]!;
+    const box = (await items.nth(2).boundingBox())!;
+    await items.nth(0).dragTo(items.nth(2), { targetPosition: { x: 20, y: box.height - 4 } });
+    await poll(() => page.getByRole('status').textContent()).toBe('Orden actualizado.');
+    expect((await wall('/')).indexOf(first)).toBe(2);
+    expect((await wall('/clientes')).indexOf(first)).toBe(2);
     await context.close();
   });
 });

@@ -49,7 +49,9 @@ const announcement = (overrides: Partial<Parameters<typeof createAnnouncement>[1
 
 async function svgLogo(name: string) {
   const prepared = await prepareLogoImage(
-    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="240" height="72" viewBox="0 0 240 72"><text x="10" y="40">${name}</text></svg>`),
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="72" viewBox="0 0 240 72"><text x="10" y="40">${name}</text></svg>`,
+    ),
   );
   if (!prepared.ok) throw new Error(prepared.message);
   return prepared.image;
@@ -74,13 +76,17 @@ describeEachEngine('announcements and client logos', (database) => {
     expect((await listAnnouncements(db)).length).toBe(3);
   });
 
-  it('imports the eighteen logos once, in order, shown, naming the build\'s images', async () => {
+  it("imports the eighteen logos once, in order, shown, naming the build's images", async () => {
     const { db } = database();
     expect(await importClientLogos(db, CLIENTS, T0)).toBe(18);
     const logos = await listClientLogos(db);
     expect(logos.map((logo) => logo.name)).toEqual(CLIENTS.map((client) => client.name));
-    expect(logos.map((logo) => logo.imageRef)).toEqual(CLIENTS.map((client) => `asset:clients/${client.file}`));
-    expect(logos.every((logo) => logo.visible && logo.imageWidth === 240 && logo.imageHeight === 72)).toBe(true);
+    expect(logos.map((logo) => logo.imageRef)).toEqual(
+      CLIENTS.map((client) => `asset:clients/${client.file}`),
+    );
+    expect(logos.every((logo) => logo.visible && logo.imageWidth === 240 && logo.imageHeight === 72)).toBe(
+      true,
+    );
     expect(await importClientLogos(db, CLIENTS, T0)).toBeNull();
     expect(await uploadedLogoFiles(db)).toEqual([]);
   });
@@ -89,21 +95,50 @@ describeEachEngine('announcements and client logos', (database) => {
     const { db } = database();
     let changes = 0;
     stop = onContentChange(() => void (changes += 1));
-    const older = await createAnnouncement(db, announcement({ title: 'Anterior', startsOn: '2026-02-01' }), ANA, T0);
+    const older = await createAnnouncement(
+      db,
+      announcement({ title: 'Anterior', startsOn: '2026-02-01' }),
+      ANA,
+      T0,
+    );
     const newer = await createAnnouncement(db, announcement({ startsOn: '2026-03-02' }), ANA, T0);
-    const future = await createAnnouncement(db, announcement({ title: 'Mañana', startsOn: '2026-03-03' }), ANA, T0);
-    const ended = await createAnnouncement(db, announcement({ title: 'Terminado', startsOn: '2026-01-01', endsOn: '2026-03-01' }), ANA, T0);
+    const future = await createAnnouncement(
+      db,
+      announcement({ title: 'Mañana', startsOn: '2026-03-03' }),
+      ANA,
+      T0,
+    );
+    const ended = await createAnnouncement(
+      db,
+      announcement({ title: 'Terminado', startsOn: '2026-01-01', endsOn: '2026-03-01' }),
+      ANA,
+      T0,
+    );
     expect(newer.key).toMatch(/^nuevo-reporte-de-ventas-[0-9a-f]{8}$/);
     expect(changes).toBe(4);
     // 10:00 in Santo Domingo on 2 March: the future one has not started, the ended one ended yesterday.
     expect((await activeAnnouncements(db, T0)).map((item) => item.id)).toEqual([newer.id, older.id]);
     // The end day is included, to its last minute in Santo Domingo (03:59 UTC the next day).
-    expect((await activeAnnouncements(db, new Date('2026-03-02T03:59:00.000Z'))).map((item) => item.title)).toContain('Terminado');
-    expect((await activeAnnouncements(db, new Date('2026-03-03T04:00:00.000Z'))).map((item) => item.id)).toContain(future.id);
+    expect(
+      (await activeAnnouncements(db, new Date('2026-03-02T03:59:00.000Z'))).map((item) => item.title),
+    ).toContain('Terminado');
+    expect(
+      (await activeAnnouncements(db, new Date('2026-03-03T04:00:00.000Z'))).map((item) => item.id),
+    ).toContain(future.id);
     expect(ended.endsOn).toBe('2026-03-01');
 
-    const saved = await updateAnnouncement(db, newer.id, 1, announcement({ title: 'Reporte por hora' }), ANA, T0);
-    expect(saved).toMatchObject({ kind: 'saved', value: { title: 'Reporte por hora', version: 2, key: newer.key } });
+    const saved = await updateAnnouncement(
+      db,
+      newer.id,
+      1,
+      announcement({ title: 'Reporte por hora' }),
+      ANA,
+      T0,
+    );
+    expect(saved).toMatchObject({
+      kind: 'saved',
+      value: { title: 'Reporte por hora', version: 2, key: newer.key },
+    });
     // A second editor with the page of version 1 is refused, and nothing is written.
     const stale = await updateAnnouncement(db, newer.id, 1, announcement({ title: 'Otro' }), ANA, T0);
     expect(stale).toMatchObject({ kind: 'stale', current: { title: 'Reporte por hora', version: 2 } });
@@ -120,8 +155,20 @@ describeEachEngine('announcements and client logos', (database) => {
     const { db } = database();
     const [a, b, c] = [
       await createClientLogo(db, { name: 'Alfa', link: null, visible: true }, await svgLogo('Alfa'), ANA, T0),
-      await createClientLogo(db, { name: 'Beta', link: 'https://beta.example', visible: true }, await svgLogo('Beta'), ANA, T0),
-      await createClientLogo(db, { name: 'Gamma', link: null, visible: true }, await svgLogo('Gamma'), ANA, T0),
+      await createClientLogo(
+        db,
+        { name: 'Beta', link: 'https://beta.example', visible: true },
+        await svgLogo('Beta'),
+        ANA,
+        T0,
+      ),
+      await createClientLogo(
+        db,
+        { name: 'Gamma', link: null, visible: true },
+        await svgLogo('Gamma'),
+        ANA,
+        T0,
+      ),
     ];
     const names = async () => (await listClientLogos(db)).map((logo) => logo.name);
     expect(await names()).toEqual(['Alfa', 'Beta', 'Gamma']);
@@ -133,23 +180,52 @@ describeEachEngine('announcements and client logos', (database) => {
     // A page rendered before a move holds an old version: refused.
     expect(await moveClientLogo(db, c!.id, c!.version, 'bajar', ANA, T0)).toMatchObject({ kind: 'stale' });
     const alfa = (await listClientLogos(db))[0]!;
-    expect(await moveClientLogo(db, alfa.id, alfa.version, 'bajar', ANA, T0)).toMatchObject({ kind: 'saved' });
+    expect(await moveClientLogo(db, alfa.id, alfa.version, 'bajar', ANA, T0)).toMatchObject({
+      kind: 'saved',
+    });
     expect(await names()).toEqual(['Gamma', 'Alfa', 'Beta']);
-    await reorderClientLogos(db, [b!.id, a!.id, c!.id], ANA, T0);
+    const versions = new Map((await listClientLogos(db)).map((logo) => [logo.id, logo.version]));
+    const dragged = [b!.id, a!.id, c!.id].map((id) => ({ id, version: versions.get(id)! }));
+    expect(await reorderClientLogos(db, dragged, ANA, T0)).toBe('saved');
+    expect(await names()).toEqual(['Beta', 'Alfa', 'Gamma']);
+    // The same dragged list again, from the page rendered before: its versions are old now.
+    expect(
+      await reorderClientLogos(
+        db,
+        [c!.id, b!.id, a!.id].map((id) => ({ id, version: versions.get(id)! })),
+        ANA,
+        T0,
+      ),
+    ).toBe('stale');
     expect(await names()).toEqual(['Beta', 'Alfa', 'Gamma']);
 
     const beta = (await listClientLogos(db))[0]!;
-    expect(await setClientLogoVisible(db, beta.id, beta.version, false, ANA, T0)).toMatchObject({ kind: 'saved', value: { visible: false } });
+    expect(await setClientLogoVisible(db, beta.id, beta.version, false, ANA, T0)).toMatchObject({
+      kind: 'saved',
+      value: { visible: false },
+    });
     expect((await shownClientLogos(db)).map((logo) => logo.name)).toEqual(['Alfa', 'Gamma']);
     const hidden = (await listClientLogos(db))[0]!;
-    const edited = await updateClientLogo(db, hidden.id, hidden.version, { name: 'Beta SRL', link: null, visible: true }, null, ANA, T0);
-    expect(edited).toMatchObject({ kind: 'saved', value: { name: 'Beta SRL', visible: true, link: null, imageHash: beta.imageHash } });
+    const edited = await updateClientLogo(
+      db,
+      hidden.id,
+      hidden.version,
+      { name: 'Beta SRL', link: null, visible: true },
+      null,
+      ANA,
+      T0,
+    );
+    expect(edited).toMatchObject({
+      kind: 'saved',
+      value: { name: 'Beta SRL', visible: true, link: null, imageHash: beta.imageHash },
+    });
     expect(await deleteClientLogo(db, c!.id, 1, ANA, T0)).toMatchObject({ kind: 'stale' });
     const gamma = (await listClientLogos(db)).find((logo) => logo.name === 'Gamma')!;
     expect(await deleteClientLogo(db, gamma.id, gamma.version, ANA, T0)).toMatchObject({ kind: 'saved' });
     expect(await names()).toEqual(['Beta SRL', 'Alfa']);
     const actions = (await recentEvents(db)).map((event) => event.action);
-    for (const action of ['logo.created', 'logo.moved', 'logo.edited', 'logo.deleted']) expect(actions).toContain(action);
+    for (const action of ['logo.created', 'logo.moved', 'logo.edited', 'logo.deleted'])
+      expect(actions).toContain(action);
   });
 
   it('keeps an uploaded image in the row: SVG sanitised, PNG re-encoded as WebP, served at an address of its bytes', async () => {
@@ -165,7 +241,19 @@ describeEachEngine('announcements and client logos', (database) => {
     expect(evil.ok).toBe(true);
     if (!evil.ok) return;
     const svg = evil.image.data.toString('utf8');
-    for (const bad of ['script', 'onload', 'onclick', 'javascript:', 'style', 'foreignObject', 'iframe', 'evil.example', 'data:', '<a', '<image'])
+    for (const bad of [
+      'script',
+      'onload',
+      'onclick',
+      'javascript:',
+      'style',
+      'foreignObject',
+      'iframe',
+      'evil.example',
+      'data:',
+      '<a',
+      '<image',
+    ])
       expect(svg).not.toContain(bad);
     expect(svg).toContain('<rect width="10" height="10"></rect>');
     expect(evil.image).toMatchObject({ type: 'image/svg+xml', width: 100, height: 40 });
@@ -178,10 +266,21 @@ describeEachEngine('announcements and client logos', (database) => {
     expect(raster).toMatchObject({ ok: true, image: { type: 'image/webp', width: 400, height: 100 } });
     if (!raster.ok) return;
     expect((await sharp(raster.image.data).metadata()).exif).toBeUndefined();
-    expect(await prepareLogoImage(Buffer.from('GIF89a....'))).toMatchObject({ ok: false, message: 'La imagen debe ser PNG, JPEG, WebP o SVG.' });
-    expect(await prepareLogoImage(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]))).toMatchObject({ ok: false });
+    expect(await prepareLogoImage(Buffer.from('GIF89a....'))).toMatchObject({
+      ok: false,
+      message: 'La imagen debe ser PNG, JPEG, WebP o SVG.',
+    });
+    expect(
+      await prepareLogoImage(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])),
+    ).toMatchObject({ ok: false });
 
-    const logo = await createClientLogo(db, { name: 'Raster', link: null, visible: false }, raster.image, ANA, T0);
+    const logo = await createClientLogo(
+      db,
+      { name: 'Raster', link: null, visible: false },
+      raster.image,
+      ANA,
+      T0,
+    );
     const path = uploadedLogoPath(logo);
     expect(path).toBe(`/logos/${logo.id}-${raster.image.hash}.webp`);
     const files = await uploadedLogoFiles(db);
@@ -193,7 +292,13 @@ describeEachEngine('announcements and client logos', (database) => {
     await importAnnouncements(db, ANNOUNCEMENTS, T0);
     await importClientLogos(db, CLIENTS, T0);
     await createAnnouncement(db, announcement({ endsOn: '2026-04-01' }), ANA, T0);
-    const uploaded = await createClientLogo(db, { name: 'Subido', link: 'https://subido.example', visible: false }, await svgLogo('Subido'), ANA, T0);
+    const uploaded = await createClientLogo(
+      db,
+      { name: 'Subido', link: 'https://subido.example', visible: false },
+      await svgLogo('Subido'),
+      ANA,
+      T0,
+    );
     await moveClientLogo(db, uploaded.id, uploaded.version, 'subir', ANA, T0);
     const exported = JSON.parse(JSON.stringify(await exportData(db))) as unknown;
     const target = await createTestDatabase(engine);
@@ -202,8 +307,23 @@ describeEachEngine('announcements and client logos', (database) => {
       expect(summary.announcements).toEqual({ imported: 5, skipped: 0, invalid: 0 });
       expect(summary.clientLogos).toEqual({ imported: 19, skipped: 0, invalid: 0 });
       const shape = async (from: typeof db) => ({
-        announcements: (await listAnnouncements(from)).map(({ key, title, message, link, startsOn, endsOn }) => ({ key, title, message, link, startsOn, endsOn })),
-        logos: (await listClientLogos(from)).map(({ name, imageRef, imageHash, link, visible }) => ({ name, imageRef, imageHash, link, visible })),
+        announcements: (await listAnnouncements(from)).map(
+          ({ key, title, message, link, startsOn, endsOn }) => ({
+            key,
+            title,
+            message,
+            link,
+            startsOn,
+            endsOn,
+          }),
+        ),
+        logos: (await listClientLogos(from)).map(({ name, imageRef, imageHash, link, visible }) => ({
+          name,
+          imageRef,
+          imageHash,
+          link,
+          visible,
+        })),
         files: await uploadedLogoFiles(from),
       });
       const after = await shape(target.db);

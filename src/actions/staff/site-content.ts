@@ -73,24 +73,32 @@ async function settledTo(path: string) {
   return seeOtherTo(path);
 }
 
-export const saveAnnouncement = staffForm('announcements.save', ANNOUNCEMENT_MESSAGES.failed, async (form, { actor }) => {
-  const checked = checkAnnouncementForm({
-    titulo: field(form, 'titulo'),
-    mensaje: field(form, 'mensaje'),
-    enlace: field(form, 'enlace'),
-    inicio: field(form, 'inicio'),
-    fin: field(form, 'fin'),
-  });
-  if (!checked.ok) refuse('BAD_REQUEST', 'No se guardó el anuncio: revisa los campos marcados.', checked.errors);
-  const id = idOf(form);
-  const db = getDb();
-  if (id === null) {
-    await createAnnouncement(db, checked.value, actor);
-    return settledTo(`${ROUTES.adminAnnouncements}?hecho=creado`);
-  }
-  savedOrRefused(await updateAnnouncement(db, id, versionOf(form), checked.value, actor), ANNOUNCEMENT_MESSAGES);
-  return settledTo(`${ROUTES.adminAnnouncements}?hecho=guardado`);
-});
+export const saveAnnouncement = staffForm(
+  'announcements.save',
+  ANNOUNCEMENT_MESSAGES.failed,
+  async (form, { actor }) => {
+    const checked = checkAnnouncementForm({
+      titulo: field(form, 'titulo'),
+      mensaje: field(form, 'mensaje'),
+      enlace: field(form, 'enlace'),
+      inicio: field(form, 'inicio'),
+      fin: field(form, 'fin'),
+    });
+    if (!checked.ok)
+      refuse('BAD_REQUEST', 'No se guardó el anuncio: revisa los campos marcados.', checked.errors);
+    const id = idOf(form);
+    const db = getDb();
+    if (id === null) {
+      await createAnnouncement(db, checked.value, actor);
+      return settledTo(`${ROUTES.adminAnnouncements}?hecho=creado`);
+    }
+    savedOrRefused(
+      await updateAnnouncement(db, id, versionOf(form), checked.value, actor),
+      ANNOUNCEMENT_MESSAGES,
+    );
+    return settledTo(`${ROUTES.adminAnnouncements}?hecho=guardado`);
+  },
+);
 
 export const removeAnnouncement = staffForm(
   'announcements.remove',
@@ -108,12 +116,17 @@ async function postedImage(form: FormData): Promise<LogoImage | null> {
   const file = form.get('imagen');
   if (!file || typeof file === 'string' || file.size === 0) return null;
   const prepared = await prepareLogoImage(Buffer.from(await file.arrayBuffer()));
-  if (!prepared.ok) refuse('BAD_REQUEST', 'No se guardó el logo: revisa los campos marcados.', { imagen: prepared.message });
+  if (!prepared.ok)
+    refuse('BAD_REQUEST', 'No se guardó el logo: revisa los campos marcados.', { imagen: prepared.message });
   return prepared.image;
 }
 
 export const saveLogo = staffForm('logos.save', LOGO_MESSAGES.failed, async (form, { actor }) => {
-  const checked = checkLogoForm({ nombre: field(form, 'nombre'), enlace: field(form, 'enlace'), visible: field(form, 'visible') });
+  const checked = checkLogoForm({
+    nombre: field(form, 'nombre'),
+    enlace: field(form, 'enlace'),
+    visible: field(form, 'visible'),
+  });
   const id = idOf(form);
   const image = await postedImage(form).catch((error: unknown) => {
     if (!checked.ok) return null;
@@ -121,7 +134,8 @@ export const saveLogo = staffForm('logos.save', LOGO_MESSAGES.failed, async (for
   });
   const errors: Record<string, string> = checked.ok ? {} : { ...checked.errors };
   if (id === null && !image && !errors.imagen) errors.imagen = LOGO_MESSAGES.imageMissing;
-  if (!checked.ok || Object.keys(errors).length) refuse('BAD_REQUEST', 'No se guardó el logo: revisa los campos marcados.', errors);
+  if (!checked.ok || Object.keys(errors).length)
+    refuse('BAD_REQUEST', 'No se guardó el logo: revisa los campos marcados.', errors);
   const db = getDb();
   if (id === null) {
     await createClientLogo(db, checked.value, image!, actor);
@@ -149,21 +163,37 @@ export const logoVisibility = staffForm('logos.visibility', LOGO_MESSAGES.failed
 });
 
 export const orderLogos = staffForm('logos.order', LOGO_MESSAGES.failed, async (form, { actor }) => {
-  const ids = field(form, 'orden')
+  // `id:version` of every logo, in the new order.
+  const order = field(form, 'orden')
     .split(',')
-    .filter((raw) => /^[1-9]\d{0,9}$/.test(raw))
-    .map(Number);
-  if (ids.length === 0) refuse('BAD_REQUEST', 'No llegó el orden de los logos.');
-  await reorderClientLogos(getDb(), ids, actor);
+    .map((pair) => /^([1-9]\d{0,9}):(\d{1,10})$/.exec(pair))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ id: Number(match[1]), version: Number(match[2]) }));
+  if (order.length === 0) refuse('BAD_REQUEST', 'No llegó el orden de los logos.');
+  if ((await reorderClientLogos(getDb(), order, actor)) === 'stale')
+    refuse(
+      'CONFLICT',
+      'Otra persona cambió los logos mientras los ordenabas: mira el orden actual e inténtalo de nuevo.',
+    );
   return settledTo(`${ROUTES.adminLogos}?hecho=movido`);
 });
 
-export const removeLogo = staffForm('logos.remove', 'No se pudo eliminar el logo. Inténtalo de nuevo.', async (form, { actor }) => {
-  const id = idOf(form);
-  if (id === null) refuse('NOT_FOUND', LOGO_MESSAGES.notFound);
-  savedOrRefused(await deleteClientLogo(getDb(), id, versionOf(form), actor), LOGO_MESSAGES);
-  return settledTo(`${ROUTES.adminLogos}?hecho=eliminado`);
-});
+export const removeLogo = staffForm(
+  'logos.remove',
+  'No se pudo eliminar el logo. Inténtalo de nuevo.',
+  async (form, { actor }) => {
+    const id = idOf(form);
+    if (id === null) refuse('NOT_FOUND', LOGO_MESSAGES.notFound);
+    savedOrRefused(await deleteClientLogo(getDb(), id, versionOf(form), actor), LOGO_MESSAGES);
+    return settledTo(`${ROUTES.adminLogos}?hecho=eliminado`);
+  },
+);
 
 export const announcementActions = { save: saveAnnouncement, remove: removeAnnouncement };
-export const logoActions = { save: saveLogo, move: moveLogo, visibility: logoVisibility, order: orderLogos, remove: removeLogo };
+export const logoActions = {
+  save: saveLogo,
+  move: moveLogo,
+  visibility: logoVisibility,
+  order: orderLogos,
+  remove: removeLogo,
+};

@@ -33,9 +33,7 @@ export interface Announcement extends AnnouncementInput {
 }
 
 export type VersionedOutcome<T> =
-  | { kind: 'saved'; value: T }
-  | { kind: 'stale'; current: T }
-  | { kind: 'not-found' };
+  { kind: 'saved'; value: T } | { kind: 'stale'; current: T } | { kind: 'not-found' };
 
 function toAnnouncement(row: Selectable<AnnouncementsTable>): Announcement {
   return {
@@ -56,7 +54,12 @@ function toAnnouncement(row: Selectable<AnnouncementsTable>): Announcement {
 
 /** Every announcement, in the toast's order (newest start day first, then the newest). */
 export async function listAnnouncements(db: Db): Promise<Announcement[]> {
-  const rows = await db.selectFrom('announcements').selectAll().orderBy('startsOn', 'desc').orderBy('id', 'desc').execute();
+  const rows = await db
+    .selectFrom('announcements')
+    .selectAll()
+    .orderBy('startsOn', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   return rows.map(toAnnouncement);
 }
 
@@ -99,7 +102,12 @@ export async function createAnnouncement(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (actor) await recordEvent(trx, { ...actor, action: 'announcement.created', subject: Number(row.id), detail: input.title }, now);
+    if (actor)
+      await recordEvent(
+        trx,
+        { ...actor, action: 'announcement.created', subject: Number(row.id), detail: input.title },
+        now,
+      );
     return toAnnouncement(row);
   });
   contentChanged(db);
@@ -121,13 +129,23 @@ export async function updateAnnouncement(
     if (current.version !== version) return { kind: 'stale', current };
     const row = await trx
       .updateTable('announcements')
-      .set({ ...fieldsRow(input), version: sql<number>`version + 1`, updatedAt: now.toISOString(), updatedBy: actor?.actorEmail ?? null })
+      .set({
+        ...fieldsRow(input),
+        version: sql<number>`version + 1`,
+        updatedAt: now.toISOString(),
+        updatedBy: actor?.actorEmail ?? null,
+      })
       .where('id', '=', id)
       .where('version', '=', version)
       .returningAll()
       .executeTakeFirst();
     if (!row) return { kind: 'stale', current: (await announcementById(trx, id)) ?? current };
-    if (actor) await recordEvent(trx, { ...actor, action: 'announcement.edited', subject: id, detail: input.title }, now);
+    if (actor)
+      await recordEvent(
+        trx,
+        { ...actor, action: 'announcement.edited', subject: id, detail: input.title },
+        now,
+      );
     written = true;
     return { kind: 'saved', value: toAnnouncement(row) };
   });
@@ -148,9 +166,19 @@ export async function deleteAnnouncement(
     const current = await announcementById(trx, id);
     if (!current) return { kind: 'not-found' };
     if (current.version !== version) return { kind: 'stale', current };
-    const deleted = await trx.deleteFrom('announcements').where('id', '=', id).where('version', '=', version).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) return { kind: 'stale', current: (await announcementById(trx, id)) ?? current };
-    if (actor) await recordEvent(trx, { ...actor, action: 'announcement.deleted', subject: id, detail: current.title }, now);
+    const deleted = await trx
+      .deleteFrom('announcements')
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0)
+      return { kind: 'stale', current: (await announcementById(trx, id)) ?? current };
+    if (actor)
+      await recordEvent(
+        trx,
+        { ...actor, action: 'announcement.deleted', subject: id, detail: current.title },
+        now,
+      );
     written = true;
     return { kind: 'saved', value: current };
   });

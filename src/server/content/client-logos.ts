@@ -39,8 +39,19 @@ export interface ClientLogo {
 }
 
 const COLUMNS = [
-  'id', 'name', 'imageRef', 'imageType', 'imageWidth', 'imageHeight', 'imageHash', 'link', 'position',
-  'visible', 'version', 'updatedAt', 'updatedBy',
+  'id',
+  'name',
+  'imageRef',
+  'imageType',
+  'imageWidth',
+  'imageHeight',
+  'imageHash',
+  'link',
+  'position',
+  'visible',
+  'version',
+  'updatedAt',
+  'updatedBy',
 ] as const;
 
 type LogoRow = { [K in (typeof COLUMNS)[number]]: unknown };
@@ -64,7 +75,9 @@ function toLogo(row: LogoRow): ClientLogo {
 }
 
 /** The address an uploaded logo is served at; null for one the build processed. */
-export function uploadedLogoPath(logo: Pick<ClientLogo, 'id' | 'imageRef' | 'imageHash' | 'imageType'>): string | null {
+export function uploadedLogoPath(
+  logo: Pick<ClientLogo, 'id' | 'imageRef' | 'imageHash' | 'imageType'>,
+): string | null {
   if (logo.imageRef) return null;
   return `${LOGO_PATH_PREFIX}${logo.id}-${logo.imageHash}.${logo.imageType === 'image/svg+xml' ? 'svg' : 'webp'}`;
 }
@@ -86,14 +99,21 @@ export async function clientLogoById(db: Db, id: number): Promise<ClientLogo | n
 }
 
 /** The bytes of the uploaded logos (for the memory table), by address. */
-export async function uploadedLogoFiles(db: Db): Promise<Array<{ path: string; type: string; data: Buffer }>> {
+export async function uploadedLogoFiles(
+  db: Db,
+): Promise<Array<{ path: string; type: string; data: Buffer }>> {
   const rows = await db
     .selectFrom('clientLogos')
     .select(['id', 'imageRef', 'imageHash', 'imageType', 'imageData'])
     .where('imageData', 'is not', null)
     .execute();
   return rows.flatMap((row) => {
-    const path = uploadedLogoPath({ id: Number(row.id), imageRef: row.imageRef, imageHash: row.imageHash, imageType: row.imageType });
+    const path = uploadedLogoPath({
+      id: Number(row.id),
+      imageRef: row.imageRef,
+      imageHash: row.imageHash,
+      imageType: row.imageType,
+    });
     return path && row.imageData ? [{ path, type: row.imageType, data: Buffer.from(row.imageData) }] : [];
   });
 }
@@ -117,7 +137,10 @@ export async function createClientLogo(
 ): Promise<ClientLogo> {
   const at = now.toISOString();
   const created = await db.transaction().execute(async (trx) => {
-    const last = await trx.selectFrom('clientLogos').select(sql<number | null>`max(position)`.as('position')).executeTakeFirst();
+    const last = await trx
+      .selectFrom('clientLogos')
+      .select(sql<number | null>`max(position)`.as('position'))
+      .executeTakeFirst();
     const row = await trx
       .insertInto('clientLogos')
       .values({
@@ -133,7 +156,12 @@ export async function createClientLogo(
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    if (actor) await recordEvent(trx, { ...actor, action: 'logo.created', subject: Number(row.id), detail: input.name }, now);
+    if (actor)
+      await recordEvent(
+        trx,
+        { ...actor, action: 'logo.created', subject: Number(row.id), detail: input.name },
+        now,
+      );
     return toLogo(row);
   });
   contentChanged(db);
@@ -147,7 +175,10 @@ async function versioned(
   version: number,
   actor: AuditActor | null,
   now: Date,
-  write: (current: ClientLogo, trx: Db) => Promise<{ action: 'logo.edited' | 'logo.moved' | 'logo.deleted'; detail: string } | null>,
+  write: (
+    current: ClientLogo,
+    trx: Db,
+  ) => Promise<{ action: 'logo.edited' | 'logo.moved' | 'logo.deleted'; detail: string } | null>,
 ): Promise<VersionedOutcome<ClientLogo>> {
   let written = false;
   const outcome = await db.transaction().execute(async (trx): Promise<VersionedOutcome<ClientLogo>> => {
@@ -157,13 +188,19 @@ async function versioned(
     // The version moves first (still at `version`): a write that committed in between makes this one stale.
     const bumped = await trx
       .updateTable('clientLogos')
-      .set({ version: sql<number>`version + 1`, updatedAt: now.toISOString(), updatedBy: actor?.actorEmail ?? null })
+      .set({
+        version: sql<number>`version + 1`,
+        updatedAt: now.toISOString(),
+        updatedBy: actor?.actorEmail ?? null,
+      })
       .where('id', '=', id)
       .where('version', '=', version)
       .executeTakeFirst();
-    if (Number(bumped.numUpdatedRows) === 0) return { kind: 'stale', current: (await clientLogoById(trx, id)) ?? current };
+    if (Number(bumped.numUpdatedRows) === 0)
+      return { kind: 'stale', current: (await clientLogoById(trx, id)) ?? current };
     const planned = await write(current, trx);
-    if (planned && actor) await recordEvent(trx, { ...actor, action: planned.action, subject: id, detail: planned.detail }, now);
+    if (planned && actor)
+      await recordEvent(trx, { ...actor, action: planned.action, subject: id, detail: planned.detail }, now);
     written = true;
     const after = await clientLogoById(trx, id);
     return { kind: 'saved', value: after ?? current };
@@ -185,7 +222,12 @@ export function updateClientLogo(
   return versioned(db, id, version, actor, now, async (_current, trx) => {
     await trx
       .updateTable('clientLogos')
-      .set({ name: input.name, link: input.link, visible: input.visible, ...(image ? imageColumns(image) : {}) })
+      .set({
+        name: input.name,
+        link: input.link,
+        visible: input.visible,
+        ...(image ? imageColumns(image) : {}),
+      })
       .where('id', '=', id)
       .execute();
     return { action: 'logo.edited', detail: input.name };
@@ -225,7 +267,11 @@ export function moveClientLogo(
       .limit(1)
       .executeTakeFirst();
     if (!neighbour) return null;
-    await trx.updateTable('clientLogos').set({ position: Number(neighbour.position) }).where('id', '=', id).execute();
+    await trx
+      .updateTable('clientLogos')
+      .set({ position: Number(neighbour.position) })
+      .where('id', '=', id)
+      .execute();
     await trx
       .updateTable('clientLogos')
       .set({ position: current.position, version: sql<number>`version + 1` })
@@ -235,25 +281,60 @@ export function moveClientLogo(
   });
 }
 
-/** Puts the logos in the order given (the list dragged with JavaScript); ids not named keep their order after them. */
-export async function reorderClientLogos(db: Db, ids: readonly number[], actor: AuditActor | null, now: Date = new Date()): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const all = await listClientLogos(trx);
-    const named = ids.filter((id) => all.some((logo) => logo.id === id));
-    const order = [...new Set(named), ...all.map((logo) => logo.id).filter((id) => !named.includes(id))];
-    for (const [index, id] of order.entries()) {
-      const logo = all.find((item) => item.id === id)!;
-      if (logo.position === index + 1) continue;
-      await trx
-        .updateTable('clientLogos')
-        .set({ position: index + 1, version: sql<number>`version + 1`, updatedAt: now.toISOString(), updatedBy: actor?.actorEmail ?? null })
-        .where('id', '=', id)
-        .execute();
-    }
-    if (actor) await recordEvent(trx, { ...actor, action: 'logo.moved', subject: null, detail: 'Orden de los logos cambiado' }, now);
-  });
-  contentChanged(db);
+/**
+ * Puts the logos in the order given (the list dragged with JavaScript), each id with the version the
+ * page showed: when any of them changed since (or is gone, or the page missed a new one), nothing is
+ * written and the answer is 'stale'.
+ */
+export async function reorderClientLogos(
+  db: Db,
+  order: ReadonlyArray<{ id: number; version: number }>,
+  actor: AuditActor | null,
+  now: Date = new Date(),
+): Promise<'saved' | 'stale'> {
+  let written = false;
+  const outcome = await db
+    .transaction()
+    .execute(async (trx) => {
+      const all = await listClientLogos(trx);
+      const seen = new Set(order.map((item) => item.id));
+      const current = new Map(all.map((logo) => [logo.id, logo]));
+      if (seen.size !== order.length || all.length !== order.length) return 'stale';
+      if (order.some((item) => current.get(item.id)?.version !== item.version)) return 'stale';
+      for (const [index, { id, version }] of order.entries()) {
+        if (current.get(id)!.position === index + 1) continue;
+        const moved = await trx
+          .updateTable('clientLogos')
+          .set({
+            position: index + 1,
+            version: sql<number>`version + 1`,
+            updatedAt: now.toISOString(),
+            updatedBy: actor?.actorEmail ?? null,
+          })
+          .where('id', '=', id)
+          .where('version', '=', version)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) === 0) throw new StaleOrder();
+        written = true;
+      }
+      if (written && actor)
+        await recordEvent(
+          trx,
+          { ...actor, action: 'logo.moved', subject: null, detail: 'Logos ordenados arrastrándolos' },
+          now,
+        );
+      return 'saved';
+    })
+    .catch((error: unknown) => {
+      if (error instanceof StaleOrder) return 'stale' as const;
+      throw error;
+    });
+  if (written && outcome === 'saved') contentChanged(db);
+  return outcome;
 }
+
+/** A logo of a dragged order changed between the check and its write: the whole order is rolled back. */
+class StaleOrder extends Error {}
 
 export function deleteClientLogo(
   db: Db,

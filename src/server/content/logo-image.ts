@@ -26,17 +26,88 @@ export interface LogoImage {
 export type LogoImageOutcome = { ok: true; image: LogoImage } | { ok: false; message: string };
 
 const SVG_TAGS = [
-  'svg', 'g', 'defs', 'title', 'desc', 'symbol', 'use', 'path', 'rect', 'circle', 'ellipse', 'line',
-  'polyline', 'polygon', 'text', 'tspan', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask',
+  'svg',
+  'g',
+  'defs',
+  'title',
+  'desc',
+  'symbol',
+  'use',
+  'path',
+  'rect',
+  'circle',
+  'ellipse',
+  'line',
+  'polyline',
+  'polygon',
+  'text',
+  'tspan',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'clipPath',
+  'mask',
 ];
 const PRESENTATION = [
-  'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-linecap', 'stroke-linejoin',
-  'stroke-miterlimit', 'stroke-dasharray', 'stroke-dashoffset', 'stroke-opacity', 'opacity', 'transform',
-  'clip-path', 'clip-rule', 'mask', 'font-family', 'font-size', 'font-weight', 'font-style', 'letter-spacing',
-  'text-anchor', 'dominant-baseline', 'textLength', 'lengthAdjust', 'id', 'class', 'x', 'y', 'dx', 'dy',
-  'width', 'height', 'rx', 'ry', 'cx', 'cy', 'r', 'fx', 'fy', 'x1', 'y1', 'x2', 'y2', 'd', 'points',
-  'offset', 'stop-color', 'stop-opacity', 'gradientUnits', 'gradientTransform', 'spreadMethod',
-  'clipPathUnits', 'maskUnits', 'maskContentUnits', 'viewBox', 'preserveAspectRatio', 'visibility', 'display',
+  'fill',
+  'fill-opacity',
+  'fill-rule',
+  'stroke',
+  'stroke-width',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-miterlimit',
+  'stroke-dasharray',
+  'stroke-dashoffset',
+  'stroke-opacity',
+  'opacity',
+  'transform',
+  'clip-path',
+  'clip-rule',
+  'mask',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'letter-spacing',
+  'text-anchor',
+  'dominant-baseline',
+  'textLength',
+  'lengthAdjust',
+  'id',
+  'class',
+  'x',
+  'y',
+  'dx',
+  'dy',
+  'width',
+  'height',
+  'rx',
+  'ry',
+  'cx',
+  'cy',
+  'r',
+  'fx',
+  'fy',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'd',
+  'points',
+  'offset',
+  'stop-color',
+  'stop-opacity',
+  'gradientUnits',
+  'gradientTransform',
+  'spreadMethod',
+  'clipPathUnits',
+  'maskUnits',
+  'maskContentUnits',
+  'viewBox',
+  'preserveAspectRatio',
+  'visibility',
+  'display',
 ];
 
 /** The allow-list of an uploaded SVG. */
@@ -70,15 +141,27 @@ export const LOGO_SVG: sanitizeHtml.IOptions = {
 const hashOf = (data: Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 16);
 
 function rasterType(data: Buffer): 'png' | 'jpeg' | 'webp' | null {
-  if (data.length > 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (
+    data.length > 8 &&
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'png';
   if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
-  if (data.length > 12 && data.toString('latin1', 0, 4) === 'RIFF' && data.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (
+    data.length > 12 &&
+    data.toString('latin1', 0, 4) === 'RIFF' &&
+    data.toString('latin1', 8, 12) === 'WEBP'
+  )
+    return 'webp';
   return null;
 }
 
 /** Text that opens (after an optional BOM, XML declaration, doctype and comments) with `<svg`. */
 function looksLikeSvg(data: Buffer): boolean {
-  const head = data.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
+  const head = data
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   const rest = head.replace(/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*/i, '');
   return /^<svg[\s>]/i.test(rest);
 }
@@ -93,7 +176,10 @@ function svgSize(svg: string): { width: number; height: number } {
   };
   let width = px(attr('width'));
   let height = px(attr('height'));
-  const box = attr('viewBox')?.trim().split(/[\s,]+/).map(Number);
+  const box = attr('viewBox')
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if ((!width || !height) && box?.length === 4 && box[2]! > 0 && box[3]! > 0) {
     if (width && !height) height = (width * box[3]!) / box[2]!;
     else if (height && !width) width = (height * box[2]!) / box[3]!;
@@ -108,7 +194,9 @@ export function sanitizeLogoSvg(source: string): string | null {
   const svg = /<svg[\s>][\s\S]*<\/svg>/.exec(clean)?.[0];
   if (!svg) return null;
   // An <svg> without its namespace is not drawn by <img>.
-  return /<svg[^>]*\sxmlns="/.test(svg) ? svg : svg.replace(/^<svg/, '<svg xmlns="http://www.w3.org/2000/svg"');
+  return /<svg[^>]*\sxmlns="/.test(svg)
+    ? svg
+    : svg.replace(/^<svg/, '<svg xmlns="http://www.w3.org/2000/svg"');
 }
 
 /** The uploaded file made ready to store, or why it is refused (Spanish). */
@@ -122,7 +210,10 @@ export async function prepareLogoImage(data: Buffer): Promise<LogoImageOutcome> 
         .resize({ width: LOGO_WIDTH, withoutEnlargement: true })
         .webp({ quality: 90 })
         .toBuffer({ resolveWithObject: true });
-      return { ok: true, image: { type: 'image/webp', data: webp, width: info.width, height: info.height, hash: hashOf(webp) } };
+      return {
+        ok: true,
+        image: { type: 'image/webp', data: webp, width: info.width, height: info.height, hash: hashOf(webp) },
+      };
     } catch {
       return { ok: false, message: LOGO_MESSAGES.imageBroken };
     }

@@ -27,7 +27,11 @@ export const CLIENT_ASSETS_DIR = fileURLToPath(new URL('../../assets/clients/', 
 export function declaredSvgSize(svg: string): { width: number; height: number } {
   const open = /<svg\b[^>]*>/i.exec(svg)?.[0] ?? '';
   const attr = (name: string) => Number.parseFloat(new RegExp(`\\s${name}="([^"]*)"`).exec(open)?.[1] ?? '');
-  const box = new RegExp(`\\sviewBox="([^"]*)"`).exec(open)?.[1]?.trim().split(/[\s,]+/).map(Number);
+  const box = new RegExp(`\\sviewBox="([^"]*)"`)
+    .exec(open)?.[1]
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   const width = attr('width') || box?.[2] || 240;
   const height = attr('height') || box?.[3] || 72;
   return { width: Math.round(width), height: Math.round(height) };
@@ -50,7 +54,11 @@ export async function importAnnouncements(
     if (!marker) return null;
     let count = 0;
     for (const item of [...announcements].reverse()) {
-      const taken = await trx.selectFrom('announcements').select('id').where('key', '=', item.id).executeTakeFirst();
+      const taken = await trx
+        .selectFrom('announcements')
+        .select('id')
+        .where('key', '=', item.id)
+        .executeTakeFirst();
       if (taken) continue;
       await trx
         .insertInto('announcements')

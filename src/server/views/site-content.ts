@@ -6,13 +6,29 @@ import type { ClientLogo as WallLogo } from '../../components/home/ClientLogoWal
 import { santoDomingoToday } from '../../domain/forms/meeting.ts';
 import { isAnnouncementActive } from '../../domain/site-content.ts';
 import { logoImageOf } from '../../lib/client-logos.ts';
-import { activeAnnouncements, announcementById, listAnnouncements, type Announcement } from '../content/announcements.ts';
-import { clientLogoById, listClientLogos, shownClientLogos, uploadedLogoPath, type ClientLogo } from '../content/client-logos.ts';
+import {
+  activeAnnouncements,
+  announcementById,
+  listAnnouncements,
+  type Announcement,
+} from '../content/announcements.ts';
+import {
+  clientLogoById,
+  listClientLogos,
+  shownClientLogos,
+  uploadedLogoPath,
+  type ClientLogo,
+} from '../content/client-logos.ts';
 import { getDb } from '../db/index.ts';
 
 /** The toast's announcements: the active ones, in order, as the component takes them. */
 export async function toastView(now: Date = new Date()) {
-  return (await activeAnnouncements(getDb(), now)).map((item) => ({ id: item.key, title: item.title, message: item.message, link: item.link }));
+  return (await activeAnnouncements(getDb(), now)).map((item) => ({
+    id: item.key,
+    title: item.title,
+    message: item.message,
+    link: item.link,
+  }));
 }
 
 function wallLogo(logo: ClientLogo): WallLogo | null {
@@ -31,7 +47,10 @@ export interface AnnouncementRow extends Announcement {
 
 export async function announcementsAdminView(now: Date = new Date()): Promise<AnnouncementRow[]> {
   const today = santoDomingoToday(now);
-  return (await listAnnouncements(getDb())).map((item) => ({ ...item, active: isAnnouncementActive(item, today) }));
+  return (await listAnnouncements(getDb())).map((item) => ({
+    ...item,
+    active: isAnnouncementActive(item, today),
+  }));
 }
 
 export async function announcementAdminView(id: number): Promise<Announcement | null> {
@@ -42,7 +61,10 @@ export interface LogoRow extends ClientLogo {
   image: { src: string; width: number; height: number } | null;
 }
 
-const logoRow = (logo: ClientLogo): LogoRow => ({ ...logo, image: logoImageOf({ ...logo, uploadedPath: uploadedLogoPath(logo) }) });
+const logoRow = (logo: ClientLogo): LogoRow => ({
+  ...logo,
+  image: logoImageOf({ ...logo, uploadedPath: uploadedLogoPath(logo) }),
+});
 
 export async function logosAdminView(): Promise<LogoRow[]> {
   return (await listClientLogos(getDb())).map(logoRow);
