@@ -30,6 +30,9 @@ import {
   uploadedLogoPath,
 } from '../../src/server/content/client-logos.ts';
 import { prepareLogoImage } from '../../src/server/content/logo-image.ts';
+import { startPublicPages, type FetchedPage } from '../../src/server/content/public-pages.ts';
+import { fragmentEnd, fragmentStart } from '../../src/lib/site-fragments.ts';
+import { IMMUTABLE, renderedFile, type CachedFile } from '../../src/server/http/static-files.ts';
 import { importAnnouncements, importClientLogos } from '../../src/server/content/site-import.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
@@ -338,6 +341,78 @@ describeEachEngine('announcements and client logos', (database) => {
       expect(again.clientLogos).toEqual({ imported: 0, skipped: 19, invalid: 0 });
     } finally {
       await target.cleanup();
+    }
+  });
+
+  it('puts the current toast and walls into the built pages at each change; a page that comes out as built keeps its entry', async () => {
+    const { db } = database();
+    await importAnnouncements(db, ANNOUNCEMENTS, T0);
+    // A stand-in for the fragment routes: the active titles and the shown names, from the database.
+    const fetchPage = async (path: string): Promise<FetchedPage> => {
+      let body = '';
+      if (path === '/fragmentos/novedades')
+        body = `<aside>${(await activeAnnouncements(db)).map((item) => item.title).join('|')}</aside>`;
+      else if (path.startsWith('/fragmentos/logos'))
+        body = `<ul>${(await shownClientLogos(db)).map((logo) => logo.name).join('|')}</ul>`;
+      return {
+        status: path.startsWith('/fragmentos/') ? 200 : 404,
+        body: Buffer.from(body),
+        contentType: 'text/html; charset=utf-8',
+        csp: null,
+      };
+    };
+    const built = async (title: string, wall: string) => {
+      const page = `<html><body>${fragmentStart('novedades')}<aside>${title}</aside>${fragmentEnd('novedades')}<main>${fragmentStart('logos-inicio')}<ul>${wall}</ul>${fragmentEnd('logos-inicio')}</main>${'x'.repeat(2000)}</body></html>`;
+      return renderedFile(
+        Buffer.from(page),
+        'text/html; charset=utf-8',
+        [['Content-Security-Policy', "script-src 'self'"]],
+        T0,
+        'quick',
+      );
+    };
+    const asBuilt = await built(ANNOUNCEMENTS.map((item) => item.title).join('|'), '');
+    const files = new Map<string, CachedFile>([
+      ['/', asBuilt],
+      ['/index.html', asBuilt],
+    ]);
+    const pages = startPublicPages({ db, files, fetchPage, compression: 'quick' });
+    try {
+      await pages.ready;
+      // Imported, nothing differs from the build: the same entry (its compressed copies, ETag, Last-Modified).
+      expect(files.get('/')).toBe(asBuilt);
+      const logo = await createClientLogo(
+        db,
+        { name: 'Alfa', link: null, visible: true },
+        await svgLogo('Alfa'),
+        ANA,
+        T0,
+      );
+      await createAnnouncement(db, announcement({ title: 'Lo nuevo', startsOn: '2020-01-01' }), ANA, T0);
+      await pages.refresh();
+      const changed = files.get('/')!;
+      expect(changed).not.toBe(asBuilt);
+      expect(files.get('/index.html')).toBe(changed);
+      expect(changed.etag).not.toBe(asBuilt.etag);
+      expect(changed.pageHeaders).toEqual(asBuilt.pageHeaders);
+      const text = changed.bodies.identity.toString();
+      expect(text).toContain(
+        `${fragmentStart('novedades')}<aside>${ANNOUNCEMENTS.map((item) => item.title).join('|')}|Lo nuevo</aside>${fragmentEnd('novedades')}`,
+      );
+      expect(text).toContain(`${fragmentStart('logos-inicio')}<ul>Alfa</ul>${fragmentEnd('logos-inicio')}`);
+      expect(changed.bodies.br && changed.bodies.gzip).toBeTruthy();
+      // The uploaded image, from memory, for a year.
+      const image = files.get(uploadedLogoPath(logo)!)!;
+      expect(image.cacheControl).toBe(IMMUTABLE);
+      expect(image.contentType).toBe('image/svg+xml');
+      // Hidden and the announcement gone: the page follows again.
+      await setClientLogoVisible(db, logo.id, logo.version, false, ANA, T0);
+      await pages.refresh();
+      expect(files.get('/')!.bodies.identity.toString()).toContain(
+        `${fragmentStart('logos-inicio')}<ul></ul>${fragmentEnd('logos-inicio')}`,
+      );
+    } finally {
+      await pages.stop();
     }
   });
 });
