@@ -194,9 +194,12 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
       files.set(path, result);
     }
     if (upgrades.length === 0) return;
+    const current = (file: CachedFile) => [...builtPages.keys()].some((path) => files.get(path) === file);
     upgrading = upgrading.then(async () => {
       for (const { file, bytes } of upgrades) {
         if (stopped) return;
+        // A page replaced since by a newer change is not worth the CPU.
+        if (!current(file)) continue;
         const best = await renderedFile(bytes, file.contentType, file.pageHeaders, at, 'best');
         if (best.bodies.br) file.bodies.br = best.bodies.br;
         if (best.bodies.gzip) file.bodies.gzip = best.bodies.gzip;
