@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ANNOUNCEMENTS } from '../../src/content/announcements.ts';
 import { CLIENTS } from '../../src/content/catalog/clients.ts';
-import { recentEvents } from '../../src/server/audit/index.ts';
+import { describeEvents, recentEvents } from '../../src/server/audit/index.ts';
 import {
   activeAnnouncements,
   createAnnouncement,
@@ -152,6 +152,16 @@ describeEachEngine('announcements and client logos', (database) => {
     expect(actions.filter((action) => action === 'announcement.created').length).toBe(4);
     expect(actions).toContain('announcement.edited');
     expect(actions).toContain('announcement.deleted');
+    // 'Actividad' names them and links to the one still there.
+    const rows = await describeEvents(db, await recentEvents(db));
+    expect(
+      rows.find(
+        (row) => row.action === 'announcement.created' && row.subject?.text === `Anuncio n.º ${older.id}`,
+      ),
+    ).toMatchObject({
+      label: 'Anuncio creado',
+      subject: { href: `/admin/anuncios/${older.id}` },
+    });
   });
 
   it('orders logos with Subir and Bajar and by a dragged order, shows and hides them, at their version', async () => {
