@@ -31,6 +31,8 @@ const LABELS = {
   inboundMessages: 'Correos entrantes',
   savedReplies: 'Respuestas guardadas',
   articles: 'Artículos',
+  announcements: 'Anuncios',
+  clientLogos: 'Logos de clientes',
 };
 
 function printSummary(summary: ImportSummary, refused: ImportRefusal[]): void {

@@ -16,6 +16,7 @@ import { loggedRequests } from '../src/server/http/request-log.ts';
 import { secureHandler } from '../src/server/http/security.ts';
 import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
 import { inboundMailHandler } from '../src/server/inbound/webhook.ts';
+import { setRenderSecret } from '../src/lib/site-fragments.ts';
 import { getLogger } from '../src/server/log.ts';
 import { closeLiveStreams } from '../src/server/live/hub.ts';
 import { isHelpSearchUrl } from '../src/routes.ts';
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
   // handler once per change and put into the same table: the render's requests carry this process's
   // secret, which sends them past the table to the on-demand routes.
   const renderSecret = Buffer.from(randomBytes(24).toString('base64url'));
+  // The fragment routes (the toast, the logo walls: src/lib/site-fragments.ts) answer this secret only.
+  setRenderSecret(renderSecret.toString());
   const isRender = (req: http.IncomingMessage) => {
     const header = req.headers[RENDER_HEADER];
     return typeof header === 'string' && header.length === renderSecret.length && timingSafeEqual(Buffer.from(header), renderSecret);

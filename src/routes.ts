@@ -48,6 +48,12 @@ export const ROUTES = {
   adminMessages: '/admin/mensajes',
   /** 'Contenido' (issue 23): the articles of the blog and the help centre; `/admin/contenido/nuevo` and `/admin/contenido/{id}` edit one. */
   adminContent: '/admin/contenido',
+  /** 'Anuncios' (issue 23): the toast's announcements; `/admin/anuncios/nuevo` and `/admin/anuncios/{id}` edit one. */
+  adminAnnouncements: '/admin/anuncios',
+  /** 'Logos de clientes' (issue 23): the logo wall; `/admin/logos/nuevo` and `/admin/logos/{id}` edit one. */
+  adminLogos: '/admin/logos',
+  /** The parts of the public pages that follow the database, rendered by the server for itself only (src/lib/site-fragments.ts). */
+  fragments: '/fragmentos',
   /** One search over incidents, messages and clients (issue 22): `?q=`. */
   adminSearch: '/admin/buscar',
   staffMessagesCsv: '/api/staff/mensajes.csv',
@@ -163,9 +169,13 @@ export const isStaffEndpoint = (pathname: string): boolean => pathname.startsWit
 export const isStaffPath = (pathname: string): boolean =>
   isStaffPage(pathname) || within(pathname, ROUTES.adminLogin) || within(pathname, ROUTES.staffApi);
 
-/** Never cached by a browser or a proxy, never counted as a page view: the staff area, APIs, actions, health. */
+/** Never cached by a browser or a proxy, never counted as a page view: the staff area, APIs, actions, health, the server's own fragments. */
 export const isPrivatePath = (pathname: string): boolean =>
-  isStaffPath(pathname) || pathname.startsWith('/api/') || pathname.startsWith(ACTIONS_PREFIX) || pathname === ROUTES.health;
+  isStaffPath(pathname) ||
+  pathname.startsWith('/api/') ||
+  pathname.startsWith(ACTIONS_PREFIX) ||
+  pathname === ROUTES.health ||
+  within(pathname, ROUTES.fragments);
 
 /** A public page: a listed one, a blog or help article (whether the article exists is the caller's business). */
 export const isPublicPage = (pathname: string): boolean =>

@@ -163,5 +163,7 @@ export const server = {
   replies: staffActions.replies,
   responseTimes: staffActions.responseTimes,
   content: staffActions.content,
+  announcements: staffActions.announcements,
+  logos: staffActions.logos,
   login: loginActions,
 };

@@ -42,6 +42,13 @@ export const AUDIT_ACTIONS = {
   'article.unpublished': 'Artículo despublicado',
   'article.restored': 'Versión anterior de un artículo restaurada',
   'article.preview-link': 'Enlace de vista previa creado',
+  'announcement.created': 'Anuncio creado',
+  'announcement.edited': 'Anuncio editado',
+  'announcement.deleted': 'Anuncio eliminado',
+  'logo.created': 'Logo de cliente agregado',
+  'logo.edited': 'Logo de cliente editado',
+  'logo.moved': 'Orden de los logos cambiado',
+  'logo.deleted': 'Logo de cliente eliminado',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -4,6 +4,7 @@
  */
 import { purgeUnusedBlobs } from './attachments/kept.ts';
 import { importMarkdownArticles } from './content/markdown-import.ts';
+import { importAnnouncements, importClientLogos } from './content/site-import.ts';
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
 import { writeFirstPassword } from './auth/first-password.ts';
@@ -43,6 +44,10 @@ export async function prepareDatabase(): Promise<void> {
 export async function importInitialContent(): Promise<void> {
   const imported = await importMarkdownArticles(getDbHandle().db);
   if (imported !== null) getLogger().info({ articles: imported }, 'blog articles imported from Markdown');
+  const announcements = await importAnnouncements(getDbHandle().db);
+  if (announcements !== null) getLogger().info({ announcements }, 'announcements imported');
+  const logos = await importClientLogos(getDbHandle().db);
+  if (logos !== null) getLogger().info({ logos }, 'client logos imported');
 }
 
 /**

@@ -544,7 +544,7 @@ describe('dashboard and layout', () => {
     await expect.poll(() => menu.isVisible()).toBe(true);
     await expectNoAxeViolations(page);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}-menu-phone.png` });
-    await menu.getByRole('link', { name: 'Clientes' }).click();
+    await menu.getByRole('link', { name: 'Clientes', exact: true }).click();
     await page.waitForURL(`${server.url}/admin/clientes`);
     // Nothing wider than the phone (a long e-mail in the top bar once pushed the page sideways).
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -227,6 +227,40 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     expect([Number(counts.helpful), Number(counts.notHelpful)]).toEqual([2, 0]);
   });
 
+  it("shows an announcement and a hidden logo changed through one process in the other's built pages within 5 s (NOTIFY)", async () => {
+    const response = await signIn(a, ADMIN, password, '198.51.100.46');
+    const cookie = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const post = (path: string, action: string, fields: Record<string, string>) =>
+      fetch(`${a.url}${path}?_action=${action}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, origin: a.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.46' },
+        body: new URLSearchParams(fields),
+      });
+    const onB = async (path: string) => (await fetch(`${b.url}${path}`)).text();
+    expect(await onB('/')).toContain('alt="Cibao Plast"');
+    const created = await post('/admin/anuncios/nuevo', 'announcements.save', {
+      titulo: 'Anunciado desde el proceso A',
+      mensaje: 'Un anuncio guardado en un proceso y mostrado por el otro.',
+      enlace: '/contacto',
+      inicio: '2026-01-01',
+      fin: '',
+    });
+    expect(created.status).toBe(303);
+    const started = Date.now();
+    // B's built pages take the new toast when B hears of the change.
+    await expect.poll(() => onB('/servicios'), { timeout: 5000, interval: 100 }).toContain('Anunciado desde el proceso A');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const logo = await db.selectFrom('clientLogos').select(['id', 'version']).where('name', '=', 'Cibao Plast').executeTakeFirstOrThrow();
+    const hidden = await post('/admin/logos', 'logos.visibility', { id: String(logo.id), version: String(logo.version), visible: 'no' });
+    expect(hidden.status).toBe(303);
+    await expect.poll(() => onB('/'), { timeout: 5000, interval: 100 }).not.toContain('alt="Cibao Plast"');
+    expect(await onB('/clientes')).not.toContain('alt="Cibao Plast"');
+  });
+
   it('counts the public form limit per IP across both processes', async () => {
     const before = await queuedMails();
     const statuses: number[] = [];

@@ -218,6 +218,8 @@ describeEachEngine('import and export', (database) => {
       inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
       savedReplies: { imported: 0, skipped: 0, invalid: 0 },
       articles: { imported: 0, skipped: 0, invalid: 0 },
+      announcements: { imported: 0, skipped: 0, invalid: 0 },
+      clientLogos: { imported: 0, skipped: 0, invalid: 0 },
     });
     expect(refused).toEqual([
       { kind: 'incidents', record: 'INC-20250310-4821', reason: expect.stringMatching(/^el correo de la persona asignada «ana@vertice\.example luis@vertice\.example»: /) },
@@ -568,6 +570,8 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
           inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
           savedReplies: { imported: 0, skipped: 0, invalid: 0 },
           articles: { imported: 0, skipped: 0, invalid: 0 },
+          announcements: { imported: 0, skipped: 0, invalid: 0 },
+          clientLogos: { imported: 0, skipped: 0, invalid: 0 },
         });
 
         const second = await exportData(to);
@@ -623,6 +627,8 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
           inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
           savedReplies: { imported: 0, skipped: 0, invalid: 0 },
           articles: { imported: 0, skipped: 0, invalid: 0 },
+          announcements: { imported: 0, skipped: 0, invalid: 0 },
+          clientLogos: { imported: 0, skipped: 0, invalid: 0 },
         });
         expect(await rowCounts(to)).toEqual(before);
       } finally {
@@ -721,6 +727,8 @@ describeEachEngine('moving the support desk and the CRM', (database) => {
         inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
         savedReplies: { imported: 0, skipped: 0, invalid: 0 },
         articles: { imported: 0, skipped: 0, invalid: 0 },
+        announcements: { imported: 0, skipped: 0, invalid: 0 },
+        clientLogos: { imported: 0, skipped: 0, invalid: 0 },
       });
       const incident = await to.selectFrom('incidents').selectAll().executeTakeFirstOrThrow();
       // Its last activity is the newest history entry; the rest is as an incident without conversation.

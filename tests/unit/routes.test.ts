@@ -4,6 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fragmentPath } from '../../src/lib/site-fragments.ts';
 import { describe, expect, it } from 'vitest';
 import {
   articlePath,
@@ -20,7 +21,8 @@ import {
 import { ROOT } from '../support/server.ts';
 
 /** Page files that are not public pages: the staff area, its sign-in, the error pages (413: a form too large). */
-const NOT_PUBLIC = (route: string) => isStaffPath(route) || route === '/404' || route === '/500' || route === ROUTES.tooLarge;
+const NOT_PUBLIC = (route: string) =>
+  isStaffPath(route) || route === '/404' || route === '/500' || route === ROUTES.tooLarge || route.startsWith(`${ROUTES.fragments}/`);
 
 /** `/src/pages/producto/admcloud.astro` → `/producto/admcloud`, for every `.astro` file. */
 function pageRoutes(): string[] {
@@ -49,6 +51,9 @@ describe('routes module', () => {
     // Signing out needs no session: a stale cookie must still be able to leave.
     expect(isStaffEndpoint(ROUTES.adminLogout)).toBe(false);
     expect(isStaffPath(ROUTES.adminLogin)).toBe(true);
+    // The server's own fragments (issue 23): never cached, never counted.
+    expect(isPrivatePath(`${ROUTES.fragments}/novedades`)).toBe(true);
+    expect(fragmentPath('novedades')).toBe(`${ROUTES.fragments}/novedades`);
     for (const path of [ROUTES.admin, ROUTES.adminLogin, ROUTES.beacon, ROUTES.health, '/_actions/contact.send', ROUTES.staffIncidentsCsv]) {
       expect(isPrivatePath(path), path).toBe(true);
     }

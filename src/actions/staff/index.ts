@@ -13,6 +13,7 @@ import { messageActions } from './messages.ts';
 import { replyActions } from './replies.ts';
 import { responseTimeActions } from './response-times.ts';
 import { settingsActions } from './settings.ts';
+import { announcementActions, logoActions } from './site-content.ts';
 
 export const staffActions = {
   incidents: incidentActions,
@@ -24,6 +25,8 @@ export const staffActions = {
   replies: replyActions,
   responseTimes: responseTimeActions,
   content: contentActions,
+  announcements: announcementActions,
+  logos: logoActions,
 };
 
 /**

@@ -1,25 +1,10 @@
 /**
  * The client logo wall (18 companies, spec §9), the industries we serve and short testimonials.
- * Every company here is fictional; the logos are original artwork in src/assets/clients/.
+ * Every company here is fictional; the logos are original artwork in src/assets/clients/. Since issue 23
+ * the wall itself lives in the database ('Logos de clientes'): this list is what the one-time import
+ * on first start writes (src/server/content/site-import.ts), and the industries section's names.
+ * Plain data (no image imports), so the server reads it outside the build.
  */
-import aceros from '../../assets/clients/aceros-quisqueya.svg';
-import almacenes from '../../assets/clients/almacenes-duarte.svg';
-import botica from '../../assets/clients/botica-del-pueblo.svg';
-import brisas from '../../assets/clients/brisas-de-bavaro.svg';
-import cafe from '../../assets/clients/cafe-montana.svg';
-import casaColonial from '../../assets/clients/casa-colonial.svg';
-import cibao from '../../assets/clients/cibao-plast.svg';
-import empaques from '../../assets/clients/empaques-ozama.svg';
-import sanRafael from '../../assets/clients/farmacia-san-rafael.svg';
-import farmavida from '../../assets/clients/farmavida.svg';
-import ferreteria from '../../assets/clients/ferreteria-el-progreso.svg';
-import fiscal from '../../assets/clients/fiscal-caribe.svg';
-import cosecha from '../../assets/clients/la-cosecha.svg';
-import parrilla from '../../assets/clients/la-parrilla-de-gazcue.svg';
-import nunez from '../../assets/clients/nunez-baez.svg';
-import peralta from '../../assets/clients/peralta-asociados.svg';
-import sabor from '../../assets/clients/sabor-criollo.svg';
-import samana from '../../assets/clients/samana-bay-lodge.svg';
 
 export type Industry =
   | 'Manufactura'
@@ -33,28 +18,29 @@ export type Industry =
 export interface Client {
   name: string;
   industry: Industry;
-  logo: ImageMetadata;
+  /** The logo's file in src/assets/clients/. */
+  file: string;
 }
 
 export const CLIENTS: readonly Client[] = [
-  { name: 'Cibao Plast', industry: 'Manufactura', logo: cibao },
-  { name: 'Brisas de Bávaro', industry: 'Hotelería', logo: brisas },
-  { name: 'Peralta & Asociados', industry: 'Firmas de contadores', logo: peralta },
-  { name: 'Farmacia San Rafael', industry: 'Farmacias', logo: sanRafael },
-  { name: 'Supermercado La Cosecha', industry: 'Comercio minorista', logo: cosecha },
-  { name: 'Sabor Criollo', industry: 'Restaurantes', logo: sabor },
-  { name: 'Aceros Quisqueya', industry: 'Manufactura', logo: aceros },
-  { name: 'Casa Colonial Suites', industry: 'Hotelería', logo: casaColonial },
-  { name: 'Fiscal Caribe', industry: 'Firmas de contadores', logo: fiscal },
-  { name: 'FarmaVida', industry: 'Farmacias', logo: farmavida },
-  { name: 'Ferretería El Progreso', industry: 'Comercio minorista', logo: ferreteria },
-  { name: 'La Parrilla de Gazcue', industry: 'Restaurantes', logo: parrilla },
-  { name: 'Empaques Ozama', industry: 'Manufactura', logo: empaques },
-  { name: 'Samaná Bay Eco Lodge', industry: 'Hotelería', logo: samana },
-  { name: 'Núñez & Báez', industry: 'Firmas de contadores', logo: nunez },
-  { name: 'Botica del Pueblo', industry: 'Farmacias', logo: botica },
-  { name: 'Almacenes Duarte', industry: 'Comercio minorista', logo: almacenes },
-  { name: 'Café Montaña Jarabacoa', industry: 'Restaurantes', logo: cafe },
+  { name: 'Cibao Plast', industry: 'Manufactura', file: 'cibao-plast.svg' },
+  { name: 'Brisas de Bávaro', industry: 'Hotelería', file: 'brisas-de-bavaro.svg' },
+  { name: 'Peralta & Asociados', industry: 'Firmas de contadores', file: 'peralta-asociados.svg' },
+  { name: 'Farmacia San Rafael', industry: 'Farmacias', file: 'farmacia-san-rafael.svg' },
+  { name: 'Supermercado La Cosecha', industry: 'Comercio minorista', file: 'la-cosecha.svg' },
+  { name: 'Sabor Criollo', industry: 'Restaurantes', file: 'sabor-criollo.svg' },
+  { name: 'Aceros Quisqueya', industry: 'Manufactura', file: 'aceros-quisqueya.svg' },
+  { name: 'Casa Colonial Suites', industry: 'Hotelería', file: 'casa-colonial.svg' },
+  { name: 'Fiscal Caribe', industry: 'Firmas de contadores', file: 'fiscal-caribe.svg' },
+  { name: 'FarmaVida', industry: 'Farmacias', file: 'farmavida.svg' },
+  { name: 'Ferretería El Progreso', industry: 'Comercio minorista', file: 'ferreteria-el-progreso.svg' },
+  { name: 'La Parrilla de Gazcue', industry: 'Restaurantes', file: 'la-parrilla-de-gazcue.svg' },
+  { name: 'Empaques Ozama', industry: 'Manufactura', file: 'empaques-ozama.svg' },
+  { name: 'Samaná Bay Eco Lodge', industry: 'Hotelería', file: 'samana-bay-lodge.svg' },
+  { name: 'Núñez & Báez', industry: 'Firmas de contadores', file: 'nunez-baez.svg' },
+  { name: 'Botica del Pueblo', industry: 'Farmacias', file: 'botica-del-pueblo.svg' },
+  { name: 'Almacenes Duarte', industry: 'Comercio minorista', file: 'almacenes-duarte.svg' },
+  { name: 'Café Montaña Jarabacoa', industry: 'Restaurantes', file: 'cafe-montana.svg' },
 ];
 
 export interface IndustryInfo {

@@ -6,6 +6,7 @@ import type { ClientLogo } from '../../components/home/ClientLogoWall.tsx';
 import type { ProductCardData } from '../../components/home/ProductCard.tsx';
 import type { RecommendationOption } from '../../components/home/RecommendationDialog.tsx';
 import { toImageSource } from '../../components/ui/image.ts';
+import { assetLogo } from '../../lib/client-logos.ts';
 import { CLIENTS, INDUSTRIES } from './clients.ts';
 import { PRODUCT_IMAGE_ALT, PRODUCT_IMAGES } from './product-images.ts';
 import { PRODUCTS, productById } from './products.ts';
@@ -48,7 +49,10 @@ export function recommendationOptions(): RecommendationOption[] {
 }
 
 export function clientLogos(): ClientLogo[] {
-  return CLIENTS.map((client) => ({ name: client.name, industry: client.industry, logo: toImageSource(client.logo) }));
+  return CLIENTS.flatMap((client) => {
+    const logo = assetLogo(client.file);
+    return logo ? [{ name: client.name, industry: client.industry, logo }] : [];
+  });
 }
 
 export function industriesWithClients() {

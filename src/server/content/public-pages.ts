@@ -18,11 +18,21 @@ import { articlePathOf, hasServerCard, socialCardPathOf, type ArticleKind } from
 import { ROUTES } from '../../routes.ts';
 import { isPostgres } from '../db/engine.ts';
 import { searchPathOf, type Db } from '../db/index.ts';
-import { renderedFile, type CachedFile } from '../http/static-files.ts';
+import { santoDomingoInstant, santoDomingoToday } from '../../domain/forms/meeting.ts';
+import {
+  FRAGMENT_NAMES,
+  fragmentPath,
+  hasFragments,
+  setCurrentFragments,
+  substituteFragments,
+  type FragmentName,
+} from '../../lib/site-fragments.ts';
+import { IMMUTABLE, renderedFile, type CachedFile } from '../http/static-files.ts';
 import { getLogger } from '../log.ts';
 import { nextPublishTime, publicArticles, publishDueArticles } from './articles.ts';
 import { CONTENT_CHANNEL_PREFIX, onContentChange } from './changes.ts';
 import { articleCardSvg, cardPng } from './social-card.ts';
+import { LOGO_PATH_PREFIX, uploadedLogoFiles } from './client-logos.ts';
 
 /** How often a process checks that it has not missed a change (a notice lost with a dropped connection). */
 export const CHECK_MS = 30_000;
@@ -103,8 +113,27 @@ export function withCharset(contentType: string): string {
     : contentType;
 }
 
-/** What changes when anything an article page shows changes (a missed notice shows here). */
+/** The next midnight in Santo Domingo after `now`: announcements start and end with the day. */
+export function nextSantoDomingoMidnight(now: Date): Date {
+  const tomorrow = new Date(Date.parse(`${santoDomingoToday(now)}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return santoDomingoInstant(tomorrow, '00:00');
+}
+
+/** What changes when anything an article page, the toast or the logo wall shows changes (a missed notice shows here). */
 async function fingerprint(db: Db): Promise<string> {
+  const others = await Promise.all(
+    (['announcements', 'clientLogos'] as const).map((table) =>
+      db
+        .selectFrom(table)
+        .select([
+          sql<number>`count(*)`.as('count'),
+          sql<string | null>`max(updated_at)`.as('updated'),
+          sql<number | null>`sum(version)`.as('versions'),
+        ])
+        .executeTakeFirst()
+        .then((row) => [Number(row?.count ?? 0), row?.updated ?? null, Number(row?.versions ?? 0)]),
+    ),
+  );
   const row = await db
     .selectFrom('articles')
     .select([
@@ -119,6 +148,7 @@ async function fingerprint(db: Db): Promise<string> {
     row?.updated ?? null,
     Number(row?.versions ?? 0),
     Number(row?.published ?? 0),
+    ...others,
   ]);
 }
 
@@ -135,12 +165,84 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
   let listener: pg.Client | null = null;
   // A card is drawn again only when its SVG changes (a title edit), not at every render of the pages.
   const cardSources = new Map<string, string>();
+  /** The current renderings of the toast and the logo walls (src/lib/site-fragments.ts). */
+  let fragments = new Map<FragmentName, string>();
+  /** The built pages with replaceable parts, as built, by path; and the copies this process made of them. */
+  const builtPages = new Map<string, CachedFile>();
+  const made = new WeakSet<CachedFile>();
+  let upgrading = Promise.resolve();
+
+  /** Fetches the fragments; one that fails keeps its last rendering. */
+  async function renderFragments(): Promise<void> {
+    const next = new Map(fragments);
+    for (const name of FRAGMENT_NAMES) {
+      try {
+        const page = await fetchPage(fragmentPath(name));
+        if (page.status === 200) next.set(name, page.body.toString('utf8').trim());
+        else log.warn({ fragment: name, status: page.status }, 'fragment did not render');
+      } catch (error) {
+        log.error({ err: error, fragment: name }, 'fragment render failed');
+      }
+    }
+    fragments = next;
+    setCurrentFragments(fragments);
+  }
+
+  /**
+   * Every built page with a replaceable part, with the current fragments in place: unchanged bytes keep
+   * their entry (the build's best compressed copies, its Last-Modified); changed ones are compressed
+   * quickly now and at the best setting afterwards, one at a time.
+   */
+  async function substituteBuiltPages(at: Date): Promise<void> {
+    for (const [path, file] of files) {
+      if (owned.has(path) || made.has(file) || builtPages.has(path) || !file.contentType.startsWith('text/html')) continue;
+      if (hasFragments(file.bodies.identity.toString('utf8'))) builtPages.set(path, file);
+    }
+    const results = new Map<CachedFile, CachedFile>();
+    const upgrades: Array<{ file: CachedFile; bytes: Buffer }> = [];
+    for (const [path, original] of builtPages) {
+      let result = results.get(original);
+      if (!result) {
+        const bytes = Buffer.from(substituteFragments(original.bodies.identity.toString('utf8'), fragments), 'utf8');
+        const current = files.get(path);
+        if (bytes.equals(original.bodies.identity)) result = original;
+        else if (current && made.has(current) && current.bodies.identity.equals(bytes)) result = current;
+        else {
+          result = await renderedFile(bytes, original.contentType, original.pageHeaders, at, 'quick');
+          made.add(result);
+          if (options.compression !== 'quick') upgrades.push({ file: result, bytes });
+        }
+        results.set(original, result);
+      }
+      if (stopped) return;
+      files.set(path, result);
+    }
+    if (upgrades.length === 0) return;
+    const current = (file: CachedFile) => [...builtPages.keys()].some((path) => files.get(path) === file);
+    upgrading = upgrading.then(async () => {
+      for (const { file, bytes } of upgrades) {
+        if (stopped) return;
+        // A page replaced since by a newer change is not worth the CPU.
+        if (!current(file)) continue;
+        const best = await renderedFile(bytes, file.contentType, file.pageHeaders, at, 'best');
+        if (best.bodies.br) file.bodies.br = best.bodies.br;
+        if (best.bodies.gzip) file.bodies.gzip = best.bodies.gzip;
+      }
+    }).catch((error: unknown) => log.warn({ err: error }, 'recompression of pages failed'));
+  }
 
   async function renderOnce(): Promise<void> {
     const at = now();
     lastFingerprint = await fingerprint(db);
+    await renderFragments();
     const paths = await contentPaths(db, at);
     const next = new Map<string, CachedFile>();
+    // The uploaded logos' images, at addresses named by their bytes (kept for a year by browsers).
+    for (const image of await uploadedLogoFiles(db)) {
+      const current = files.get(image.path);
+      if (current && owned.has(image.path)) next.set(image.path, current);
+      else next.set(image.path, { ...(await renderedFile(image.data, image.type, [], at, options.compression)), cacheControl: IMMUTABLE });
+    }
     for (const path of paths) {
       try {
         const page = await fetchPage(path);
@@ -150,7 +252,9 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
         }
         const current = files.get(path);
         const file = await renderedFile(
-          page.body,
+          hasFragments(page.body.toString('utf8'))
+            ? Buffer.from(substituteFragments(page.body.toString('utf8'), fragments), 'utf8')
+            : page.body,
           withCharset(page.contentType),
           page.csp ? [['Content-Security-Policy', page.csp]] : [],
           at,
@@ -188,22 +292,28 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
     for (const [path, file] of next) {
       files.set(path, file);
       owned.add(path);
-      // Page views are counted for pages, not for the cards.
-      if (!cardSources.has(path)) countable?.add(path);
+      // Page views are counted for pages, not for the cards nor the logos' images.
+      if (!cardSources.has(path) && !path.startsWith(LOGO_PATH_PREFIX)) countable?.add(path);
     }
+    await substituteBuiltPages(at);
     await armPublishTimer(at);
   }
 
-  /** The timer that makes the next scheduled article public, with no request. */
+  /**
+   * The timer that makes the next scheduled article public, with no request; or, sooner, the next
+   * midnight in Santo Domingo, when announcements start and end.
+   */
   async function armPublishTimer(at: Date): Promise<void> {
     clearTimeout(publishTimer);
     const next = await nextPublishTime(db, at);
-    if (!next || stopped) return;
-    const wait = Math.min(Math.max(Date.parse(next) - now().getTime(), 0) + 20, MAX_TIMER_MS);
+    if (stopped) return;
+    const midnight = nextSantoDomingoMidnight(at).getTime();
+    const publication = next ? Date.parse(next) : Number.POSITIVE_INFINITY;
+    const wait = Math.min(Math.max(Math.min(publication, midnight) - now().getTime(), 0) + 20, MAX_TIMER_MS);
     publishTimer = setTimeout(() => {
       void (async () => {
-        const due = await publishDueArticles(db, now());
-        // Another process may have marked them first: render anyway (the time alone makes them public).
+        const due = publication <= now().getTime() ? await publishDueArticles(db, now()) : 0;
+        // Another process may have marked them first, or it is a new day: render anyway (the time alone decides).
         if (due === 0) await refresh();
       })().catch((error: unknown) => log.error({ err: error }, 'scheduled publication failed'));
     }, wait);
@@ -286,6 +396,7 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
       listener = null;
       await client?.end().catch(() => {});
       await running;
+      await upgrading;
     },
   };
 }

@@ -248,6 +248,35 @@ export interface ExportedArticleRevision {
   createdByEmail: string | null;
 }
 
+/** An announcement of 'Anuncios' (issue 23): its key is what visitors' browsers remember it by. */
+export interface ExportedAnnouncement {
+  key: string;
+  title: string;
+  message: string;
+  link: string;
+  startsOn: string;
+  endsOn: string | null;
+  createdAt: string;
+  createdByEmail: string | null;
+  updatedAt: string;
+  updatedByEmail: string | null;
+}
+
+/** A logo of 'Logos de clientes' (issue 23), in the wall's order; an uploaded image's bytes in base64. */
+export interface ExportedClientLogo {
+  name: string;
+  imageRef: string | null;
+  imageType: string;
+  imageBase64: string | null;
+  link: string | null;
+  position: number;
+  visible: boolean;
+  createdAt: string;
+  createdByEmail: string | null;
+  updatedAt: string;
+  updatedByEmail: string | null;
+}
+
 export interface ExportData {
   exportedAt: string;
   /** The bytes of every exported file, base64, by SHA-256 (issue 21); absent when there are none. */
@@ -263,6 +292,9 @@ export interface ExportData {
   articles?: ExportedArticle[];
   /** Images uploaded into articles' texts (migration 0037), their files' bytes in `blobs`; files exported before them have none. */
   articleImages?: ExportedArticleImage[];
+  /** Files exported before issue 23's announcements and logos have none. */
+  announcements?: ExportedAnnouncement[];
+  clientLogos?: ExportedClientLogo[];
   /** The one-time imports done (`content_imports`), so the target never imports the Markdown articles again. */
   contentImports?: string[];
 }
@@ -365,6 +397,8 @@ export async function exportData(db: Db): Promise<ExportData> {
     await db.selectFrom('articleRevisions').selectAll().orderBy('articleId').orderBy('id').execute(),
     (row) => row.articleId,
   );
+  const announcements = await db.selectFrom('announcements').selectAll().orderBy('createdAt').orderBy('id').execute();
+  const clientLogos = await db.selectFrom('clientLogos').selectAll().orderBy('position').orderBy('id').execute();
   const contentImports = (await db.selectFrom('contentImports').select('name').orderBy('name').execute()).map((row) => row.name);
   const inboundKeys = new Map(inbound.map((row) => [row.id, row.dedupKey]));
   const staff = new Map(
@@ -573,6 +607,31 @@ export async function exportData(db: Db): Promise<ExportData> {
       };
     }),
     ...(articleImages.length ? { articleImages } : {}),
+    announcements: announcements.map((row) => ({
+      key: row.key,
+      title: row.title,
+      message: row.message,
+      link: row.link,
+      startsOn: row.startsOn,
+      endsOn: row.endsOn,
+      createdAt: String(row.createdAt),
+      createdByEmail: row.createdBy,
+      updatedAt: String(row.updatedAt),
+      updatedByEmail: row.updatedBy,
+    })),
+    clientLogos: clientLogos.map((row) => ({
+      name: row.name,
+      imageRef: row.imageRef,
+      imageType: row.imageType,
+      imageBase64: row.imageData ? Buffer.from(row.imageData).toString('base64') : null,
+      link: row.link,
+      position: Number(row.position),
+      visible: Boolean(Number(row.visible)),
+      createdAt: String(row.createdAt),
+      createdByEmail: row.createdBy,
+      updatedAt: String(row.updatedAt),
+      updatedByEmail: row.updatedBy,
+    })),
     contentImports,
   };
 }

@@ -23,7 +23,8 @@
  */
 import { RATING_COMMENT_MAX } from '../../domain/forms/rating.ts';
 import { createHash } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { existsSync, readFileSync } from 'node:fs';
+import { sql, type Transaction } from 'kysely';
 import * as z from 'zod/mini';
 import { contactFormSchema } from '../../domain/forms/contact.ts';
 import { CLIENT_EVENT_KINDS, clientInputSchema, isProjectState } from '../../domain/forms/client.ts';
@@ -47,6 +48,9 @@ import { writeOriginal } from '../inbound/original.ts';
 import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
 import { clockFromExport } from '../../domain/incident-clock.ts';
 import { articleFieldsRow, recordRevision } from '../content/articles.ts';
+import { ANNOUNCEMENT_LIMITS, checkAnnouncementForm, checkLogoForm, LOGO_LIMITS } from '../../domain/site-content.ts';
+import { prepareLogoImage } from '../content/logo-image.ts';
+import { CLIENT_ASSETS_DIR, declaredSvgSize } from '../content/site-import.ts';
 import { ARTICLE_LIMITS, ARTICLE_MESSAGES, checkArticleForm, isArticleKind, isArticleState, isSlug } from '../../domain/articles.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
@@ -69,7 +73,7 @@ export function toIsoTime(value: unknown): string | null {
 
 const text = (value: unknown, max = 5000) => (typeof value === 'string' ? value.slice(0, max) : value == null ? '' : String(value).slice(0, max));
 
-type Kind = 'incidents' | 'clients' | 'contactMessages' | 'inboundMessages' | 'savedReplies' | 'articles';
+type Kind = 'incidents' | 'clients' | 'contactMessages' | 'inboundMessages' | 'savedReplies' | 'articles' | 'announcements' | 'clientLogos';
 export type ImportSummary = Record<Kind, { imported: number; skipped: number; invalid: number }>;
 
 /** A record left out (counted as invalid): which one, and why, in Spanish. */
@@ -95,7 +99,7 @@ function asList(value: unknown): unknown[] {
 
 /** Splits a parsed JSON file into the three kinds of records it holds. */
 export function collectRecords(input: unknown): Record<Kind, unknown[]> {
-  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [], inboundMessages: [], savedReplies: [], articles: [] };
+  const records: Record<Kind, unknown[]> = { incidents: [], clients: [], contactMessages: [], inboundMessages: [], savedReplies: [], articles: [], announcements: [], clientLogos: [] };
   const classify = (item: unknown) => {
     if (!item || typeof item !== 'object') return;
     const record = item as Record<string, unknown>;
@@ -115,6 +119,8 @@ export function collectRecords(input: unknown): Record<Kind, unknown[]> {
     records.inboundMessages.push(...asList(root.inboundMessages));
     records.savedReplies.push(...asList(root.savedReplies));
     records.articles.push(...asList(root.articles));
+    records.announcements.push(...asList(root.announcements));
+    records.clientLogos.push(...asList(root.clientLogos));
   }
   return records;
 }
@@ -717,6 +723,86 @@ async function importArticle(
   return 'imported';
 }
 
+/**
+ * An announcement of 'Anuncios' (issue 23), by the form's rules, with its key (what visitors' browsers
+ * remember it by); one whose key is already here is skipped.
+ */
+async function importAnnouncement(trx: Transaction<Database>, record: Record<string, unknown>): Promise<Outcome> {
+  const key = text(record.key, 200);
+  if (!/^[a-z0-9-]{1,80}$/.test(key)) throw new Refused('la clave del anuncio no es válida.');
+  const checked = checkAnnouncementForm({
+    titulo: text(record.title, ANNOUNCEMENT_LIMITS.title * 4),
+    mensaje: text(record.message, ANNOUNCEMENT_LIMITS.message * 4),
+    enlace: text(record.link, ANNOUNCEMENT_LIMITS.link * 4),
+    inicio: text(record.startsOn, 20),
+    fin: record.endsOn == null ? '' : text(record.endsOn, 20),
+  });
+  if (!checked.ok) {
+    const problem = Object.values(checked.errors)[0] ?? 'el anuncio no es válido.';
+    throw new Refused(problem.charAt(0).toLowerCase() + problem.slice(1));
+  }
+  if (await trx.selectFrom('announcements').select('id').where('key', '=', key).executeTakeFirst()) return 'skipped';
+  const createdAt = toIsoTime(record.createdAt);
+  if (!createdAt) throw new Refused('la fecha de creación falta o no es una fecha.');
+  await trx
+    .insertInto('announcements')
+    .values({
+      key,
+      ...checked.value,
+      createdAt,
+      createdBy: email(record.createdByEmail, STAFF_EMAIL, 'el correo de quien lo creó', true),
+      updatedAt: toIsoTime(record.updatedAt) ?? createdAt,
+      updatedBy: email(record.updatedByEmail, STAFF_EMAIL, 'el correo de quien lo editó', true),
+    })
+    .execute();
+  return 'imported';
+}
+
+/**
+ * A logo of 'Logos de clientes' (issue 23), by the form's rules; an uploaded image goes through the
+ * same sanitiser or re-encoder as an upload (an image of the build must be one of src/assets/clients).
+ * Added after the logos already here, in the file's order; one with the same name and image is skipped.
+ */
+async function importClientLogo(trx: Transaction<Database>, record: Record<string, unknown>): Promise<Outcome> {
+  const checked = checkLogoForm({ nombre: text(record.name, LOGO_LIMITS.name * 4), enlace: text(record.link, LOGO_LIMITS.link * 4), visible: record.visible === false ? '' : 'si' });
+  if (!checked.ok) {
+    const problem = Object.values(checked.errors)[0] ?? 'el logo no es válido.';
+    throw new Refused(problem.charAt(0).toLowerCase() + problem.slice(1));
+  }
+  let image: { imageRef: string | null; imageData: Uint8Array | null; imageType: string; imageWidth: number; imageHeight: number; imageHash: string };
+  const ref = record.imageRef == null ? null : text(record.imageRef, 200);
+  if (ref !== null) {
+    const file = /^asset:clients\/([a-z0-9-]+\.svg)$/.exec(ref)?.[1];
+    if (!file || !existsSync(`${CLIENT_ASSETS_DIR}${file}`)) throw new Refused('la imagen no es una de src/assets/clients.');
+    const bytes = readFileSync(`${CLIENT_ASSETS_DIR}${file}`);
+    const size = declaredSvgSize(bytes.toString('utf8'));
+    image = { imageRef: ref, imageData: null, imageType: 'image/svg+xml', imageWidth: size.width, imageHeight: size.height, imageHash: createHash('sha256').update(bytes).digest('hex').slice(0, 16) };
+  } else {
+    const prepared = await prepareLogoImage(Buffer.from(text(record.imageBase64, 4 * 1024 * 1024), 'base64'));
+    if (!prepared.ok) throw new Refused(prepared.message.charAt(0).toLowerCase() + prepared.message.slice(1));
+    const { data, type, width, height, hash } = prepared.image;
+    image = { imageRef: null, imageData: data, imageType: type, imageWidth: width, imageHeight: height, imageHash: hash };
+  }
+  const same = await trx.selectFrom('clientLogos').select('id').where('name', '=', checked.value.name).where('imageHash', '=', image.imageHash).executeTakeFirst();
+  if (same) return 'skipped';
+  const createdAt = toIsoTime(record.createdAt);
+  if (!createdAt) throw new Refused('la fecha de creación falta o no es una fecha.');
+  const last = await trx.selectFrom('clientLogos').select(sql<number | null>`max(position)`.as('position')).executeTakeFirst();
+  await trx
+    .insertInto('clientLogos')
+    .values({
+      ...checked.value,
+      ...image,
+      position: Number(last?.position ?? 0) + 1,
+      createdAt,
+      createdBy: email(record.createdByEmail, STAFF_EMAIL, 'el correo de quien lo agregó', true),
+      updatedAt: toIsoTime(record.updatedAt) ?? createdAt,
+      updatedBy: email(record.updatedByEmail, STAFF_EMAIL, 'el correo de quien lo editó', true),
+    })
+    .execute();
+  return 'imported';
+}
+
 /** What names a record in a refusal. */
 function recordName(kind: Kind, record: Record<string, unknown>): string {
   if (kind === 'incidents') return text(record.numeroIncidencia, 40) || '(sin número)';
@@ -724,6 +810,8 @@ function recordName(kind: Kind, record: Record<string, unknown>): string {
   if (kind === 'inboundMessages') return text(record.dedupKey, 200) || '(sin clave)';
   if (kind === 'savedReplies') return text(record.title, 200) || '(sin título)';
   if (kind === 'articles') return `${text(record.kind, 20)}/${text(record.slug, 200)}`;
+  if (kind === 'announcements') return text(record.key, 200) || '(sin clave)';
+  if (kind === 'clientLogos') return text(record.name, 200) || '(sin nombre)';
   return `${text(record.email, 200) || '(sin correo)'} ${text(record.createdAt ?? record.fecha, 40)}`.trim();
 }
 
@@ -737,6 +825,8 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     inboundMessages: { imported: 0, skipped: 0, invalid: 0 },
     savedReplies: { imported: 0, skipped: 0, invalid: 0 },
     articles: { imported: 0, skipped: 0, invalid: 0 },
+    announcements: { imported: 0, skipped: 0, invalid: 0 },
+    clientLogos: { imported: 0, skipped: 0, invalid: 0 },
   };
   const total = Object.values(records).reduce((sum, list) => sum + list.length, 0);
   const importers = {
@@ -746,6 +836,8 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     contactMessages: importContactMessage,
     savedReplies: importSavedReply,
     articles: importArticle,
+    announcements: importAnnouncement,
+    clientLogos: importClientLogo,
   };
   const context: ImportContext = { blobs: blobsOf(input), inboundIds: new Map(), inboundIncidents: [] };
   let done = 0;
@@ -754,8 +846,10 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
     const source = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
     context.articleImageIds = await importArticleImages(trx, source.articleImages, context.blobs);
     // Inbound messages first: the incidents' entries name them.
-    for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages', 'savedReplies', 'articles'] as const) {
-      for (const raw of records[kind]) {
+    for (const kind of ['inboundMessages', 'incidents', 'clients', 'contactMessages', 'savedReplies', 'articles', 'announcements', 'clientLogos'] as const) {
+      // The logos in the file's order (their places on the wall).
+      const list = kind === 'clientLogos' ? [...records[kind]].sort((a, b) => Number((a as { position?: unknown })?.position ?? 0) - Number((b as { position?: unknown })?.position ?? 0)) : records[kind];
+      for (const raw of list) {
         const record = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
         try {
           summary[kind][await importers[kind](trx, record, staff, context)] += 1;

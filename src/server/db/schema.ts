@@ -587,6 +587,47 @@ export interface ArticleVotesTable {
   updatedAt: string;
 }
 
+/** What's-new announcements of the site's toast (migration 0036, src/server/content/announcements.ts). */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  /** The toast remembers a seen one under `whatsnew-{key}`. */
+  key: string;
+  title: string;
+  message: string;
+  link: string;
+  /** YYYY-MM-DD, Santo Domingo. */
+  startsOn: string;
+  /** YYYY-MM-DD, Santo Domingo, included; null: no end. */
+  endsOn: string | null;
+  version: Generated<number>;
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+/** The client logo wall (migration 0036, src/server/content/client-logos.ts). */
+export interface ClientLogosTable {
+  id: Generated<number>;
+  name: string;
+  /** `asset:clients/<file>` (an image the build processed); null when `imageData` holds it. */
+  imageRef: string | null;
+  imageData: Uint8Array | null;
+  /** 'image/svg+xml' | 'image/webp'. */
+  imageType: string;
+  imageWidth: number;
+  imageHeight: number;
+  imageHash: string;
+  link: string | null;
+  position: number;
+  visible: Generated<boolean | number>;
+  version: Generated<number>;
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
 export interface Database {
   incidents: IncidentsTable;
   incidentEvents: IncidentEventsTable;
@@ -630,6 +671,8 @@ export interface Database {
   articlePreviewLinks: ArticlePreviewLinksTable;
   articleImages: ArticleImagesTable;
   articleImageFiles: ArticleImageFilesTable;
+  announcements: AnnouncementsTable;
+  clientLogos: ClientLogosTable;
 }
 
 export type Incident = Selectable<IncidentsTable>;

@@ -12,6 +12,7 @@ import { ACTIONS_PREFIX, isPrivatePath, ROUTES } from '../../routes.ts';
 import { readBodyUpTo } from './read-body.ts';
 import { actionErrorBody } from './refusals.ts';
 import { UPLOAD_ACTIONS, UPLOAD_BODY_BYTES } from '../../domain/attachments.ts';
+import { LOGO_BODY_BYTES } from '../../domain/site-content.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -66,6 +67,8 @@ export const ARTICLE_BODY_BYTES = 1024 * 1024;
 const CONTENT_SAVE_ACTION = /[?&]_action=content\.(save|preview)(&|$)/;
 /** The editor's form with an image (src/domain/article-images.ts: at most 3 MB, within Astro's own action limit). */
 const CONTENT_IMAGE_ACTION = /[?&]_action=content\.uploadImage(&|$)/;
+/** 'Logos de clientes' saves a logo with its image (issue 23). */
+const LOGO_SAVE_ACTION = /[?&]_action=logos\.save(&|$)/;
 /** The page-view beacon: a path. */
 const BEACON_BODY_BYTES = 1024;
 /**
@@ -115,6 +118,7 @@ export function bodyLimit(pathname: string, search: string, contentType?: string
   if (pathname === ROUTES.adminClientsImport && (CLIENT_IMPORT_ACTION.test(search) || !/[?&]_action=/.test(search))) return CLIENT_IMPORT_BODY_BYTES;
   if (pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_IMAGE_ACTION.test(search)) return ASTRO_ACTION_BODY_BYTES;
   if ((pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_SAVE_ACTION.test(search)) || pathname === `${ACTIONS_PREFIX}content.save` || pathname === ROUTES.staffMarkdownPreview) return ARTICLE_BODY_BYTES;
+  if ((pathname.startsWith(`${ROUTES.adminLogos}/`) && LOGO_SAVE_ACTION.test(search)) || pathname === `${ACTIONS_PREFIX}logos.save`) return LOGO_BODY_BYTES;
   if (isUploadRequest(pathname, search) && /^multipart\/form-data\s*;/i.test(contentType ?? '')) return UPLOAD_BODY_BYTES;
   if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;

@@ -39,6 +39,7 @@ import * as articles from './0033_articles.ts';
 import * as articleRevisions from './0037_article_revisions.ts';
 import * as inboundOriginalParts from './0034_inbound_original_parts.ts';
 import * as articleVotes from './0035_article_votes.ts';
+import * as announcementsLogos from './0036_announcements_logos.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -76,5 +77,6 @@ export const migrations: Record<string, Migration> = {
   '0033_articles': articles,
   '0034_inbound_original_parts': inboundOriginalParts,
   '0035_article_votes': articleVotes,
+  '0036_announcements_logos': announcementsLogos,
   '0037_article_revisions': articleRevisions,
 };
