@@ -152,6 +152,41 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
     await context.close();
   });
 
+  it("a help article's draft at its future address: the banner and no vote for staff and a private link, 404 for everybody else", async () => {
+    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.47' }, PHONE);
+    await page.goto(`${server.url}/admin/contenido/nuevo`);
+    await page.getByRole('radio', { name: 'Ayuda' }).check();
+    await page.getByLabel('Título', { exact: true }).fill('Cerrar la caja al final del día');
+    await page.getByLabel('Resumen').fill('Cómo hacer el cierre de caja en Restaurant.pe sin descuadres.');
+    await page.getByLabel('Texto (Markdown)').fill('Abre **Caja** y pulsa *Cerrar turno*.');
+    await page.getByRole('button', { name: 'Guardar borrador' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Borrador guardado.');
+    const path = '/ayuda/cerrar-la-caja-al-final-del-dia';
+    expect(await page.getByRole('link', { name: 'Ver el borrador en su dirección' }).getAttribute('href')).toBe(path);
+
+    const preview = await context.newPage();
+    const response = await preview.goto(`${server.url}${path}`);
+    expect([response?.status(), response?.headers()['cache-control']]).toEqual([200, 'private, no-store']);
+    expect(await preview.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    expect(await preview.getByTestId('banner-borrador').innerText()).toMatch(/Vista previa: este artículo todavía no está publicado\.$/);
+    expect(await preview.getByRole('heading', { level: 1 }).innerText()).toBe('Cerrar la caja al final del día');
+    expect(await preview.locator('article header').innerText()).toMatch(/Borrador del /);
+    // '¿Te resultó útil?' counts public articles only: not offered on a draft.
+    expect(await preview.getByText('¿Te resultó útil?').count()).toBe(0);
+    expect(await preview.evaluate(() => document.documentElement.scrollWidth <= 390)).toBe(true);
+    await expectNoAxeViolations(preview);
+    expect(await status(path)).toBe(404);
+    expect(await (await fetch(`${server.url}/ayuda`)).text()).not.toContain('cerrar-la-caja');
+
+    await page.getByRole('button', { name: 'Crear enlace de vista previa' }).click();
+    const link = await page.getByLabel(/^Enlace creado \(válido hasta el /).inputValue();
+    expect(link).toMatch(new RegExp(`^${server.url}${path}\\?vista=[A-Za-z0-9_-]{24}$`));
+    const opened = await fetch(link);
+    expect([opened.status, opened.headers.get('cache-control')]).toEqual([200, 'private, no-store']);
+    expect(await opened.text()).toContain('data-testid="banner-borrador"');
+    await context.close();
+  });
+
   it('at 390 px: the Markdown preview beside the text follows the typing, and without JavaScript comes on "Vista previa"; axe-clean', async () => {
     const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.43' }, PHONE);
     const editor = await newDraft(page, 'Vista previa al escribir', 'Texto inicial.');

@@ -18,6 +18,10 @@ export interface HelpArticleProps {
   related: readonly HelpLinkItem[];
   /** The article's HTML body, rendered from its Markdown (src/server/content/render.ts). */
   children: ReactNode;
+  /** What precedes the date: 'Actualizado el ' unless told (a preview of a draft says otherwise). */
+  datePrefix?: string;
+  /** A preview ('Vista previa'): no '¿Te resultó útil?', which counts only public articles. */
+  preview?: boolean;
 }
 
 function BackToHelp() {
@@ -44,6 +48,8 @@ export default function HelpArticle({
   tags,
   related,
   children,
+  datePrefix = 'Actualizado el ',
+  preview = false,
 }: HelpArticleProps) {
   return (
     <article className="pb-20">
@@ -70,7 +76,7 @@ export default function HelpArticle({
           </h1>
           <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
           <PostMeta
-            prefix="Actualizado el "
+            prefix={datePrefix}
             dateIso={dateIso}
             dateLabel={dateLabel}
             readingTime={readingTime}
@@ -105,7 +111,7 @@ export default function HelpArticle({
       )}
       <div className="article-body mx-auto mt-12 max-w-3xl px-4 sm:px-6">{children}</div>
       <div className="mx-auto mt-14 flex max-w-3xl flex-col gap-10 px-4 sm:px-6">
-        <HelpfulVote articleId={id} />
+        {!preview && <HelpfulVote articleId={id} />}
         <div className="flex flex-col items-start gap-5 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">
           <div>
             <p className="text-lg font-bold">¿Sigues con el problema?</p>

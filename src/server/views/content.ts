@@ -23,7 +23,7 @@ import { revisionDiff, type RevisionDiff } from '../content/revision-diff.ts';
 import { searchHelp } from '../content/help-search.ts';
 import { renderArticleHtml } from '../content/render.ts';
 import { voteCounts, type VoteCounts } from '../content/votes.ts';
-import { getDb } from '../db/index.ts';
+import { getDb, type Db } from '../db/index.ts';
 
 /** An article as the public pages show it. */
 export interface PublicArticle {
@@ -212,16 +212,10 @@ export async function helpArticleView(slug: string, now: Date = new Date()): Pro
   const db = getDb();
   const article = await articleBySlug(db, 'ayuda', slug);
   if (article && isPublicAt(article, now)) {
-    const tags = new Set(article.tags.map((tag) => tag.toLocaleLowerCase('es')));
-    const shared = (other: Article) => other.tags.filter((tag) => tags.has(tag.toLocaleLowerCase('es'))).length;
-    const related = (await publicArticles(db, 'ayuda', now))
-      .filter((other) => other.id !== article.id && shared(other) > 0)
-      .sort((a, b) => shared(b) - shared(a) || collator.compare(a.title, b.title))
-      .slice(0, RELATED_HELP);
     return {
       kind: 'article',
       article: { ...publicArticle(article), html: await renderArticleHtml(article.body) },
-      related: related.map(publicArticle),
+      related: (await relatedHelp(db, article, now)).map(publicArticle),
     };
   }
   if (!article) {
@@ -230,7 +224,18 @@ export async function helpArticleView(slug: string, now: Date = new Date()): Pro
   }
   return { kind: 'missing' };
 }
-export type BlogPreviewView =
+
+/** Up to three public help articles sharing a tag with `article`, most tags shared first. */
+async function relatedHelp(db: Db, article: Article, now: Date): Promise<Article[]> {
+  const tags = new Set(article.tags.map((tag) => tag.toLocaleLowerCase('es')));
+  const shared = (other: Article) => other.tags.filter((tag) => tags.has(tag.toLocaleLowerCase('es'))).length;
+  return (await publicArticles(db, 'ayuda', now))
+    .filter((other) => other.id !== article.id && shared(other) > 0)
+    .sort((a, b) => shared(b) - shared(a) || collator.compare(a.title, b.title))
+    .slice(0, RELATED_HELP);
+}
+
+export type ArticlePreviewView =
   | {
       kind: 'preview';
       article: PublicArticle & { html: string };
@@ -243,16 +248,25 @@ export type BlogPreviewView =
   | { kind: 'none' };
 
 /**
- * 'Vista previa' of a blog article not public yet, at its future address (src/server/content/preview.ts):
- * for signed-in staff, or by a private link's token; `none` for everybody else (the route's 404).
+ * 'Vista previa' of an article not public yet, at its future address (src/server/content/preview.ts):
+ * for signed-in staff, or by a private link's token; `none` for everybody else (the route's 404). With
+ * the others its public page would show: the blog's other articles, or the help articles on its topics.
  */
-export async function blogPreviewView(slug: string, access: PreviewAccess, now: Date = new Date()): Promise<BlogPreviewView> {
+export async function articlePreviewView(
+  kind: ArticleKind,
+  slug: string,
+  access: PreviewAccess,
+  now: Date = new Date(),
+): Promise<ArticlePreviewView> {
   if (!access.staff && !access.token) return { kind: 'none' };
   const db = getDb();
-  const outcome = await previewArticle(db, 'blog', slug, access, now);
+  const outcome = await previewArticle(db, kind, slug, access, now);
   if (outcome.kind !== 'preview') return outcome;
   const { article } = outcome;
-  const related = (await publicArticles(db, 'blog', now)).filter((other) => other.id !== article.id);
+  const related =
+    kind === 'ayuda'
+      ? await relatedHelp(db, article, now)
+      : (await publicArticles(db, 'blog', now)).filter((other) => other.id !== article.id);
   return {
     kind: 'preview',
     article: { ...publicArticle(article), html: await renderArticleHtml(article.body) },
@@ -269,8 +283,6 @@ export const articleImageView = (id: number, width: number, format: ArticleImage
 /** The editor's 'Vista previa': an article body's Markdown as its public page shows it. */
 export const markdownPreview = (markdown: string): Promise<string> => renderArticleHtml(markdown);
 
-/** The kinds whose drafts open at their future address ('Vista previa'): the blog's; the help centre's come next. */
-export const hasPreviewPages = (kind: ArticleKind): boolean => kind === 'blog';
 
 /** A row of 'Contenido'. */
 export interface ContentListItem {
