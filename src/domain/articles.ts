@@ -5,6 +5,7 @@
  * actions and src/server/content/ share it.
  */
 import * as z from 'zod/mini';
+import { parseArticleImagePath } from './article-images.ts';
 import { cleanText, firstMessagePerField } from './forms/common.ts';
 import { santoDomingoInstant } from './forms/meeting.ts';
 
@@ -67,7 +68,12 @@ export const ARTICLE_MESSAGES = {
 
 /** A cover image the build processed: `asset:blog/<file>` (src/assets/blog/<file>). */
 const ASSET_COVER = /^asset:blog\/[a-z0-9][a-z0-9-]*\.(svg|png|jpe?g|webp|avif)$/;
-export const isCoverReference = (value: string): boolean => ASSET_COVER.test(value);
+/**
+ * A cover: an illustration the build processed, or an image uploaded into an article's text, by the
+ * address its Markdown names (`/blog/imagenes/{id}-{width}x{height}`, src/domain/article-images.ts).
+ */
+export const isCoverReference = (value: string): boolean =>
+  ASSET_COVER.test(value) || parseArticleImagePath(value) !== null;
 
 /** A slug: lowercase ASCII letters and digits in words joined by single hyphens. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -257,9 +257,18 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
     // Nothing of the article was saved by the upload; 'Publicar' then puts the picture on the blog.
     const articleId = Number(editor.split('/').pop());
     expect((await db.selectFrom('articles').select('body').where('id', '=', articleId).executeTakeFirstOrThrow()).body).toBe('Antes de la imagen.');
+    // The uploaded image can be the article's cover too.
+    await page.getByLabel('Imagen de portada').selectOption({ label: 'Imagen del texto: Un tablero de ventas' });
+    await page.getByLabel('Descripción de la imagen', { exact: true }).fill('Un tablero de ventas en una pantalla');
     await page.getByRole('button', { name: 'Publicar', exact: true }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Artículo publicado.');
     const published = await (await fetch(`${server.url}/blog/articulo-con-imagen`)).text();
+    const imgTag = (html: string, src: string) => new RegExp(`<img [^>]*src="${src}"[^>]*>`).exec(html)?.[0] ?? '';
+    const cover = imgTag(published, `/blog/imagenes/${id}-1440.webp`);
+    for (const attribute of ['width="1440"', 'height="810"', 'alt="Un tablero de ventas en una pantalla"', 'fetchPriority="high"'])
+      expect(cover).toContain(attribute);
+    const card = imgTag(await (await fetch(`${server.url}/blog`)).text(), `/blog/imagenes/${id}-720.webp`);
+    for (const attribute of ['width="720"', 'height="405"', 'alt="Un tablero de ventas en una pantalla"']) expect(card).toContain(attribute);
     expect(published).toContain(`<source type="image/avif" srcset="/blog/imagenes/${id}-360.avif 360w, /blog/imagenes/${id}-720.avif 720w, /blog/imagenes/${id}-1440.avif 1440w"`);
     expect(published).toMatch(new RegExp(`<img src="/blog/imagenes/${id}-720.webp" alt="Un tablero de ventas" width="1440" height="810"`));
     await context.close();

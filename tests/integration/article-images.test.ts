@@ -10,6 +10,7 @@ import {
   ARTICLE_IMAGE_MAX_BYTES,
   ARTICLE_IMAGE_MESSAGES,
   articleImageMarkdown,
+  articleImageMarkdownPath,
   parseArticleImageFile,
 } from '../../src/domain/article-images.ts';
 import {
@@ -104,7 +105,8 @@ describeEachEngine('article images: stored', (database) => {
       db,
       {
         kind: 'blog', slug: 'con-imagen', title: 'Con imagen', excerpt: 'Un artículo con una imagen.',
-        body: `Texto.\n\n${markdown}`, coverImage: null, coverAlt: '', author: '', tags: [], seoTitle: '', seoDescription: '',
+        body: `Texto.\n\n${markdown}`, coverImage: articleImageMarkdownPath(image.id, 800, 400), coverAlt: 'Un gráfico',
+        author: '', tags: [], seoTitle: '', seoDescription: '',
       },
       null,
     );
@@ -121,7 +123,10 @@ describeEachEngine('article images: stored', (database) => {
       const here = /imagenes\/(\d+)-800x400/.exec(moved!.body)?.[1];
       expect(Number(here)).not.toBe(own.id);
       expect(moved!.body).toBe(`Texto.\n\n${articleImageMarkdown('Gráfico', Number(here), 800, 400)}`);
+      // The cover, the same image, names its id here too.
+      expect(moved!.coverImage).toBe(articleImageMarkdownPath(Number(here), 800, 400));
       expect((await articleRevisions(target.db, moved!.id))[0]?.body).toBe(moved!.body);
+      expect((await articleRevisions(target.db, moved!.id))[0]?.coverImage).toBe(moved!.coverImage);
       for (const [width, format] of [[360, 'avif'], [800, 'webp']] as const)
         expect(Buffer.from((await articleImageFile(target.db, Number(here), width, format))!).equals(Buffer.from((await articleImageFile(db, image.id, width, format))!))).toBe(true);
       await importData(target.db, file);

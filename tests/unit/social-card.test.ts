@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { socialCardPathOf } from '../../src/domain/articles.ts';
+import { isCoverReference, socialCardPathOf } from '../../src/domain/articles.ts';
+import { cardCoverOf, coverOf, textImageChoices } from '../../src/lib/blog-covers.ts';
 import { articleCardSvg, wrapTitle } from '../../src/server/content/social-card.ts';
 
 describe('social cards', () => {
@@ -25,5 +26,30 @@ describe('social cards', () => {
     expect(socialCardPathOf({ kind: 'blog', slug: 'otro', coverImage: 'asset:blog/mejor-erp-2025.svg' })).toBe('/og/articulos/blog/otro.png');
     expect(socialCardPathOf({ kind: 'ayuda', slug: 'mejor-erp-2025', coverImage: 'asset:blog/mejor-erp-2025.svg' })).toBe('/og/articulos/ayuda/mejor-erp-2025.png');
     expect(socialCardPathOf({ kind: 'blog', slug: 'nuevo', coverImage: null })).toBe('/og/articulos/blog/nuevo.png');
+  });
+});
+
+describe('covers', () => {
+  it('take an illustration of the build or an image uploaded into the text, nothing else', () => {
+    expect(isCoverReference('asset:blog/mejor-erp-2025.svg')).toBe(true);
+    expect(isCoverReference('/blog/imagenes/12-1440x810')).toBe(true);
+    for (const value of ['/blog/imagenes/12-1440.webp', 'https://example.com/a.png', '/blog/imagenes/0-10x10', 'javascript:alert(1)'])
+      expect(isCoverReference(value), value).toBe(false);
+  });
+
+  it("offer the text's uploaded images as covers, once each, with their descriptions", () => {
+    const body = 'Texto ![Un tablero](/blog/imagenes/7-1440x810) y ![](/blog/imagenes/8-300x200)\n\n![Otra vez](/blog/imagenes/7-1440x810) ![externa](https://x.example/a.png)';
+    expect(textImageChoices(body)).toEqual([
+      { reference: '/blog/imagenes/7-1440x810', alt: 'Un tablero' },
+      { reference: '/blog/imagenes/8-300x200', alt: '' },
+    ]);
+  });
+
+  it('show an uploaded cover by its WebP file at the largest width it has for the place, in proportion', () => {
+    expect(coverOf('/blog/imagenes/7-1440x810')).toEqual({ src: '/blog/imagenes/7-1440.webp', width: 1440, height: 810 });
+    expect(cardCoverOf('/blog/imagenes/7-1440x810')).toEqual({ src: '/blog/imagenes/7-720.webp', width: 720, height: 405 });
+    // A small image has only its own width.
+    expect(cardCoverOf('/blog/imagenes/8-300x200')).toEqual({ src: '/blog/imagenes/8-300.webp', width: 300, height: 200 });
+    expect(coverOf('/blog/imagenes/9-1000x500')).toEqual({ src: '/blog/imagenes/9-1000.webp', width: 1000, height: 500 });
   });
 });

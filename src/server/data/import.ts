@@ -642,6 +642,14 @@ function withImagesHere(body: unknown, imageIds: ReadonlyMap<number, number>): u
   });
 }
 
+/** An exported cover that names an image of the texts, naming its id here. */
+function coverHere(cover: unknown, imageIds: ReadonlyMap<number, number>): unknown {
+  if (typeof cover !== 'string') return cover;
+  const match = /^(\/blog\/imagenes\/)([1-9]\d{0,9})(-\d{1,5}x\d{1,5})$/.exec(cover);
+  const here = match ? imageIds.get(Number(match[2])) : undefined;
+  return match && here !== undefined ? `${match[1]}${here}${match[3]}` : cover;
+}
+
 async function importArticle(
   trx: Transaction<Database>,
   exported: Record<string, unknown>,
@@ -652,10 +660,15 @@ async function importArticle(
   const record: Record<string, unknown> = {
     ...exported,
     body: withImagesHere(exported.body, images),
+    coverImage: coverHere(exported.coverImage, images),
     revisions: Array.isArray(exported.revisions)
       ? exported.revisions.map((revision) =>
           revision && typeof revision === 'object'
-            ? { ...(revision as Record<string, unknown>), body: withImagesHere((revision as Record<string, unknown>).body, images) }
+            ? {
+                ...(revision as Record<string, unknown>),
+                body: withImagesHere((revision as Record<string, unknown>).body, images),
+                coverImage: coverHere((revision as Record<string, unknown>).coverImage, images),
+              }
             : revision,
         )
       : exported.revisions,
