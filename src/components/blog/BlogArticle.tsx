@@ -1,7 +1,7 @@
 import { ROUTES } from '../../routes';
 import type { ReactNode } from 'react';
 import BlogCard, { type BlogCardProps } from './BlogCard';
-import { PostImage, PostMeta } from './PostParts';
+import { ArticleCover, PostMeta } from './PostParts';
 
 /** The article's own page: what its card shows, plus the body and the articles offered after it. */
 export interface BlogArticleProps extends Omit<BlogCardProps, 'href' | 'headingLevel'> {
@@ -42,16 +42,7 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
           />
         </div>
       </header>
-      {image && (
-        <div className="mx-auto max-w-4xl px-4 sm:px-6">
-          <PostImage
-            image={image}
-            alt={imageAlt}
-            priority
-            className="aspect-[16/9] w-full rounded-card border border-line object-cover shadow-lg shadow-brand-900/10"
-          />
-        </div>
-      )}
+      {image && <ArticleCover image={image} alt={imageAlt} />}
       <div className="article-body mx-auto mt-12 max-w-3xl px-4 sm:px-6">{children}</div>
       <div className="mx-auto mt-14 max-w-3xl px-4 sm:px-6">
         <div className="flex flex-col items-start gap-5 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">

@@ -25,6 +25,20 @@ export function PostImage({
   );
 }
 
+/** An article's cover under its header: the first image of the page, loaded first. */
+export function ArticleCover({ image, alt }: { image: BlogImage; alt: string }) {
+  return (
+    <div className="mx-auto max-w-4xl px-4 sm:px-6">
+      <PostImage
+        image={image}
+        alt={alt}
+        priority
+        className="aspect-[16/9] w-full rounded-card border border-line object-cover shadow-lg shadow-brand-900/10"
+      />
+    </div>
+  );
+}
+
 /** "12 de marzo de 2025 · 4 min de lectura": the separator is hidden from screen readers, which hear a comma. */
 export function PostMeta({
   dateIso,

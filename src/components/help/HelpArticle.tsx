@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ROUTES } from '../../routes';
 import type { BlogImage } from '../blog/BlogCard';
-import { PostImage, PostMeta } from '../blog/PostParts';
+import { ArticleCover, PostMeta } from '../blog/PostParts';
 import { HelpfulVote, HelpList, type HelpLinkItem } from './HelpParts';
 
 export interface HelpArticleProps {
@@ -99,16 +99,7 @@ export default function HelpArticle({
           )}
         </div>
       </header>
-      {image && (
-        <div className="mx-auto max-w-4xl px-4 sm:px-6">
-          <PostImage
-            image={image}
-            alt={imageAlt}
-            priority
-            className="aspect-[16/9] w-full rounded-card border border-line object-cover shadow-lg shadow-brand-900/10"
-          />
-        </div>
-      )}
+      {image && <ArticleCover image={image} alt={imageAlt} />}
       <div className="article-body mx-auto mt-12 max-w-3xl px-4 sm:px-6">{children}</div>
       <div className="mx-auto mt-14 flex max-w-3xl flex-col gap-10 px-4 sm:px-6">
         {!preview && <HelpfulVote articleId={id} />}
