@@ -15,7 +15,10 @@ const CARD_FONTS = "'Inter', 'Liberation Sans', 'DejaVu Sans', Arial, sans-serif
 export const CARD_FONT = `font-family="${CARD_FONTS}"`;
 
 export const escapeXml = (text: string): string =>
-  text.replace(/[<>&"']/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[char] ?? char);
+  text.replace(
+    /[<>&"']/g,
+    (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[char] ?? char,
+  );
 
 /** The brand's background, grid, glow and V mark: every card's first layers. */
 export function cardBackground(): string {
@@ -97,7 +100,9 @@ export function articleCardSvg(card: ArticleCard): string {
   // Below the section's pill (which ends at y 112), whatever the number of lines.
   const top = 150 + size;
   const title = lines
-    .map((line, index) => `<tspan x="80" y="${Math.round(top + index * lineHeight)}">${escapeXml(line)}</tspan>`)
+    .map(
+      (line, index) => `<tspan x="80" y="${Math.round(top + index * lineHeight)}">${escapeXml(line)}</tspan>`,
+    )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" viewBox="0 0 ${CARD_WIDTH} ${CARD_HEIGHT}">
   ${cardBackground()}

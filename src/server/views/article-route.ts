@@ -28,7 +28,11 @@ interface RouteContext extends GuardContext {
   response: { status?: number; headers: Headers };
 }
 
-export async function articleRoute(context: RouteContext, kind: ArticleKind, slug: string): Promise<ArticleRoute> {
+export async function articleRoute(
+  context: RouteContext,
+  kind: ArticleKind,
+  slug: string,
+): Promise<ArticleRoute> {
   const found = kind === 'blog' ? await blogArticleView(slug) : await helpArticleView(slug);
   if (found.kind === 'redirect') return { kind: 'response', response: context.redirect(found.to, 301) };
   if (found.kind === 'article') return found;
@@ -37,7 +41,10 @@ export async function articleRoute(context: RouteContext, kind: ArticleKind, slu
     staff: (await signedInStaff(context)) !== null,
   });
   if (preview.kind === 'moved')
-    return { kind: 'response', response: new Response(null, { status: 302, headers: { ...PREVIEW_HEADERS, Location: preview.to } }) };
+    return {
+      kind: 'response',
+      response: new Response(null, { status: 302, headers: { ...PREVIEW_HEADERS, Location: preview.to } }),
+    };
   if (preview.kind === 'preview') {
     for (const [name, value] of Object.entries(PREVIEW_HEADERS)) context.response.headers.set(name, value);
     return preview;
