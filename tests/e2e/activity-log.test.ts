@@ -12,7 +12,7 @@ import { createClient } from '../../src/server/clients/index.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, PHONE } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -31,7 +31,7 @@ let clientId = 0;
 const login = () => ({ email, password, network: `198.51.100.${++network}` });
 
 beforeAll(async () => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   db = openDatabase(server.env.DATABASE_URL!).db;
   const actor: AuditActor = { actorEmail: email, network: '198.51.100.200' };

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { insertIncident } from '../support/factories.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
 const { server } = useSite({ browser: false, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
@@ -14,7 +14,7 @@ let staffEmail = '';
 
 beforeAll(() => {
   db = openDatabase(server.env.DATABASE_URL!).db;
-  staffEmail = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  staffEmail = firstStaffEmail(server);
 });
 afterAll(async () => {
   await db?.destroy();

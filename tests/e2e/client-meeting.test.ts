@@ -14,7 +14,7 @@ import { createClient } from '../../src/server/clients/index.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
 import { parseInvitation } from '../support/ical.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -39,7 +39,7 @@ const [year, month, day] = MEETING_DAY.split('-');
 const SHOWN = `${day}/${month}/${year} 10:30`;
 
 beforeAll(async () => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   expect(email && password).toBeTruthy();
   db = openDatabase(server.env.DATABASE_URL!).db;

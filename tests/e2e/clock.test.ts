@@ -15,10 +15,10 @@ import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { queueOverdueAlerts } from '../../src/server/incidents/clock.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
-import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
+import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE, watchConsole } from '../support/browser.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 import { ageFormStamps } from '../support/form-stamp.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -35,7 +35,7 @@ let waiting = '';
 let waitingId = 0;
 
 beforeAll(async () => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   db = openDatabase(server.env.DATABASE_URL!).db;
   const options = { brand, staffInbox: 'soporte@vertice.example' };
@@ -58,7 +58,6 @@ const shot = async (page: Page, name: string, selector?: string) => {
   if (selector) await page.locator(selector).screenshot({ path: `${SHOTS}/${name}.png` });
   else await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 };
-const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 const overdueMails = async () =>
   db.selectFrom('mailOutbox').select(['subject', 'toAddress']).where('kind', '=', 'incident.overdue').orderBy('id').execute();
 

@@ -10,8 +10,8 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { DESKTOP, expectNoAxeViolations, PHONE } from '../support/browser.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE } from '../support/browser.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -22,7 +22,7 @@ let email = '';
 let password = '';
 
 beforeAll(() => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   expect(email && password).toBeTruthy();
   db = openDatabase(server.env.DATABASE_URL!).db;
@@ -32,8 +32,6 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-const noOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 const status = async (path: string) => (await fetch(`${server.url}${path}`, { redirect: 'manual' })).status;
 
 async function newDraft(page: Page, title: string, body: string): Promise<string> {

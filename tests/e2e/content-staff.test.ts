@@ -5,11 +5,10 @@
  * is stale is warned and nothing of theirs is saved; a scheduled article shows its state. The list and
  * the editor are axe-clean (with JavaScript: axe runs in the page).
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { DESKTOP, expectNoAxeViolations, PHONE } from '../support/browser.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE } from '../support/browser.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -20,7 +19,7 @@ let email = '';
 let password = '';
 
 beforeAll(() => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   expect(email && password).toBeTruthy();
   db = openDatabase(server.env.DATABASE_URL!).db;
@@ -30,8 +29,6 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-const noOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 const status = async (path: string) => (await fetch(`${server.url}${path}`, { redirect: 'manual' })).status;
 
 describe("'Contenido'", () => {

@@ -9,7 +9,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, islandHydrated, PHONE, poll } from '../support/browser.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -45,7 +45,7 @@ let staff: BrowserContext;
 const editors = new Map<string, string>();
 
 beforeAll(async () => {
-  const email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  const email = firstStaffEmail(server);
   const password = firstStaffPassword(server);
   ({ context: staff } = await signInStaff(browser, server.url, {
     email,

@@ -12,7 +12,7 @@ import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { PRIORITY_MESSAGE } from '../../src/domain/incidents.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE, poll } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -49,7 +49,7 @@ const noticesTo = async (address: string) =>
   (await db.selectFrom('mailOutbox').select('kind').where('toAddress', '=', address).execute()).length;
 
 beforeAll(async () => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   db = openDatabase(server.env.DATABASE_URL!).db;
   await insertIncident(db, {

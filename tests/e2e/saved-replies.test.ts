@@ -6,13 +6,12 @@
  * at 390 px without JavaScript, one inserted by reloading the page (`?respuesta=`), then edited and
  * deleted after its confirmation step, with no horizontal overflow on either page.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { createSavedReply } from '../../src/server/replies/index.ts';
-import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
+import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE, watchConsole } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -25,7 +24,7 @@ let email = '';
 let password = '';
 
 beforeAll(async () => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   expect(email && password).toBeTruthy();
   db = openDatabase(server.env.DATABASE_URL!).db;
@@ -39,7 +38,6 @@ afterAll(async () => {
 
 const settingsUrl = () => `${server.url}/admin/configuracion`;
 const incidentUrl = () => `${server.url}/admin/incidencias/${NUMERO}`;
-const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 describe('saved replies', () => {
   it('at 1280 px with JavaScript: created in Configuración (an unknown variable refused, kept), inserted after the typed text', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
-import { firstStaffPassword } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
@@ -27,7 +27,7 @@ let password = '';
 let ipCounter = 0;
 
 beforeAll(() => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   expect(email && password).toBeTruthy();
 });

@@ -8,12 +8,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { withSiteOrigin } from '../../src/server/http/static-files.ts';
-import { DESKTOP, expectNoAxeViolations, PHONE, poll } from '../support/browser.ts';
-import { firstStaffPassword, ROOT } from '../support/server.ts';
+import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE, poll } from '../support/browser.ts';
+import { firstStaffEmail, firstStaffPassword, ROOT } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 import { silenceWhatsNew } from '../support/whatsnew.ts';
@@ -25,7 +24,7 @@ let email = '';
 let password = '';
 
 beforeAll(() => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   expect(email && password).toBeTruthy();
   db = openDatabase(server.env.DATABASE_URL!).db;
@@ -35,8 +34,6 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-const noOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 const html = async (path: string) =>
   (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'identity' } })).text();
 /** The alt texts of a page's logo wall, in order. */

@@ -13,7 +13,7 @@ import { signInKeys } from '../../src/server/auth/login.ts';
 import { openDatabase } from '../../src/server/db/index.ts';
 import { clearHits } from '../../src/server/limits/counters.ts';
 import { DESKTOP, downloadedBytes, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
-import { firstStaffPassword, runAdminScript } from '../support/server.ts';
+import { firstStaffEmail, firstStaffPassword, runAdminScript } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
 const FIRST = 'admin@verticeconsultores.com.do';
@@ -32,7 +32,7 @@ let recoveryCodes: string[] = [];
 let ipCounter = 0;
 
 beforeAll(() => {
-  email = /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+  email = firstStaffEmail(server);
   password = firstStaffPassword(server);
   expect(email).toBe(FIRST);
   expect(password).toBeTruthy();

@@ -92,6 +92,10 @@ export function watchConsole(page: Page) {
  */
 export const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
+/** Whether the page fits its viewport's width (no sideways scrolling). */
+export const noOverflow = (page: Page): Promise<boolean> =>
+  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
 /** Runs axe on the page and fails with a readable list of violations. */
 export async function expectNoAxeViolations(page: Page, exclude: string[] = []): Promise<void> {
   // Sections a visitor has not scrolled near are not rendered (content-visibility: auto), and axe cannot

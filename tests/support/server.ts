@@ -202,6 +202,11 @@ export async function prepareFirstStaff(server: RunningServer): Promise<void> {
   readied.set(readyKey(server), FIRST_STAFF_TEST_PASSWORD);
 }
 
+/** The first staff account's e-mail, as the server's start printed it ('Cuenta de personal creada: …'); '' when it did not. */
+export function firstStaffEmail(server: RunningServer): string {
+  return /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1] ?? '';
+}
+
 /** The password the first staff account signs in with, ready for the staff pages (see {@link prepareFirstStaff}). */
 export function firstStaffPassword(server: RunningServer): string {
   const known = readied.get(readyKey(server));
