@@ -130,6 +130,7 @@ describe('help centre', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/soporte`);
     await page.getByRole('link', { name: 'Buscar en la ayuda →' }).click();
+    await page.waitForLoadState();
     expect(new URL(page.url()).pathname).toBe('/ayuda');
     expect(
       await page.getByRole('contentinfo').getByRole('link', { name: 'Centro de ayuda' }).getAttribute('href'),
@@ -140,6 +141,8 @@ describe('help centre', () => {
       .getByRole('searchbox', { name: 'Buscar en el centro de ayuda' })
       .fill('FACTURACION electronica');
     await page.getByRole('button', { name: 'Buscar' }).click();
+    // The results page is rendered on demand and streamed: read it once it has all come.
+    await page.waitForLoadState();
     expect(page.url()).toContain('/ayuda?q=FACTURACION+electronica');
     expect(await page.getByRole('heading', { level: 2 }).first().innerText()).toBe(
       'Resultados para «FACTURACION electronica»',
@@ -157,12 +160,14 @@ describe('help centre', () => {
       .getByRole('main')
       .getByRole('link', { name: 'Cómo emitir una factura electrónica (e-CF)' })
       .click();
+    await page.waitForLoadState();
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(
       'Cómo emitir una factura electrónica (e-CF)',
     );
     expect(await page.getByRole('heading', { level: 2, name: 'Antes de empezar' }).count()).toBe(1);
     expect(await page.getByText('¡Gracias por tu opinión!').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Sí', exact: true }).click();
+    await page.waitForLoadState();
     expect(page.url()).toBe(`${server.url}/ayuda/emitir-factura-electronica#gracias`);
     expect(await page.getByText('¡Gracias por tu opinión!').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Sí', exact: true }).isVisible()).toBe(false);
