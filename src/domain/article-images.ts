@@ -1,7 +1,7 @@
 /**
  * Images in an article's text (issue 23): where they live and which widths exist, shared by the
  * uploader (src/server/content/images.ts), the Markdown renderer (src/server/content/render.ts), which
- * turns `![text](/blog/imagenes/{id}-{width}x{height})` into a `<picture>` of AVIF and WebP sources,
+ * turns `![text](/blog/imagenes/{id}-{key}-{width}x{height})` into a `<picture>` of AVIF and WebP sources,
  * and the route that serves the files (src/pages/blog/imagenes/[file].ts).
  */
 
@@ -32,28 +32,47 @@ export function articleImageWidths(largest: number): number[] {
   return [...ARTICLE_IMAGE_WIDTHS.filter((width) => width < largest), largest];
 }
 
-/** The address written in the Markdown for an image: its id and its largest width and height. */
-export const articleImageMarkdownPath = (id: number, width: number, height: number) =>
-  `${ARTICLE_IMAGE_PREFIX}${id}-${width}x${height}`;
-
-/** One file of an image. */
-export const articleImageFilePath = (id: number, width: number, format: ArticleImageFormat) =>
-  `${ARTICLE_IMAGE_PREFIX}${id}-${width}.${format}`;
-
-const MARKDOWN_PATH = /^\/blog\/imagenes\/([1-9]\d{0,9})-([1-9]\d{0,4})x([1-9]\d{0,4})$/;
-
-/** An image address of the Markdown read back; null when `src` is not one. */
-export function parseArticleImagePath(src: string): { id: number; width: number; height: number } | null {
-  const match = MARKDOWN_PATH.exec(src);
-  return match ? { id: Number(match[1]), width: Number(match[2]), height: Number(match[3]) } : null;
+/**
+ * An uploaded image as its addresses name it: its id, and a random key (16 hex digits, 64 bits) without
+ * which no file of it is served, so the images of an article not yet public cannot be found by counting
+ * ids; with its largest width and height.
+ */
+export interface ArticleImageRef {
+  id: number;
+  key: string;
+  width: number;
+  height: number;
 }
 
-/** The name of one file (`{id}-{width}.{format}`) read back; null when it is not one. */
-export function parseArticleImageFile(name: string): { id: number; width: number; format: ArticleImageFormat } | null {
-  const match = /^([1-9]\d{0,9})-([1-9]\d{0,4})\.(avif|webp)$/.exec(name);
-  return match ? { id: Number(match[1]), width: Number(match[2]), format: match[3] as ArticleImageFormat } : null;
+/** A new image's key. */
+export const ARTICLE_IMAGE_KEY = /^[0-9a-f]{16}$/;
+
+/** The address written in the Markdown for an image: its id, key, largest width and height. */
+export const articleImageMarkdownPath = (image: ArticleImageRef) =>
+  `${ARTICLE_IMAGE_PREFIX}${image.id}-${image.key}-${image.width}x${image.height}`;
+
+/** One file of an image. */
+export const articleImageFilePath = (image: Pick<ArticleImageRef, 'id' | 'key'>, width: number, format: ArticleImageFormat) =>
+  `${ARTICLE_IMAGE_PREFIX}${image.id}-${image.key}-${width}.${format}`;
+
+const MARKDOWN_PATH = /^\/blog\/imagenes\/([1-9]\d{0,9})-([0-9a-f]{16})-([1-9]\d{0,4})x([1-9]\d{0,4})$/;
+
+/** An image address of the Markdown read back; null when `src` is not one. */
+export function parseArticleImagePath(src: string): ArticleImageRef | null {
+  const match = MARKDOWN_PATH.exec(src);
+  return match ? { id: Number(match[1]), key: match[2]!, width: Number(match[3]), height: Number(match[4]) } : null;
+}
+
+/** The name of one file (`{id}-{key}-{width}.{format}`) read back; null when it is not one. */
+export function parseArticleImageFile(
+  name: string,
+): { id: number; key: string; width: number; format: ArticleImageFormat } | null {
+  const match = /^([1-9]\d{0,9})-([0-9a-f]{16})-([1-9]\d{0,4})\.(avif|webp)$/.exec(name);
+  return match
+    ? { id: Number(match[1]), key: match[2]!, width: Number(match[3]), format: match[4] as ArticleImageFormat }
+    : null;
 }
 
 /** The Markdown that puts an image in the text (the description's brackets and line breaks made harmless). */
-export const articleImageMarkdown = (alt: string, id: number, width: number, height: number) =>
-  `![${alt.replace(/[[\]\\]/g, '').replace(/\s+/g, ' ').trim()}](${articleImageMarkdownPath(id, width, height)})`;
+export const articleImageMarkdown = (alt: string, image: ArticleImageRef) =>
+  `![${alt.replace(/[[\]\\]/g, '').replace(/\s+/g, ' ').trim()}](${articleImageMarkdownPath(image)})`;

@@ -70,7 +70,7 @@ export const ARTICLE_MESSAGES = {
 const ASSET_COVER = /^asset:blog\/[a-z0-9][a-z0-9-]*\.(svg|png|jpe?g|webp|avif)$/;
 /**
  * A cover: an illustration the build processed, or an image uploaded into an article's text, by the
- * address its Markdown names (`/blog/imagenes/{id}-{width}x{height}`, src/domain/article-images.ts).
+ * address its Markdown names (`/blog/imagenes/{id}-{key}-{width}x{height}`, src/domain/article-images.ts).
  */
 export const isCoverReference = (value: string): boolean =>
   ASSET_COVER.test(value) || parseArticleImagePath(value) !== null;

@@ -8,6 +8,7 @@ import {
   articleImageFilePath,
   articleImageWidths,
   parseArticleImagePath,
+  type ArticleImageRef,
 } from '../domain/article-images.ts';
 
 const ASSETS = import.meta.glob<ImageMetadata>('../assets/blog/*', { eager: true, import: 'default' });
@@ -32,11 +33,11 @@ export function coverOf(reference: string | null): CoverImage | null {
  * `upTo` (the article's header shows it up to 896 px wide, a card up to 360: twice that for sharp
  * screens), with the height in proportion.
  */
-function uploadedCover(image: { id: number; width: number; height: number }, upTo: number): CoverImage {
+function uploadedCover(image: ArticleImageRef, upTo: number): CoverImage {
   // The files it has: the layout's widths below its own, and its own (never more than 1440 px).
   const width = Math.max(...articleImageWidths(image.width).filter((candidate) => candidate <= upTo));
   return {
-    src: articleImageFilePath(image.id, width, 'webp'),
+    src: articleImageFilePath(image, width, 'webp'),
     width,
     height: Math.round((width * image.height) / image.width),
   };
@@ -58,7 +59,7 @@ export function cardCoverOf(reference: string | null): CoverImage | null {
  */
 export function textImageChoices(body: string): Array<{ reference: string; alt: string }> {
   const seen = new Map<string, string>();
-  for (const match of body.matchAll(/!\[([^\]]*)\]\((\/blog\/imagenes\/[1-9]\d{0,9}-[1-9]\d{0,4}x[1-9]\d{0,4})\)/g)) {
+  for (const match of body.matchAll(/!\[([^\]]*)\]\((\/blog\/imagenes\/[1-9]\d{0,9}-[0-9a-f]{16}-[1-9]\d{0,4}x[1-9]\d{0,4})\)/g)) {
     if (!seen.has(match[2]!)) seen.set(match[2]!, match[1]!.trim());
   }
   return [...seen].map(([reference, alt]) => ({ reference, alt }));

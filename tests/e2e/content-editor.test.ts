@@ -239,19 +239,23 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
     await page.getByLabel('Qué muestra la imagen').fill('Un tablero de ventas');
     await page.getByRole('button', { name: 'Subir imagen' }).click();
     const body = await page.getByLabel('Texto (Markdown)').inputValue();
-    expect(body).toMatch(/^Antes de la imagen\.\n\n!\[Un tablero de ventas\]\(\/blog\/imagenes\/\d+-1440x810\)\n$/);
+    expect(body).toMatch(/^Antes de la imagen\.\n\n!\[Un tablero de ventas\]\(\/blog\/imagenes\/\d+-[0-9a-f]{16}-1440x810\)\n$/);
     const picture = page.getByTestId('vista-previa').locator('picture');
     expect(await picture.locator('source').evaluateAll((sources) => sources.map((s) => s.getAttribute('type')))).toEqual(['image/avif', 'image/webp']);
     const img = picture.locator('img');
     expect([await img.getAttribute('width'), await img.getAttribute('height'), await img.getAttribute('alt')]).toEqual(['1440', '810', 'Un tablero de ventas']);
     expect(await noOverflow(page)).toBe(true);
-    const id = /imagenes\/(\d+)-/.exec(body)![1];
+    // The image's id and its random key, which every address of it carries.
+    const id = /imagenes\/(\d+-[0-9a-f]{16})-/.exec(body)![1]!;
     for (const [file, type, width] of [[`${id}-360.avif`, 'image/avif', 360], [`${id}-720.webp`, 'image/webp', 720], [`${id}-1440.avif`, 'image/avif', 1440]] as const) {
       const response = await fetch(`${server.url}/blog/imagenes/${file}`);
       expect([response.status, response.headers.get('content-type'), response.headers.get('cache-control')]).toEqual([200, type, 'public, max-age=31536000, immutable']);
       expect((await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width).toBe(width);
     }
     expect(await status(`/blog/imagenes/${id}-2880.webp`)).toBe(404);
+    // Without its key (an article not yet public: its images cannot be found by counting ids), 404.
+    const wrongKey = id.replace(/-(.)/, (_, digit: string) => `-${digit === '0' ? '1' : '0'}`);
+    expect(await status(`/blog/imagenes/${wrongKey}-720.webp`)).toBe(404);
     // Nothing of the article was saved by the upload; 'Publicar' then puts the picture on the blog.
     const articleId = Number(editor.split('/').pop());
     expect((await db.selectFrom('articles').select('body').where('id', '=', articleId).executeTakeFirstOrThrow()).body).toBe('Antes de la imagen.');

@@ -223,7 +223,7 @@ export const uploadImage = staffForm(
       throw error;
     }
     const image = await storeArticleImage(getDb(), processed, actor.actorEmail);
-    const markdown = articleImageMarkdown(alt, image.id, image.width, image.height);
+    const markdown = articleImageMarkdown(alt, image);
     const current = field(form, 'cuerpo').replace(/\s+$/, '');
     const body = current ? `${current}\n\n${markdown}\n` : `${markdown}\n`;
     return { markdown, body, html: await renderArticleHtml(body) };

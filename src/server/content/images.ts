@@ -5,6 +5,7 @@
  * `article_images` (largest width and height) and `article_image_files` (the bytes by width and format).
  * Only the re-encoded pixels are kept: nothing of the uploaded file's own bytes is ever served.
  */
+import { randomBytes } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import {
   ARTICLE_IMAGE_FORMATS,
@@ -13,6 +14,7 @@ import {
   ARTICLE_IMAGE_WIDTHS,
   articleImageWidths,
   type ArticleImageFormat,
+  type ArticleImageRef,
 } from '../../domain/article-images.ts';
 import type { Db } from '../db/index.ts';
 
@@ -59,17 +61,21 @@ export async function processArticleImage(data: Uint8Array): Promise<ProcessedIm
   return { width: largest, height: Math.round((height * largest) / width), files };
 }
 
-/** Stores a processed image: its id, largest width and height. */
+/** A new image's random key (src/domain/article-images.ts). */
+export const newArticleImageKey = (): string => randomBytes(8).toString('hex');
+
+/** Stores a processed image: its id, key, largest width and height. */
 export async function storeArticleImage(
   db: Db,
   image: ProcessedImage,
   by: string | null,
   now: Date = new Date(),
-): Promise<{ id: number; width: number; height: number }> {
+): Promise<ArticleImageRef> {
+  const key = newArticleImageKey();
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('articleImages')
-      .values({ width: image.width, height: image.height, createdAt: now.toISOString(), createdBy: by })
+      .values({ key, width: image.width, height: image.height, createdAt: now.toISOString(), createdBy: by })
       .returning('id')
       .executeTakeFirstOrThrow();
     const id = Number(row.id);
@@ -78,24 +84,26 @@ export async function storeArticleImage(
         .insertInto('articleImageFiles')
         .values({ imageId: id, width: file.width, format: file.format, data: Buffer.from(file.data) })
         .execute();
-    return { id, width: image.width, height: image.height };
+    return { id, key, width: image.width, height: image.height };
   });
 }
 
-/** One file of an image, or null. */
+/** One file of an image, or null (a wrong key too). */
 export async function articleImageFile(
   db: Db,
-  id: number,
+  image: { id: number; key: string },
   width: number,
   format: ArticleImageFormat,
 ): Promise<Uint8Array | null> {
   if (!ARTICLE_IMAGE_FORMATS.includes(format)) return null;
   const row = await db
     .selectFrom('articleImageFiles')
-    .select('data')
-    .where('imageId', '=', id)
-    .where('width', '=', width)
-    .where('format', '=', format)
+    .innerJoin('articleImages', 'articleImages.id', 'articleImageFiles.imageId')
+    .select('articleImageFiles.data')
+    .where('articleImageFiles.imageId', '=', image.id)
+    .where('articleImages.key', '=', image.key)
+    .where('articleImageFiles.width', '=', width)
+    .where('articleImageFiles.format', '=', format)
     .executeTakeFirst();
   return row ? new Uint8Array(row.data) : null;
 }

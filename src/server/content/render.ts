@@ -26,6 +26,7 @@ import {
   articleImageFilePath,
   articleImageWidths,
   parseArticleImagePath,
+  type ArticleImageRef,
 } from '../../domain/article-images.ts';
 
 /** Schemes a link or image may use; anything else (or an address that does not parse) is dropped. */
@@ -85,14 +86,14 @@ const safeMode = {
 };
 
 /**
- * An uploaded image's address (`/blog/imagenes/{id}-{width}x{height}`, src/domain/article-images.ts)
+ * An uploaded image's address (`/blog/imagenes/{id}-{key}-{width}x{height}`, src/domain/article-images.ts)
  * as a `<picture>`: AVIF and WebP at each width it has, for the article's column, with its width and
  * height (no layout shift) and loaded lazily.
  */
-function pictureOf(image: { id: number; width: number; height: number }, alt: string, title: unknown) {
+function pictureOf(image: ArticleImageRef, alt: string, title: unknown) {
   const widths = articleImageWidths(image.width);
   const srcset = (format: 'avif' | 'webp') =>
-    widths.map((width) => `${articleImageFilePath(image.id, width, format)} ${width}w`).join(', ');
+    widths.map((width) => `${articleImageFilePath(image, width, format)} ${width}w`).join(', ');
   const fallback = widths.includes(720) ? 720 : image.width;
   return {
     type: 'element',
@@ -105,7 +106,7 @@ function pictureOf(image: { id: number; width: number; height: number }, alt: st
         type: 'element',
         tagName: 'img',
         properties: {
-          src: articleImageFilePath(image.id, fallback, 'webp'),
+          src: articleImageFilePath(image, fallback, 'webp'),
           alt,
           ...(typeof title === 'string' && title ? { title } : {}),
           width: image.width,

@@ -221,6 +221,8 @@ export interface ExportedArticle {
 /** An image of an article's text: its id here (the texts name it), size, who and when; each file by width and format, its bytes in `blobs`. */
 export interface ExportedArticleImage {
   id: number;
+  /** The random key its addresses carry (src/domain/article-images.ts). */
+  key: string;
   width: number;
   height: number;
   createdAt: string;
@@ -346,6 +348,7 @@ export async function exportData(db: Db): Promise<ExportData> {
   );
   const articleImages = (await db.selectFrom('articleImages').selectAll().orderBy('id').execute()).map((image) => ({
     id: Number(image.id),
+    key: image.key,
     width: image.width,
     height: image.height,
     createdAt: image.createdAt,

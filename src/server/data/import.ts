@@ -52,6 +52,8 @@ import { ANNOUNCEMENT_LIMITS, checkAnnouncementForm, checkLogoForm, LOGO_LIMITS 
 import { prepareLogoImage } from '../content/logo-image.ts';
 import { CLIENT_ASSETS_DIR, declaredSvgSize } from '../content/site-import.ts';
 import { ARTICLE_LIMITS, ARTICLE_MESSAGES, checkArticleForm, isArticleKind, isArticleState, isSlug } from '../../domain/articles.ts';
+import { ARTICLE_IMAGE_KEY } from '../../domain/article-images.ts';
+import { newArticleImageKey } from '../content/images.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
 export function toIsoTime(value: unknown): string | null {
@@ -205,7 +207,7 @@ interface ImportContext {
   /** Inbound messages whose incident is named by number: linked once the incidents are in. */
   inboundIncidents: Array<{ id: number; numero: string }>;
   /** The file's article images' ids → their ids here (issue 23), set before the articles. */
-  articleImageIds?: Map<number, number>;
+  articleImageIds?: Map<number, { id: number; key: string }>;
 }
 
 const INBOUND_OUTCOMES: readonly InboundOutcome[] = ['answer', 'unverified', 'new-incident', 'bounce', 'ignored', 'rejected'];
@@ -579,8 +581,12 @@ async function importArticleRevisions(
  * image is here already (its largest WebP byte for byte), that one's id. An image whose files are
  * missing or altered is left out (the text then names an image that is not here).
  */
-async function importArticleImages(trx: Transaction<Database>, images: unknown, blobs: Blobs): Promise<Map<number, number>> {
-  const ids = new Map<number, number>();
+async function importArticleImages(
+  trx: Transaction<Database>,
+  images: unknown,
+  blobs: Blobs,
+): Promise<Map<number, { id: number; key: string }>> {
+  const ids = new Map<number, { id: number; key: string }>();
   for (const raw of Array.isArray(images) ? images : []) {
     const image = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
     const { id, width, height } = image;
@@ -601,18 +607,22 @@ async function importArticleImages(trx: Transaction<Database>, images: unknown, 
     if (!largest) continue;
     const same = await trx
       .selectFrom('articleImageFiles')
-      .select('imageId')
-      .where('width', '=', width as number)
-      .where('format', '=', 'webp')
-      .where('data', '=', Buffer.from(largest.data))
+      .innerJoin('articleImages', 'articleImages.id', 'articleImageFiles.imageId')
+      .select(['articleImageFiles.imageId', 'articleImages.key'])
+      .where('articleImageFiles.width', '=', width as number)
+      .where('articleImageFiles.format', '=', 'webp')
+      .where('articleImageFiles.data', '=', Buffer.from(largest.data))
       .executeTakeFirst();
     if (same) {
-      ids.set(id as number, Number(same.imageId));
+      ids.set(id as number, { id: Number(same.imageId), key: same.key });
       continue;
     }
+    // Its key moves with it, so the addresses shared before the move still open it.
+    const key = typeof image.key === 'string' && ARTICLE_IMAGE_KEY.test(image.key) ? image.key : newArticleImageKey();
     const row = await trx
       .insertInto('articleImages')
       .values({
+        key,
         width: width as number,
         height: height as number,
         createdAt: toIsoTime(image.createdAt) ?? new Date().toISOString(),
@@ -626,28 +636,31 @@ async function importArticleImages(trx: Transaction<Database>, images: unknown, 
         .values({ imageId: Number(row.id), width: file.width, format: file.format, data: Buffer.from(file.data) })
         .onConflict((oc) => oc.columns(['imageId', 'width', 'format']).doNothing())
         .execute();
-    ids.set(id as number, Number(row.id));
+    ids.set(id as number, { id: Number(row.id), key });
   }
   return ids;
 }
 
 const STAFF_EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
-/** An exported text with its images' addresses naming their ids here. */
-function withImagesHere(body: unknown, imageIds: ReadonlyMap<number, number>): unknown {
+/** An exported text with its images' addresses naming their ids (and keys) here. */
+function withImagesHere(body: unknown, imageIds: ReadonlyMap<number, { id: number; key: string }>): unknown {
   if (typeof body !== 'string' || imageIds.size === 0) return body;
-  return body.replace(/(\/blog\/imagenes\/)([1-9]\d{0,9})(-\d{1,5}x\d{1,5}\))/g, (whole, prefix: string, id: string, rest: string) => {
-    const here = imageIds.get(Number(id));
-    return here === undefined ? whole : `${prefix}${here}${rest}`;
-  });
+  return body.replace(
+    /(\/blog\/imagenes\/)([1-9]\d{0,9})-[0-9a-f]{16}(-\d{1,5}x\d{1,5}\))/g,
+    (whole, prefix: string, id: string, rest: string) => {
+      const here = imageIds.get(Number(id));
+      return here === undefined ? whole : `${prefix}${here.id}-${here.key}${rest}`;
+    },
+  );
 }
 
 /** An exported cover that names an image of the texts, naming its id here. */
-function coverHere(cover: unknown, imageIds: ReadonlyMap<number, number>): unknown {
+function coverHere(cover: unknown, imageIds: ReadonlyMap<number, { id: number; key: string }>): unknown {
   if (typeof cover !== 'string') return cover;
-  const match = /^(\/blog\/imagenes\/)([1-9]\d{0,9})(-\d{1,5}x\d{1,5})$/.exec(cover);
+  const match = /^(\/blog\/imagenes\/)([1-9]\d{0,9})-[0-9a-f]{16}(-\d{1,5}x\d{1,5})$/.exec(cover);
   const here = match ? imageIds.get(Number(match[2])) : undefined;
-  return match && here !== undefined ? `${match[1]}${here}${match[3]}` : cover;
+  return match && here !== undefined ? `${match[1]}${here.id}-${here.key}${match[3]}` : cover;
 }
 
 async function importArticle(
@@ -656,7 +669,7 @@ async function importArticle(
   _staff: unknown,
   context: ImportContext,
 ): Promise<Outcome> {
-  const images = context.articleImageIds ?? new Map<number, number>();
+  const images = context.articleImageIds ?? new Map<number, { id: number; key: string }>();
   const record: Record<string, unknown> = {
     ...exported,
     body: withImagesHere(exported.body, images),

@@ -558,6 +558,8 @@ export interface ArticlePreviewLinksTable {
 /** An image uploaded into an article's text (migration 0037): its largest width and height. */
 export interface ArticleImagesTable {
   id: Generated<number>;
+  /** 16 random hex digits, in every address of the image (src/domain/article-images.ts). */
+  key: string;
   width: number;
   height: number;
   createdAt: string;

@@ -276,9 +276,12 @@ export async function articlePreviewView(
   };
 }
 
-/** One file of an image in an article (`/blog/imagenes/{id}-{width}.{format}`), or null. */
-export const articleImageView = (id: number, width: number, format: ArticleImageFormat): Promise<Uint8Array | null> =>
-  articleImageFile(getDb(), id, width, format);
+/** One file of an image in an article (`/blog/imagenes/{id}-{key}-{width}.{format}`), or null. */
+export const articleImageView = (
+  image: { id: number; key: string },
+  width: number,
+  format: ArticleImageFormat,
+): Promise<Uint8Array | null> => articleImageFile(getDb(), image, width, format);
 
 /** The editor's 'Vista previa': an article body's Markdown as its public page shows it. */
 export const markdownPreview = (markdown: string): Promise<string> => renderArticleHtml(markdown);

@@ -1,6 +1,7 @@
 /**
  * The files of the images in articles (issue 23, src/server/content/images.ts):
- * `/blog/imagenes/{id}-{width}.{avif|webp}`, as the `<picture>` of an article names them. A file never
+ * `/blog/imagenes/{id}-{key}-{width}.{avif|webp}`, as the `<picture>` of an article names them (a wrong
+ * key: 404). A file never
  * changes once stored (a new upload is a new id), so it is cached for a year as immutable.
  */
 import type { APIRoute } from 'astro';
@@ -13,7 +14,7 @@ const CONTENT_TYPES = { avif: 'image/avif', webp: 'image/webp' } as const;
 
 export const GET: APIRoute = async ({ params }) => {
   const file = parseArticleImageFile(params.file ?? '');
-  const data = file ? await articleImageView(file.id, file.width, file.format) : null;
+  const data = file ? await articleImageView(file, file.width, file.format) : null;
   if (!file || !data)
     return new Response('Imagen no encontrada', {
       status: 404,

@@ -16,7 +16,7 @@ import { idColumn, timestampType } from './helpers.ts';
  *
  * `article_images` and `article_image_files`: images uploaded into an article's text, each re-encoded
  * (sharp) as AVIF and WebP at the widths the article layout uses; the image's largest width and height,
- * and each file's bytes by width and format. Served at `/blog/imagenes/{id}-{width}.{avif|webp}`.
+ * and each file's bytes by width and format. Served at `/blog/imagenes/{id}-{key}-{width}.{avif|webp}`.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const ts = timestampType(db);
@@ -59,6 +59,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await idColumn(db, db.schema.createTable('article_images'))
+    // Random (16 hex digits): the addresses name it, and no file is served without it.
+    .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('width', 'integer', (c) => c.notNull())
     .addColumn('height', 'integer', (c) => c.notNull())
     .addColumn('created_at', ts, (c) => c.notNull())
