@@ -29,7 +29,7 @@ import {
 } from '../../lib/site-fragments.ts';
 import { IMMUTABLE, renderedFile, type CachedFile } from '../http/static-files.ts';
 import { getLogger } from '../log.ts';
-import { nextPublishTime, publicArticles, publishDueArticles } from './articles.ts';
+import { nextPublishTime, publicArticles, publishDueArticles, type Article } from './articles.ts';
 import { CONTENT_CHANNEL_PREFIX, onContentChange } from './changes.ts';
 import { articleCardSvg, cardPng } from './social-card.ts';
 import { LOGO_PATH_PREFIX, uploadedLogoFiles } from './client-logos.ts';
@@ -76,15 +76,24 @@ export interface PublicPages {
   stop(): Promise<void>;
 }
 
-/** The paths made from the content at `now`: the blog, the help centre, their public articles, the feed and the sitemap. */
-export async function contentPaths(db: Db, now: Date): Promise<string[]> {
-  const articles = await publicArticles(db, 'blog', now);
-  const help = await publicArticles(db, 'ayuda', now);
+/** The public articles at a moment: the blog's and the help centre's, each newest first. */
+interface PublicContent {
+  blog: Article[];
+  help: Article[];
+}
+
+/** The public articles at `now`, read once per render for its pages and its cards. */
+async function publicContent(db: Db, now: Date): Promise<PublicContent> {
+  return { blog: await publicArticles(db, 'blog', now), help: await publicArticles(db, 'ayuda', now) };
+}
+
+/** The paths made from the content: the blog, the help centre, their public articles, the feed and the sitemap. */
+export function contentPaths(content: PublicContent): string[] {
   return [
     ROUTES.blog,
-    ...articles.map((article) => articlePathOf(article.kind, article.slug)),
+    ...content.blog.map((article) => articlePathOf(article.kind, article.slug)),
     ROUTES.help,
-    ...help.map((article) => articlePathOf(article.kind, article.slug)),
+    ...content.help.map((article) => articlePathOf(article.kind, article.slug)),
     '/rss.xml',
     '/sitemap.xml',
   ];
@@ -93,14 +102,12 @@ export async function contentPaths(db: Db, now: Date): Promise<string[]> {
 /** The section an article's card names above its title. */
 const CARD_EYEBROWS: Record<ArticleKind, string> = { blog: 'Blog', ayuda: 'Centro de ayuda' };
 
-/** The cards the server makes at `now`: one per public article that has no card of the build's, with its SVG. */
-export async function contentCards(
-  db: Db,
-  now: Date,
+/** The cards the server makes: one per public article that has no card of the build's, with its SVG. */
+export function contentCards(
+  content: PublicContent,
   card: { companyName: string; siteHost: string },
-): Promise<Array<{ path: string; svg: string }>> {
-  const articles = [...(await publicArticles(db, 'blog', now)), ...(await publicArticles(db, 'ayuda', now))];
-  return articles.filter(hasServerCard).map((article) => ({
+): Array<{ path: string; svg: string }> {
+  return [...content.blog, ...content.help].filter(hasServerCard).map((article) => ({
     path: socialCardPathOf(article),
     svg: articleCardSvg({ eyebrow: CARD_EYEBROWS[article.kind], title: article.title, ...card }),
   }));
@@ -235,7 +242,8 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
     const at = now();
     lastFingerprint = await fingerprint(db);
     await renderFragments();
-    const paths = await contentPaths(db, at);
+    const content = await publicContent(db, at);
+    const paths = contentPaths(content);
     const next = new Map<string, CachedFile>();
     // The uploaded logos' images, at addresses named by their bytes (kept for a year by browsers).
     for (const image of await uploadedLogoFiles(db)) {
@@ -268,7 +276,7 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
         if (current && owned.has(path)) next.set(path, current);
       }
     }
-    for (const { path, svg } of options.card ? await contentCards(db, at, options.card) : []) {
+    for (const { path, svg } of options.card ? contentCards(content, options.card) : []) {
       const current = files.get(path);
       if (current && owned.has(path) && cardSources.get(path) === svg) {
         next.set(path, current);
