@@ -16,7 +16,7 @@ import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../dom
 import type { ClockTarget } from '../../domain/response-times.ts';
 import { clockColumnsOf } from '../incidents/clock.ts';
 import { createHash } from 'node:crypto';
-import { toArticle } from '../content/articles.ts';
+import { toArticle, type Article } from '../content/articles.ts';
 import { voteCounts } from '../content/votes.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
@@ -192,8 +192,8 @@ export interface ExportedSavedReply {
   updatedByEmail: string | null;
 }
 
-/** An article of 'Contenido' (issue 23), with the old addresses that redirect to it; staff by e-mail. */
-export interface ExportedArticle {
+/** The fields of an article, or of one of its revisions, as exported. */
+export interface ExportedArticleFields {
   kind: string;
   slug: string;
   title: string;
@@ -207,6 +207,10 @@ export interface ExportedArticle {
   seoDescription: string;
   state: string;
   publishAt: string | null;
+}
+
+/** An article of 'Contenido' (issue 23), with the old addresses that redirect to it; staff by e-mail. */
+export interface ExportedArticle extends ExportedArticleFields {
   createdAt: string;
   createdByEmail: string | null;
   updatedAt: string;
@@ -231,21 +235,8 @@ export interface ExportedArticleImage {
 }
 
 /** A revision of an article: the fields one save left, its version, state, time and who (by e-mail). */
-export interface ExportedArticleRevision {
+export interface ExportedArticleRevision extends ExportedArticleFields {
   version: number;
-  kind: string;
-  slug: string;
-  title: string;
-  excerpt: string;
-  body: string;
-  coverImage: string | null;
-  coverAlt: string;
-  author: string;
-  tags: string[];
-  seoTitle: string;
-  seoDescription: string;
-  state: string;
-  publishAt: string | null;
   createdAt: string;
   createdByEmail: string | null;
 }
@@ -299,6 +290,25 @@ export interface ExportData {
   clientLogos?: ExportedClientLogo[];
   /** The one-time imports done (`content_imports`), so the target never imports the Markdown articles again. */
   contentImports?: string[];
+}
+
+/** An article's (or a revision's) fields as a file carries them. */
+function exportedArticleFields(article: Article): ExportedArticleFields {
+  return {
+    kind: article.kind,
+    slug: article.slug,
+    title: article.title,
+    excerpt: article.excerpt,
+    body: article.body,
+    coverImage: article.coverImage,
+    coverAlt: article.coverAlt,
+    author: article.author,
+    tags: article.tags,
+    seoTitle: article.seoTitle,
+    seoDescription: article.seoDescription,
+    state: article.state,
+    publishAt: article.publishAt,
+  };
 }
 
 /** Reads every record, with everything nested in it, in a stable order. */
@@ -567,19 +577,7 @@ export async function exportData(db: Db): Promise<ExportData> {
     articles: articles.map((row) => {
       const article = toArticle(row);
       return {
-        kind: article.kind,
-        slug: article.slug,
-        title: article.title,
-        excerpt: article.excerpt,
-        body: article.body,
-        coverImage: article.coverImage,
-        coverAlt: article.coverAlt,
-        author: article.author,
-        tags: article.tags,
-        seoTitle: article.seoTitle,
-        seoDescription: article.seoDescription,
-        state: article.state,
-        publishAt: article.publishAt,
+        ...exportedArticleFields(article),
         createdAt: article.createdAt,
         createdByEmail: article.createdBy,
         updatedAt: article.updatedAt,
@@ -590,19 +588,7 @@ export async function exportData(db: Db): Promise<ExportData> {
           const saved = toArticle({ ...revision, id: row.id, updatedAt: revision.createdAt, updatedBy: revision.createdBy });
           return {
             version: Number(revision.version),
-            kind: saved.kind,
-            slug: saved.slug,
-            title: saved.title,
-            excerpt: saved.excerpt,
-            body: saved.body,
-            coverImage: saved.coverImage,
-            coverAlt: saved.coverAlt,
-            author: saved.author,
-            tags: saved.tags,
-            seoTitle: saved.seoTitle,
-            seoDescription: saved.seoDescription,
-            state: saved.state,
-            publishAt: saved.publishAt,
+            ...exportedArticleFields(saved),
             createdAt: revision.createdAt,
             createdByEmail: revision.createdBy,
           };
