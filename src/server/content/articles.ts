@@ -149,7 +149,8 @@ export interface ArticleRevision extends ArticleInput {
   createdBy: string | null;
 }
 
-function toRevision(row: ArticleRevisionRow): ArticleRevision {
+/** A stored revision as the editor and `npm run data` read it. */
+export function toRevision(row: ArticleRevisionRow): ArticleRevision {
   const { id, articleId, version, createdAt, createdBy } = row;
   const article = toArticle({ ...row, id: articleId, createdAt, createdBy, updatedAt: createdAt, updatedBy: createdBy });
   return {

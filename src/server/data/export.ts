@@ -16,7 +16,8 @@ import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../dom
 import type { ClockTarget } from '../../domain/response-times.ts';
 import { clockColumnsOf } from '../incidents/clock.ts';
 import { createHash } from 'node:crypto';
-import { toArticle, type Article } from '../content/articles.ts';
+import { toArticle, toRevision, type Article } from '../content/articles.ts';
+import type { ArticleInput } from '../../domain/articles.ts';
 import { voteCounts } from '../content/votes.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
@@ -293,7 +294,7 @@ export interface ExportData {
 }
 
 /** An article's (or a revision's) fields as a file carries them. */
-function exportedArticleFields(article: Article): ExportedArticleFields {
+function exportedArticleFields(article: ArticleInput & Pick<Article, 'state' | 'publishAt'>): ExportedArticleFields {
   return {
     kind: article.kind,
     slug: article.slug,
@@ -584,15 +585,12 @@ export async function exportData(db: Db): Promise<ExportData> {
         updatedByEmail: article.updatedBy,
         oldSlugs: (oldSlugs.get(row.id) ?? []).map((old) => ({ kind: old.kind, slug: old.slug, createdAt: old.createdAt })),
         ...(votes.has(article.id) ? { votes: votes.get(article.id) } : {}),
-        revisions: (revisions.get(row.id) ?? []).map((revision) => {
-          const saved = toArticle({ ...revision, id: row.id, updatedAt: revision.createdAt, updatedBy: revision.createdBy });
-          return {
-            version: Number(revision.version),
-            ...exportedArticleFields(saved),
-            createdAt: revision.createdAt,
-            createdByEmail: revision.createdBy,
-          };
-        }),
+        revisions: (revisions.get(row.id) ?? []).map((revision) => ({
+          version: Number(revision.version),
+          ...exportedArticleFields(toRevision(revision)),
+          createdAt: revision.createdAt,
+          createdByEmail: revision.createdBy,
+        })),
       };
     }),
     ...(articleImages.length ? { articleImages } : {}),
