@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase } from '../../src/server/db/index.ts';
+import { migrateToLatest, openDatabase, type Db } from '../../src/server/db/index.ts';
 import { MailStream, parseMime } from '../../src/server/inbound/mime-worker.ts';
 import { originalGzip } from '../../src/server/inbound/original.ts';
 import { inboundFixture } from '../support/inbound.ts';
@@ -102,6 +102,27 @@ async function streamed(raw: Buffer, chunkBytes: number, pieceBytes: number) {
   return stream.finish();
 }
 
+
+/** The stored row of the mixed mail, whose original the tests then write (its id). */
+async function storedMailRow(db: Db): Promise<number> {
+  const { id } = await db
+    .insertInto('inboundMessages')
+    .values({
+      channel: 'correo',
+      dedupKey: 'message-id:mixta-1@ferreteria.example',
+      messageId: 'mixta-1@ferreteria.example',
+      sender: 'luis@ferreteria.example',
+      subject: 'Factura',
+      outcome: 'ignored',
+      reason: null,
+      incidentId: null,
+      receivedAt: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(id);
+}
+
 describe('a mail streamed to the reader', () => {
   const cases: Array<[string, Buffer]> = [
     ...fixtures.map((name): [string, Buffer] => [name, inboundFixture(name)]),
@@ -131,21 +152,7 @@ describe('a mail streamed to the reader', () => {
     const { db } = openDatabase(':memory:');
     try {
       await migrateToLatest(db);
-      const { id } = await db
-        .insertInto('inboundMessages')
-        .values({
-          channel: 'correo',
-          dedupKey: 'message-id:mixta-1@ferreteria.example',
-          messageId: 'mixta-1@ferreteria.example',
-          sender: 'luis@ferreteria.example',
-          subject: 'Factura',
-          outcome: 'ignored',
-          reason: null,
-          incidentId: null,
-          receivedAt: new Date().toISOString(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await storedMailRow(db);
       const read = await streamed(raw, 1000, 777);
       await read.original!.store(db, id);
       expect(Buffer.from(gunzipSync((await originalGzip(db, id))!)).equals(raw)).toBe(true);
@@ -165,21 +172,7 @@ describe('a mail streamed to the reader', () => {
     const { db } = openDatabase(join(dir, 'db.sqlite'));
     try {
       await migrateToLatest(db);
-      const { id } = await db
-        .insertInto('inboundMessages')
-        .values({
-          channel: 'correo',
-          dedupKey: 'message-id:mixta-1@ferreteria.example',
-          messageId: 'mixta-1@ferreteria.example',
-          sender: 'luis@ferreteria.example',
-          subject: 'Factura',
-          outcome: 'ignored',
-          reason: null,
-          incidentId: null,
-          receivedAt: new Date().toISOString(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await storedMailRow(db);
       // The earlier tests' streams, released without waiting, closed first.
       await until(() => spools(process.pid).open.length === 0, 'los correos anteriores se cierran');
       // Staged: the gzip is in a file the worker holds open, already removed from the folder.
