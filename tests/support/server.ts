@@ -91,6 +91,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     AUTH_SECRET: TEST_AUTH_SECRET,
     // A test server lives for seconds: the best-quality recompression after start would only cost CPU.
     STATIC_RECOMPRESS: 'false',
+    // Node's compile cache (set for the whole run in vitest.config.ts): a start after the run's first
+    // reads the modules' compiled code and stripped TypeScript from disk (a third less CPU per start).
+    ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
   };
   const defaultDatabase = env.DATABASE_URL!;
   for (const [key, value] of Object.entries(options.env ?? {})) {
