@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, inject } from 'vitest';
+import { afterEach, beforeEach, describe, inject } from 'vitest';
 import {
   createPgSchema,
   dropPgSchema,
@@ -52,8 +52,10 @@ export interface TestDatabase {
 }
 
 /**
- * This file's PostgreSQL databases between two tests: each a copy of the template, emptied after the
- * test that used it (see resetPgDatabase) and handed to the next; dropped once the file is done.
+ * This worker's PostgreSQL databases between two tests: each a copy of the template, emptied after the
+ * test that used it (see resetPgDatabase) and handed to the next, in the same file or in the worker's
+ * next one (the unit project runs a worker's files in one process). The run's global teardown drops
+ * what is left (tests/support/unit-global-setup.ts).
  */
 const idlePgDatabases: string[] = [];
 
@@ -73,10 +75,6 @@ async function recyclePgDatabase(name: string, template: string): Promise<void> 
   if (await resetPgDatabase(TEST_DATABASE_URL, name, template)) idlePgDatabases.push(name);
   else await dropPgDatabase(TEST_DATABASE_URL, name);
 }
-
-afterAll(async () => {
-  for (const name of idlePgDatabases.splice(0)) await dropPgDatabase(TEST_DATABASE_URL, name);
-});
 
 /**
  * A new, migrated database of the given engine: a copy of the run's migrated template (see

@@ -209,11 +209,21 @@ export async function rememberTemplateShape(url: string, name: string, template:
   templateShapes.set(template, shape);
 }
 
+/** The parent of a live process, or null when it is gone (Linux's /proc). */
+function parentOf(pid: number): number | null {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Drops the test databases of test processes that are gone (a crash, a killed run): each is named
- * `vertice_t_<pid>_…` by the process that made it. Those of live processes (another run) stay.
+ * `vertice_t_<pid>_…` by the process that made it. Those of live processes (another run) stay, but with
+ * `runDone`, those of this process's own workers go too: the run's tests are over.
  */
-export async function dropOrphanPgDatabases(url: string): Promise<number> {
+export async function dropOrphanPgDatabases(url: string, runDone = false): Promise<number> {
   return withAdminClient(url, async (admin) => {
     const { rows } = await admin.query<{ datname: string }>(
       `select datname from pg_database where datname ~ '^vertice_t_[0-9]+_[a-z0-9]+$'`,
@@ -226,7 +236,13 @@ export async function dropOrphanPgDatabases(url: string): Promise<number> {
         return (error as NodeJS.ErrnoException).code === 'EPERM';
       }
     };
-    const orphans = rows.map((row) => row.datname).filter((name) => !alive(Number(name.split('_')[2])));
+    const ours = (pid: number) => runDone && (pid === process.pid || parentOf(pid) === process.pid);
+    const orphans = rows
+      .map((row) => row.datname)
+      .filter((name) => {
+        const pid = Number(name.split('_')[2]);
+        return !alive(pid) || ours(pid);
+      });
     for (const name of orphans) await admin.query(`drop database if exists ${name} with (force)`);
     return orphans.length;
   });

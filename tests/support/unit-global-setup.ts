@@ -1,7 +1,8 @@
 /**
  * Before the unit and integration tests: the migrated template databases that
  * {@link describeEachEngine} copies for every test (tests/support/templates.ts). When PostgreSQL does
- * not answer, there is no PostgreSQL template; tests/support/db.ts says so (and fails under CI).
+ * not answer, there is no PostgreSQL template; tests/support/db.ts says so (and fails under CI). After
+ * them, the test databases the workers kept are dropped.
  */
 import type { TestProject } from 'vitest/node';
 import {
@@ -11,7 +12,7 @@ import {
   TEST_DATABASE_URL,
 } from './templates.ts';
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   project.provide('sqliteTemplate', await buildSqliteTemplate());
   let pgTemplate = '';
   try {
@@ -24,4 +25,8 @@ export default async function setup(project: TestProject): Promise<void> {
     );
   }
   project.provide('pgTemplate', pgTemplate);
+  // The copies the workers kept for a next test (tests/support/db.ts): every test has run.
+  return async () => {
+    if (pgTemplate) await dropOrphanPgDatabases(TEST_DATABASE_URL, true);
+  };
 }
