@@ -7,20 +7,29 @@
 import type { ArticleKind } from '../../domain/articles.ts';
 import { signedInStaff, type GuardContext } from '../auth/guard.ts';
 import { PREVIEW_HEADERS, PREVIEW_PARAM } from '../content/preview.ts';
-import {
-  articlePreviewView,
-  blogArticleView,
-  helpArticleView,
-  type ArticlePreviewView,
-  type BlogArticleView,
-  type HelpArticleView,
-} from './content.ts';
+import { articlePreviewView, blogArticleView, helpArticleView, type PublicArticle } from './content.ts';
+
+/** 'Vista previa' of an article not public yet: when it goes public (ISO 8601 UTC), null for a draft. */
+export interface ArticlePreview {
+  scheduledFor: string | null;
+}
 
 export type ArticleRoute =
   | { kind: 'response'; response: Response }
-  | Extract<BlogArticleView | HelpArticleView, { kind: 'article' }>
-  | Extract<ArticlePreviewView, { kind: 'preview' }>
+  | {
+      /** The public article, or its preview (`preview` not null). */
+      kind: 'page';
+      article: PublicArticle & { html: string };
+      related: PublicArticle[];
+      preview: ArticlePreview | null;
+    }
   | { kind: 'missing' };
+
+/** The words before a preview's date: when it will be published, or that it is a draft's. */
+export function previewDatePrefix(preview: ArticlePreview | null): string | undefined {
+  if (!preview) return undefined;
+  return preview.scheduledFor ? 'Se publicará el ' : 'Borrador del ';
+}
 
 interface RouteContext extends GuardContext {
   url: URL;
@@ -35,7 +44,7 @@ export async function articleRoute(
 ): Promise<ArticleRoute> {
   const found = kind === 'blog' ? await blogArticleView(slug) : await helpArticleView(slug);
   if (found.kind === 'redirect') return { kind: 'response', response: context.redirect(found.to, 301) };
-  if (found.kind === 'article') return found;
+  if (found.kind === 'article') return { kind: 'page', article: found.article, related: found.related, preview: null };
   const preview = await articlePreviewView(kind, slug, {
     token: context.url.searchParams.get(PREVIEW_PARAM),
     staff: (await signedInStaff(context)) !== null,
@@ -47,7 +56,12 @@ export async function articleRoute(
     };
   if (preview.kind === 'preview') {
     for (const [name, value] of Object.entries(PREVIEW_HEADERS)) context.response.headers.set(name, value);
-    return preview;
+    return {
+      kind: 'page',
+      article: preview.article,
+      related: preview.related,
+      preview: { scheduledFor: preview.scheduledFor },
+    };
   }
   context.response.status = 404;
   return { kind: 'missing' };
