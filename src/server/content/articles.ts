@@ -138,6 +138,28 @@ export async function recordRevision(db: Db, row: ArticleRow, by: string | null,
     .execute();
 }
 
+/** What a save writes of an article, and what each of its revisions keeps: its fields, state and publication time. */
+export type ArticleFields = ArticleInput & Pick<Article, 'state' | 'publishAt'>;
+
+/** Just those fields of an article or a revision, in the editor's order (the export's too). */
+export function articleFields(article: ArticleFields): ArticleFields {
+  return {
+    kind: article.kind,
+    slug: article.slug,
+    title: article.title,
+    excerpt: article.excerpt,
+    body: article.body,
+    coverImage: article.coverImage,
+    coverAlt: article.coverAlt,
+    author: article.author,
+    tags: article.tags,
+    seoTitle: article.seoTitle,
+    seoDescription: article.seoDescription,
+    state: article.state,
+    publishAt: article.publishAt,
+  };
+}
+
 /** A revision of an article: the fields as one save left them. */
 export interface ArticleRevision extends ArticleInput {
   id: number;
@@ -157,19 +179,7 @@ export function toRevision(row: ArticleRevisionRow): ArticleRevision {
     id: Number(id),
     articleId: Number(articleId),
     version: Number(version),
-    kind: article.kind,
-    slug: article.slug,
-    title: article.title,
-    excerpt: article.excerpt,
-    body: article.body,
-    coverImage: article.coverImage,
-    coverAlt: article.coverAlt,
-    author: article.author,
-    tags: article.tags,
-    seoTitle: article.seoTitle,
-    seoDescription: article.seoDescription,
-    state: article.state,
-    publishAt: article.publishAt,
+    ...articleFields(article),
     createdAt,
     createdBy,
   };

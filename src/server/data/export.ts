@@ -16,8 +16,7 @@ import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../dom
 import type { ClockTarget } from '../../domain/response-times.ts';
 import { clockColumnsOf } from '../incidents/clock.ts';
 import { createHash } from 'node:crypto';
-import { toArticle, toRevision, type Article } from '../content/articles.ts';
-import type { ArticleInput } from '../../domain/articles.ts';
+import { articleFields, toArticle, toRevision } from '../content/articles.ts';
 import { voteCounts } from '../content/votes.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
@@ -293,24 +292,6 @@ export interface ExportData {
   contentImports?: string[];
 }
 
-/** An article's (or a revision's) fields as a file carries them. */
-function exportedArticleFields(article: ArticleInput & Pick<Article, 'state' | 'publishAt'>): ExportedArticleFields {
-  return {
-    kind: article.kind,
-    slug: article.slug,
-    title: article.title,
-    excerpt: article.excerpt,
-    body: article.body,
-    coverImage: article.coverImage,
-    coverAlt: article.coverAlt,
-    author: article.author,
-    tags: article.tags,
-    seoTitle: article.seoTitle,
-    seoDescription: article.seoDescription,
-    state: article.state,
-    publishAt: article.publishAt,
-  };
-}
 
 /** Reads every record, with everything nested in it, in a stable order. */
 export async function exportData(db: Db): Promise<ExportData> {
@@ -578,7 +559,7 @@ export async function exportData(db: Db): Promise<ExportData> {
     articles: articles.map((row) => {
       const article = toArticle(row);
       return {
-        ...exportedArticleFields(article),
+        ...articleFields(article),
         createdAt: article.createdAt,
         createdByEmail: article.createdBy,
         updatedAt: article.updatedAt,
@@ -587,7 +568,7 @@ export async function exportData(db: Db): Promise<ExportData> {
         ...(votes.has(article.id) ? { votes: votes.get(article.id) } : {}),
         revisions: (revisions.get(row.id) ?? []).map((revision) => ({
           version: Number(revision.version),
-          ...exportedArticleFields(toRevision(revision)),
+          ...articleFields(toRevision(revision)),
           createdAt: revision.createdAt,
           createdByEmail: revision.createdBy,
         })),

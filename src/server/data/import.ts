@@ -707,17 +707,7 @@ async function importArticle(
   const row = await trx
     .insertInto('articles')
     .values({
-      kind: article.kind,
-      slug: article.slug,
-      title: article.title,
-      excerpt: article.excerpt,
-      body: article.body,
-      coverImage: article.coverImage,
-      coverAlt: article.coverAlt,
-      author: article.author,
-      tags: JSON.stringify(article.tags),
-      seoTitle: article.seoTitle,
-      seoDescription: article.seoDescription,
+      ...articleFieldsRow(article),
       state: record.state,
       publishAt,
       createdAt,
