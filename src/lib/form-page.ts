@@ -10,3 +10,11 @@ export function refusalDetail(
   if (error.code === 'INTERNAL_SERVER_ERROR') return texts.internal;
   return error.message;
 }
+
+/**
+ * A field's `aria-describedby`: its help (`{id}-ayuda`) when it has one, its Spanish message when
+ * refused (`{id}-error`), or nothing when it has neither.
+ */
+export function describedBy(id: string, field: { help?: unknown; error?: unknown }): string | undefined {
+  return [field.help ? `${id}-ayuda` : '', field.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+}
