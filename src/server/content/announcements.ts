@@ -8,7 +8,6 @@
  * one (start ≤ today ≤ end, in Santo Domingo) the visitor has not seen.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import {
   announcementKeyFrom,
   isAnnouncementActive,
@@ -20,6 +19,7 @@ import type { Db } from '../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { AnnouncementsTable } from '../db/schema.ts';
 import { contentChanged } from './changes.ts';
+import { versionedWrite, type VersionedOutcome } from './versioned.ts';
 
 export interface Announcement extends AnnouncementInput {
   id: number;
@@ -32,8 +32,7 @@ export interface Announcement extends AnnouncementInput {
   updatedBy: string | null;
 }
 
-export type VersionedOutcome<T> =
-  { kind: 'saved'; value: T } | { kind: 'stale'; current: T } | { kind: 'not-found' };
+export type { VersionedOutcome } from './versioned.ts';
 
 function toAnnouncement(row: Selectable<AnnouncementsTable>): Announcement {
   return {
@@ -122,35 +121,18 @@ export async function updateAnnouncement(
   actor: AuditActor | null,
   now: Date = new Date(),
 ): Promise<VersionedOutcome<Announcement>> {
-  let written = false;
-  const outcome = await db.transaction().execute(async (trx): Promise<VersionedOutcome<Announcement>> => {
-    const current = await announcementById(trx, id);
-    if (!current) return { kind: 'not-found' };
-    if (current.version !== version) return { kind: 'stale', current };
-    const row = await trx
-      .updateTable('announcements')
-      .set({
-        ...fieldsRow(input),
-        version: sql<number>`version + 1`,
-        updatedAt: now.toISOString(),
-        updatedBy: actor?.actorEmail ?? null,
-      })
-      .where('id', '=', id)
-      .where('version', '=', version)
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) return { kind: 'stale', current: (await announcementById(trx, id)) ?? current };
-    if (actor)
-      await recordEvent(
-        trx,
-        { ...actor, action: 'announcement.edited', subject: id, detail: input.title },
-        now,
-      );
-    written = true;
-    return { kind: 'saved', value: toAnnouncement(row) };
+  return versionedWrite(db, {
+    table: 'announcements',
+    id,
+    version,
+    actor,
+    now,
+    read: announcementById,
+    async write(_current, trx) {
+      await trx.updateTable('announcements').set(fieldsRow(input)).where('id', '=', id).execute();
+      return { action: 'announcement.edited', detail: input.title };
+    },
   });
-  if (written) contentChanged(db);
-  return outcome;
 }
 
 /** Deletes an announcement seen at `version`; its key is never given again (keys carry a random tail). */
@@ -161,27 +143,16 @@ export async function deleteAnnouncement(
   actor: AuditActor | null,
   now: Date = new Date(),
 ): Promise<VersionedOutcome<Announcement>> {
-  let written = false;
-  const outcome = await db.transaction().execute(async (trx): Promise<VersionedOutcome<Announcement>> => {
-    const current = await announcementById(trx, id);
-    if (!current) return { kind: 'not-found' };
-    if (current.version !== version) return { kind: 'stale', current };
-    const deleted = await trx
-      .deleteFrom('announcements')
-      .where('id', '=', id)
-      .where('version', '=', version)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0)
-      return { kind: 'stale', current: (await announcementById(trx, id)) ?? current };
-    if (actor)
-      await recordEvent(
-        trx,
-        { ...actor, action: 'announcement.deleted', subject: id, detail: current.title },
-        now,
-      );
-    written = true;
-    return { kind: 'saved', value: current };
+  return versionedWrite(db, {
+    table: 'announcements',
+    id,
+    version,
+    actor,
+    now,
+    read: announcementById,
+    async write(current, trx) {
+      await trx.deleteFrom('announcements').where('id', '=', id).execute();
+      return { action: 'announcement.deleted', detail: current.title };
+    },
   });
-  if (written) contentChanged(db);
-  return outcome;
 }

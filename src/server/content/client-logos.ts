@@ -15,7 +15,7 @@ import type { LogoInput } from '../../domain/site-content.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { LogoImage } from './logo-image.ts';
-import type { VersionedOutcome } from './announcements.ts';
+import { versionedWrite, type VersionedOutcome } from './versioned.ts';
 import { contentChanged } from './changes.ts';
 
 /** Where uploaded logos are served from (the memory table of src/server/http/static-files.ts). */
@@ -168,8 +168,8 @@ export async function createClientLogo(
   return created;
 }
 
-/** One versioned write of a logo (see the articles' `versionedWrite`). */
-async function versioned(
+/** One versioned write of a logo (src/server/content/versioned.ts). */
+function versioned(
   db: Db,
   id: number,
   version: number,
@@ -180,33 +180,7 @@ async function versioned(
     trx: Db,
   ) => Promise<{ action: 'logo.edited' | 'logo.moved' | 'logo.deleted'; detail: string } | null>,
 ): Promise<VersionedOutcome<ClientLogo>> {
-  let written = false;
-  const outcome = await db.transaction().execute(async (trx): Promise<VersionedOutcome<ClientLogo>> => {
-    const current = await clientLogoById(trx, id);
-    if (!current) return { kind: 'not-found' };
-    if (current.version !== version) return { kind: 'stale', current };
-    // The version moves first (still at `version`): a write that committed in between makes this one stale.
-    const bumped = await trx
-      .updateTable('clientLogos')
-      .set({
-        version: sql<number>`version + 1`,
-        updatedAt: now.toISOString(),
-        updatedBy: actor?.actorEmail ?? null,
-      })
-      .where('id', '=', id)
-      .where('version', '=', version)
-      .executeTakeFirst();
-    if (Number(bumped.numUpdatedRows) === 0)
-      return { kind: 'stale', current: (await clientLogoById(trx, id)) ?? current };
-    const planned = await write(current, trx);
-    if (planned && actor)
-      await recordEvent(trx, { ...actor, action: planned.action, subject: id, detail: planned.detail }, now);
-    written = true;
-    const after = await clientLogoById(trx, id);
-    return { kind: 'saved', value: after ?? current };
-  });
-  if (written) contentChanged(db);
-  return outcome;
+  return versionedWrite(db, { table: 'clientLogos', id, version, actor, now, read: clientLogoById, write });
 }
 
 /** Saves a logo's fields, and its image when a new one was sent. */
