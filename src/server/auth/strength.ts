@@ -4,21 +4,29 @@
  * common password and diceware lists plus the Spanish dictionaries, told the staff member's name and
  * e-mail, must score it at least {@link MIN_SCORE} ("safely unguessable": about 10^10 guesses).
  */
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
-import { dictionary as spanishDictionary } from '@zxcvbn-ts/language-es-es';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { createRequire } from 'node:module';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
 export const MIN_SCORE = 3;
 
 let factory: ZxcvbnFactory | undefined;
-/** Built on first use: loading the dictionaries takes a moment that most requests do not need. */
+/**
+ * Loaded and built on first use: the packages unpack their dictionaries when loaded (about 0.1 s of
+ * CPU), which a server start and most requests do not need.
+ */
 function estimator(): ZxcvbnFactory {
-  factory ??= new ZxcvbnFactory({
-    graphs: adjacencyGraphs,
-    dictionary: { ...commonDictionary, ...spanishDictionary },
-  });
+  if (!factory) {
+    const load = createRequire(import.meta.url);
+    const { ZxcvbnFactory: Factory } = load('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+    const common = load('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+    const spanish = load('@zxcvbn-ts/language-es-es') as typeof import('@zxcvbn-ts/language-es-es');
+    factory = new Factory({
+      graphs: common.adjacencyGraphs,
+      dictionary: { ...common.dictionary, ...spanish.dictionary },
+    });
+  }
   return factory;
 }
 
