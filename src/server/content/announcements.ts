@@ -19,7 +19,7 @@ import type { Db } from '../db/index.ts';
 import type { Selectable } from 'kysely';
 import type { AnnouncementsTable } from '../db/schema.ts';
 import { contentChanged } from './changes.ts';
-import { versionedWrite, type VersionedOutcome } from './versioned.ts';
+import { versionedWrite, type VersionedOutcome, type VersionedWrite } from './versioned.ts';
 
 export interface Announcement extends AnnouncementInput {
   id: number;
@@ -113,6 +113,18 @@ export async function createAnnouncement(
   return created;
 }
 
+/** One versioned write of an announcement (src/server/content/versioned.ts). */
+function versioned(
+  db: Db,
+  id: number,
+  version: number,
+  actor: AuditActor | null,
+  now: Date,
+  write: VersionedWrite<Announcement>['write'],
+): Promise<VersionedOutcome<Announcement>> {
+  return versionedWrite(db, { table: 'announcements', id, version, actor, now, read: announcementById, write });
+}
+
 export async function updateAnnouncement(
   db: Db,
   id: number,
@@ -121,17 +133,9 @@ export async function updateAnnouncement(
   actor: AuditActor | null,
   now: Date = new Date(),
 ): Promise<VersionedOutcome<Announcement>> {
-  return versionedWrite(db, {
-    table: 'announcements',
-    id,
-    version,
-    actor,
-    now,
-    read: announcementById,
-    async write(_current, trx) {
-      await trx.updateTable('announcements').set(fieldsRow(input)).where('id', '=', id).execute();
-      return { action: 'announcement.edited', detail: input.title };
-    },
+  return versioned(db, id, version, actor, now, async (_current, trx) => {
+    await trx.updateTable('announcements').set(fieldsRow(input)).where('id', '=', id).execute();
+    return { action: 'announcement.edited', detail: input.title };
   });
 }
 
@@ -143,16 +147,8 @@ export async function deleteAnnouncement(
   actor: AuditActor | null,
   now: Date = new Date(),
 ): Promise<VersionedOutcome<Announcement>> {
-  return versionedWrite(db, {
-    table: 'announcements',
-    id,
-    version,
-    actor,
-    now,
-    read: announcementById,
-    async write(current, trx) {
-      await trx.deleteFrom('announcements').where('id', '=', id).execute();
-      return { action: 'announcement.deleted', detail: current.title };
-    },
+  return versioned(db, id, version, actor, now, async (current, trx) => {
+    await trx.deleteFrom('announcements').where('id', '=', id).execute();
+    return { action: 'announcement.deleted', detail: current.title };
   });
 }
