@@ -516,13 +516,14 @@ describe('dashboard and layout', () => {
     }
     const { context, page, consoleWatch } = await staffPage('/admin');
     // Views are counted in memory and written every few seconds (src/server/analytics), not per beacon.
+    // Each try renders the whole dashboard again: once a second, not at expect.poll's 50 ms.
     await expect
       .poll(
         async () => {
           await page.reload();
           return page.getByTestId('visitas-hoy').textContent();
         },
-        { timeout: 15_000 },
+        { timeout: 15_000, interval: 1000 },
       )
       .toBe('4');
     const mostViewed = await page.getByRole('region', { name: 'Páginas más vistas' }).locator('li').allTextContents();
