@@ -47,8 +47,10 @@ export default defineConfig({
           globalSetup: ['tests/support/e2e-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // A shared 2-core machine running Chromium can take more than expect.poll's default 1 s.
-          expect: { poll: { timeout: 10_000 } },
+          // A shared 2-core machine running Chromium can take more than expect.poll's default 1 s; each
+          // try is a round trip to the browser, so every 100 ms rather than the default 50 ms (as `poll`
+          // in tests/support/browser.ts).
+          expect: { poll: { timeout: 10_000, interval: 100 } },
           // A file's tests mostly wait on its server and the browser, one step at a time: four files
           // at once keep the two cores busy (each file has its own server; they share one Chromium).
           maxWorkers: 4,
