@@ -11,6 +11,24 @@ import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../db/engine.ts';
 import { getLogger } from '../log.ts';
 
+/**
+ * What moves when a row of a content table (each has `version` and `updated_at`) is added, changed or
+ * deleted: the count, the last change and the sum of versions. Compared between two reads, it says
+ * whether anything changed in between (a missed notice shows here).
+ */
+export const changeMarks = [
+  sql<number>`count(*)`.as('count'),
+  sql<string | null>`max(updated_at)`.as('updated'),
+  sql<number | null>`sum(version)`.as('versions'),
+] as const;
+
+/** {@link changeMarks} as read, comparable. */
+export const marksOf = (row: { count: number; updated: string | null; versions: number | null } | undefined) => [
+  Number(row?.count ?? 0),
+  row?.updated ?? null,
+  Number(row?.versions ?? 0),
+];
+
 /** The channel of the content's changes: `vertice_content_<schema>` (the schema, so test databases never hear each other). */
 export const CONTENT_CHANNEL_PREFIX = 'vertice_content_';
 

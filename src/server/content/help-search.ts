@@ -10,7 +10,7 @@
  * one of the other words. Best first: more of the query's words, then where they are (title, then tags,
  * then summary, then text), then the title.
  */
-import { sql } from 'kysely';
+import { changeMarks, marksOf } from './changes.ts';
 import { articlePathOf, isPublicAt } from '../../domain/articles.ts';
 import type { Db } from '../db/index.ts';
 import { queryWords, termOf } from '../search/terms.ts';
@@ -63,16 +63,8 @@ interface Cache {
 let cache: { db: Db; value: Cache } | null = null;
 
 async function fingerprintOf(db: Db): Promise<string> {
-  const row = await db
-    .selectFrom('articles')
-    .select([
-      sql<number>`count(*)`.as('count'),
-      sql<string | null>`max(updated_at)`.as('updated'),
-      sql<number | null>`sum(version)`.as('versions'),
-    ])
-    .where('kind', '=', 'ayuda')
-    .executeTakeFirst();
-  return JSON.stringify([Number(row?.count ?? 0), String(row?.updated ?? ''), Number(row?.versions ?? 0)]);
+  const row = await db.selectFrom('articles').select(changeMarks).where('kind', '=', 'ayuda').executeTakeFirst();
+  return JSON.stringify(marksOf(row));
 }
 
 /** Every help article that is or may become public (drafts never are), with its terms. */

@@ -30,7 +30,7 @@ import {
 import { IMMUTABLE, renderedFile, type CachedFile } from '../http/static-files.ts';
 import { getLogger } from '../log.ts';
 import { nextPublishTime, publicArticles, publishDueArticles, type Article } from './articles.ts';
-import { CONTENT_CHANNEL_PREFIX, onContentChange } from './changes.ts';
+import { changeMarks, CONTENT_CHANNEL_PREFIX, marksOf, onContentChange } from './changes.ts';
 import { articleCardSvg, cardPng } from './social-card.ts';
 import { LOGO_PATH_PREFIX, uploadedLogoFiles } from './client-logos.ts';
 
@@ -130,33 +130,14 @@ export function nextSantoDomingoMidnight(now: Date): Date {
 async function fingerprint(db: Db): Promise<string> {
   const others = await Promise.all(
     (['announcements', 'clientLogos'] as const).map((table) =>
-      db
-        .selectFrom(table)
-        .select([
-          sql<number>`count(*)`.as('count'),
-          sql<string | null>`max(updated_at)`.as('updated'),
-          sql<number | null>`sum(version)`.as('versions'),
-        ])
-        .executeTakeFirst()
-        .then((row) => [Number(row?.count ?? 0), row?.updated ?? null, Number(row?.versions ?? 0)]),
+      db.selectFrom(table).select(changeMarks).executeTakeFirst().then(marksOf),
     ),
   );
   const row = await db
     .selectFrom('articles')
-    .select([
-      sql<number>`count(*)`.as('count'),
-      sql<string | null>`max(updated_at)`.as('updated'),
-      sql<number | null>`sum(version)`.as('versions'),
-      sql<number>`sum(case when state = 'publicado' then 1 else 0 end)`.as('published'),
-    ])
+    .select([...changeMarks, sql<number>`sum(case when state = 'publicado' then 1 else 0 end)`.as('published')])
     .executeTakeFirst();
-  return JSON.stringify([
-    Number(row?.count ?? 0),
-    row?.updated ?? null,
-    Number(row?.versions ?? 0),
-    Number(row?.published ?? 0),
-    ...others,
-  ]);
+  return JSON.stringify([...marksOf(row), Number(row?.published ?? 0), ...others]);
 }
 
 export function startPublicPages(options: PublicPagesOptions): PublicPages {
