@@ -1,7 +1,7 @@
 import { ROUTES } from '../../routes';
 import type { ReactNode } from 'react';
 import BlogCard, { type BlogCardProps } from './BlogCard';
-import { ArticleCover, PostMeta } from './PostParts';
+import { ArticleCover, ArticleHeading } from './PostParts';
 
 /** The article's own page: what its card shows, plus the body and the articles offered after it. */
 export interface BlogArticleProps extends Omit<BlogCardProps, 'href' | 'headingLevel'> {
@@ -30,15 +30,14 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
       <header className="bg-gradient-to-b from-brand-50 to-white">
         <div className="mx-auto max-w-3xl px-4 pt-10 pb-8 sm:px-6 sm:pt-14">
           <BackToBlog />
-          <h1 className="mt-8 text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]">{title}</h1>
-          <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
-          <PostMeta
-            prefix={datePrefix}
+          <ArticleHeading
+            title={title}
+            excerpt={excerpt}
+            datePrefix={datePrefix}
             dateIso={dateIso}
             dateLabel={dateLabel}
             readingTime={readingTime}
-            className="mt-5 text-sm font-medium text-accent-700"
-            readingClassName="text-muted"
+            titleMargin="mt-8"
           />
         </div>
       </header>

@@ -39,6 +39,44 @@ export function ArticleCover({ image, alt }: { image: BlogImage; alt: string }) 
   );
 }
 
+/** An article's heading (blog or help centre): its title, its summary, and its date and reading time. */
+export function ArticleHeading({
+  title,
+  excerpt,
+  datePrefix,
+  dateIso,
+  dateLabel,
+  readingTime,
+  titleMargin,
+}: {
+  title: string;
+  excerpt: string;
+  /** 'Publicado el ' on a public article; a preview's own words ('Borrador del '). */
+  datePrefix?: string;
+  dateIso: string;
+  dateLabel: string;
+  readingTime: string;
+  /** The space above the title, after what precedes it (a back link, the breadcrumbs). */
+  titleMargin: 'mt-6' | 'mt-8';
+}) {
+  return (
+    <>
+      <h1 className={`${titleMargin} text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]`}>
+        {title}
+      </h1>
+      <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
+      <PostMeta
+        prefix={datePrefix}
+        dateIso={dateIso}
+        dateLabel={dateLabel}
+        readingTime={readingTime}
+        className="mt-5 text-sm font-medium text-accent-700"
+        readingClassName="text-muted"
+      />
+    </>
+  );
+}
+
 /** "12 de marzo de 2025 · 4 min de lectura": the separator is hidden from screen readers, which hear a comma. */
 export function PostMeta({
   dateIso,

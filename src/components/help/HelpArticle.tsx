@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ROUTES } from '../../routes';
 import type { BlogImage } from '../blog/BlogCard';
-import { ArticleCover, PostMeta } from '../blog/PostParts';
+import { ArticleCover, ArticleHeading } from '../blog/PostParts';
 import { HelpfulVote, HelpList, type HelpLinkItem } from './HelpParts';
 
 export interface HelpArticleProps {
@@ -71,17 +71,14 @@ export default function HelpArticle({
               </li>
             </ol>
           </nav>
-          <h1 className="mt-6 text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]">
-            {title}
-          </h1>
-          <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>
-          <PostMeta
-            prefix={datePrefix}
+          <ArticleHeading
+            title={title}
+            excerpt={excerpt}
+            datePrefix={datePrefix}
             dateIso={dateIso}
             dateLabel={dateLabel}
             readingTime={readingTime}
-            className="mt-5 text-sm font-medium text-accent-700"
-            readingClassName="text-muted"
+            titleMargin="mt-6"
           />
           {tags.length > 0 && (
             <ul aria-label="Temas" className="mt-4 flex flex-wrap gap-2">
