@@ -44,10 +44,6 @@ export const CHROME_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
-  // Each context gets its own renderer anyway (contexts never share one); the limit keeps Chromium from
-  // also starting a spare renderer beside each, which the tests never use: a fifth less browser CPU for
-  // a context opened, a page loaded and the context closed, measured on the suite's pattern.
-  '--renderer-process-limit=1',
 ];
 
 /** A Chromium of the caller's own. The test files share the run's one instead (see {@link connectBrowser}). */
