@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, inject } from 'vitest';
 import {
   createPgSchema,
@@ -54,10 +55,13 @@ export interface TestDatabase {
 /**
  * This worker's PostgreSQL databases between two tests: each a copy of the template, emptied after the
  * test that used it (see resetPgDatabase) and handed to the next, in the same file or in the worker's
- * next one (the unit project runs a worker's files in one process). The run's global teardown drops
- * what is left (tests/support/unit-global-setup.ts).
+ * next one (the unit project runs a worker's files in one process), with the connection pool the last
+ * test used when it is still open: a new connection is a new PostgreSQL backend, whose start and cold
+ * catalog caches cost more CPU than most tests' own queries. The reset ends any connection a test left
+ * in a transaction or holding an advisory lock, so the next test finds the pool as a new one. The
+ * run's global teardown drops what is left (tests/support/unit-global-setup.ts).
  */
-const idlePgDatabases: string[] = [];
+const idlePgDatabases: Array<{ name: string; db?: Db }> = [];
 
 async function newPgDatabase(template: string): Promise<string> {
   const name = await createPgDatabaseFrom(TEST_DATABASE_URL, template);
@@ -70,10 +74,29 @@ async function newPgDatabase(template: string): Promise<string> {
   return name;
 }
 
-/** After a test: the database back to the template's state for the next test, or dropped when it cannot be. */
-async function recyclePgDatabase(name: string, template: string): Promise<void> {
-  if (await resetPgDatabase(TEST_DATABASE_URL, name, template)) idlePgDatabases.push(name);
-  else await dropPgDatabase(TEST_DATABASE_URL, name);
+/** Whether a test left its database handle open (a test may close it to play an outage). */
+async function stillOpen(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After a test: the database back to the template's state for the next test, with its pool when the
+ * test left it open, or dropped (and its pool closed) when it cannot be.
+ */
+async function recyclePgDatabase(name: string, template: string, db: Db): Promise<void> {
+  const open = await stillOpen(db);
+  if (!open) await db.destroy().catch(() => {});
+  if (await resetPgDatabase(TEST_DATABASE_URL, name, template)) {
+    idlePgDatabases.push({ name, db: open ? db : undefined });
+    return;
+  }
+  if (open) await db.destroy().catch(() => {});
+  await dropPgDatabase(TEST_DATABASE_URL, name);
 }
 
 /**
@@ -108,8 +131,11 @@ export async function createTestDatabase(engine: DbEngine): Promise<TestDatabase
   }
   const template = inject('pgTemplate');
   if (template) {
-    const name = idlePgDatabases.pop() ?? (await newPgDatabase(template));
-    return opened(withDatabase(TEST_DATABASE_URL, name), () => recyclePgDatabase(name, template));
+    const idle = idlePgDatabases.pop();
+    const name = idle?.name ?? (await newPgDatabase(template));
+    const url = withDatabase(TEST_DATABASE_URL, name);
+    const db = idle?.db ?? openDatabase(url).db;
+    return { engine, db, url, cleanup: () => recyclePgDatabase(name, template, db) };
   }
   const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   await createPgSchema(TEST_DATABASE_URL, schema);

@@ -198,6 +198,13 @@ async function forgetResetClient(url: string): Promise<void> {
   await client.then((opened) => opened.end()).catch(() => {});
 }
 
+/** Ends the other connections to this database that are not idle or hold an advisory lock. */
+const LEFTOVER_CONNECTIONS_QUERY = `
+  select pg_terminate_backend(activity.pid) from pg_stat_activity activity
+  where activity.datname = current_database() and activity.pid <> pg_backend_pid() and activity.backend_type = 'client backend'
+    and (activity.state is distinct from 'idle'
+      or exists (select 1 from pg_locks lock where lock.pid = activity.pid and lock.locktype = 'advisory'))`;
+
 const templateShapes = new Map<string, string>();
 
 /**
@@ -211,6 +218,9 @@ export async function resetPgDatabase(url: string, name: string, template: strin
   try {
     const client = await resetClient(target);
     const reset = await (async () => {
+      // The test's connections are kept for the next test (tests/support/db.ts): one left in a
+      // transaction or holding an advisory lock is ended, so the next test never inherits either.
+      await client.query(LEFTOVER_CONNECTIONS_QUERY);
       const shape = (await client.query<{ shape: string }>(SHAPE_QUERY)).rows[0]!.shape;
       // The first database of the template, checked before any test used it, gives the template's shape.
       const expected = templateShapes.get(template);
