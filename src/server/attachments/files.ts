@@ -11,7 +11,8 @@
  *   .jpg, with its thumbnail; one that does not decode is refused like any other broken image.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
+import { loadSharp } from '../on-first-use.ts';
 import { ATTACHMENT_MESSAGES, MAX_FILE_BYTES, safeFileName } from '../../domain/attachments.ts';
 import { decodeHeic, HeicTooLargeError } from './heic.ts';
 
@@ -109,6 +110,7 @@ class ImageTooLargeError extends Error {
 async function cleanImage(data: Uint8Array, contentType: string): Promise<{ data: Uint8Array; thumb: Uint8Array }> {
   const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const limits = { limitInputPixels: MAX_IMAGE_PIXELS };
+  const sharp = await loadSharp();
   const metadata = await sharp(input, limits).metadata();
   if ((metadata.width ?? 0) * (metadata.height ?? 0) * (metadata.pages ?? 1) > MAX_IMAGE_PIXELS) throw new ImageTooLargeError();
   const animated = (metadata.pages ?? 1) > 1 && (contentType === 'image/gif' || contentType === 'image/webp');
@@ -121,6 +123,7 @@ async function cleanImage(data: Uint8Array, contentType: string): Promise<{ data
  * reads it without HEVC), then decoded by libheif (rotation applied) and re-encoded from bare pixels.
  */
 async function cleanHeic(data: Uint8Array): Promise<{ data: Uint8Array; thumb: Uint8Array }> {
+  const sharp = await loadSharp();
   const metadata = await sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).metadata();
   if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_IMAGE_PIXELS) throw new ImageTooLargeError();
   const decoded = await decodeHeic(data, MAX_IMAGE_PIXELS).catch((error: unknown) => {

@@ -23,7 +23,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { APIError } from 'better-auth/api';
 import { symmetricDecrypt } from 'better-auth/crypto';
-import QRCode from 'qrcode';
+import { loadQRCode } from '../on-first-use.ts';
 import { recordEvent } from '../audit/index.ts';
 import { getDb, type Db } from '../db/index.ts';
 import { clearHits, reserveHit } from '../limits/counters.ts';
@@ -84,6 +84,7 @@ export function totpCode(value: string): string | null {
 
 async function enrolmentOf(uri: string): Promise<Enrolment> {
   const raw = new URL(uri).searchParams.get('secret') ?? '';
+  const QRCode = await loadQRCode();
   const qrSvg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { uri, secret: raw.replace(/(.{4})(?=.)/g, '$1 '), qrSvg };
 }

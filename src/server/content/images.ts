@@ -6,7 +6,8 @@
  * Only the re-encoded pixels are kept: nothing of the uploaded file's own bytes is ever served.
  */
 import { randomBytes } from 'node:crypto';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../on-first-use.ts';
 import {
   ARTICLE_IMAGE_FORMATS,
   ARTICLE_IMAGE_MAX_BYTES,
@@ -36,6 +37,7 @@ export interface ProcessedImage {
 export async function processArticleImage(data: Uint8Array): Promise<ProcessedImage> {
   if (data.byteLength === 0) throw new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.missing);
   if (data.byteLength > ARTICLE_IMAGE_MAX_BYTES) throw new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.tooLarge);
+  const sharp = await loadSharp();
   let upright: Sharp;
   let width: number;
   let height: number;

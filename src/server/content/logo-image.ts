@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
-import sharp from 'sharp';
+import { loadSharp } from '../on-first-use.ts';
 import { LOGO_MAX_BYTES, LOGO_MESSAGES } from '../../domain/site-content.ts';
 
 /** Twice the wall's widest logo (11rem), for sharp screens. */
@@ -205,6 +205,7 @@ export async function prepareLogoImage(data: Buffer): Promise<LogoImageOutcome> 
   if (data.length > LOGO_MAX_BYTES) return { ok: false, message: LOGO_MESSAGES.imageLarge };
   if (rasterType(data)) {
     try {
+      const sharp = await loadSharp();
       const { data: webp, info } = await sharp(data, { limitInputPixels: 40_000_000 })
         .rotate()
         .resize({ width: LOGO_WIDTH, withoutEnlargement: true })

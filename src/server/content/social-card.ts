@@ -7,7 +7,7 @@
  * The text is set in the first of {@link CARD_FONTS} the machine has (fontconfig): Debian's
  * `fonts-liberation` and `fonts-dejavu-core` are enough (docs/deploy.md).
  */
-import sharp from 'sharp';
+import { loadSharp } from '../on-first-use.ts';
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
@@ -117,5 +117,6 @@ export function articleCardSvg(card: ArticleCard): string {
 
 /** An SVG card as the PNG social networks read (a palette PNG: a few tens of KB). */
 export async function cardPng(svg: string): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).png({ compressionLevel: 9, palette: true, quality: 90 }).toBuffer();
 }

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { loadNodemailer } from '../on-first-use.ts';
 import { MailDeliveryError, type MailMessage, type MailTransport } from './types.ts';
 
 const SEND_TIMEOUT_MS = 30_000;
@@ -36,15 +37,17 @@ function toNodemailer(from: string, mail: MailMessage) {
 
 /** SMTP through nodemailer. 5xx answers are final (the server refused this mail); everything else is retried. */
 export function smtpTransport(smtpUrl: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(smtpUrl, {
-    connectionTimeout: SEND_TIMEOUT_MS,
-    greetingTimeout: SEND_TIMEOUT_MS,
-    socketTimeout: SEND_TIMEOUT_MS,
-  } as never);
+  // Made on the first mail (nodemailer loads then, see on-first-use.ts); kept for the next ones.
+  let transporter: Transporter | undefined;
   return {
     kind: 'smtp',
     async send(mail) {
       try {
+        transporter ??= (await loadNodemailer()).createTransport(smtpUrl, {
+          connectionTimeout: SEND_TIMEOUT_MS,
+          greetingTimeout: SEND_TIMEOUT_MS,
+          socketTimeout: SEND_TIMEOUT_MS,
+        } as never);
         await transporter.sendMail(toNodemailer(from, mail));
       } catch (error) {
         const code = (error as { responseCode?: number }).responseCode;
@@ -53,18 +56,19 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
       }
     },
     close() {
-      transporter.close();
+      transporter?.close();
     },
   };
 }
 
 /** Writes each mail as an `.eml` file (open it with any mail client). Written then renamed: never half a file. */
 export function fileTransport(dir: string, from: string): MailTransport {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let composer: Transporter | undefined;
   return {
     kind: 'file',
     async send(mail) {
       try {
+        composer ??= (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
         const info = (await composer.sendMail(toNodemailer(from, mail))) as unknown as { message: Buffer };
         await mkdir(dir, { recursive: true });
         const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
