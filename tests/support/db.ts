@@ -90,13 +90,10 @@ async function stillOpen(db: Db): Promise<boolean> {
  */
 async function recyclePgDatabase(name: string, template: string, db: Db): Promise<void> {
   const open = await stillOpen(db);
-  if (!open) await db.destroy().catch(() => {});
-  if (await resetPgDatabase(TEST_DATABASE_URL, name, template)) {
-    idlePgDatabases.push({ name, db: open ? db : undefined });
-    return;
-  }
-  if (open) await db.destroy().catch(() => {});
-  await dropPgDatabase(TEST_DATABASE_URL, name);
+  const reset = await resetPgDatabase(TEST_DATABASE_URL, name, template);
+  if (!(open && reset)) await db.destroy().catch(() => {});
+  if (reset) idlePgDatabases.push({ name, db: open ? db : undefined });
+  else await dropPgDatabase(TEST_DATABASE_URL, name);
 }
 
 /**

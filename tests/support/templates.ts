@@ -217,32 +217,28 @@ export async function resetPgDatabase(url: string, name: string, template: strin
   const target = withDatabase(url, name);
   try {
     const client = await resetClient(target);
-    const reset = await (async () => {
-      // The test's connections are kept for the next test (tests/support/db.ts): one left in a
-      // transaction or holding an advisory lock is ended, so the next test never inherits either.
-      await client.query(LEFTOVER_CONNECTIONS_QUERY);
-      const shape = (await client.query<{ shape: string }>(SHAPE_QUERY)).rows[0]!.shape;
-      // The first database of the template, checked before any test used it, gives the template's shape.
-      const expected = templateShapes.get(template);
-      if (expected === undefined || shape !== expected) return false;
-      const tables = (await client.query<{ name: string }>(TABLES_QUERY)).rows.map((row) => row.name);
-      // A connection a test left open would hold locks: give up on this database rather than wait.
-      await client.query(`set lock_timeout = '2s'`);
-      // DELETE, with triggers and foreign keys off for it (session_replication_role), costs a few
-      // milliseconds where TRUNCATE, which makes new files for every table, costs 150 ms or more.
-      await client.query('begin');
-      await client.query(`set local session_replication_role = replica`);
-      for (const table of tables) await client.query(`delete from ${table}`);
-      await client.query(
-        `select setval(format('%I', sequencename)::regclass, start_value, false) from pg_sequences where schemaname = 'public'`,
-      );
-      await client.query('commit');
-      return true;
-    })();
-    // Refused: the database is dropped, and its connection with it.
-    if (!reset) await forgetResetClient(target);
-    return reset;
+    // The test's connections are kept for the next test (tests/support/db.ts): one left in a
+    // transaction or holding an advisory lock is ended, so the next test never inherits either.
+    await client.query(LEFTOVER_CONNECTIONS_QUERY);
+    const shape = (await client.query<{ shape: string }>(SHAPE_QUERY)).rows[0]!.shape;
+    // The first database of the template, checked before any test used it, gives the template's shape.
+    const expected = templateShapes.get(template);
+    if (expected === undefined || shape !== expected) return false;
+    const tables = (await client.query<{ name: string }>(TABLES_QUERY)).rows.map((row) => row.name);
+    // A connection a test left open would hold locks: give up on this database rather than wait.
+    await client.query(`set lock_timeout = '2s'`);
+    // DELETE, with triggers and foreign keys off for it (session_replication_role), costs a few
+    // milliseconds where TRUNCATE, which makes new files for every table, costs 150 ms or more.
+    await client.query('begin');
+    await client.query(`set local session_replication_role = replica`);
+    for (const table of tables) await client.query(`delete from ${table}`);
+    await client.query(
+      `select setval(format('%I', sequencename)::regclass, start_value, false) from pg_sequences where schemaname = 'public'`,
+    );
+    await client.query('commit');
+    return true;
   } catch {
+    // The connection may be left in a failed transaction: the next reset opens a new one.
     await forgetResetClient(target);
     return false;
   }
@@ -251,11 +247,9 @@ export async function resetPgDatabase(url: string, name: string, template: strin
 /** Records the shape of a fresh copy of `template` (once), the reference {@link resetPgDatabase} compares with. */
 export async function rememberTemplateShape(url: string, name: string, template: string): Promise<void> {
   if (templateShapes.has(template)) return;
-  const shape = await withAdminClient(
-    withDatabase(url, name),
-    async (client) => (await client.query<{ shape: string }>(SHAPE_QUERY)).rows[0]!.shape,
-  );
-  templateShapes.set(template, shape);
+  // On the connection the database's resets will use (see resetClient).
+  const client = await resetClient(withDatabase(url, name));
+  templateShapes.set(template, (await client.query<{ shape: string }>(SHAPE_QUERY)).rows[0]!.shape);
 }
 
 /** The parent of a live process, or null when it is gone (Linux's /proc). */
