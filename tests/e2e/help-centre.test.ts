@@ -130,7 +130,8 @@ describe('help centre', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/soporte`);
     await page.getByRole('link', { name: 'Buscar en la ayuda →' }).click();
-    await page.waitForLoadState();
+    // Until the next document loads (waitForLoadState alone can answer for the page being left).
+    await page.waitForURL((url) => url.pathname === '/ayuda');
     expect(new URL(page.url()).pathname).toBe('/ayuda');
     expect(
       await page.getByRole('contentinfo').getByRole('link', { name: 'Centro de ayuda' }).getAttribute('href'),
@@ -142,7 +143,7 @@ describe('help centre', () => {
       .fill('FACTURACION electronica');
     await page.getByRole('button', { name: 'Buscar' }).click();
     // The results page is rendered on demand and streamed: read it once it has all come.
-    await page.waitForLoadState();
+    await page.waitForURL((url) => url.search === '?q=FACTURACION+electronica');
     expect(page.url()).toContain('/ayuda?q=FACTURACION+electronica');
     expect(await page.getByRole('heading', { level: 2 }).first().innerText()).toBe(
       'Resultados para «FACTURACION electronica»',
@@ -160,7 +161,7 @@ describe('help centre', () => {
       .getByRole('main')
       .getByRole('link', { name: 'Cómo emitir una factura electrónica (e-CF)' })
       .click();
-    await page.waitForLoadState();
+    await page.waitForURL((url) => url.pathname === '/ayuda/emitir-factura-electronica');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(
       'Cómo emitir una factura electrónica (e-CF)',
     );
