@@ -48,7 +48,9 @@ const titles = async (db: Db, query: string, now?: Date) =>
   (await searchHelp(db, query, { now })).map((hit) => hit.title);
 
 it('leaves the common words of a question out of its terms', () => {
-  expect(helpQueryTerms('¿Cómo puedo imprimir la factura?')).toEqual(['imprim', 'factur']);
+  expect(helpQueryTerms('¿Cómo puedo imprimir la factura?')).toEqual([['imprim'], ['factur']]);
+  // A word's two terms (folded, then stemmed; stemmed as written): a family counts once.
+  expect(helpQueryTerms('facturación facturacion factura')).toEqual([['facturacion', 'factur']]);
   expect(helpQueryTerms('de la que')).toEqual([]);
 });
 
@@ -73,16 +75,25 @@ describeEachEngine('help centre', (database) => {
     await published(db, help('anular-factura', 'Anular una factura'));
 
     expect(await titles(db, 'facturacion')).toEqual(['Facturación electrónica: primeros pasos']);
-    expect(await titles(db, 'FACTURACIÓN Electronica')).toEqual(['Facturación electrónica: primeros pasos']);
+    // Both words first; then the articles with one of them ('factura' is of the family of 'facturación').
+    expect(await titles(db, 'FACTURACIÓN Electronica')).toEqual([
+      'Facturación electrónica: primeros pasos',
+      'Anular una factura',
+      'Configurar la impresora de tickets',
+    ]);
+    expect(await titles(db, 'configuración')).toEqual(['Configurar la impresora de tickets']);
     // Word forms: 'imprime' finds 'imprimir', 'facturas' finds 'factura'; the common words count for nothing.
     expect(await titles(db, 'no imprime')).toEqual(['Configurar la impresora de tickets']);
     // More of the query's words first, then where they are (a title before a text).
     expect(await titles(db, 'las facturas y la impresora')).toEqual([
       'Configurar la impresora de tickets',
       'Anular una factura',
+      'Facturación electrónica: primeros pasos',
     ]);
+    // 'facturas' finds 'Facturación' too (in a title: before a text).
     expect(await titles(db, 'facturas')).toEqual([
       'Anular una factura',
+      'Facturación electrónica: primeros pasos',
       'Configurar la impresora de tickets',
     ]);
     expect(await titles(db, 'permisos')).toEqual(['Crear usuarios y permisos']);

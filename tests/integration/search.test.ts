@@ -14,7 +14,7 @@ import { migrator } from '../../src/server/db/index.ts';
 import { addNote } from '../../src/server/incidents/conversation.ts';
 import { listIncidents } from '../../src/server/incidents/search.ts';
 import { searchEverything, type SearchResults } from '../../src/server/search/index.ts';
-import { highlight, queryWords } from '../../src/server/search/terms.ts';
+import { highlight, queryWords, termsOf } from '../../src/server/search/terms.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertClient, insertContactMessage, insertIncident } from '../support/factories.ts';
 
@@ -24,11 +24,11 @@ const group = (results: SearchResults, kind: 'incidents' | 'messages' | 'clients
 const ids = (results: SearchResults, kind: 'incidents' | 'messages' | 'clients') =>
   group(results, kind).hits.map((hit) => hit.id);
 
-it('reads a query as folded words, a digit run with separators as its digits', () => {
+it('reads a query as lower-case words with their accents, a digit run with separators as its digits', () => {
   expect(queryWords('  INC-20261127-1234 Facturación, 1-31-24675-7 ¿imprime? facturación ')).toEqual([
     'inc',
     '202611271234',
-    'facturacion',
+    'facturación',
     '131246757',
     'imprime',
   ]);
@@ -48,6 +48,18 @@ it('marks the matching words and escapes everything else', () => {
   const cut = highlight(long, queryWords('facturacion'), 120);
   expect(cut).toMatch(/^… .*<mark>facturación<\/mark>.* …$/);
   expect(cut.length).toBeLessThan(200);
+  // A word of the same family is marked, whichever form was asked for.
+  expect(highlight('Facturación del día; la factura llegó', queryWords('facturar'))).toBe(
+    '<mark>Facturación</mark> del día; la <mark>factura</mark> llegó',
+  );
+});
+
+it("gives a word its folded stem and, when Snowball's accented suffixes make it differ, its stem as written", () => {
+  expect(termsOf('Facturación')).toEqual(['facturacion', 'factur']);
+  expect(termsOf('facturacion')).toEqual(['facturacion']);
+  expect(termsOf('factura')).toEqual(['factur']);
+  expect(termsOf('contraseña')).toEqual(['contrasen']);
+  expect(termsOf('2026')).toEqual(['2026']);
 });
 
 describeEachEngine('staff search', (database) => {
@@ -61,9 +73,16 @@ describeEachEngine('staff search', (database) => {
       problema: 'La impresora de la caja no quiere imprimir la Facturación del día.',
     });
     const other = await insertIncident(db, { problema: 'No carga el inventario.', nombre: 'Pedro Báez', rnc: '402000000' });
+    const setup = await insertIncident(db, { problema: 'Necesito ayuda para configurar el correo.', nombre: 'Rosa Peña', rnc: '402000001' });
 
-    for (const query of ['facturacion', 'FACTURACIÓN', 'imprime', 'Imprimiendo', 'nunez', 'MARIA NUÑEZ']) {
+    // 'factura' and 'facturar' find 'Facturación': Snowball's suffixes carry their accents, so the word as
+    // written is stemmed too (with the accent dropped, 'facturacion' would stay a word of its own).
+    for (const query of ['facturacion', 'FACTURACIÓN', 'factura', 'Facturar', 'imprime', 'Imprimiendo', 'nunez', 'MARIA NUÑEZ']) {
       expect(ids(await searchEverything(db, query), 'incidents'), query).toEqual([printer.id]);
+    }
+    // And back: 'configuración' finds 'configurar'.
+    for (const query of ['configuración', 'Configurar', 'configurando']) {
+      expect(ids(await searchEverything(db, query), 'incidents'), query).toEqual([setup.id]);
     }
     for (const query of ['INC-20261127-4321', '4321', '131246757', '1-31-24675-7', 'maria.nunez@colmado.example']) {
       expect(ids(await searchEverything(db, query), 'incidents'), query).toEqual([printer.id]);

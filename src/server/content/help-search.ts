@@ -3,7 +3,7 @@
  * (`/api/ayuda/sugerencias`). The help articles are few (tens, not thousands), so they are searched in
  * memory: each public 'Ayuda' article's words become terms by the staff search's own rule
  * (src/server/search/terms.ts: lower case, accents dropped, Spanish Snowball stems: 'facturacion'
- * finds 'Facturación', 'imprime' finds 'imprimir'), kept per process and rebuilt when the articles'
+ * finds 'Facturación', 'imprime' finds 'imprimir', 'factura' finds 'facturación'), kept per process and rebuilt when the articles'
  * fingerprint changes (one small query per search, so a change made by another process is seen at once).
  *
  * A query's common words ('de', 'la', 'cómo'…) are left out; an article matches when it holds at least
@@ -13,7 +13,7 @@
 import { changeMarks, marksOf } from './changes.ts';
 import { articlePathOf, isPublicAt } from '../../domain/articles.ts';
 import type { Db } from '../db/index.ts';
-import { queryWords, termOf } from '../search/terms.ts';
+import { foldWord, queryWords, termsOf } from '../search/terms.ts';
 import { toArticle } from './articles.ts';
 
 /** Words a query about a problem is full of, which say nothing of its subject (folded: no accents). */
@@ -48,8 +48,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 
 function addTerms(terms: Map<string, number>, text: string, weight: number): void {
   for (const [word] of text.matchAll(WORD)) {
-    const term = termOf(word);
-    if ((terms.get(term) ?? 0) < weight) terms.set(term, weight);
+    for (const term of termsOf(word)) if ((terms.get(term) ?? 0) < weight) terms.set(term, weight);
   }
 }
 
@@ -100,10 +99,16 @@ async function entriesOf(db: Db): Promise<Entry[]> {
   return entries;
 }
 
-/** The terms a query looks for: its words but the common ones, each once. */
-export function helpQueryTerms(query: string): string[] {
-  const words = queryWords(query).filter((word) => !COMMON_WORDS.has(word));
-  return [...new Set(words.map(termOf))];
+/** What a query looks for: each of its words but the common ones, as its terms (either finds the word). */
+export function helpQueryTerms(query: string): string[][] {
+  const words = queryWords(query).filter((word) => !COMMON_WORDS.has(foldWord(word)));
+  const found = new Set<string>();
+  // One entry per family: 'facturación' and 'facturacion' in the same query count once.
+  return words.map(termsOf).filter((terms) => {
+    if (terms.some((term) => found.has(term))) return false;
+    for (const term of terms) found.add(term);
+    return true;
+  });
 }
 
 /** The public help articles that match `query`, best first (none for a query of only common words). */
@@ -119,9 +124,9 @@ export async function searchHelp(
     if (!isPublicAt(entry, now)) continue;
     let found = 0;
     let score = 0;
-    for (const term of terms) {
-      const weight = entry.terms.get(term);
-      if (weight === undefined) continue;
+    for (const family of terms) {
+      const weight = Math.max(...family.map((term) => entry.terms.get(term) ?? 0));
+      if (weight === 0) continue;
       found += 1;
       score += weight;
     }

@@ -15,7 +15,7 @@ import { INCIDENT_ENTRY_LABELS, SEARCH_KINDS, type SearchKind } from '../../doma
 import { adminClientPath, incidentPath, ROUTES } from '../../routes.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
-import { countMatches, ftsQuery, highlight, indexTerms, queryWords, termOf, tsQuery } from './terms.ts';
+import { countMatches, ftsQuery, highlight, indexTerms, queryWords, termsOf } from './terms.ts';
 
 export type { SearchKind };
 
@@ -23,6 +23,17 @@ export type { SearchKind };
 export const CANDIDATES = 200;
 /** Results shown per kind. */
 export const SHOWN_PER_KIND = 10;
+
+/**
+ * PostgreSQL's match of these words: every one required, each by either of the two forms migration 0038
+ * indexes (`es_unaccent`: folded, then stemmed; `spanish`: stemmed as written), as {@link termsOf} for SQLite.
+ */
+function tsMatch(words: string[]): RawBuilder<SqlBool> {
+  return sql<SqlBool>`document @@ (${sql.join(
+    words.map((word) => sql`(to_tsquery('es_unaccent', ${`'${word}'`}) || to_tsquery('spanish', ${`'${word}'`}))`),
+    sql` && `,
+  )})`;
+}
 
 const TABLES: Record<SearchKind, { table: string }> = {
   incidents: { table: 'search_incidents' },
@@ -44,7 +55,7 @@ export function searchCondition(
   if (!words.length) return sql<SqlBool>`1 = 0`;
   const table = sql.table(TABLES[kind].table);
   return isPostgres(db)
-    ? sql<SqlBool>`${sql.ref(column)} in (select id from ${table} where document @@ to_tsquery('es_unaccent', ${tsQuery(words)}))`
+    ? sql<SqlBool>`${sql.ref(column)} in (select id from ${table} where ${tsMatch(words)})`
     : sql<SqlBool>`${sql.ref(column)} in (select rowid from ${table} where ${table} match ${ftsQuery(words)})`;
 }
 
@@ -55,7 +66,7 @@ export function searchCondition(
 function candidateIds(db: Db, kind: SearchKind, words: string[]): RawBuilder<number> {
   const table = sql.table(TABLES[kind].table);
   return isPostgres(db)
-    ? sql<number>`(select id from ${table} where document @@ to_tsquery('es_unaccent', ${tsQuery(words)})
+    ? sql<number>`(select id from ${table} where ${tsMatch(words)}
         order by id desc limit ${CANDIDATES})`
     : sql<number>`(select rowid from ${table} where ${table} match ${ftsQuery(words)}
         order by rowid desc limit ${CANDIDATES})`;
@@ -69,13 +80,15 @@ function candidateIds(db: Db, kind: SearchKind, words: string[]): RawBuilder<num
  * however few the candidates).
  */
 function relevance(words: string[], fields: [ident: string, name: string, text: string]): number {
-  const needed = new Set(words.map(termOf));
+  let needed = words.map(termsOf);
   const numbers = words.some((word) => /^\d+$/.test(word));
   for (const [index, field] of fields.entries()) {
-    for (const [word] of field.matchAll(WORDS)) needed.delete(termOf(word));
+    const found = new Set<string>();
+    for (const [word] of field.matchAll(WORDS)) for (const term of termsOf(word)) found.add(term);
     // A digit run written with separators (an RNC with dashes) counts by its digits too.
-    if (numbers && needed.size) for (const term of indexTerms(field.match(DIGIT_RUNS)?.join(' ') ?? '').split(' ')) needed.delete(term);
-    if (!needed.size) return 3 - index;
+    if (numbers) for (const term of indexTerms(field.match(DIGIT_RUNS)?.join(' ') ?? '').split(' ')) found.add(term);
+    needed = needed.filter((terms) => !terms.some((term) => found.has(term)));
+    if (!needed.length) return 3 - index;
   }
   return 0;
 }
@@ -121,7 +134,7 @@ export interface SearchGroup {
 
 export interface SearchResults {
   query: string;
-  /** The words looked for (folded); empty when the query has none. */
+  /** The words looked for (lower case); empty when the query has none. */
   words: string[];
   groups: SearchGroup[];
 }

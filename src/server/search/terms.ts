@@ -2,10 +2,16 @@
  * The words of the staff search (issue 22, docs/decisions/0016): how a text becomes index terms and a
  * query becomes the terms to look for, and how the words that matched are marked in a shown text.
  *
- * A word is a run of letters and digits. Accents and case never matter: every word is lower-cased and
- * stripped of its diacritics ('Facturación' → 'facturacion') before the Spanish Snowball stemmer of
- * `@orama/stemmers` gives its stem ('imprime', 'imprimir' → 'imprim'). PostgreSQL does the same in its
- * own `es_unaccent` configuration (unaccent, then the Snowball `spanish_stem`), so both engines agree.
+ * A word is a run of letters and digits, and has up to two terms, so that accents and case never matter
+ * and a word's family is found from any of its forms:
+ * - its stem once lower-cased and stripped of its diacritics ('Facturación' → 'facturacion'; 'imprime',
+ *   'imprimir' → 'imprim'): what a word typed without accents, as on most phones, is looked up by;
+ * - the stem of the word as written, then stripped of its diacritics, when that differs: Snowball's
+ *   Spanish suffixes carry their accents, so only the accented 'facturación' and 'configuración' lose
+ *   theirs ('factur', 'configur': found by 'factura', 'facturar', 'configurar' and back).
+ * The Spanish Snowball stemmer is `@orama/stemmers`'. PostgreSQL indexes the same two forms (migration
+ * 0038): its `es_unaccent` configuration (unaccent, then the Snowball `spanish_stem`) and its own
+ * `spanish` one, so both engines find the same records.
  *
  * Identifiers: a run of digits joined by `-`, `.` or `/` ('1-31-24675-7', the '20261127-1234' of a
  * number) is also indexed as one word of its digits ('131246757'), and a query names it by that word
@@ -21,21 +27,29 @@ function fold(word: string): string {
   return word.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
 }
 
-// Stems of the words seen, bounded: the same words recur in every conversation.
-const stems = new Map<string, string>();
-const STEM_CACHE_SIZE = 50_000;
+// Terms of the words seen, bounded: the same words recur in every conversation.
+const cachedTerms = new Map<string, string[]>();
+const TERM_CACHE_SIZE = 50_000;
 
-/** The index term of one word: folded, then stemmed (cached by the word as written). */
-export function termOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
+/**
+ * The index terms of one word (cached by the word as written): the stem of its folded form, then the
+ * folded stem of the word as written when different ('facturación' → ['facturacion', 'factur']).
+ */
+export function termsOf(word: string): string[] {
+  let terms = cachedTerms.get(word);
+  if (terms === undefined) {
     const folded = fold(word);
     // Digits are not words of a language: kept whole.
-    stem = /^\d+$/.test(folded) ? folded : stemmer(folded);
-    if (stems.size >= STEM_CACHE_SIZE) stems.clear();
-    stems.set(word, stem);
+    if (/^\d+$/.test(folded)) terms = [folded];
+    else {
+      const stem = stemmer(folded);
+      const asWritten = fold(stemmer(word.toLowerCase()));
+      terms = asWritten === stem ? [stem] : [stem, asWritten];
+    }
+    if (cachedTerms.size >= TERM_CACHE_SIZE) cachedTerms.clear();
+    cachedTerms.set(word, terms);
   }
-  return stem;
+  return terms;
 }
 
 /** The digits of each run of digits joined by separators ('INC-20261127-1234' → ['202611271234']). */
@@ -50,7 +64,7 @@ function compactNumbers(text: string): string[] {
  */
 export function indexTerms(text: string | null | undefined): string {
   if (!text) return '';
-  const terms = Array.from(text.matchAll(WORD), ([word]) => termOf(word));
+  const terms = Array.from(text.matchAll(WORD), ([word]) => termsOf(word)).flat();
   terms.push(...compactNumbers(text));
   return terms.join(' ');
 }
@@ -60,9 +74,9 @@ export const QUERY_MAX_LENGTH = 200;
 const QUERY_MAX_WORDS = 12;
 
 /**
- * The words of a query, each as typed but folded (lower case, no accents), in order, without repeats:
- * a run of digits joined by separators counts as one word of its digits. PostgreSQL gets these (its
- * configuration stems them); SQLite gets their {@link termOf}.
+ * The words of a query, lower-cased with their accents (the second term of {@link termsOf} needs them),
+ * in order, without repeats: a run of digits joined by separators counts as one word of its digits.
+ * Each is then looked for by its terms (SQLite, the help centre) or by PostgreSQL's two configurations.
  */
 export function queryWords(query: string): string[] {
   const text = query.slice(0, QUERY_MAX_LENGTH);
@@ -73,19 +87,17 @@ export function queryWords(query: string): string[] {
   for (const chunk of text.split(/\s+/)) {
     // A digit run with separators becomes its digits; the rest of the chunk splits into words.
     const rest = chunk.replace(DIGIT_RUN, (run) => ` ${run.replace(/\D/g, '')} `);
-    for (const [word] of rest.matchAll(WORD)) add(fold(word));
+    for (const [word] of rest.matchAll(WORD)) add(word.toLowerCase());
   }
   return words;
 }
 
-/** The FTS5 query of these words: every one required (`"a" AND "b"`); words are letters and digits only. */
-export function ftsQuery(words: string[]): string {
-  return words.map((word) => `"${termOf(word)}"`).join(' AND ');
-}
+/** A word as the help centre compares it with its list of common words: lower case, no accents. */
+export const foldWord = fold;
 
-/** The `to_tsquery` text of these words: every one required; words are letters and digits only. */
-export function tsQuery(words: string[]): string {
-  return words.map((word) => `'${word}'`).join(' & ');
+/** The FTS5 query of these words: every one required, by any of its terms (`("a" OR "a2") AND "b"`); terms are letters and digits only. */
+export function ftsQuery(words: string[]): string {
+  return words.map((word) => `(${termsOf(word).map((term) => `"${term}"`).join(' OR ')})`).join(' AND ');
 }
 
 function escapeHtml(text: string): string {
@@ -95,13 +107,13 @@ function escapeHtml(text: string): string {
 /** A shown text's tokens: digit runs with their separators whole, else words. */
 const TOKEN = /\d+(?:[-./]\d+)+|[\p{L}\p{N}]+/gu;
 
-/** Whether a token of a shown text is one of the query's words (by its term; a digit run by its digits or a part). */
+/** Whether a token of a shown text is one of the query's words (by a term; a digit run by its digits or a part). */
 function matcher(words: string[]): (token: string) => boolean {
-  const wanted = new Set(words.map(termOf));
+  const wanted = new Set(words.flatMap(termsOf));
   return (token) =>
     /^\d+(?:[-./]\d+)+$/.test(token)
       ? wanted.has(token.replace(/\D/g, '')) || token.split(/[-./]/).some((part) => wanted.has(part))
-      : wanted.has(termOf(token));
+      : termsOf(token).some((term) => wanted.has(term));
 }
 
 /**

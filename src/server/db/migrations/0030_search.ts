@@ -22,13 +22,13 @@ const SQLITE_TABLES = {
 } as const;
 
 /** SQLite: the statement that (re)writes the search document of the records the condition selects. */
-const sqliteIncident = (where: string) => `insert or replace into search_incidents(rowid, ident, nombre, texto, conversacion)
+export const sqliteIncident = (where: string) => `insert or replace into search_incidents(rowid, ident, nombre, texto, conversacion)
   select i.id, search_terms(i.numero_incidencia || ' ' || i.email || ' ' || i.rnc), search_terms(i.nombre), search_terms(i.problema),
     (select search_terms(group_concat(e.body, ' ')) from incident_entries e where e.incident_id = i.id)
   from incidents i ${where}`;
-const sqliteMessage = (where: string) => `insert or replace into search_messages(rowid, ident, nombre, texto)
+export const sqliteMessage = (where: string) => `insert or replace into search_messages(rowid, ident, nombre, texto)
   select m.id, search_terms(m.email), search_terms(m.name), search_terms(m.message) from contact_messages m ${where}`;
-const sqliteClient = (where: string) => `insert or replace into search_clients(rowid, ident, nombre, texto)
+export const sqliteClient = (where: string) => `insert or replace into search_clients(rowid, ident, nombre, texto)
   select c.id, search_terms(c.email || ' ' || c.rnc), search_terms(c.razon_social || ' ' || c.nombre_representante),
     (select search_terms(group_concat(n.detail, ' ')) from client_events n where n.client_id = c.id and n.kind = 'note')
   from clients c ${where}`;
@@ -56,7 +56,7 @@ const SQLITE_TRIGGERS = [
  * signed number) and appends each run of digits joined by `-`, `.` or `/` as one word of its digits, as
  * `indexTerms` does for SQLite; `search_ident` also splits e-mail addresses into their words.
  */
-const POSTGRES_FUNCTIONS = [
+export const POSTGRES_FUNCTIONS = [
   `create function search_text(value text) returns text language sql immutable as $$
     select regexp_replace(coalesce(value, ''), '-(?=\\d)', ' ', 'g') || coalesce(' ' || (
       select string_agg(regexp_replace(m[1], '\\D', '', 'g'), ' ')
@@ -119,7 +119,7 @@ const POSTGRES_TRIGGERS = [
 ];
 
 /** Every existing record at once (the functions take a list of ids). */
-const POSTGRES_BACKFILL = [
+export const POSTGRES_BACKFILL = [
   'select search_refresh_incident(array(select id from incidents))',
   'select search_refresh_message(array(select id from contact_messages))',
   'select search_refresh_client(array(select id from clients))',

@@ -37,6 +37,7 @@ import * as businessHoursClock from './0031_business_hours_clock.ts';
 import * as liveEvents from './0032_live_events.ts';
 import * as articles from './0033_articles.ts';
 import * as articleRevisions from './0037_article_revisions.ts';
+import * as searchStems from './0038_search_stems.ts';
 import * as inboundOriginalParts from './0034_inbound_original_parts.ts';
 import * as articleVotes from './0035_article_votes.ts';
 import * as announcementsLogos from './0036_announcements_logos.ts';
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '0035_article_votes': articleVotes,
   '0036_announcements_logos': announcementsLogos,
   '0037_article_revisions': articleRevisions,
+  '0038_search_stems': searchStems,
 };

@@ -1,0 +1,68 @@
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../engine.ts';
+import { POSTGRES_BACKFILL, POSTGRES_FUNCTIONS, sqliteClient, sqliteIncident, sqliteMessage } from './0030_search.ts';
+
+/**
+ * The staff search's second form of a word (docs/decisions/0016, addendum): the stem of the word as
+ * written, accents and all, beside the stem of the word without its accents. Snowball's Spanish suffixes
+ * carry their accents, so the folded 'facturacion' kept its whole word and 'factura' never found
+ * 'facturación' (nor 'configurar' 'configuración'); the second form ('factur', 'configur') does.
+ *
+ * - SQLite: the terms come from `search_terms()` (src/server/search/terms.ts, which now gives both): every
+ *   record's document is written again.
+ * - PostgreSQL: each text's vector is its `es_unaccent` one (as before) joined with its `spanish` one
+ *   (the built-in configuration: Snowball on the word as written), by `search_vector`; the identifiers
+ *   (numbers, e-mails, RNC) keep the one form. Every record's document is written again.
+ */
+const POSTGRES_UP = [
+  `create function search_vector(value text) returns tsvector language sql immutable as $$
+    select to_tsvector('es_unaccent', value) || to_tsvector('spanish', value)
+  $$`,
+  `create or replace function search_refresh_incident(targets integer[]) returns void language sql as $$
+    insert into search_incidents (id, document)
+    select i.id,
+      setweight(to_tsvector('es_unaccent', search_ident(i.numero_incidencia || ' ' || i.email || ' ' || i.rnc)), 'A') ||
+      setweight(search_vector(search_text(i.nombre)), 'B') ||
+      setweight(search_vector(search_text(i.problema)), 'C') ||
+      setweight(search_vector(search_text((select string_agg(e.body, ' ' order by e.id) from incident_entries e where e.incident_id = i.id))), 'D')
+    from incidents i where i.id = any(targets)
+    on conflict (id) do update set document = excluded.document
+  $$`,
+  `create or replace function search_refresh_message(targets integer[]) returns void language sql as $$
+    insert into search_messages (id, document)
+    select m.id,
+      setweight(to_tsvector('es_unaccent', search_ident(m.email)), 'A') ||
+      setweight(search_vector(search_text(m.name)), 'B') ||
+      setweight(search_vector(search_text(m.message)), 'C')
+    from contact_messages m where m.id = any(targets)
+    on conflict (id) do update set document = excluded.document
+  $$`,
+  `create or replace function search_refresh_client(targets integer[]) returns void language sql as $$
+    insert into search_clients (id, document)
+    select c.id,
+      setweight(to_tsvector('es_unaccent', search_ident(c.email || ' ' || c.rnc)), 'A') ||
+      setweight(search_vector(search_text(c.razon_social || ' ' || c.nombre_representante)), 'B') ||
+      setweight(search_vector(search_text((select string_agg(n.detail, ' ' order by n.id) from client_events n where n.client_id = c.id and n.kind = 'note'))), 'C')
+    from clients c where c.id = any(targets)
+    on conflict (id) do update set document = excluded.document
+  $$`,
+];
+
+/** Migration 0030's three refresh functions, as they were (`create function` made `create or replace`). */
+const POSTGRES_DOWN = POSTGRES_FUNCTIONS.filter((statement) => statement.includes('function search_refresh_')).map(
+  (statement) => statement.replace('create function', 'create or replace function'),
+);
+
+export async function up(db: Kysely<any>): Promise<void> {
+  const statements = isPostgres(db)
+    ? [...POSTGRES_UP, ...POSTGRES_BACKFILL]
+    : [sqliteIncident(''), sqliteMessage(''), sqliteClient('')];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  // SQLite: the extra terms are harmless to the one-form search (it looks for the first of them only).
+  if (!isPostgres(db)) return;
+  for (const statement of [...POSTGRES_DOWN, ...POSTGRES_BACKFILL, 'drop function if exists search_vector(text)'])
+    await sql.raw(statement).execute(db);
+}
