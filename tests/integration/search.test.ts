@@ -7,9 +7,11 @@
  * and the migration indexing the rows stored before it.
  */
 import { expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { listMessages } from '../../src/server/contact/inbox.ts';
 import { addClientNote, updateClient } from '../../src/server/clients/index.ts';
 import { importData } from '../../src/server/data/import.ts';
+import { isPostgres } from '../../src/server/db/engine.ts';
 import { migrator } from '../../src/server/db/index.ts';
 import { addNote } from '../../src/server/incidents/conversation.ts';
 import { listIncidents } from '../../src/server/incidents/search.ts';
@@ -227,5 +229,28 @@ describeEachEngine('staff search', (database) => {
     expect(ids(await searchEverything(db, 'conexion'), 'incidents')).toEqual([incident.id]);
     expect(ids(await searchEverything(db, 'contabilidad'), 'messages')).toEqual([message.id]);
     expect(ids(await searchEverything(db, 'panaderia lunes'), 'clients')).toEqual([client.id]);
+  });
+
+  it("writes every document again in migration 0038, with each word's second form, and goes down and up again", async () => {
+    const { db } = database();
+    await migrator(db).migrateTo('0037_article_revisions');
+    const incident = await insertIncident(db, { problema: 'La facturación mensual no cuadra.' });
+    if (!isPostgres(db)) {
+      // SQLite's terms come from the running code: write the document as the one-form rule of 0030 did.
+      await sql`insert or replace into search_incidents(rowid, ident, nombre, texto, conversacion)
+        values (${incident.id}, '', '', 'la facturacion mensual no cuadr', '')`.execute(db);
+    }
+    const found = async () => ids(await searchEverything(db, 'factura'), 'incidents');
+    expect(await found()).toEqual([]);
+    expect(ids(await searchEverything(db, 'facturacion'), 'incidents')).toEqual([incident.id]);
+    await migrator(db).migrateToLatest();
+    expect(await found()).toEqual([incident.id]);
+    expect(ids(await searchEverything(db, 'facturacion'), 'incidents')).toEqual([incident.id]);
+    // PostgreSQL's down puts back 0030's functions and documents; SQLite's extra terms stay, harmless.
+    await migrator(db).migrateTo('0037_article_revisions');
+    expect(await found()).toEqual(isPostgres(db) ? [] : [incident.id]);
+    expect(ids(await searchEverything(db, 'facturacion'), 'incidents')).toEqual([incident.id]);
+    await migrator(db).migrateToLatest();
+    expect(await found()).toEqual([incident.id]);
   });
 });
