@@ -7,8 +7,9 @@
  * fingerprint changes (one small query per search, so a change made by another process is seen at once).
  *
  * A query's common words ('de', 'la', 'cómo'…) are left out; an article matches when it holds at least
- * one of the other words. Best first: more of the query's words, then where they are (title, then tags,
- * then summary, then text), then the title.
+ * one of the other words (or a word of its family). Best first: more of the query's words, then where
+ * they are (title, then tags, then summary, then text), then the words as typed before their family, then
+ * the title.
  */
 import { changeMarks, marksOf } from './changes.ts';
 import { articlePathOf, isPublicAt } from '../../domain/articles.ts';
@@ -119,21 +120,28 @@ export async function searchHelp(
 ): Promise<HelpSearchHit[]> {
   const terms = helpQueryTerms(query);
   if (terms.length === 0) return [];
-  const scored: Array<{ entry: Entry; found: number; score: number }> = [];
+  const scored: Array<{ entry: Entry; found: number; score: number; exact: number }> = [];
   for (const entry of await entriesOf(db)) {
     if (!isPublicAt(entry, now)) continue;
     let found = 0;
     let score = 0;
+    // The weight of the words found as typed (their first term), not only by their family.
+    let exact = 0;
     for (const family of terms) {
       const weight = Math.max(...family.map((term) => entry.terms.get(term) ?? 0));
       if (weight === 0) continue;
       found += 1;
       score += weight;
+      exact += entry.terms.get(family[0]!) ?? 0;
     }
-    if (found > 0) scored.push({ entry, found, score });
+    if (found > 0) scored.push({ entry, found, score, exact });
   }
   scored.sort(
-    (a, b) => b.found - a.found || b.score - a.score || a.entry.title.localeCompare(b.entry.title, 'es'),
+    (a, b) =>
+      b.found - a.found ||
+      b.score - a.score ||
+      b.exact - a.exact ||
+      a.entry.title.localeCompare(b.entry.title, 'es'),
   );
   return scored.slice(0, limit).map(({ entry }) => ({
     id: entry.id,

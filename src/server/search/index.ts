@@ -15,7 +15,7 @@ import { INCIDENT_ENTRY_LABELS, SEARCH_KINDS, type SearchKind } from '../../doma
 import { adminClientPath, incidentPath, ROUTES } from '../../routes.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
-import { countMatches, ftsQuery, highlight, indexTerms, queryWords, termsOf } from './terms.ts';
+import { countMatches, ftsQuery, highlight, indexTerms, queryWords, termsOf, writtenForm } from './terms.ts';
 
 export type { SearchKind };
 
@@ -26,11 +26,12 @@ export const SHOWN_PER_KIND = 10;
 
 /**
  * PostgreSQL's match of these words: every one required, each by either of the two forms migration 0038
- * indexes (`es_unaccent`: folded, then stemmed; `spanish`: stemmed as written), as {@link termsOf} for SQLite.
+ * indexes (`es_unaccent`: folded, then stemmed; `spanish`: stemmed as written, {@link writtenForm}), as
+ * {@link termsOf} for SQLite.
  */
 function tsMatch(words: string[]): RawBuilder<SqlBool> {
   return sql<SqlBool>`document @@ (${sql.join(
-    words.map((word) => sql`(to_tsquery('es_unaccent', ${`'${word}'`}) || to_tsquery('spanish', ${`'${word}'`}))`),
+    words.map((word) => sql`(to_tsquery('es_unaccent', ${`'${word}'`}) || to_tsquery('spanish', ${`'${writtenForm(word)}'`}))`),
     sql` && `,
   )})`;
 }

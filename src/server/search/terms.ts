@@ -8,7 +8,9 @@
  *   'imprimir' → 'imprim'): what a word typed without accents, as on most phones, is looked up by;
  * - the stem of the word as written, then stripped of its diacritics, when that differs: Snowball's
  *   Spanish suffixes carry their accents, so only the accented 'facturación' and 'configuración' lose
- *   theirs ('factur', 'configur': found by 'factura', 'facturar', 'configurar' and back).
+ *   theirs ('factur', 'configur': found by 'factura', 'facturar', 'configurar' and back). A word ending
+ *   in '-cion' or '-sion' is read with the accent Spanish always writes there ('facturacion' as
+ *   'facturación'): customers often type without accents, and their words must find the same family.
  * The Spanish Snowball stemmer is `@orama/stemmers`'. PostgreSQL indexes the same two forms (migration
  * 0038): its `es_unaccent` configuration (unaccent, then the Snowball `spanish_stem`) and its own
  * `spanish` one, so both engines find the same records.
@@ -32,6 +34,14 @@ const cachedTerms = new Map<string, string[]>();
 const TERM_CACHE_SIZE = 50_000;
 
 /**
+ * A word as Spanish writes it, for the stemmer: lower case, and the accent of a final '-ción' or '-sión'
+ * put back when it was typed without it (such words always carry it; the plural '-ciones' never does).
+ */
+export function writtenForm(word: string): string {
+  return word.toLowerCase().replace(/(?<=\p{L})([cs])ion$/u, '$1ión');
+}
+
+/**
  * The index terms of one word (cached by the word as written): the stem of its folded form, then the
  * folded stem of the word as written when different ('facturación' → ['facturacion', 'factur']).
  */
@@ -43,7 +53,7 @@ export function termsOf(word: string): string[] {
     if (/^\d+$/.test(folded)) terms = [folded];
     else {
       const stem = stemmer(folded);
-      const asWritten = fold(stemmer(word.toLowerCase()));
+      const asWritten = fold(stemmer(writtenForm(word)));
       terms = asWritten === stem ? [stem] : [stem, asWritten];
     }
     if (cachedTerms.size >= TERM_CACHE_SIZE) cachedTerms.clear();

@@ -11,12 +11,18 @@ import { POSTGRES_BACKFILL, POSTGRES_FUNCTIONS, sqliteClient, sqliteIncident, sq
  * - SQLite: the terms come from `search_terms()` (src/server/search/terms.ts, which now gives both): every
  *   record's document is written again.
  * - PostgreSQL: each text's vector is its `es_unaccent` one (as before) joined with its `spanish` one
- *   (the built-in configuration: Snowball on the word as written), by `search_vector`; the identifiers
+ *   (the built-in configuration: Snowball on the word as written, a final '-cion' read as '-ción' by
+ *   `search_written`, as `writtenForm` does), by `search_vector`; the identifiers
  *   (numbers, e-mails, RNC) keep the one form. Every record's document is written again.
  */
 const POSTGRES_UP = [
+  // writtenForm's rule for a whole text: a word's final '-cion'/'-sion' gets its accent back ('gi': case kept
+  // in the letter before, the parser lower-cases the rest).
+  `create function search_written(value text) returns text language sql immutable as $$
+    select regexp_replace(value, '(?<=[[:alpha:]])([cs])ion(?![[:alpha:]])', '\\1ión', 'gi')
+  $$`,
   `create function search_vector(value text) returns tsvector language sql immutable as $$
-    select to_tsvector('es_unaccent', value) || to_tsvector('spanish', value)
+    select to_tsvector('es_unaccent', value) || to_tsvector('spanish', search_written(value))
   $$`,
   `create or replace function search_refresh_incident(targets integer[]) returns void language sql as $$
     insert into search_incidents (id, document)
@@ -63,6 +69,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   // SQLite: the extra terms are harmless to the one-form search (it looks for the first of them only).
   if (!isPostgres(db)) return;
-  for (const statement of [...POSTGRES_DOWN, ...POSTGRES_BACKFILL, 'drop function if exists search_vector(text)'])
+  for (const statement of [
+    ...POSTGRES_DOWN,
+    ...POSTGRES_BACKFILL,
+    'drop function if exists search_vector(text)',
+    'drop function if exists search_written(text)',
+  ])
     await sql.raw(statement).execute(db);
 }
