@@ -59,10 +59,28 @@ const POSTGRES_DOWN = POSTGRES_FUNCTIONS.filter((statement) => statement.include
   (statement) => statement.replace('create function', 'create or replace function'),
 );
 
+/**
+ * PostgreSQL's documents are written anew into emptied tables, then their GIN indexes built again in one
+ * pass: rewriting them in place left the old versions' entries in the indexes (at 30,000 incidents an
+ * incident number's search took 4.6 ms after such a rewrite, 2.6 ms before it, 1.8 ms after a REINDEX),
+ * and a VACUUM cannot run inside the migration's transaction. TRUNCATE is transactional: a failed
+ * migration leaves the old documents. FTS5 merges its segments and deletions into one b-tree ('optimize').
+ */
+const TABLES = ['search_incidents', 'search_messages', 'search_clients'];
+const POSTGRES_REWRITE = [
+  `truncate ${TABLES.join(', ')}`,
+  ...POSTGRES_BACKFILL,
+  ...TABLES.map((table) => `reindex index ${table}_document_idx`),
+];
+const SQLITE_REWRITE = [
+  sqliteIncident(''),
+  sqliteMessage(''),
+  sqliteClient(''),
+  ...TABLES.map((table) => `insert into ${table}(${table}) values ('optimize')`),
+];
+
 export async function up(db: Kysely<any>): Promise<void> {
-  const statements = isPostgres(db)
-    ? [...POSTGRES_UP, ...POSTGRES_BACKFILL]
-    : [sqliteIncident(''), sqliteMessage(''), sqliteClient('')];
+  const statements = isPostgres(db) ? [...POSTGRES_UP, ...POSTGRES_REWRITE] : SQLITE_REWRITE;
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 
@@ -71,7 +89,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
   for (const statement of [
     ...POSTGRES_DOWN,
-    ...POSTGRES_BACKFILL,
+    ...POSTGRES_REWRITE,
     'drop function if exists search_vector(text)',
     'drop function if exists search_written(text)',
   ])
