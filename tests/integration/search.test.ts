@@ -34,6 +34,8 @@ it('reads a query as lower-case words with their accents, a digit run with separ
     '131246757',
     'imprime',
   ]);
+  // The same word with and without its accent is one word: the first spelling is kept.
+  expect(queryWords('Facturación facturacion FACTURACION')).toEqual(['facturación']);
   expect(queryWords('<script>%_')).toEqual(['script']);
   expect(queryWords('%%')).toEqual([]);
 });

@@ -85,14 +85,20 @@ const QUERY_MAX_WORDS = 12;
 
 /**
  * The words of a query, lower-cased with their accents (the second term of {@link termsOf} needs them),
- * in order, without repeats: a run of digits joined by separators counts as one word of its digits.
+ * in order, without repeats (accents aside): a run of digits joined by separators counts as one word of its digits.
  * Each is then looked for by its terms (SQLite, the help centre) or by PostgreSQL's two configurations.
  */
 export function queryWords(query: string): string[] {
   const text = query.slice(0, QUERY_MAX_LENGTH);
   const words: string[] = [];
+  const seen = new Set<string>();
+  // A repeat is the same word with or without its accents: the first spelling typed is kept.
   const add = (word: string) => {
-    if (word && !words.includes(word) && words.length < QUERY_MAX_WORDS) words.push(word);
+    const folded = fold(word);
+    if (word && !seen.has(folded) && words.length < QUERY_MAX_WORDS) {
+      seen.add(folded);
+      words.push(word);
+    }
   };
   for (const chunk of text.split(/\s+/)) {
     // A digit run with separators becomes its digits; the rest of the chunk splits into words.
