@@ -6,35 +6,27 @@
  * stack and nothing reaches past the screen. `SCREENSHOT_DIR=/tmp/dir` saves both widths.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent, type AuditActor } from '../../src/server/audit/index.ts';
 import { createClient } from '../../src/server/clients/index.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, PHONE } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const NUMERO = 'INC-20260301-7001';
 // 14:30 UTC is 10:30 in Santo Domingo (UTC−4, no daylight saving).
 const MEETING_UTC = '2026-12-05T14:30:00.000Z';
 
-let db: Db;
-let email = '';
-let password = '';
 let network = 0;
 let clientId = 0;
 
-const login = () => ({ email, password, network: `198.51.100.${++network}` });
+const login = () => ({ ...staff, network: `198.51.100.${++network}` });
 
 beforeAll(async () => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  db = openDatabase(server.env.DATABASE_URL!).db;
-  const actor: AuditActor = { actorEmail: email, network: '198.51.100.200' };
+  const actor: AuditActor = { actorEmail: staff.email, network: '198.51.100.200' };
   clientId = (
     await createClient(
       db,
@@ -67,9 +59,6 @@ beforeAll(async () => {
   await recordEvent(db, { ...actor, action: 'client.meeting', subject: clientId, detail: MEETING_UTC });
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const row = (page: Page, action: string) =>
   page.locator(`#actividad tbody tr[data-evento="${action}"]`).first();

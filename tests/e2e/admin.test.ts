@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
 import { signInStaff as signInWithAuth } from '../../src/server/auth/login.ts';
 import { parseConfig } from '../../src/server/config.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { routesUnder, STAFF_ACTIONS } from '../support/routes.ts';
@@ -32,10 +31,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await smtp?.stop();
 });
-const { server, browser } = useSite({
+const { server, browser, db } = useSite({
   env: () => ({ ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET, SMTP_URL: smtp.url }),
 });
-let db: Db;
 let adminPassword = '';
 let ipCounter = 0;
 
@@ -85,7 +83,6 @@ beforeAll(async () => {
   adminPassword = firstStaffPassword(server);
   runAdmin(['create', '--email', SUPPORT, '--password', PASSWORD, '--name', 'Equipo de Soporte']);
   runAdmin(['create', '--email', FORMER, '--password', PASSWORD], `${ADMIN},${SUPPORT},${FORMER}`);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   for (const item of INCIDENTS) {
     const row = await db
       .insertInto('incidents')
@@ -108,9 +105,6 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 describe('sign-in', () => {
   it('creates the first staff account on start and signs in with it, once an operator has set its password', async () => {

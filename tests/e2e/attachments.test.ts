@@ -7,8 +7,7 @@
  * served to that link's token with the issue's headers and to nobody else's. A staff reply with a file
  * reaches the customer as a mail attachment and shows in the timeline as a thumbnail.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { allowedSamples, PDF, renamedExecutable } from '../support/attachments.ts';
 import { DESKTOP, PHONE, watchConsole } from '../support/browser.ts';
@@ -18,18 +17,16 @@ import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, smtp, quietContext } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, smtp, quietContext, db } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const NUMERO = 'INC-20250117-6001';
 const OTHER = 'INC-20250117-6002';
-let db: Db;
 let token = '';
 let otherToken = '';
 let png: Buffer;
 const SCREENSHOTS = process.env.ATTACHMENT_SCREENSHOTS;
 
 beforeAll(async () => {
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const mine = await insertIncident(db, { numeroIncidencia: NUMERO, problema: 'El lector no lee.', nombre: 'Rosa Díaz', email: 'rosa@cliente.example' });
   const other = await insertIncident(db, { numeroIncidencia: OTHER, nombre: 'Pedro', email: 'pedro@cliente.example' });
   token = await issueFollowUpToken(db, mine.id, new Date());
@@ -37,9 +34,6 @@ beforeAll(async () => {
   png = (await allowedSamples())[0]!.data;
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const file = (name: string, mimeType: string, buffer: Buffer) => ({ name, mimeType, buffer });
 

@@ -2,22 +2,16 @@
  * The audit log against the production build: a real sign-in, a failed one, a state change, a client
  * added, its welcome mail and a sign-out each leave one event naming the actor and the client network.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertIncident } from '../support/factories.ts';
 import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
-const { server } = useSite({ browser: false, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
-let db: Db;
+const { server, db } = useSite({ browser: false, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 let staffEmail = '';
 
 beforeAll(() => {
-  db = openDatabase(server.env.DATABASE_URL!).db;
   staffEmail = firstStaffEmail(server);
-});
-afterAll(async () => {
-  await db?.destroy();
 });
 
 const events = () => db.selectFrom('auditEvents').selectAll().orderBy('id').execute();

@@ -7,7 +7,7 @@
  * mails, axe, and the pages at 390 px and 1280 px.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createClient,
   listClients,
@@ -22,7 +22,7 @@ import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
 const ADMIN = 'admin@verticeconsultores.com.do';
-const { server, browser, smtp } = useSite({
+const { server, browser, smtp, db } = useSite({
   smtp: true,
   env: { ADMIN_EMAILS: ADMIN, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
 });
@@ -31,7 +31,6 @@ const HEADER =
 const XSS = '<img src=x onerror="window.__xss=1">';
 const FORMULA = '=HYPERLINK("http://malo.example","clic")';
 
-let db: Db;
 let ipCounter = 0;
 let alamosId = 0;
 
@@ -42,7 +41,6 @@ const base = {
 };
 
 beforeAll(async () => {
-  db = openDatabase(server.env.DATABASE_URL!).db;
   alamosId = (
     await createClient(
       db,
@@ -86,9 +84,6 @@ beforeAll(async () => {
   await setClientArchived(db, archived.client.id, true);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 async function signedIn(
   target: RunningServer,

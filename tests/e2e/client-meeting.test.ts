@@ -8,25 +8,20 @@
  */
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { ParsedMail } from 'mailparser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MEETING_MESSAGES, santoDomingoToday } from '../../src/domain/forms/meeting.ts';
 import { createClient } from '../../src/server/clients/index.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
 import { parseInvitation } from '../support/ical.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, smtp } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, smtp, db, staff } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const CLIENT_EMAIL = 'carmen@losalamos.com.do';
 const LINK = 'https://meet.example.com/abc-defg-hij';
 const NOTE = 'Traer el listado de sucursales.\n<b>sin formato</b>';
 
-let db: Db;
-let email = '';
-let password = '';
 let ipCounter = 0;
 let alamos = 0;
 
@@ -39,10 +34,6 @@ const [year, month, day] = MEETING_DAY.split('-');
 const SHOWN = `${day}/${month}/${year} 10:30`;
 
 beforeAll(async () => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  expect(email && password).toBeTruthy();
-  db = openDatabase(server.env.DATABASE_URL!).db;
   alamos = (
     await createClient(db, {
       razonSocial: 'Farmacia Los Álamos SRL',
@@ -55,9 +46,6 @@ beforeAll(async () => {
   ).client.id;
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 async function signedIn(
   options: BrowserContextOptions = DESKTOP,
@@ -67,7 +55,7 @@ async function signedIn(
   return signInStaff(
     browser,
     server.url,
-    { email, password, network: `198.51.100.${ipCounter}` },
+    { ...staff, network: `198.51.100.${ipCounter}` },
     { ...options, javaScriptEnabled },
   );
 }
@@ -206,7 +194,7 @@ describe('client meeting, sent and cancelled', () => {
     expect(await coming.first().textContent()).toContain(LINK);
     const newest = timelineItems(page).first();
     expect(await newest.textContent()).toContain(`Reunión enviada: ${SHOWN} · 1 hora 30 minutos · ${LINK}`);
-    expect(await newest.textContent()).toContain(email);
+    expect(await newest.textContent()).toContain(staff.email);
     await expectNoAxeViolations(page);
     consoleWatch.assertNone();
 
@@ -215,13 +203,13 @@ describe('client meeting, sent and cancelled', () => {
       startsAt: `${MEETING_DAY}T14:30:00.000Z`,
       durationMinutes: 90,
       sequence: 0,
-      organizerEmail: email,
+      organizerEmail: staff.email,
     });
 
     const invitation = await smtp.waitFor(
       (mail) => toText(mail) === CLIENT_EMAIL && /^Invitación:/.test(mail.subject ?? ''),
     );
-    expect(invitation.replyTo?.value[0]?.address).toBe(email);
+    expect(invitation.replyTo?.value[0]?.address).toBe(staff.email);
     expect(invitation.text).toContain('Traer el listado de sucursales.');
     expect(calendarPart(invitation)?.headers.get('content-type')).toMatchObject({
       value: 'text/calendar',
@@ -240,7 +228,7 @@ describe('client meeting, sent and cancelled', () => {
       location: LINK,
       timezones: ['America/Santo_Domingo'],
     });
-    expect(ics.organizer.value).toBe(`mailto:${email}`);
+    expect(ics.organizer.value).toBe(`mailto:${staff.email}`);
     expect(ics.attendees).toEqual([
       {
         value: `MAILTO:${CLIENT_EMAIL}`,
@@ -253,7 +241,7 @@ describe('client meeting, sent and cancelled', () => {
     expect(ics.description).toContain('Traer el listado de sucursales.\n<b>sin formato</b>');
 
     const copy = await smtp.waitFor(
-      (mail) => toText(mail) === email && /^Copia — Invitación:/.test(mail.subject ?? ''),
+      (mail) => toText(mail) === staff.email && /^Copia — Invitación:/.test(mail.subject ?? ''),
     );
     expect(copy.text).toContain(CLIENT_EMAIL);
     expect(calendarFile(copy).ics).toMatchObject({ method: 'REQUEST', uid: stored.uid, sequence: 0 });
@@ -360,12 +348,12 @@ describe('client meeting, sent and cancelled', () => {
       startUtc: `${MEETING_DAY}T14:30:00.000Z`,
     });
     const copy = await smtp.waitFor(
-      (mail) => toText(mail) === email && /^Copia — Cancelada:/.test(mail.subject ?? ''),
+      (mail) => toText(mail) === staff.email && /^Copia — Cancelada:/.test(mail.subject ?? ''),
     );
     expect(calendarFile(copy).ics).toMatchObject({ method: 'CANCEL', uid: stored.uid, sequence: 1 });
     expect(
       await db.selectFrom('clientMeetings').select(['sequence', 'cancelledBy']).executeTakeFirstOrThrow(),
-    ).toEqual({ sequence: 1, cancelledBy: email });
+    ).toEqual({ sequence: 1, cancelledBy: staff.email });
 
     await page.goto(`${server.url}/admin`);
     expect(await page.getByText('No hay reuniones programadas.').count()).toBe(1);

@@ -5,10 +5,9 @@
  * JavaScript, since every form is a plain post.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { STALE_EDIT_MESSAGE } from '../../src/domain/forms/client.ts';
 import { createClient } from '../../src/server/clients/index.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { buildClient } from '../support/factories.ts';
 import { createStaffAccount } from '../support/server.ts';
@@ -20,7 +19,7 @@ const SUPPORT = 'soporte@verticeconsultores.com.do';
 const OTHER = 'ventas@verticeconsultores.com.do';
 const PASSWORD = 'clave-de-soporte-2025';
 
-const { server, browser } = useSite({
+const { server, browser, db } = useSite({
   env: () => ({
     ADMIN_EMAILS: `${ADMIN},${SUPPORT},${OTHER}`,
     TRUST_PROXY: 'true',
@@ -28,7 +27,6 @@ const { server, browser } = useSite({
     AUTH_SECRET: 'prueba-e2e-secreto-de-sesiones-0123456789',
   }),
 });
-let db: Db;
 let ipCounter = 0;
 let alamos = 0;
 let pepe = 0;
@@ -36,7 +34,6 @@ let pepe = 0;
 beforeAll(async () => {
   for (const email of [SUPPORT, OTHER])
     await createStaffAccount(server, { email, password: PASSWORD }, `${ADMIN},${SUPPORT},${OTHER}`);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const base = {
     nombreRepresentante: 'Carmen Rodríguez',
     telefono: '8095550142',
@@ -58,9 +55,6 @@ beforeAll(async () => {
   ).client.id;
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 async function signedIn(
   email = SUPPORT,

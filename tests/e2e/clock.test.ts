@@ -9,8 +9,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { queueOverdueAlerts } from '../../src/server/incidents/clock.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
@@ -18,26 +17,19 @@ import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE, watchConsole } from '../support/browser.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 import { ageFormStamps } from '../support/form-stamp.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 const DAY = 24 * 3_600_000;
 const fields = (nombre: string) => ({ problema: 'No imprime la factura.', nombre, telefono: '', email: `${nombre.split(' ')[0]!.toLowerCase()}@cliente.example`, rnc: '' });
 const SHOTS = process.env.CLOCK_SHOTS;
-let db: Db;
-let email = '';
-let password = '';
 let late = '';
 let fresh = '';
 let waiting = '';
 let waitingId = 0;
 
 beforeAll(async () => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const options = { brand, staffInbox: 'soporte@vertice.example' };
   // Twelve days old: both targets of 'Normal' (8 h, 5 días) are long past.
   late = (await createIncident(db, fields('Tardía Pérez'), { ...options, now: new Date(Date.now() - 12 * DAY) })).numeroIncidencia;
@@ -49,9 +41,6 @@ beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const shot = async (page: Page, name: string, selector?: string) => {
   if (!SHOTS) return;
@@ -70,12 +59,12 @@ describe('business-hours clock', () => {
       `Venció el plazo de la resolución: ${late}`,
     ]);
     // Another round, as the server's next one (or another process's) would run it, adds nothing.
-    expect(await queueOverdueAlerts(db, { brand, staffInbox: 'soporte@verticeconsultores.com.do', staffEmails: [email] })).toBe(0);
+    expect(await queueOverdueAlerts(db, { brand, staffInbox: 'soporte@verticeconsultores.com.do', staffEmails: [staff.email] })).toBe(0);
     expect(await overdueMails()).toHaveLength(2);
   });
 
   it("at 1280 px with JavaScript: 'Vence' and 'Vencidas' in the list, both clocks paused by 'Esperando al cliente', 'Tiempos de respuesta', '% dentro del plazo'", async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.31' }, DESKTOP);
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.31' }, DESKTOP);
     const consoleWatch = watchConsole(page);
     await page.goto(`${server.url}/admin/incidencias`);
     const lateCard = page.locator(`article[data-incidencia="${late}"]`);
@@ -135,7 +124,7 @@ describe('business-hours clock', () => {
   });
 
   it("at 390 px without JavaScript: 'Vencen hoy', the clocks, and the customer's answer restarting the clock", async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.32' }, { ...PHONE, javaScriptEnabled: false });
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.32' }, { ...PHONE, javaScriptEnabled: false });
     await page.goto(`${server.url}/admin/incidencias`);
     await page.getByLabel('Vencimiento').selectOption('hoy');
     await Promise.all([page.waitForURL(/plazo=hoy/), page.getByRole('button', { name: 'Filtrar' }).click()]);

@@ -9,8 +9,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, downloadedBytes, expectNoAxeViolations, PHONE, poll, watchConsole } from '../support/browser.ts';
 import { insertContactMessage } from '../support/factories.ts';
 import { createStaffAccount } from '../support/server.ts';
@@ -27,7 +26,7 @@ const XSS_NAME = 'Eva <img src=x onerror=alert(1)>';
 const XSS_MESSAGE = 'Hola equipo:\n<script>alert("xss")</script>\nNecesito facturación electrónica.';
 const FORMULA_NAME = '=HYPERLINK("http://malo.test","clic")';
 
-const { server, browser, smtp } = useSite({
+const { server, browser, smtp, db } = useSite({
   smtp: true,
   env: () => ({
     ADMIN_EMAILS: `${ADMIN},${SUPPORT},${OTHER}`,
@@ -37,14 +36,12 @@ const { server, browser, smtp } = useSite({
   }),
 });
 
-let db: Db;
 let ipCounter = 0;
 let formulaId = 0;
 
 beforeAll(async () => {
   for (const email of [SUPPORT, OTHER])
     await createStaffAccount(server, { email, password: PASSWORD }, `${ADMIN},${SUPPORT},${OTHER}`);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   // 21 older pending messages (two pages with the visitor's), one with a formula, one already handled.
   for (let index = 1; index <= 20; index += 1)
     await insertContactMessage(db, {
@@ -72,9 +69,6 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 async function newContext(options: BrowserContextOptions = DESKTOP): Promise<BrowserContext> {
   ipCounter += 1;

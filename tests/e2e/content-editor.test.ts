@@ -8,29 +8,15 @@
  */
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE } from '../support/browser.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
-let db: Db;
-let email = '';
-let password = '';
 
-beforeAll(() => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  expect(email && password).toBeTruthy();
-  db = openDatabase(server.env.DATABASE_URL!).db;
-});
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const status = async (path: string) => (await fetch(`${server.url}${path}`, { redirect: 'manual' })).status;
 
@@ -46,7 +32,7 @@ async function newDraft(page: Page, title: string, body: string): Promise<string
 
 describe("the article editor: 'Historial', 'Vista previa'", () => {
   it("at 1280 px: every save in 'Historial' with its diff; 'Restaurar' refused when stale, then restoring", async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.41' }, DESKTOP);
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.41' }, DESKTOP);
     const editor = await newDraft(page, 'Historial de un artículo', 'Primer párrafo.\n\nSegundo párrafo <b>antiguo</b>.');
     await page.getByLabel('Título', { exact: true }).fill('Historial de un artículo, segunda versión');
     await page.getByLabel('Texto (Markdown)').fill('Primer párrafo.\n\nSegundo párrafo nuevo.');
@@ -56,7 +42,7 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
     const history = page.getByTestId('historial');
     expect(await history.getByRole('listitem').count()).toBe(2);
     const first = history.getByRole('listitem').last();
-    expect(await first.locator('summary').innerText()).toMatch(new RegExp(`^Versión 1 · .* · ${email.replace('.', '\\.')} · Borrador$`));
+    expect(await first.locator('summary').innerText()).toMatch(new RegExp(`^Versión 1 · .* · ${staff.email.replace('.', '\\.')} · Borrador$`));
     expect(await history.getByRole('listitem').first().locator('summary').innerText()).toMatch(/Texto actual$/);
     await first.locator('summary').click();
     // The diff: what only the old version had (struck through) and what the text has now; HTML as text.
@@ -92,7 +78,7 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
   });
 
   it('a draft at its future address: staff see it with the banner, a private link opens it without a session, everybody else 404', async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.42' }, DESKTOP);
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.42' }, DESKTOP);
     const editor = await newDraft(page, 'Borrador para revisar', '## Una sección\n\nTexto **del borrador**.');
     const path = '/blog/borrador-para-revisar';
 
@@ -151,7 +137,7 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
   });
 
   it("a help article's draft at its future address: the banner and no vote for staff and a private link, 404 for everybody else", async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.47' }, PHONE);
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.47' }, PHONE);
     await page.goto(`${server.url}/admin/contenido/nuevo`);
     await page.getByRole('radio', { name: 'Ayuda' }).check();
     await page.getByLabel('Título', { exact: true }).fill('Cerrar la caja al final del día');
@@ -186,7 +172,7 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
   });
 
   it('at 390 px: the Markdown preview beside the text follows the typing, and without JavaScript comes on "Vista previa"; axe-clean', async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.43' }, PHONE);
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.43' }, PHONE);
     const editor = await newDraft(page, 'Vista previa al escribir', 'Texto inicial.');
     const pane = page.getByTestId('vista-previa');
     expect(await pane.innerText()).toBe('Texto inicial.');
@@ -206,7 +192,7 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
     expect(anonymous.status).toBe(401);
     await context.close();
 
-    const noScript = await signInStaff(browser, server.url, { email, password, network: '198.51.100.44' }, { ...PHONE, javaScriptEnabled: false });
+    const noScript = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.44' }, { ...PHONE, javaScriptEnabled: false });
     await noScript.page.goto(editor);
     await noScript.page.getByLabel('Texto (Markdown)').fill('Un *cambio* sin guardar.');
     await noScript.page.getByRole('button', { name: 'Vista previa', exact: true }).click();
@@ -225,7 +211,7 @@ describe("the article editor: 'Historial', 'Vista previa'", () => {
   });
 
   it('at 390 px without JavaScript: an image uploaded into the text, as AVIF and WebP with width and height, published in a <picture>', async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.45' }, { ...PHONE, javaScriptEnabled: false });
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.45' }, { ...PHONE, javaScriptEnabled: false });
     const editor = await newDraft(page, 'Artículo con imagen', 'Antes de la imagen.');
     const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#2a6f97' } }).jpeg().toBuffer();
     // Without a description: refused, nothing stored, the text kept.

@@ -5,29 +5,15 @@
  * is stale is warned and nothing of theirs is saved; a scheduled article shows its state. The list and
  * the editor are axe-clean (with JavaScript: axe runs in the page).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE } from '../support/browser.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
-let db: Db;
-let email = '';
-let password = '';
 
-beforeAll(() => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  expect(email && password).toBeTruthy();
-  db = openDatabase(server.env.DATABASE_URL!).db;
-});
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const status = async (path: string) => (await fetch(`${server.url}${path}`, { redirect: 'manual' })).status;
 
@@ -36,7 +22,7 @@ describe("'Contenido'", () => {
     const { context, page } = await signInStaff(
       browser,
       server.url,
-      { email, password, network: '198.51.100.31' },
+      { ...staff, network: '198.51.100.31' },
       { ...PHONE, javaScriptEnabled: false },
     );
     await page.goto(`${server.url}/admin/contenido`);
@@ -111,7 +97,7 @@ describe("'Contenido'", () => {
     const { context, page } = await signInStaff(
       browser,
       server.url,
-      { email, password, network: '198.51.100.32' },
+      { ...staff, network: '198.51.100.32' },
       DESKTOP,
     );
     const row = await db
@@ -174,7 +160,7 @@ describe("'Contenido'", () => {
     await context.close();
 
     // The same editor at 390 px with JavaScript: nothing wider than the phone, axe-clean.
-    const phone = await signInStaff(browser, server.url, { email, password, network: '198.51.100.33' }, PHONE);
+    const phone = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.33' }, PHONE);
     await phone.page.goto(scheduledEditor);
     expect(await noOverflow(phone.page)).toBe(true);
     await expectNoAxeViolations(phone.page);

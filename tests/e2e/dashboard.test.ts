@@ -5,10 +5,9 @@
  * script requested, and axe at 390 and 1280 px.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDuration } from '../../src/domain/dashboard.ts';
 import type { HistoryEntry } from '../../src/domain/incidents.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, PHONE, expectNoAxeViolations, watchConsole } from '../support/browser.ts';
 import { insertIncidents } from '../support/factories.ts';
 import { createStaffAccount } from '../support/server.ts';
@@ -20,10 +19,9 @@ const PASSWORD = 'clave-de-soporte-2025';
 const SHOTS = process.env.DASHBOARD_SCREENSHOTS;
 const DAY = 86_400_000;
 
-const { server, browser } = useSite({
+const { server, browser, db } = useSite({
   env: () => ({ ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' }),
 });
-let db: Db;
 let ipCounter = 0;
 
 const SD_DAY = new Intl.DateTimeFormat('en-CA', {
@@ -45,7 +43,6 @@ const plain = (text: string) => Number(text.replace(/\D/g, ''));
 
 beforeAll(async () => {
   await createStaffAccount(server, { email: SUPPORT, password: PASSWORD }, `${ADMIN},${SUPPORT}`);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const now = Date.now();
   const today = localDayOf(now);
   // Views on a few days only: the others must read as zero.
@@ -96,9 +93,6 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 async function staffHome(
   options = DESKTOP,

@@ -5,9 +5,8 @@
  * in Chromium, which fetch a stamp on first use.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signStamp, verifyStamp } from '../../src/server/http/form-stamp.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, watchConsole } from '../support/browser.ts';
 import { fetchFormStamp, formStamp } from '../support/form-stamp.ts';
 import { postForm, send } from '../support/http.ts';
@@ -21,16 +20,9 @@ const CONFIRM = 'Para completar el envío, revisa tus datos y pulsa de nuevo el 
 const SUCCESS = '¡Gracias por tu mensaje! Te responderemos pronto.';
 const HOUR = 60 * 60 * 1000;
 
-const { server, smtp, quietContext } = useSite({ smtp: true, env: { STAFF_INBOX, FORM_RATE_LIMIT: '1000' } });
-let db: Db;
+const { server, smtp, quietContext, db } = useSite({ smtp: true, env: { STAFF_INBOX, FORM_RATE_LIMIT: '1000' } });
 
-beforeAll(() => {
-  db = openDatabase(server.env.DATABASE_URL!).db;
-});
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 async function stored() {
   const count = async (table: 'incidents' | 'contactMessages' | 'mailOutbox') =>

@@ -9,11 +9,10 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, islandHydrated, PHONE, poll } from '../support/browser.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, quietContext } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, quietContext, staff: firstStaff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const ARTICLES = [
   {
@@ -45,13 +44,7 @@ let staff: BrowserContext;
 const editors = new Map<string, string>();
 
 beforeAll(async () => {
-  const email = firstStaffEmail(server);
-  const password = firstStaffPassword(server);
-  ({ context: staff } = await signInStaff(browser, server.url, {
-    email,
-    password,
-    network: '198.51.100.61',
-  }));
+  ({ context: staff } = await signInStaff(browser, server.url, { ...firstStaff, network: '198.51.100.61' }));
   // Published through the editor's own action: it answers once this server's pages show them.
   for (const article of ARTICLES) {
     const response = await staff.request.post(`${server.url}/admin/contenido/nuevo?_action=content.save`, {

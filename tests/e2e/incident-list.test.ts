@@ -6,15 +6,13 @@
  * scroll on a phone. `LIST_SCREENSHOTS=/tmp/lista` saves screenshots at 390 and 1280 px.
  */
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
 import { insertIncidents } from '../support/factories.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 const SHOTS = process.env.LIST_SCREENSHOTS;
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -26,24 +24,17 @@ const LUIS_WAITING = 'INC-20250120-7005';
 const MINE = Array.from({ length: 44 }, (_, i) => `INC-20250201-${1000 + i}`);
 const mineRegistered = MINE.filter((_, i) => i % 2 === 0).reverse();
 
-let db: Db;
-let email = '';
-let password = '';
 let myName = '';
 let ipCounter = 0;
 
 beforeAll(async () => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  expect(email && password).toBeTruthy();
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const me = await db
     .withoutPlugins()
     .selectFrom('user')
     .select(['id', 'name'])
-    .where('email', '=', email)
+    .where('email', '=', staff.email)
     .executeTakeFirstOrThrow();
-  myName = me.name.trim() || email;
+  myName = me.name.trim() || staff.email;
   const stamp = new Date('2025-01-01T00:00:00.000Z').toISOString();
   await db
     .withoutPlugins()
@@ -112,15 +103,12 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 async function signedIn(
   options: BrowserContextOptions = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
-  return signInStaff(browser, server.url, { email, password, network: `198.51.100.${ipCounter}` }, options);
+  return signInStaff(browser, server.url, { ...staff, network: `198.51.100.${ipCounter}` }, options);
 }
 
 const numbers = (page: Page) =>

@@ -5,15 +5,13 @@
  * shows it), refused texts kept, unknown numbers answered 404 inside the staff layout, and axe.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, poll, watchConsole } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, smtp } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, smtp, db, staff } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const NUMERO = 'INC-20250115-4321';
 const NO_MAIL = 'INC-20250115-4322';
@@ -21,24 +19,14 @@ const PROBLEM = 'La impresora fiscal no responde.\nSegunda línea del problema.'
 const NOTE = 'Nota secreta: el cliente debe 3 meses <script>alert(1)</script>';
 const REPLY = 'Hola José:\nYa revisamos la impresora fiscal.\nPor favor reinicie el equipo.';
 
-let db: Db;
-let email = '';
-let password = '';
 let ipCounter = 0;
 
 beforeAll(async () => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  expect(email && password).toBeTruthy();
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const fecha = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000 - 60_000).toISOString();
   await insertIncident(db, { numeroIncidencia: NUMERO, problema: PROBLEM, nombre: 'José Pérez', telefono: '809-555-0142', email: 'jose@cliente.example', fecha });
   await insertIncident(db, { numeroIncidencia: NO_MAIL, nombre: 'Sin Correo', telefono: '', email: 'no tengo', fecha });
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 async function newContext(): Promise<BrowserContext> {
   ipCounter += 1;
@@ -47,7 +35,7 @@ async function newContext(): Promise<BrowserContext> {
 
 async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
-  return signInStaff(browser, server.url, { email, password, network: `198.51.100.${ipCounter}` });
+  return signInStaff(browser, server.url, { ...staff, network: `198.51.100.${ipCounter}` });
 }
 
 const incidentUrl = (numero: string) => `${server.url}/admin/incidencias/${numero}`;
@@ -114,7 +102,7 @@ describe('incident page', () => {
     expect(await page.getByRole('status').first().textContent()).toBe('La respuesta se guardó y se enviará al cliente por correo.');
     const reply = page.locator('[data-tipo="reply"]');
     expect(await reply.innerText()).toContain(REPLY);
-    expect(await reply.innerText()).toContain(email);
+    expect(await reply.innerText()).toContain(staff.email);
     expect((await page.locator('[data-tipo]').evaluateAll((items) => items.map((item) => item.getAttribute('data-tipo'))))).toEqual(['problem', 'note', 'reply']);
     await expectNoAxeViolations(page);
     consoleWatch.assertNone();

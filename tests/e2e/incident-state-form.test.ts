@@ -7,28 +7,23 @@
  * new badge and timeline entry (on the list the island saves in place, tests/e2e/admin.test.ts).
  * `SCREENSHOT_DIR=/tmp/dir` saves the control at 390 and 1280 px.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PRIORITY_MESSAGE } from '../../src/domain/incidents.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE, poll } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const ON_PAGE = 'INC-20250120-5101';
 const ON_LIST = 'INC-20250120-5102';
 const WITH_SCRIPT = 'INC-20250120-5103';
 const PRIORITY = 'INC-20250120-5104';
 
-let db: Db;
-let email = '';
-let password = '';
 let network = 0;
 
-const login = () => ({ email, password, network: `198.51.100.${++network}` });
+const login = () => ({ ...staff, network: `198.51.100.${++network}` });
 const stateOf = async (numero: string) =>
   (
     await db
@@ -49,9 +44,6 @@ const noticesTo = async (address: string) =>
   (await db.selectFrom('mailOutbox').select('kind').where('toAddress', '=', address).execute()).length;
 
 beforeAll(async () => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   await insertIncident(db, {
     numeroIncidencia: ON_PAGE,
     nombre: 'Página Sin JS',
@@ -70,9 +62,6 @@ beforeAll(async () => {
   await insertIncident(db, { numeroIncidencia: PRIORITY, nombre: 'Prioridad Prueba', email: 'prioridad@cliente.example' });
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 describe('incident state without JavaScript', () => {
   it('changes the state from the incident page and tells the visitor when ticked', async () => {
@@ -204,7 +193,7 @@ describe('incident priority (issue 22)', () => {
     expect(await entry.getByTestId('cambio-de-prioridad').textContent()).toBe('Prioridad: Normal → Alta');
     expect(await plain.page.getByRole('status').first().textContent()).toContain('Prioridad actualizada.');
     const change = await db.selectFrom('incidentPriorityChanges').select('changedByEmail').executeTakeFirstOrThrow();
-    expect(change.changedByEmail).toBe(email);
+    expect(change.changedByEmail).toBe(staff.email);
 
     // An unknown value, as a forged form would post it: refused in Spanish, nothing changed.
     const { id } = await priorityOf(PRIORITY);

@@ -7,8 +7,8 @@
  * The same across two processes on PostgreSQL: live-postgres.test.ts.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
 import { postAction, submitIncident } from '../support/actions.ts';
 import { insertIncident } from '../support/factories.ts';
@@ -27,23 +27,18 @@ const FIRST = 'admin@verticeconsultores.com.do';
 const ANA = 'ana@verticeconsultores.com.do';
 const ANA_PASSWORD = 'cardenal-palmera-ámbar-77';
 const ADMIN_EMAILS = `${FIRST},${ANA}`;
-const { server, browser } = useSite({
+const { server, browser, db } = useSite({
   env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ADMIN_EMAILS, FORM_RATE_LIMIT: '1000' },
 });
 
 const NUMERO = 'INC-20250301-5101';
-let db: Db;
 let network = 0;
 
 beforeAll(async () => {
   await createStaffAccount(server, { email: ANA, password: ANA_PASSWORD, name: 'Ana Rosario' }, ADMIN_EMAILS);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   await insertIncident(db, { numeroIncidencia: NUMERO, nombre: 'María Núñez', email: 'maria@cliente.example', fecha: new Date().toISOString() });
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const signIn = (who: 'first' | 'ana', options = DESKTOP) => {
   network += 1;

@@ -7,9 +7,8 @@
  * `OUTCOMES_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ANSWER_SENT_MESSAGE } from '../../src/domain/forms/tracking.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { DESKTOP, PHONE, poll } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
@@ -18,19 +17,14 @@ import { firstStaffPassword } from '../support/server.ts';
 import { signInStaff } from '../support/staff-login.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser, quietContext } = useSite({ env: { FORM_RATE_LIMIT: '50', TRUST_PROXY: 'true' } });
+const { server, browser, db, quietContext } = useSite({ env: { FORM_RATE_LIMIT: '50', TRUST_PROXY: 'true' } });
 const SHOTS = process.env.OUTCOMES_SHOTS;
 const SIZES = [
   ['390×844', PHONE],
   ['1280×800', DESKTOP],
 ] as const;
 
-let db: Db;
 let serial = 0;
-
-beforeAll(() => {
-  db = openDatabase(server.env.DATABASE_URL!).db;
-});
 
 /** A new incident with a long problem text, and the follow-up link its mails would carry. */
 async function followUpLink(): Promise<{ numero: string; link: string }> {

@@ -5,9 +5,8 @@
  * JavaScript, is refused when sent again; a wrong token gets its message; the staff incident page and
  * the staff home show the rating and the comment (escaped). One axe pass, on the form.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { RATING_MESSAGES } from '../../src/domain/forms/rating.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { DESKTOP, expectNoAxeViolations, PHONE } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
@@ -17,17 +16,15 @@ import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, smtp, quietContext } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, smtp, quietContext, db } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const NUMERO = 'INC-20250601-7001';
 const COMMENT = 'Muy amables <script>alert(1)</script>';
 const SHOTS = process.env.RATING_SHOTS;
-let db: Db;
 /** The five links of the mail, by rating. */
 let links: string[] = [];
 
 beforeAll(async () => {
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const incident = await insertIncident(db, { numeroIncidencia: NUMERO, nombre: 'María Núñez', email: 'maria@cliente.example' });
   // As staff resolve it with 'Notificar al cliente': the server's outbox worker sends the notice.
   await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: 'admin@verticeconsultores.com.do', notify: { ...MAIL_BRAND, siteUrl: server.url } });
@@ -39,9 +36,6 @@ beforeAll(async () => {
   expect((await fetch(links[0]!)).headers.get('cache-control')).toBe('no-store');
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 it('rates from the mail without JavaScript at 390 px, refuses the link sent again at 1280 px, and shows it to staff', async () => {
   // The desktop visitor opens the link first: its form is still there when the phone has rated.

@@ -6,42 +6,30 @@
  * at 390 px without JavaScript, one inserted by reloading the page (`?respuesta=`), then edited and
  * deleted after its confirmation step, with no horizontal overflow on either page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSavedReply } from '../../src/server/replies/index.ts';
 import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE, watchConsole } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
-import { firstStaffEmail, firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const NUMERO = 'INC-20250210-0101';
 const LINK = /https?:\/\/[^\s]+\/soporte\/seguimiento\?token=[A-Za-z0-9_-]{24}/;
-let db: Db;
-let email = '';
-let password = '';
 
 beforeAll(async () => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  expect(email && password).toBeTruthy();
-  db = openDatabase(server.env.DATABASE_URL!).db;
   await insertIncident(db, { numeroIncidencia: NUMERO, nombre: 'Rosa Díaz', email: 'rosa@cliente.example', estado: 'En Proceso' });
-  await createSavedReply(db, { title: 'Cierre', body: 'Quedamos atentos, {nombre}.\n{mi_nombre}' }, { actorEmail: email, network: '192.0.2.0/24' });
+  await createSavedReply(db, { title: 'Cierre', body: 'Quedamos atentos, {nombre}.\n{mi_nombre}' }, { actorEmail: staff.email, network: '192.0.2.0/24' });
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const settingsUrl = () => `${server.url}/admin/configuracion`;
 const incidentUrl = () => `${server.url}/admin/incidencias/${NUMERO}`;
 
 describe('saved replies', () => {
   it('at 1280 px with JavaScript: created in Configuración (an unknown variable refused, kept), inserted after the typed text', async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.21' }, DESKTOP);
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.21' }, DESKTOP);
     await page.goto(`${settingsUrl()}#respuestas`);
     const section = page.locator('#respuestas');
     await section.getByLabel('Título').fill('Saludo');
@@ -66,7 +54,7 @@ describe('saved replies', () => {
     await page.getByRole('button', { name: 'Insertar', exact: true }).click();
     await expect.poll(() => page.locator('#respuesta-insertada').textContent()).toContain('Se insertó «Saludo»');
     const text = await box.inputValue();
-    expect(text).toMatch(new RegExp(`^Gracias por escribirnos\\.\\n\\nHola, Rosa Díaz: tu incidencia ${NUMERO} está «En Proceso»\\.\\nSíguela aquí: ${LINK.source}\\n${email.replace(/[.]/g, '\\.')}$`));
+    expect(text).toMatch(new RegExp(`^Gracias por escribirnos\\.\\n\\nHola, Rosa Díaz: tu incidencia ${NUMERO} está «En Proceso»\\.\\nSíguela aquí: ${LINK.source}\\n${staff.email.replace(/[.]/g, '\\.')}$`));
     expect(page.url()).toBe(incidentUrl());
     expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await noOverflow(page)).toBe(true);
@@ -78,13 +66,13 @@ describe('saved replies', () => {
   });
 
   it('at 390 px without JavaScript: inserted by reloading the page, then edited and deleted after its confirmation', async () => {
-    const { context, page } = await signInStaff(browser, server.url, { email, password, network: '198.51.100.22' }, { ...PHONE, javaScriptEnabled: false });
+    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.22' }, { ...PHONE, javaScriptEnabled: false });
     await page.goto(incidentUrl());
     await page.getByLabel('Respuesta o nota').fill('Listo.');
     await page.getByLabel('Insertar respuesta guardada').selectOption({ label: 'Cierre' });
     await page.getByRole('button', { name: 'Insertar', exact: true }).click();
     await page.waitForURL(/\?.*respuesta=/);
-    expect(await page.getByLabel('Respuesta o nota').inputValue()).toBe(`Listo.\n\nQuedamos atentos, Rosa Díaz.\n${email}`);
+    expect(await page.getByLabel('Respuesta o nota').inputValue()).toBe(`Listo.\n\nQuedamos atentos, Rosa Díaz.\n${staff.email}`);
     expect(await page.getByRole('status').filter({ hasText: 'Se insertó «Cierre»' }).count()).toBe(1);
     expect(await noOverflow(page)).toBe(true);
 

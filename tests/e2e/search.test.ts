@@ -6,8 +6,7 @@
  * and desktop widths.
  */
 import type { BrowserContextOptions } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/browser.ts';
 import { insertClient, insertContactMessage, insertIncident } from '../support/factories.ts';
 import { createStaffAccount } from '../support/server.ts';
@@ -18,17 +17,15 @@ const SUPPORT = 'soporte@verticeconsultores.com.do';
 const PASSWORD = 'clave-de-soporte-2025';
 const XSS = '<img src=x onerror=alert(1)>';
 
-const { server, browser } = useSite({
+const { server, browser, db } = useSite({
   env: () => ({ ADMIN_EMAILS: SUPPORT, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' }),
 });
 
-let db: Db;
 let ipCounter = 0;
 let incidentNumber = '';
 
 beforeAll(async () => {
   await createStaffAccount(server, { email: SUPPORT, password: PASSWORD }, SUPPORT);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const incident = await insertIncident(db, {
     numeroIncidencia: 'INC-20260110-5555',
     nombre: 'Rosa Almonte',
@@ -50,9 +47,6 @@ beforeAll(async () => {
   await insertClient(db, { razonSocial: 'Imprimir Facturación SRL', rnc: '130555555' });
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 function signedIn(options: BrowserContextOptions = DESKTOP, javaScriptEnabled = true) {
   ipCounter += 1;

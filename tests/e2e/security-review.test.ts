@@ -5,9 +5,8 @@
  * - finding 3: a follow-up link of an incident resolved more than 30 days ago still shows the history
  *   and the conversation, but no 'Responder' box, says how to open a new incident, and refuses an answer.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/routes.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { insertIncident } from '../support/factories.ts';
 import { formStamp } from '../support/form-stamp.ts';
@@ -19,16 +18,14 @@ const FIRST = 'admin@verticeconsultores.com.do';
 const FORMER = 'exempleado@verticeconsultores.com.do';
 const FORMER_PASSWORD = 'guayacán-brújula-zafiro-antigua-cuenta-31';
 
-const { server } = useSite({ browser: false, env: { ADMIN_EMAILS: FIRST, LOG_LEVEL: 'warn' } });
+const { server, db } = useSite({ browser: false, env: { ADMIN_EMAILS: FIRST, LOG_LEVEL: 'warn' } });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-let db: Db;
 let cookie = '';
 
 beforeAll(async () => {
   // The former colleague's account, made while they were on ADMIN_EMAILS; the server's list no longer has them.
   await createStaffAccount(server, { email: FORMER, password: FORMER_PASSWORD }, `${FIRST},${FORMER}`);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const login = await postForm(server.url, ROUTES.adminLogin, {
     email: FIRST,
     password: firstStaffPassword(server),
@@ -37,9 +34,6 @@ beforeAll(async () => {
   cookie = login.cookies;
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const html = (text: string) =>
   text

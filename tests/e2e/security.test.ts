@@ -10,13 +10,12 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FLUSH_MS } from '../../src/server/analytics/index.ts';
 import { createStaffAuth } from '../../src/server/auth/index.ts';
 import { signInStaff } from '../../src/server/auth/login.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP } from '../support/browser.ts';
 import { formStamp } from '../support/form-stamp.ts';
 import { postForm, postJson, send, type RawResponse } from '../support/http.ts';
@@ -43,12 +42,11 @@ const PAYLOADS = [
   'javascript:window.__xss=1//',
 ] as const;
 
-const { server, browser, smtp } = useSite({
+const { server, browser, smtp, db } = useSite({
   smtp: true,
   // Staff notices past the hour's first 4 come in a digest: every 2 s here instead of every 15 minutes.
   env: { ADMIN_EMAILS: `${ADMIN},${STAFF}`, STAFF_INBOX, AUTH_SECRET, TRUST_PROXY: undefined, FORM_RATE_LIMIT: undefined, STAFF_DIGEST_INTERVAL_SECONDS: '2' },
 });
-let db: Db;
 let adminPassword = '';
 /** Every session token this suite was given: none may appear in a log line. */
 const tokensSeen: string[] = [];
@@ -125,12 +123,8 @@ beforeAll(async () => {
   adminPassword = firstStaffPassword(server);
   await createStaffAccount(server, { email: STAFF, password: PASSWORD }, `${ADMIN},${STAFF}`);
   await createStaffAccount(server, { email: OUTSIDER, password: PASSWORD }, `${ADMIN},${STAFF},${OUTSIDER}`);
-  db = openDatabase(server.env.DATABASE_URL!).db;
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 describe('staff routes with a session that is not (or no longer) good enough', () => {
   const pages = routesUnder('admin');

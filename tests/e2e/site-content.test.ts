@@ -8,31 +8,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { describe, expect, it } from 'vitest';
 import { withSiteOrigin } from '../../src/server/http/static-files.ts';
 import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE, poll } from '../support/browser.ts';
-import { firstStaffEmail, firstStaffPassword, ROOT } from '../support/server.ts';
+import { ROOT } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 import { silenceWhatsNew } from '../support/whatsnew.ts';
 
-const { server, browser } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
-let db: Db;
-let email = '';
-let password = '';
 
-beforeAll(() => {
-  email = firstStaffEmail(server);
-  password = firstStaffPassword(server);
-  expect(email && password).toBeTruthy();
-  db = openDatabase(server.env.DATABASE_URL!).db;
-});
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const html = async (path: string) =>
   (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'identity' } })).text();
@@ -65,7 +52,7 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
     const { context, page } = await signInStaff(
       browser,
       server.url,
-      { email, password, network: '198.51.100.41' },
+      { ...staff, network: '198.51.100.41' },
       { ...PHONE, javaScriptEnabled: false },
     );
     await page.goto(`${server.url}/admin/anuncios`);
@@ -120,7 +107,7 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
     const { context, page } = await signInStaff(
       browser,
       server.url,
-      { email, password, network: '198.51.100.42' },
+      { ...staff, network: '198.51.100.42' },
       { ...PHONE, javaScriptEnabled: false },
     );
     await page.goto(`${server.url}/admin/logos`);
@@ -198,7 +185,7 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
       const { context, page } = await signInStaff(
         browser,
         server.url,
-        { email, password, network },
+        { ...staff, network },
         viewport,
       );
       for (const path of ['/admin/anuncios', '/admin/anuncios/nuevo', '/admin/logos', '/admin/logos/nuevo']) {
@@ -214,7 +201,7 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
     const { context, page } = await signInStaff(
       browser,
       server.url,
-      { email, password, network: '198.51.100.45' },
+      { ...staff, network: '198.51.100.45' },
       DESKTOP,
     );
     const row = await db

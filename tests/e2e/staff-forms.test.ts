@@ -5,22 +5,19 @@
  * (400, 404, 409), each field's Spanish message and the values typed — never a password. Over
  * `/_actions/` the same action answers JSON with its status and fields.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ALAMOS_FORM } from '../support/factories.ts';
 import { postForm } from '../support/http.ts';
 import { signInFirstStaff } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 
-const { server } = useSite({ env: { LOG_LEVEL: 'warn' } });
+const { server, db } = useSite({ env: { LOG_LEVEL: 'warn' } });
 
-let db: Db;
 let cookie = '';
 let clientId = 0;
 
 beforeAll(async () => {
   cookie = await signInFirstStaff(server);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   const created = await postForm(
     server.url,
     '/_actions/clients.create',
@@ -37,9 +34,6 @@ beforeAll(async () => {
   ).id;
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 const edit = (fields: Record<string, string>, path = `/admin/clientes/${clientId}?_action=clients.update`) =>
   postForm(server.url, path, { ...ALAMOS_FORM, ...fields }, { headers: { cookie } });

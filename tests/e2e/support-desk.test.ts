@@ -8,9 +8,8 @@
  */
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { ParsedMail } from 'mailparser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_SENT_MESSAGE } from '../../src/domain/forms/tracking.ts';
-import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { DESKTOP, expectNoAxeViolations, poll, watchConsole } from '../support/browser.ts';
 import { insertIncident } from '../support/factories.ts';
 import { TRACKING_NOT_FOUND } from '../../src/domain/forms/tracking.ts';
@@ -32,7 +31,7 @@ const FIRST_NAME = 'Ana Pérez';
 const ADMIN_EMAILS = `${FIRST},${SECOND}`;
 const STAFF_INBOX = 'buzon@verticeconsultores.com.do';
 
-const { server, browser, smtp, quietContext } = useSite({
+const { server, browser, smtp, quietContext, db } = useSite({
   smtp: true,
   env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ADMIN_EMAILS, STAFF_INBOX },
 });
@@ -46,7 +45,6 @@ const REPLY = `Hola María: ${SCRIPT}\nRespuesta con ${IMG}`;
 const NOTE = `Nota privada ${SCRIPT} ${IMG}`;
 const ANSWER = `Sigue sin imprimir ${SCRIPT}\nOtra línea ${IMG}`;
 
-let db: Db;
 let firstPassword = '';
 let ipCounter = 0;
 // src/actions/guards.ts imports astro:actions, which exists only in the build: its messages as written there.
@@ -61,7 +59,6 @@ beforeAll(async () => {
   expect(firstPassword).toBeTruthy();
   expect(/Cuenta de personal creada: (\S+)/.exec(server.output())?.[1]).toBe(FIRST);
   await createStaffAccount(server, { email: SECOND, password: SECOND_PASSWORD, name: SECOND_NAME }, ADMIN_EMAILS);
-  db = openDatabase(server.env.DATABASE_URL!).db;
   await insertIncident(db, {
     numeroIncidencia: NUMERO,
     problema: 'La impresora no imprime.',
@@ -78,9 +75,6 @@ beforeAll(async () => {
   otherToken = await issueFollowUpToken(db, other.id, new Date());
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
 
 /** A visitor of the public pages, from a network of its own, past the announcement toast. */
 async function visitorContext(): Promise<BrowserContext> {

@@ -2,12 +2,22 @@
  * The one end-to-end fixture: the production build served as `npm start` serves it, the system
  * Chromium and, when asked, a real SMTP peer that receives the server's mails. Calling
  * {@link useSite} at the top of a test file starts them before the file's first test (and before the
- * file's own `beforeAll` hooks, which may use them) and stops them after its last one.
+ * file's own `beforeAll` hooks, which may use them) and stops them after its last one. It also hands the
+ * staff files what each of them used to set up on its own: the server's database (`db`) and the first
+ * staff account's e-mail and password (`staff`).
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { connectBrowser, watchConsole } from './browser.ts';
-import { prepareFirstStaff, startServer, type RunningServer, type SharedServer } from './server.ts';
+import {
+  firstStaffEmail,
+  firstStaffPassword,
+  prepareFirstStaff,
+  startServer,
+  type RunningServer,
+  type SharedServer,
+} from './server.ts';
 import { startSmtpPeer, type SmtpPeer } from './smtp.ts';
 import { silenceWhatsNew } from './whatsnew.ts';
 
@@ -35,6 +45,17 @@ export interface Site {
   server: RunningServer;
   browser: Browser;
   smtp: SmtpPeer;
+  /**
+   * The server's database, opened on first use in a test or hook and closed after the file's last test
+   * (before the server stops): for seeding records and reading what the pages wrote.
+   */
+  db: Db;
+  /**
+   * The first staff account the server made on its first start: its e-mail, as the start printed it, and
+   * the password useSite gave it (see prepareFirstStaff). Read in a test or hook; throws when the server
+   * made no such account.
+   */
+  staff: { readonly email: string; readonly password: string };
   /** A new browser context whose visitor has already seen every announcement, so the toast stays out of the way. */
   quietContext(options: BrowserContextOptions): Promise<BrowserContext>;
   /** Runs `run` on a page of a new context, fails on any console error, and closes the context. */
@@ -82,6 +103,7 @@ export function useSite(options: SiteOptions = {}): Site {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let smtp: SmtpPeer | undefined;
+  let db: Db | undefined;
 
   beforeAll(async () => {
     if (options.shared) {
@@ -111,6 +133,7 @@ export function useSite(options: SiteOptions = {}): Site {
   });
 
   afterAll(async () => {
+    await db?.destroy();
     await browser?.close();
     if (!options.shared) await server?.stop();
     await smtp?.stop();
@@ -120,6 +143,23 @@ export function useSite(options: SiteOptions = {}): Site {
     server: handle('El servidor', () => server),
     browser: handle('El navegador', () => browser),
     smtp: handle('El servidor SMTP de prueba', () => smtp),
+    db: handle('La base de datos del servidor', () => {
+      if (!server) return undefined;
+      if (options.shared) throw new Error('La base de datos del servidor compartido no se abre desde una prueba.');
+      return (db ??= openDatabase(server.env.DATABASE_URL!).db);
+    }),
+    staff: {
+      get email() {
+        const email = firstStaffEmail(site.server);
+        if (!email) throw new Error('El servidor no creó la cuenta de personal inicial.');
+        return email;
+      },
+      get password() {
+        const password = firstStaffPassword(site.server);
+        if (!password) throw new Error('El servidor no creó la cuenta de personal inicial.');
+        return password;
+      },
+    },
     async quietContext(contextOptions) {
       const context = await site.browser.newContext(contextOptions);
       await silenceWhatsNew(context);
