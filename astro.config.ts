@@ -28,7 +28,12 @@ function inlineScriptHashes(): `sha256-${string}`[] {
   const dir = new URL('./src/scripts/', import.meta.url);
   return readdirSync(dir)
     .filter((file) => file.endsWith('.ts'))
-    .map((file) => `sha256-${createHash('sha256').update(minifyPageScript(readFileSync(new URL(file, dir), 'utf8'))).digest('base64')}` as const);
+    .map(
+      (file) =>
+        `sha256-${createHash('sha256')
+          .update(minifyPageScript(readFileSync(new URL(file, dir), 'utf8')))
+          .digest('base64')}` as const,
+    );
 }
 
 /** `import source from './x.ts?inline-script'`: the file minified by esbuild, as a string (src/lib/inline-script.ts). */
@@ -80,7 +85,17 @@ export default defineConfig({
     // Per route in src/server/http/security.ts (64 KiB for actions, 4 MiB for the client CSV import).
     actionBodySizeLimit: ASTRO_ACTION_BODY_BYTES,
     csp: {
-      directives: ["default-src 'self'", "img-src 'self' data:", "font-src 'self'", "connect-src 'self'", "frame-src https://www.youtube-nocookie.com", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"],
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        'frame-src https://www.youtube-nocookie.com',
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ],
       scriptDirective: { hashes: inlineScriptHashes() },
       styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
     },

@@ -55,7 +55,9 @@ async function readLine(): Promise<string> {
 
 async function passwordFromOperator(given: string | undefined): Promise<string> {
   if (given !== undefined) {
-    console.error('Aviso: --password deja la contraseña en la lista de procesos y en el historial del shell. Omítalo para escribirla sin eco o pasarla por la entrada estándar.');
+    console.error(
+      'Aviso: --password deja la contraseña en la lista de procesos y en el historial del shell. Omítalo para escribirla sin eco o pasarla por la entrada estándar.',
+    );
     return given;
   }
   if (!process.stdin.isTTY) return readLine();
@@ -82,7 +84,9 @@ async function main(): Promise<void> {
     if (!accounts.length) console.log('No hay cuentas de personal.');
     for (const account of accounts) {
       const lastSignIn = account.lastSignInAt ? formatStaffDateTime(account.lastSignInAt) : 'nunca';
-      console.log(`${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}\túltimo inicio de sesión: ${lastSignIn}\t${account.twoStep ? 'dos pasos: sí' : 'dos pasos: no'}`);
+      console.log(
+        `${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}\túltimo inicio de sesión: ${lastSignIn}\t${account.twoStep ? 'dos pasos: sí' : 'dos pasos: no'}`,
+      );
     }
     return;
   }
@@ -93,7 +97,11 @@ async function main(): Promise<void> {
   }
   const password = await passwordFromOperator(values.password);
   const result = await createOrResetStaff({ email: values.email, password, name: values.name });
-  console.log(result === 'created' ? `Cuenta creada: ${values.email.toLowerCase()}` : `Contraseña restablecida (sesiones cerradas): ${values.email.toLowerCase()}`);
+  console.log(
+    result === 'created'
+      ? `Cuenta creada: ${values.email.toLowerCase()}`
+      : `Contraseña restablecida (sesiones cerradas): ${values.email.toLowerCase()}`,
+  );
 }
 
 main()

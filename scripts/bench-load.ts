@@ -57,7 +57,8 @@ export interface Measurement {
   unexpected: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 interface Run {
   requests: number;
@@ -86,7 +87,16 @@ async function run(scenario: Scenario, seconds: number): Promise<Run> {
     : undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: scenario.url, method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body, connections, duration: seconds, requests, overallRate: scenario.rate },
+      {
+        url: scenario.url,
+        method: scenario.method ?? 'GET',
+        headers: scenario.headers,
+        body: scenario.body,
+        connections,
+        duration: seconds,
+        requests,
+        overallRate: scenario.rate,
+      },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
@@ -94,7 +104,13 @@ async function run(scenario: Scenario, seconds: number): Promise<Run> {
       if (!expected.has(statusCode)) unexpected += 1;
     });
   });
-  return { requests: latencies.length, seconds: result.duration, latencies, errors: result.errors + result.timeouts, unexpected };
+  return {
+    requests: latencies.length,
+    seconds: result.duration,
+    latencies,
+    errors: result.errors + result.timeouts,
+    unexpected,
+  };
 }
 
 function summarize(name: string, runs: Run[]): Measurement {
@@ -120,7 +136,11 @@ export async function measure(scenario: Scenario): Promise<Measurement> {
  * Measures two scenarios in alternating slices of the same total time, so that a burst of load from
  * elsewhere on a shared machine falls on both alike: the ratio of their throughputs is what is compared.
  */
-export async function measurePair(first: Scenario, second: Scenario, slices = 4): Promise<[Measurement, Measurement]> {
+export async function measurePair(
+  first: Scenario,
+  second: Scenario,
+  slices = 4,
+): Promise<[Measurement, Measurement]> {
   const runs: [Run[], Run[]] = [[], []];
   const seconds = Math.max(1, Math.round(duration / slices));
   for (let slice = 0; slice < slices; slice += 1) {
@@ -135,7 +155,11 @@ export async function measurePair(first: Scenario, second: Scenario, slices = 4)
  * The first scenario alone, and the first while the second floods the same server, in alternating
  * slices of the same total time: [first alone, first under the flood, the flood itself].
  */
-export async function measureUnderFlood(quiet: Scenario, flood: Scenario, slices = 4): Promise<[Measurement, Measurement, Measurement]> {
+export async function measureUnderFlood(
+  quiet: Scenario,
+  flood: Scenario,
+  slices = 4,
+): Promise<[Measurement, Measurement, Measurement]> {
   const alone: Run[] = [];
   const flooded: Run[] = [];
   const flooding: Run[] = [];
@@ -154,14 +178,21 @@ export async function measureUnderFlood(quiet: Scenario, flood: Scenario, slices
       await both();
     }
   }
-  return [summarize(`${quiet.name}, alone`, alone), summarize(`${quiet.name}, during the flood`, flooded), summarize(`${flood.name}, beside it`, flooding)];
+  return [
+    summarize(`${quiet.name}, alone`, alone),
+    summarize(`${quiet.name}, during the flood`, flooded),
+    summarize(`${flood.name}, beside it`, flooding),
+  ];
 }
 
 /**
  * A bare node:http server that answers every request with the given bytes, in a process of its own
  * like the site's server (inside this process it would share its thread with autocannon and lose).
  */
-async function bareServer(body: Buffer, contentType: string): Promise<{ url: string; close(): Promise<void> }> {
+async function bareServer(
+  body: Buffer,
+  contentType: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const source = `
     const http = require('node:http');
     const body = Buffer.from(process.env.BODY, 'base64');
@@ -188,10 +219,15 @@ async function bareServer(body: Buffer, contentType: string): Promise<{ url: str
 
 async function main(): Promise<void> {
   if (!args.includes('--no-build')) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
   }
   // TRUST_PROXY: the beacon flood plays many clients through X-Forwarded-For, as a proxy would report them.
-  const server: RunningServer = await startServer({ env: { LOG_LEVEL: 'warn', FORM_RATE_LIMIT: '0', TRUST_PROXY: 'true' } });
+  const server: RunningServer = await startServer({
+    env: { LOG_LEVEL: 'warn', FORM_RATE_LIMIT: '0', TRUST_PROXY: 'true' },
+  });
   const staticPath = '/servicios';
   const reference = await fetch(`${server.url}${staticPath}`, { headers: { 'accept-encoding': 'identity' } });
   const bytes = Buffer.from(await reference.arrayBuffer());
@@ -224,18 +260,29 @@ async function main(): Promise<void> {
         body: incident,
       },
       // After the creation run, so the list has thousands of incidents to page through.
-      { name: 'staff incident list /admin/incidencias (signed in)', url: `${server.url}/admin/incidencias`, headers: { cookie } },
+      {
+        name: 'staff incident list /admin/incidencias (signed in)',
+        url: `${server.url}/admin/incidencias`,
+        headers: { cookie },
+      },
     ];
     const beacon = (name: string, manyNetworks: boolean): Scenario => ({
       name,
       url: `${server.url}/api/pv`,
       method: 'POST',
-      headers: { origin: server.url, 'content-type': 'text/plain;charset=UTF-8', ...(manyNetworks ? {} : { 'x-forwarded-for': '198.51.100.200' }) },
+      headers: {
+        origin: server.url,
+        'content-type': 'text/plain;charset=UTF-8',
+        ...(manyNetworks ? {} : { 'x-forwarded-for': '198.51.100.200' }),
+      },
       body: '/servicios',
       expect: [204],
       manyNetworks,
     });
-    scenarios.push(beacon('beacon flood POST /api/pv, one network (past 30 views, refused from memory)', false), beacon('beacon flood POST /api/pv, a new network per request (every view counted)', true));
+    scenarios.push(
+      beacon('beacon flood POST /api/pv, one network (past 30 views, refused from memory)', false),
+      beacon('beacon flood POST /api/pv, a new network per request (every view counted)', true),
+    );
     const [bareScenario, staticScenario, ...others] = scenarios as [Scenario, Scenario, ...Scenario[]];
     process.stderr.write(`  ${bareScenario.name} and ${staticScenario.name}, alternating…\n`);
     results.push(...(await measurePair(bareScenario, staticScenario)));
@@ -254,25 +301,54 @@ async function main(): Promise<void> {
       return Number(response.headers.get('content-length'));
     };
     const builtPages = await Promise.all(
-      ['/servicios', '/sobrenosotros', '/productos', '/contacto', '/clientes', '/producto/admcloud', '/producto/tiendao'].map(
-        async (path) => ({ path, bytes: await sizeOf(path) }),
-      ),
+      [
+        '/servicios',
+        '/sobrenosotros',
+        '/productos',
+        '/contacto',
+        '/clientes',
+        '/producto/admcloud',
+        '/producto/tiendao',
+      ].map(async (path) => ({ path, bytes: await sizeOf(path) })),
     );
     for (const path of ['/blog/mejor-erp-2025', `/ayuda/${SAMPLE_HELP.slug}`]) {
       const bytes = await sizeOf(path);
-      const twin = builtPages.reduce((best, page) => (Math.abs(page.bytes - bytes) < Math.abs(best.bytes - bytes) ? page : best));
-      const built = { name: `prerendered page ${twin.path} (br, ${twin.bytes} bytes)`, url: `${server.url}${twin.path}`, headers: compressed };
-      const article = { name: `article from the database ${path} (br, ${bytes} bytes)`, url: `${server.url}${path}`, headers: compressed };
+      const twin = builtPages.reduce((best, page) =>
+        Math.abs(page.bytes - bytes) < Math.abs(best.bytes - bytes) ? page : best,
+      );
+      const built = {
+        name: `prerendered page ${twin.path} (br, ${twin.bytes} bytes)`,
+        url: `${server.url}${twin.path}`,
+        headers: compressed,
+      };
+      const article = {
+        name: `article from the database ${path} (br, ${bytes} bytes)`,
+        url: `${server.url}${path}`,
+        headers: compressed,
+      };
       process.stderr.write(`  ${built.name} and ${article.name}, alternating…\n`);
       const measured = await measurePair(built, article);
-      articles.push({ article: path, against: twin.path, ratio: measured[1].requestsPerSecond / measured[0].requestsPerSecond });
+      articles.push({
+        article: path,
+        against: twin.path,
+        ratio: measured[1].requestsPerSecond / measured[0].requestsPerSecond,
+      });
       results.push(...measured);
     }
     for (const rate of [undefined, floodRate]) {
-      const flood = { ...beacon(`beacon flood, a new network per request, ${rate ? `${rate}/s` : 'as fast as it goes'}`, true), rate };
+      const flood = {
+        ...beacon(
+          `beacon flood, a new network per request, ${rate ? `${rate}/s` : 'as fast as it goes'}`,
+          true,
+        ),
+        rate,
+      };
       process.stderr.write(`  ${staticScenario.name} alone and during a ${flood.name}, alternating…\n`);
       const measured = await measureUnderFlood(staticScenario, flood);
-      floods.push({ flood: flood.name, ratio: measured[1].requestsPerSecond / measured[0].requestsPerSecond });
+      floods.push({
+        flood: flood.name,
+        ratio: measured[1].requestsPerSecond / measured[0].requestsPerSecond,
+      });
       results.push(...measured);
     }
   } finally {
@@ -286,12 +362,16 @@ async function main(): Promise<void> {
   console.log('| scenario | req/s | p50 ms | p95 ms | p99 ms | errors | unexpected status |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of results) {
-    console.log(`| ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.unexpected} |`);
+    console.log(
+      `| ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.unexpected} |`,
+    );
   }
   const staticRps = results[1]?.requestsPerSecond ?? NaN;
   console.log(`\nstatic page throughput / bare node:http throughput = ${(staticRps / bareRps).toFixed(2)}`);
   for (const { article, against, ratio } of articles) {
-    console.log(`article ${article} throughput / prerendered ${against} throughput = ${ratio.toFixed(2)} (goal ≥ 0.9)`);
+    console.log(
+      `article ${article} throughput / prerendered ${against} throughput = ${ratio.toFixed(2)} (goal ≥ 0.9)`,
+    );
   }
   for (const { flood, ratio } of floods) {
     console.log(`static page throughput during a ${flood} / alone = ${ratio.toFixed(2)} (goal ≥ 0.8)`);

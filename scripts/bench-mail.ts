@@ -429,10 +429,12 @@ async function main(): Promise<void> {
       measured.push({
         name: `Webhook${suffix}`,
         ...(await memoryDuring(pid, async () => {
-          await postAll(server!.url, [largeMail(`grande-webhook-${round}@bench.example`)], 1).catch((error: unknown) => {
-            // What the server logged says why.
-            throw new Error(`${String(error)}\n${server!.output().split('\n').slice(-20).join('\n')}`);
-          });
+          await postAll(server!.url, [largeMail(`grande-webhook-${round}@bench.example`)], 1).catch(
+            (error: unknown) => {
+              // What the server logged says why.
+              throw new Error(`${String(error)}\n${server!.output().split('\n').slice(-20).join('\n')}`);
+            },
+          );
         })),
       });
       if (stored() < already + 2) throw new Error('El correo grande no se guardó por el webhook');
@@ -500,7 +502,9 @@ async function main(): Promise<void> {
       uploads.bytes += done.bytes;
       aloneRates.push(await staticRate(page, UPLOAD_SECONDS));
     }
-    const ratios = besideRates.map((beside, index) => beside / ((aloneRates[index]! + aloneRates[index + 1]!) / 2));
+    const ratios = besideRates.map(
+      (beside, index) => beside / ((aloneRates[index]! + aloneRates[index + 1]!) / 2),
+    );
     const notesWithFiles = (() => {
       const db = new DatabaseSync(file, { readOnly: true });
       try {

@@ -56,19 +56,33 @@ const median = (values: number[]) => {
 
 function bytesByType(items: Array<{ resourceType?: string; transferSize?: number }>) {
   const sum = (type?: string) =>
-    items.filter((item) => !type || item.resourceType === type).reduce((total, item) => total + (item.transferSize ?? 0), 0);
+    items
+      .filter((item) => !type || item.resourceType === type)
+      .reduce((total, item) => total + (item.transferSize ?? 0), 0);
   return { html: sum('Document'), js: sum('Script'), css: sum('Stylesheet'), total: sum() };
 }
 
 async function main(): Promise<void> {
   if (!args.includes('--no-build')) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
   }
   const server = await startServer({ env: { LOG_LEVEL: 'warn' } });
   await publishSampleHelp(server.url, server.env.DATABASE_URL!);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
   const rows: Array<[string, Sample]> = [];
   try {
@@ -83,7 +97,11 @@ async function main(): Promise<void> {
         });
         if (!result) throw new Error(`Lighthouse no devolvió resultado para ${route}`);
         const { categories, audits } = result.lhr;
-        const requests = (audits['network-requests']?.details as { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined)?.items ?? [];
+        const requests =
+          (
+            audits['network-requests']?.details as
+              { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined
+          )?.items ?? [];
         samples.push({
           performance: Math.round((categories.performance?.score ?? 0) * 100),
           accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
@@ -98,7 +116,9 @@ async function main(): Promise<void> {
       const pick = (key: keyof Sample) => median(samples.map((sample) => sample[key]));
       rows.push([
         route,
-        Object.fromEntries((Object.keys(samples[0] ?? {}) as Array<keyof Sample>).map((key) => [key, pick(key)])) as unknown as Sample,
+        Object.fromEntries(
+          (Object.keys(samples[0] ?? {}) as Array<keyof Sample>).map((key) => [key, pick(key)]),
+        ) as unknown as Sample,
       ]);
       process.stderr.write(`  ${route} ✓\n`);
     }

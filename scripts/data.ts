@@ -21,7 +21,9 @@ function progressBar(done: number, total: number): void {
   if (!process.stderr.isTTY && done !== total) return;
   const width = 30;
   const filled = total ? Math.round((done / total) * width) : width;
-  process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+  process.stderr.write(
+    `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`,
+  );
 }
 
 const LABELS = {
@@ -37,11 +39,16 @@ const LABELS = {
 
 function printSummary(summary: ImportSummary, refused: ImportRefusal[]): void {
   console.log('Tipo                  importados  omitidos  inválidos');
-  for (const [kind, counts] of Object.entries(summary) as Array<[keyof ImportSummary, ImportSummary[keyof ImportSummary]]>) {
-    console.log(`${LABELS[kind].padEnd(22)}${String(counts.imported).padStart(10)}${String(counts.skipped).padStart(10)}${String(counts.invalid).padStart(11)}`);
+  for (const [kind, counts] of Object.entries(summary) as Array<
+    [keyof ImportSummary, ImportSummary[keyof ImportSummary]]
+  >) {
+    console.log(
+      `${LABELS[kind].padEnd(22)}${String(counts.imported).padStart(10)}${String(counts.skipped).padStart(10)}${String(counts.invalid).padStart(11)}`,
+    );
   }
   if (refused.length) console.log('\nNo se importaron (inválidos):');
-  for (const refusal of refused) console.log(`- ${LABELS[refusal.kind]}: ${refusal.record}: ${refusal.reason}`);
+  for (const refusal of refused)
+    console.log(`- ${LABELS[refusal.kind]}: ${refusal.record}: ${refusal.reason}`);
 }
 
 async function main(): Promise<void> {
@@ -53,7 +60,9 @@ async function main(): Promise<void> {
     const data = await exportData(getDb());
     writeFileSync(join(dir, 'export.json'), `${JSON.stringify(data, null, 2)}\n`);
     for (const [name, csv] of Object.entries(exportCsv(data))) writeFileSync(join(dir, `${name}.csv`), csv);
-    console.log(`Exportados ${data.incidents.length} incidencias, ${data.clients.length} clientes y ${data.contactMessages.length} mensajes en ${dir}`);
+    console.log(
+      `Exportados ${data.incidents.length} incidencias, ${data.clients.length} clientes y ${data.contactMessages.length} mensajes en ${dir}`,
+    );
     return;
   }
   if (command === 'import' && argument) {
@@ -61,10 +70,16 @@ async function main(): Promise<void> {
     try {
       input = JSON.parse(readFileSync(argument, 'utf8'));
     } catch (error) {
-      throw new Error(`No se pudo leer ${argument} como JSON: ${error instanceof Error ? error.message : error}`, { cause: error });
+      throw new Error(
+        `No se pudo leer ${argument} como JSON: ${error instanceof Error ? error.message : error}`,
+        { cause: error },
+      );
     }
     const refused: ImportRefusal[] = [];
-    const summary = await importData(getDb(), input, { onProgress: progressBar, onRefused: (refusal) => refused.push(refusal) });
+    const summary = await importData(getDb(), input, {
+      onProgress: progressBar,
+      onRefused: (refusal) => refused.push(refusal),
+    });
     printSummary(summary, refused);
     return;
   }

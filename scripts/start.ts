@@ -20,7 +20,12 @@ import { setRenderSecret } from '../src/lib/site-fragments.ts';
 import { getLogger } from '../src/server/log.ts';
 import { closeLiveStreams } from '../src/server/live/hub.ts';
 import { isHelpSearchUrl } from '../src/routes.ts';
-import { ensureFirstStaffAccount, importInitialContent, prepareDatabase, startBackground } from '../src/server/startup.ts';
+import {
+  ensureFirstStaffAccount,
+  importInitialContent,
+  prepareDatabase,
+  startBackground,
+} from '../src/server/startup.ts';
 
 const entry = fileURLToPath(new URL('../dist/server/entry.mjs', import.meta.url));
 const clientDir = fileURLToPath(new URL('../dist/client/', import.meta.url));
@@ -74,13 +79,21 @@ async function main(): Promise<void> {
   setRenderSecret(renderSecret.toString());
   const isRender = (req: http.IncomingMessage) => {
     const header = req.headers[RENDER_HEADER];
-    return typeof header === 'string' && header.length === renderSecret.length && timingSafeEqual(Buffer.from(header), renderSecret);
+    return (
+      typeof header === 'string' &&
+      header.length === renderSecret.length &&
+      timingSafeEqual(Buffer.from(header), renderSecret)
+    );
   };
   const countable = new Set(countablePaths(files.keys()));
   // A search of the help centre (`/ayuda?q=…`) is rendered on demand; the plain `/ayuda` is in the table.
   const bypass = (req: http.IncomingMessage) => isRender(req) || isHelpSearchUrl(req.url ?? '');
   // The beacon before the built files and Astro's router: a flood of page views costs what a built page costs.
-  const beacons = beaconHandler(countable, config.TRUST_PROXY, staticFilesHandler(files, htmlResponseFixes(compressed(handler)), { bypass }));
+  const beacons = beaconHandler(
+    countable,
+    config.TRUST_PROXY,
+    staticFilesHandler(files, htmlResponseFixes(compressed(handler)), { bypass }),
+  );
   // Raw mails to the desk, before Astro too: their bodies are counted as they stream, never buffered past INBOUND_MAX_BYTES.
   const site = secureHandler(inboundMailHandler(config, getDb, log, beacons), config);
   const server = http.createServer(loggedRequests(warnOnUntrustedProxy(site, config.TRUST_PROXY, log), log));
@@ -100,7 +113,11 @@ async function main(): Promise<void> {
   log.info({ url: `http://${config.HOST}:${port}` }, 'server listening');
 
   // The blog, its articles, the feed and the sitemap, from the database, rendered now and after each change.
-  const selfHost = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const selfHost = ['0.0.0.0', '::', ''].includes(config.HOST)
+    ? '127.0.0.1'
+    : config.HOST.includes(':')
+      ? `[${config.HOST}]`
+      : config.HOST;
   const contentPages: PublicPages = startPublicPages({
     db: getDb(),
     files,
@@ -122,7 +139,9 @@ async function main(): Promise<void> {
       };
     },
   });
-  void contentPages.ready.then(() => log.info({ pages: contentPages.paths().length }, 'content pages rendered'));
+  void contentPages.ready.then(() =>
+    log.info({ pages: contentPages.paths().length }, 'content pages rendered'),
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -146,7 +165,9 @@ async function main(): Promise<void> {
     // A connection still open after 8 s (a request that will not finish, a socket the peer never
     // used) must not cost the clean exit: cut it, say so, and let the rest of the shutdown finish.
     const cut = setTimeout(() => {
-      server.getConnections((_error, count) => log.warn({ connections: count }, 'connections still open after 8 s; closing them'));
+      server.getConnections((_error, count) =>
+        log.warn({ connections: count }, 'connections still open after 8 s; closing them'),
+      );
       server.closeAllConnections();
     }, 8_000);
     cut.unref();
@@ -156,7 +177,9 @@ async function main(): Promise<void> {
     });
     await Promise.all([
       closed.then(() => (httpClosed = true)),
-      Promise.all([...background.map((task) => task.stop()), contentPages.stop()]).then(() => (backgroundStopped = true)),
+      Promise.all([...background.map((task) => task.stop()), contentPages.stop()]).then(
+        () => (backgroundStopped = true),
+      ),
     ]);
     await closeDb();
     log.info('stopped');

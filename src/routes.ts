@@ -83,7 +83,11 @@ export function localReturnPath(value: string | null | undefined): string | unde
  * Where a file of an incident is served: to staff, or (with the follow-up link's `token`) to the
  * customer; `miniatura` for an image's thumbnail.
  */
-export function attachmentPath(id: number, nombre: string, options: { token?: string; miniatura?: boolean } = {}): string {
+export function attachmentPath(
+  id: number,
+  nombre: string,
+  options: { token?: string; miniatura?: boolean } = {},
+): string {
   const base = options.token === undefined ? ROUTES.adminAttachments : ROUTES.supportAttachments;
   const query = new URLSearchParams();
   if (options.token !== undefined) query.set('token', options.token);
@@ -101,7 +105,8 @@ export const inboundOriginalPath = (id: number) => `${ROUTES.staffApi}/correo-or
 /** The editor of an article in 'Contenido' (`/admin/contenido/{id}`; `nuevo` for a new one). */
 export const adminArticlePath = (id: number | 'nuevo') => `${ROUTES.adminContent}/${id}`;
 /** The staff page of one incident (`/admin/incidencias/INC-…`). */
-export const incidentPath = (numeroIncidencia: string) => `${ROUTES.adminIncidents}/${encodeURIComponent(numeroIncidencia)}`;
+export const incidentPath = (numeroIncidencia: string) =>
+  `${ROUTES.adminIncidents}/${encodeURIComponent(numeroIncidencia)}`;
 
 /** The staff page of one client. */
 export const adminClientPath = (id: number) => `${ROUTES.adminClients}/${id}`;
@@ -163,7 +168,8 @@ const within = (pathname: string, base: string) => pathname === base || pathname
 export const isStaffPage = (pathname: string): boolean => within(pathname, ROUTES.admin);
 
 /** A staff endpoint by its path (the CSV export); staff actions are told by their definition (src/actions/staff/index.ts). */
-export const isStaffEndpoint = (pathname: string): boolean => pathname.startsWith(`${ROUTES.staffApi}/`) && pathname !== ROUTES.adminLogout;
+export const isStaffEndpoint = (pathname: string): boolean =>
+  pathname.startsWith(`${ROUTES.staffApi}/`) && pathname !== ROUTES.adminLogout;
 
 /** Staff area by path alone: pages, sign-in and staff APIs. */
 export const isStaffPath = (pathname: string): boolean =>
@@ -224,7 +230,12 @@ export const ADMIN_LINK = {
 } as const;
 
 /** The client list's query string (`?q=…&estado=…&archivados=1&pagina=N`), '' when empty; shared by the list's pages and its CSV link. */
-export function clientListQuery(view: { search?: string | undefined; estado?: string | undefined; archived?: boolean; page?: number }): string {
+export function clientListQuery(view: {
+  search?: string | undefined;
+  estado?: string | undefined;
+  archived?: boolean;
+  page?: number;
+}): string {
   const params = new URLSearchParams();
   if (view.search) params.set('q', view.search);
   if (view.estado) params.set('estado', view.estado);

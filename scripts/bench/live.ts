@@ -16,7 +16,13 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { createPgSchema, dropPgSchema, migrateToLatest, openDatabase, withSearchPath } from '../../src/server/db/index.ts';
+import {
+  createPgSchema,
+  dropPgSchema,
+  migrateToLatest,
+  openDatabase,
+  withSearchPath,
+} from '../../src/server/db/index.ts';
 import { postgresProblem } from '../../tests/support/templates.ts';
 import { postAction } from '../../tests/support/actions.ts';
 import { insertIncidents } from '../../tests/support/factories.ts';

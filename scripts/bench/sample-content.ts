@@ -10,7 +10,8 @@ export const SAMPLE_HELP = {
   kind: 'ayuda' as const,
   slug: 'emitir-factura-electronica',
   title: 'Cómo emitir una factura electrónica (e-CF) en AdmCloud',
-  excerpt: 'Los pasos para emitir, firmar y enviar a la DGII un comprobante fiscal electrónico desde AdmCloud.',
+  excerpt:
+    'Los pasos para emitir, firmar y enviar a la DGII un comprobante fiscal electrónico desde AdmCloud.',
   body: [
     '## Antes de empezar',
     '',
@@ -59,4 +60,3 @@ export async function publishSampleHelp(url: string, databaseUrl: string): Promi
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
-

@@ -22,7 +22,16 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { INCIDENT_STATES } from '../../src/domain/incidents.ts';
-import { createPgSchema, dropPgSchema, migrateToLatest, migrator, openDatabase, withSearchPath, type Db, type DbEngine } from '../../src/server/db/index.ts';
+import {
+  createPgSchema,
+  dropPgSchema,
+  migrateToLatest,
+  migrator,
+  openDatabase,
+  withSearchPath,
+  type Db,
+  type DbEngine,
+} from '../../src/server/db/index.ts';
 import { postgresProblem } from '../../tests/support/templates.ts';
 import { clientRow, contactMessageRow } from '../../src/server/db/rows.ts';
 import { searchEverything } from '../../src/server/search/index.ts';
@@ -43,16 +52,83 @@ const OLD_MESSAGES = 40;
 /** In the conversation of 1 incident in 2,000. */
 const RARE_WORD = 'cortafuegos';
 
-const SUBJECTS = ['la impresora', 'el sistema', 'la factura', 'el reporte', 'la caja', 'el inventario', 'la nómina', 'el usuario', 'la contraseña', 'el servidor', 'la conexión', 'el cierre', 'la cotización', 'el pedido', 'la sucursal', 'el módulo de ventas', 'la base de datos', 'el correo', 'la tableta', 'el escáner'];
-const VERBS = ['no imprime', 'no abre', 'se cierra sola', 'da un error', 'no guarda los cambios', 'está muy lento', 'no sincroniza', 'no calcula bien', 'muestra un mensaje raro', 'se congela', 'no conecta', 'pide actualizar'];
-const TAILS = ['desde ayer', 'en la mañana', 'al facturar', 'con el cliente', 'en la sucursal principal', 'después de la actualización', 'cuando hay muchos pedidos', 'al cerrar el día', 'con la impresora fiscal', 'en el punto de venta'];
-const REPLIES = ['Gracias por escribirnos, ya revisamos el caso.', 'Reiniciamos el servicio y quedó funcionando.', 'Por favor, intente de nuevo y nos cuenta.', 'Le enviamos los pasos para configurarlo.', 'Quedamos atentos a su respuesta.', 'El técnico pasará mañana temprano.', 'Se actualizó la versión del programa.', 'Hicimos una copia de seguridad antes del cambio.'];
+const SUBJECTS = [
+  'la impresora',
+  'el sistema',
+  'la factura',
+  'el reporte',
+  'la caja',
+  'el inventario',
+  'la nómina',
+  'el usuario',
+  'la contraseña',
+  'el servidor',
+  'la conexión',
+  'el cierre',
+  'la cotización',
+  'el pedido',
+  'la sucursal',
+  'el módulo de ventas',
+  'la base de datos',
+  'el correo',
+  'la tableta',
+  'el escáner',
+];
+const VERBS = [
+  'no imprime',
+  'no abre',
+  'se cierra sola',
+  'da un error',
+  'no guarda los cambios',
+  'está muy lento',
+  'no sincroniza',
+  'no calcula bien',
+  'muestra un mensaje raro',
+  'se congela',
+  'no conecta',
+  'pide actualizar',
+];
+const TAILS = [
+  'desde ayer',
+  'en la mañana',
+  'al facturar',
+  'con el cliente',
+  'en la sucursal principal',
+  'después de la actualización',
+  'cuando hay muchos pedidos',
+  'al cerrar el día',
+  'con la impresora fiscal',
+  'en el punto de venta',
+];
+const REPLIES = [
+  'Gracias por escribirnos, ya revisamos el caso.',
+  'Reiniciamos el servicio y quedó funcionando.',
+  'Por favor, intente de nuevo y nos cuenta.',
+  'Le enviamos los pasos para configurarlo.',
+  'Quedamos atentos a su respuesta.',
+  'El técnico pasará mañana temprano.',
+  'Se actualizó la versión del programa.',
+  'Hicimos una copia de seguridad antes del cambio.',
+];
 const FIRST = ['José', 'María', 'Ana', 'Pedro', 'Luis', 'Carmen', 'Rafael', 'Yolanda', 'Juan', 'Altagracia'];
-const LAST = ['Pérez', 'Gómez', 'Núñez', 'Rodríguez', 'Martínez', 'Santos', 'Reyes', 'Almonte', 'Báez', 'Castillo'];
+const LAST = [
+  'Pérez',
+  'Gómez',
+  'Núñez',
+  'Rodríguez',
+  'Martínez',
+  'Santos',
+  'Reyes',
+  'Almonte',
+  'Báez',
+  'Castillo',
+];
 
 const pick = <T>(list: readonly T[], n: number): T => list[n % list.length]!;
-const sentence = (n: number) => `${pick(SUBJECTS, n)} ${pick(VERBS, Math.floor(n / 7))} ${pick(TAILS, Math.floor(n / 13))}`;
-const numberOf = (index: number, fecha: string) => `INC-${fecha.slice(0, 10).replace(/-/g, '')}-${String(index).padStart(6, '0')}`;
+const sentence = (n: number) =>
+  `${pick(SUBJECTS, n)} ${pick(VERBS, Math.floor(n / 7))} ${pick(TAILS, Math.floor(n / 13))}`;
+const numberOf = (index: number, fecha: string) =>
+  `INC-${fecha.slice(0, 10).replace(/-/g, '')}-${String(index).padStart(6, '0')}`;
 const rncOf = (index: number) => String(101_000_000 + index * 7);
 const dashed = (rnc: string) => `${rnc[0]}-${rnc.slice(1, 3)}-${rnc.slice(3, 8)}-${rnc[8]}`;
 
@@ -107,7 +183,10 @@ export async function seed(db: Db, now: number): Promise<Seeded> {
     });
     // 2,000 rows (12,000 values) a statement: under SQLite's 32,766 bound variables.
     for (let from = 0; from < entries.length; from += 2000)
-      await db.insertInto('incidentEntries').values(entries.slice(from, from + 2000)).execute();
+      await db
+        .insertInto('incidentEntries')
+        .values(entries.slice(from, from + 2000))
+        .execute();
   }
   for (let start = 0; start < MESSAGES; start += 1000) {
     const rows = [];
@@ -229,7 +308,9 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
     const t3 = performance.now();
     if (engine === 'postgres')
       await sql
-        .raw('vacuum analyze incidents, incident_entries, contact_messages, clients, search_incidents, search_messages, search_clients')
+        .raw(
+          'vacuum analyze incidents, incident_entries, contact_messages, clients, search_incidents, search_messages, search_clients',
+        )
         .execute(db);
     console.log(
       `  ${engine}: datos sembrados en ${((t1 - t0) / 1000).toFixed(1)} s; la migración 0030 los indexó en ${((t2 - t1) / 1000).toFixed(1)} s; las siguientes tardaron ${((t3 - t2) / 1000).toFixed(1)} s`,
@@ -241,13 +322,26 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
     for (const [name, query] of cases) {
       const results = await searchEverything(conn, query);
       const found = results.groups.map((group) => `${group.total}${group.capped ? '+' : ''}`).join('/');
-      if (results.groups.every((group) => group.total === 0)) throw new Error(`«${query}» no encontró nada (${engine}).`);
+      if (results.groups.every((group) => group.total === 0))
+        throw new Error(`«${query}» no encontró nada (${engine}).`);
       const measured = await time(() => searchEverything(conn, query));
       // SQLite's queries run in this process: its CPU is theirs (PostgreSQL's work is in its server).
-      rows.push({ engine, name, query, found, measure: 'consultas', ...measured, cpu: engine === 'sqlite' ? measured.ownCpu : undefined });
+      rows.push({
+        engine,
+        name,
+        query,
+        found,
+        measure: 'consultas',
+        ...measured,
+        cpu: engine === 'sqlite' ? measured.ownCpu : undefined,
+      });
     }
     if (existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
-      const server = await startServer({ dataDir: dir, cleanup: false, env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' } });
+      const server = await startServer({
+        dataDir: dir,
+        cleanup: false,
+        env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      });
       try {
         const cookie = await signInFirstStaff(server);
         for (const [name, query] of cases) {
@@ -255,7 +349,8 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
           const page = async () => {
             const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
             const html = await response.text();
-            if (response.status !== 200 || !html.includes('data-grupo=')) throw new Error(`${path}: ${response.status}`);
+            if (response.status !== 200 || !html.includes('data-grupo='))
+              throw new Error(`${path}: ${response.status}`);
           };
           const found = rows.find((row) => row.query === query)!.found;
           const before = processCpu(server.process.pid);
@@ -279,7 +374,10 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
 
 /** Runs both engines and prints one table. */
 export async function benchSearch(): Promise<void> {
-  const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const pgUrl =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/test';
   const n = (value: number) => value.toLocaleString('es-DO');
   console.log(
     `\nBúsqueda /admin/buscar (carga de la máquina al empezar: ${loadavg()[0]!.toFixed(1)} en ${availableParallelism()} núcleos): ${n(INCIDENTS)} incidencias con ${ENTRIES} entradas cada una, ${n(MESSAGES)} mensajes y ${n(CLIENTS)} clientes`,
@@ -295,7 +393,8 @@ export async function benchSearch(): Promise<void> {
     `\n  ${'motor'.padEnd(9)}${'búsqueda'.padEnd(26)}${'halladas (inc/msj/cli)'.padEnd(24)}${'medida'.padEnd(11)}${'mediana'.padStart(10)}${'p95'.padStart(11)}${'CPU'.padStart(14)}  objetivo`,
   );
   for (const row of rows) {
-    const verdict = row.measure === 'página' ? `p95 < ${TARGET} ms: ${row.p95 < TARGET ? 'cumple' : 'NO cumple'}` : '';
+    const verdict =
+      row.measure === 'página' ? `p95 < ${TARGET} ms: ${row.p95 < TARGET ? 'cumple' : 'NO cumple'}` : '';
     console.log(
       `  ${row.engine.padEnd(9)}${row.name.padEnd(26)}${row.found.padEnd(24)}${row.measure.padEnd(11)}${ms(row.median)} ${ms(row.p95)}${row.cpu === undefined ? '—'.padStart(14) : ms(row.cpu).padStart(14)}  ${verdict}`,
     );

@@ -35,7 +35,9 @@ export function readForm<F extends string>(
 
 /** zod's issues (or an Astro input error's fields) as one message per top-level field, the first given. */
 export function fieldErrors<F extends string = string>(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> | Record<string, string[] | undefined>,
+  issues:
+    | ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>
+    | Record<string, string[] | undefined>,
 ): FieldErrors<F> {
   if (Array.isArray(issues)) return firstMessagePerField<F>(issues);
   const errors: Record<string, string> = {};

@@ -115,7 +115,8 @@ export async function runFormAction(context: APIContext, next: MiddlewareNext): 
   const { action, setActionResult, serializeActionResult } = getActionContext(context);
   // Called by an island with files: answered here, as Astro's action route would, from the request
   // that now carries the text fields only.
-  if (action?.calledFrom === 'rpc' && context.locals.uploads) return rpcAnswer(serializeActionResult(await action.handler()));
+  if (action?.calledFrom === 'rpc' && context.locals.uploads)
+    return rpcAnswer(serializeActionResult(await action.handler()));
   if (action?.calledFrom !== 'form') return withCookies(await next(), context.locals.setCookies);
   const result = await action.handler();
   if (!result.error && isSeeOther(result.data))
@@ -135,9 +136,14 @@ export async function runFormAction(context: APIContext, next: MiddlewareNext): 
 }
 
 /** An action's result as Astro's RPC route answers it (astro/dist/actions/runtime/entrypoints/route.js). */
-function rpcAnswer(serialized: ReturnType<ReturnType<typeof getActionContext>['serializeActionResult']>): Response {
+function rpcAnswer(
+  serialized: ReturnType<ReturnType<typeof getActionContext>['serializeActionResult']>,
+): Response {
   if (serialized.type === 'empty') return new Response(null, { status: serialized.status });
-  return new Response(serialized.body, { status: serialized.status, headers: { 'Content-Type': serialized.contentType } });
+  return new Response(serialized.body, {
+    status: serialized.status,
+    headers: { 'Content-Type': serialized.contentType },
+  });
 }
 
 type ActionResultReader = Pick<AstroGlobal, 'getActionResult' | 'locals'>;

@@ -4,7 +4,12 @@
  * processes, behind an in-memory first line that refuses a used-up key without it).
  */
 import { ActionError, type ActionAPIContext } from 'astro:actions';
-import { FORM_EXPIRED_MESSAGE, HONEYPOT_FIELD, MIN_SUBMIT_MS, STARTED_FIELD } from '../domain/forms/common.ts';
+import {
+  FORM_EXPIRED_MESSAGE,
+  HONEYPOT_FIELD,
+  MIN_SUBMIT_MS,
+  STARTED_FIELD,
+} from '../domain/forms/common.ts';
 import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
 import { checkFormStamp } from '../server/http/form-stamp.ts';
@@ -18,10 +23,10 @@ export const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segu
  * fresh one (a prerendered page's form, posted without JavaScript); elsewhere it reads as a refusal.
  */
 export const STAMP_MISSING_MESSAGE = 'No pudimos confirmar el envío. Revisa tus datos y vuelve a enviarlo.';
-export const RATE_LIMIT_MESSAGE = 'Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.';
+export const RATE_LIMIT_MESSAGE =
+  'Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.';
 
 type AntiAbuseInput = { [HONEYPOT_FIELD]?: string | null; [STARTED_FIELD]?: string | null };
-
 
 /**
  * Refuses what a person does not do: fill the hidden field, submit without the start time the server
@@ -29,7 +34,12 @@ type AntiAbuseInput = { [HONEYPOT_FIELD]?: string | null; [STARTED_FIELD]?: stri
  * older than a day is refused too, asking to reload the page. Every refusal is logged with the client
  * network and the reason; nothing is stored. `checkTime` false skips only the time-to-submit.
  */
-export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, action: string, checkTime = true): void {
+export function requireHuman(
+  context: ActionAPIContext,
+  input: AntiAbuseInput,
+  action: string,
+  checkTime = true,
+): void {
   const refuse = (reason: string, message: string, extra: Record<string, unknown> = {}): never => {
     getLogger().warn({ action, network: clientNetworkOf(context), reason, ...extra }, 'submission refused');
     throw new ActionError({ code: 'BAD_REQUEST', message });
@@ -38,7 +48,12 @@ export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, a
   const now = Date.now();
   const stamp = checkFormStamp(input[STARTED_FIELD], now);
   if (!stamp.ok) {
-    const message = stamp.reason === 'missing' ? STAMP_MISSING_MESSAGE : stamp.reason === 'expired' ? FORM_EXPIRED_MESSAGE : TOO_FAST_MESSAGE;
+    const message =
+      stamp.reason === 'missing'
+        ? STAMP_MISSING_MESSAGE
+        : stamp.reason === 'expired'
+          ? FORM_EXPIRED_MESSAGE
+          : TOO_FAST_MESSAGE;
     refuse(`stamp-${stamp.reason}`, message);
   } else if (checkTime && now - stamp.time < MIN_SUBMIT_MS) {
     refuse('too-fast', TOO_FAST_MESSAGE, { elapsed: now - stamp.time });
@@ -46,12 +61,19 @@ export function requireHuman(context: ActionAPIContext, input: AntiAbuseInput, a
 }
 
 /** Counts this submission against the client's allowance (`FORM_RATE_LIMIT` × factor per 10 minutes). */
-export async function requireWithinRateLimit(context: ActionAPIContext, action: string, factor = 1): Promise<void> {
+export async function requireWithinRateLimit(
+  context: ActionAPIContext,
+  action: string,
+  factor = 1,
+): Promise<void> {
   const config = getConfig();
   const network = clientNetworkOf(context);
   const result = await withinRateLimit(getDb(), `${action}:${network}`, config.FORM_RATE_LIMIT * factor);
   if (!result.allowed) {
-    getLogger().warn({ action, network, reason: 'rate-limit', hits: result.hits, remembered: result.remembered }, 'submission refused');
+    getLogger().warn(
+      { action, network, reason: 'rate-limit', hits: result.hits, remembered: result.remembered },
+      'submission refused',
+    );
     throw new ActionError({ code: 'TOO_MANY_REQUESTS', message: RATE_LIMIT_MESSAGE });
   }
 }
@@ -67,9 +89,17 @@ export async function requireWithinEmailLimit(email: string, action: string): Pr
   if (getConfig().FORM_RATE_LIMIT === 0) return;
   const address = email.trim().toLowerCase();
   // In limit_counters, whose windows may have any length (rate_limits' housekeeping assumes 10 minutes).
-  const result = await withinCounterLimit(getDb(), `${action}:email:${address}`, TRACK_PER_EMAIL_PER_HOUR, 60 * 60 * 1000);
+  const result = await withinCounterLimit(
+    getDb(),
+    `${action}:email:${address}`,
+    TRACK_PER_EMAIL_PER_HOUR,
+    60 * 60 * 1000,
+  );
   if (!result.allowed) {
-    getLogger().warn({ action, reason: 'email-limit', hits: result.hits, remembered: result.remembered }, 'submission refused');
+    getLogger().warn(
+      { action, reason: 'email-limit', hits: result.hits, remembered: result.remembered },
+      'submission refused',
+    );
     throw new ActionError({ code: 'TOO_MANY_REQUESTS', message: RATE_LIMIT_MESSAGE });
   }
 }

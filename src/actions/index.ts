@@ -12,7 +12,12 @@ import { CONTACT_MESSAGES, contactFormSchema } from '../domain/forms/contact.ts'
 import { INCIDENT_MESSAGES, incidentFormSchema } from '../domain/forms/incident.ts';
 import { RATING_MESSAGES, ratingFormSchema } from '../domain/forms/rating.ts';
 import { rateResolution } from '../server/incidents/rating.ts';
-import { answerFormSchema, FOLLOW_UP_CLOSED_MESSAGE, TRACKING_NOT_FOUND, trackingFormSchema } from '../domain/forms/tracking.ts';
+import {
+  answerFormSchema,
+  FOLLOW_UP_CLOSED_MESSAGE,
+  TRACKING_NOT_FOUND,
+  trackingFormSchema,
+} from '../domain/forms/tracking.ts';
 import { getConfig } from '../server/config.ts';
 import { saveContactMessage } from '../server/contact/index.ts';
 import { getDb } from '../server/db/index.ts';
@@ -42,12 +47,34 @@ export const server = {
           try {
             const { numeroIncidencia, estado, fecha, visitorMail, staffNotice } = await createIncident(
               getDb(),
-              { problema: input.problema, nombre: input.nombre, telefono: input.telefono, email: input.email, rnc: input.rnc },
-              { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP, files },
+              {
+                problema: input.problema,
+                nombre: input.nombre,
+                telefono: input.telefono,
+                email: input.email,
+                rnc: input.rnc,
+              },
+              {
+                brand: mailBrand(config),
+                staffInbox: config.STAFF_INBOX,
+                visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
+                files,
+              },
             );
-            getLogger().info({ event: 'incident.created', numeroIncidencia, visitorMail, staffNotice, files: files.length }, 'incident created');
+            getLogger().info(
+              { event: 'incident.created', numeroIncidencia, visitorMail, staffNotice, files: files.length },
+              'incident created',
+            );
             if (visitorMail === 'address-cap' || visitorMail === 'daily-cap') {
-              getLogger().warn({ event: 'mail.skipped', kind: 'incident.confirmation', numeroIncidencia, reason: visitorMail }, 'visitor mail skipped: cap reached');
+              getLogger().warn(
+                {
+                  event: 'mail.skipped',
+                  kind: 'incident.confirmation',
+                  numeroIncidencia,
+                  reason: visitorMail,
+                },
+                'visitor mail skipped: cap reached',
+              );
             }
             return { numeroIncidencia, estado, fecha };
           } catch (error) {
@@ -55,7 +82,8 @@ export const server = {
               getLogger().error({ error: error.message }, 'incident numbers exhausted');
               throw new ActionError({
                 code: 'SERVICE_UNAVAILABLE',
-                message: 'Hoy ya no podemos registrar más incidencias en línea. Escríbenos por WhatsApp o llámanos y te atendemos de inmediato.',
+                message:
+                  'Hoy ya no podemos registrar más incidencias en línea. Escríbenos por WhatsApp o llámanos y te atendemos de inmediato.',
               });
             }
             throw error;
@@ -68,14 +96,18 @@ export const server = {
       input: trackingFormSchema,
       handler: async (input, context) => {
         requireHuman(context, input, 'incidents.track', false);
-        return answerWith('incidents.track', 'No pudimos consultar la incidencia en este momento. Intenta nuevamente.', async () => {
-          // Looking up is lighter than submitting, but still limited: it must not become a guessing oracle.
-          await requireWithinRateLimit(context, 'incidents.track', 2);
-          await requireWithinEmailLimit(input.email, 'incidents.track');
-          const incident = await trackIncident(getDb(), input.numeroIncidencia, input.email);
-          if (!incident) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
-          return incident;
-        });
+        return answerWith(
+          'incidents.track',
+          'No pudimos consultar la incidencia en este momento. Intenta nuevamente.',
+          async () => {
+            // Looking up is lighter than submitting, but still limited: it must not become a guessing oracle.
+            await requireWithinRateLimit(context, 'incidents.track', 2);
+            await requireWithinEmailLimit(input.email, 'incidents.track');
+            const incident = await trackIncident(getDb(), input.numeroIncidencia, input.email);
+            if (!incident) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
+            return incident;
+          },
+        );
       },
     }),
     answer: defineAction({
@@ -84,33 +116,46 @@ export const server = {
       handler: async (input, context) => {
         throwUploadRefusal(context);
         requireHuman(context, input, 'incidents.answer');
-        return answerWith('incidents.answer', 'No pudimos guardar tu respuesta en este momento. Intenta nuevamente.', async () => {
-          if (!context.locals.uploads?.rateCounted) await requireWithinRateLimit(context, 'incidents.answer');
-          const files = await filesOfSubmission(context, 'incidents.answer');
-          const config = getConfig();
-          const stored = await answerFromVisitor(getDb(), {
-            token: input.token,
-            body: input.respuesta,
-            brand: mailBrand(config),
-            staffInbox: config.STAFF_INBOX,
-            staffEmails: config.ADMIN_EMAILS,
-            files,
-          }).catch((error: unknown) => {
-            if (error instanceof FollowUpClosedError) throw new ActionError({ code: 'FORBIDDEN', message: FOLLOW_UP_CLOSED_MESSAGE });
-            throw error;
-          });
-          if (!stored) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
-          getLogger().info(
-            { event: 'incident.answer', numeroIncidencia: stored.numeroIncidencia, reopened: stored.reopened, notified: stored.notified },
-            'visitor answer stored',
-          );
-          // Posted from the follow-up page: back to it (a reload does not post it again) with the confirmation.
-          // No fragment: the confirmation is focused with autofocus, which a fragment would cancel.
-          return {
-            numeroIncidencia: stored.numeroIncidencia,
-            ...seeOtherTo(`${ROUTES.supportTracking}?token=${encodeURIComponent(input.token)}&respuesta=enviada`),
-          };
-        });
+        return answerWith(
+          'incidents.answer',
+          'No pudimos guardar tu respuesta en este momento. Intenta nuevamente.',
+          async () => {
+            if (!context.locals.uploads?.rateCounted)
+              await requireWithinRateLimit(context, 'incidents.answer');
+            const files = await filesOfSubmission(context, 'incidents.answer');
+            const config = getConfig();
+            const stored = await answerFromVisitor(getDb(), {
+              token: input.token,
+              body: input.respuesta,
+              brand: mailBrand(config),
+              staffInbox: config.STAFF_INBOX,
+              staffEmails: config.ADMIN_EMAILS,
+              files,
+            }).catch((error: unknown) => {
+              if (error instanceof FollowUpClosedError)
+                throw new ActionError({ code: 'FORBIDDEN', message: FOLLOW_UP_CLOSED_MESSAGE });
+              throw error;
+            });
+            if (!stored) throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
+            getLogger().info(
+              {
+                event: 'incident.answer',
+                numeroIncidencia: stored.numeroIncidencia,
+                reopened: stored.reopened,
+                notified: stored.notified,
+              },
+              'visitor answer stored',
+            );
+            // Posted from the follow-up page: back to it (a reload does not post it again) with the confirmation.
+            // No fragment: the confirmation is focused with autofocus, which a fragment would cancel.
+            return {
+              numeroIncidencia: stored.numeroIncidencia,
+              ...seeOtherTo(
+                `${ROUTES.supportTracking}?token=${encodeURIComponent(input.token)}&respuesta=enviada`,
+              ),
+            };
+          },
+        );
       },
     }),
     rate: defineAction({
@@ -120,13 +165,30 @@ export const server = {
         requireHuman(context, input, 'incidents.rate');
         return answerWith('incidents.rate', RATING_MESSAGES.failure, async () => {
           await requireWithinRateLimit(context, 'incidents.rate');
-          const stored = await rateResolution(getDb(), { token: input.token, valor: Number(input.valor), comentario: input.comentario });
-          if (stored.status === 'not-found') throw new ActionError({ code: 'NOT_FOUND', message: RATING_MESSAGES.notFound });
-          if (stored.status === 'used') throw new ActionError({ code: 'CONFLICT', message: RATING_MESSAGES.used });
-          if (stored.status === 'expired') throw new ActionError({ code: 'FORBIDDEN', message: RATING_MESSAGES.expired });
-          getLogger().info({ event: 'incident.rating', numeroIncidencia: stored.numeroIncidencia, valor: Number(input.valor) }, 'rating stored');
+          const stored = await rateResolution(getDb(), {
+            token: input.token,
+            valor: Number(input.valor),
+            comentario: input.comentario,
+          });
+          if (stored.status === 'not-found')
+            throw new ActionError({ code: 'NOT_FOUND', message: RATING_MESSAGES.notFound });
+          if (stored.status === 'used')
+            throw new ActionError({ code: 'CONFLICT', message: RATING_MESSAGES.used });
+          if (stored.status === 'expired')
+            throw new ActionError({ code: 'FORBIDDEN', message: RATING_MESSAGES.expired });
+          getLogger().info(
+            {
+              event: 'incident.rating',
+              numeroIncidencia: stored.numeroIncidencia,
+              valor: Number(input.valor),
+            },
+            'rating stored',
+          );
           // Back to the page without the token (a reload posts nothing and opens nothing) with the thanks.
-          return { numeroIncidencia: stored.numeroIncidencia, ...seeOtherTo(`${ROUTES.supportRating}?valoracion=enviada`) };
+          return {
+            numeroIncidencia: stored.numeroIncidencia,
+            ...seeOtherTo(`${ROUTES.supportRating}?valoracion=enviada`),
+          };
         });
       },
     }),
@@ -144,11 +206,26 @@ export const server = {
           const saved = await saveContactMessage(
             getDb(),
             { name: input.name, email: input.email, message: input.message },
-            { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP },
+            {
+              brand: mailBrand(config),
+              staffInbox: config.STAFF_INBOX,
+              visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
+            },
           );
-          getLogger().info({ event: 'contact.stored', contactMessageId: saved.id, confirmation: saved.confirmation }, 'contact message stored');
+          getLogger().info(
+            { event: 'contact.stored', contactMessageId: saved.id, confirmation: saved.confirmation },
+            'contact message stored',
+          );
           if (saved.confirmation === 'address-cap' || saved.confirmation === 'daily-cap') {
-            getLogger().warn({ event: 'mail.skipped', kind: 'contact.confirmation', contactMessageId: saved.id, reason: saved.confirmation }, 'visitor mail skipped: cap reached');
+            getLogger().warn(
+              {
+                event: 'mail.skipped',
+                kind: 'contact.confirmation',
+                contactMessageId: saved.id,
+                reason: saved.confirmation,
+              },
+              'visitor mail skipped: cap reached',
+            );
           }
           return { ok: true as const };
         });

@@ -8,7 +8,14 @@
  */
 import type { ActionAPIContext } from 'astro:actions';
 import type { APIContext } from 'astro';
-import { ATTACHMENT_MESSAGES, FILES_FIELD, KEPT_FIELD, MAX_FILES, MAX_SUBMISSION_BYTES, UPLOAD_ACTIONS } from '../domain/attachments.ts';
+import {
+  ATTACHMENT_MESSAGES,
+  FILES_FIELD,
+  KEPT_FIELD,
+  MAX_FILES,
+  MAX_SUBMISSION_BYTES,
+  UPLOAD_ACTIONS,
+} from '../domain/attachments.ts';
 import { getAuthSecret } from '../server/auth/secret.ts';
 import { keepFiles, keptFilesOf } from '../server/attachments/kept.ts';
 import { ACTIONS_PREFIX } from '../routes.ts';
@@ -24,7 +31,6 @@ import { clientNetworkOf } from '../server/http/client-network.ts';
 import { refuse } from './form.ts';
 import { requireHuman, requireWithinRateLimit } from './guards.ts';
 
-
 /** What the middleware read of a form with files, for its action. */
 export interface Uploads {
   files: import('../server/attachments/files.ts').IncomingFile[];
@@ -39,7 +45,8 @@ export interface Uploads {
 
 /** The action a request names, by its RPC path or a page form's `?_action=`. */
 export function actionNameOf(url: URL): string | null {
-  if (url.pathname.startsWith(ACTIONS_PREFIX)) return url.pathname.slice(ACTIONS_PREFIX.length).replace(/\/$/, '');
+  if (url.pathname.startsWith(ACTIONS_PREFIX))
+    return url.pathname.slice(ACTIONS_PREFIX.length).replace(/\/$/, '');
   return url.searchParams.get('_action');
 }
 
@@ -58,21 +65,35 @@ const uploadPace = () => (pace ??= new UploadPace(getConfig().UPLOAD_MB_PER_SECO
  */
 export async function takeUploads(context: APIContext): Promise<void> {
   const name = actionNameOf(context.url);
-  if (context.request.method !== 'POST' || !isUploadAction(name) || !isMultipart(context.request.headers.get('content-type'))) return;
+  if (
+    context.request.method !== 'POST' ||
+    !isUploadAction(name) ||
+    !isMultipart(context.request.headers.get('content-type'))
+  )
+    return;
   const kind = UPLOAD_ACTIONS[name!];
   const uploads: Uploads = { files: [], problem: null, refusal: undefined, rateCounted: false, keptRefs: [] };
-  const form = await readUploadForm(context.request, async (fields) => {
-    if (kind !== 'public') return;
-    const actionContext = context as unknown as ActionAPIContext;
-    requireHuman(actionContext, Object.fromEntries(fields), name!);
-    await requireWithinRateLimit(actionContext, name!);
-    uploads.rateCounted = true;
-    const announced = Number(context.request.headers.get('content-length') ?? 0);
-    if (!(await publicUploadFits(getDb(), announced, getConfig().PUBLIC_UPLOAD_DAILY_MB))) {
-      getLogger().warn({ action: name, network: clientNetworkOf(actionContext), reason: 'upload-daily-total' }, 'submission refused');
-      refuse('TOO_MANY_REQUESTS', ATTACHMENT_MESSAGES.dailyBudget, { [FILES_FIELD]: ATTACHMENT_MESSAGES.dailyBudget });
-    }
-  }, uploadPace());
+  const form = await readUploadForm(
+    context.request,
+    async (fields) => {
+      if (kind !== 'public') return;
+      const actionContext = context as unknown as ActionAPIContext;
+      requireHuman(actionContext, Object.fromEntries(fields), name!);
+      await requireWithinRateLimit(actionContext, name!);
+      uploads.rateCounted = true;
+      const announced = Number(context.request.headers.get('content-length') ?? 0);
+      if (!(await publicUploadFits(getDb(), announced, getConfig().PUBLIC_UPLOAD_DAILY_MB))) {
+        getLogger().warn(
+          { action: name, network: clientNetworkOf(actionContext), reason: 'upload-daily-total' },
+          'submission refused',
+        );
+        refuse('TOO_MANY_REQUESTS', ATTACHMENT_MESSAGES.dailyBudget, {
+          [FILES_FIELD]: ATTACHMENT_MESSAGES.dailyBudget,
+        });
+      }
+    },
+    uploadPace(),
+  );
   Object.assign(uploads, {
     files: form.files,
     problem: form.problem,
@@ -117,22 +138,31 @@ export async function filesOfSubmission(context: ActionAPIContext, action: strin
   const uploads = context.locals.uploads;
   if (!uploads) return [];
   if (uploads.refusal !== undefined) throw uploads.refusal;
-  if (uploads.problem === 'too-many') refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.tooMany, { [FILES_FIELD]: ATTACHMENT_MESSAGES.tooMany });
+  if (uploads.problem === 'too-many')
+    refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.tooMany, { [FILES_FIELD]: ATTACHMENT_MESSAGES.tooMany });
   if (uploads.problem === 'total-too-large')
-    refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.totalTooLarge, { [FILES_FIELD]: ATTACHMENT_MESSAGES.totalTooLarge });
-  if (uploads.problem === 'malformed') refuse('BAD_REQUEST', 'No pudimos leer los archivos enviados. Inténtalo de nuevo.');
+    refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.totalTooLarge, {
+      [FILES_FIELD]: ATTACHMENT_MESSAGES.totalTooLarge,
+    });
+  if (uploads.problem === 'malformed')
+    refuse('BAD_REQUEST', 'No pudimos leer los archivos enviados. Inténtalo de nuevo.');
   const secret = getAuthSecret();
   const kept = uploads.keptRefs.length ? await keptFilesOf(getDb(), uploads.keptRefs, action, secret) : [];
   const { prepared, refused } = await prepareFiles(uploads.files);
   const all = [...kept, ...prepared];
-  if (all.length > MAX_FILES) refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.tooMany, { [FILES_FIELD]: ATTACHMENT_MESSAGES.tooMany });
+  if (all.length > MAX_FILES)
+    refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.tooMany, { [FILES_FIELD]: ATTACHMENT_MESSAGES.tooMany });
   if (all.reduce((sum, file) => sum + file.data.byteLength, 0) > MAX_SUBMISSION_BYTES)
-    refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.totalTooLarge, { [FILES_FIELD]: ATTACHMENT_MESSAGES.totalTooLarge });
+    refuse('BAD_REQUEST', ATTACHMENT_MESSAGES.totalTooLarge, {
+      [FILES_FIELD]: ATTACHMENT_MESSAGES.totalTooLarge,
+    });
   const countNew = async () => {
     if (UPLOAD_ACTIONS[action] !== 'public' || !prepared.length) return;
     const bytes = prepared.reduce((sum, file) => sum + file.data.byteLength, 0);
     if (!(await reservePublicUpload(getDb(), bytes, getConfig().PUBLIC_UPLOAD_DAILY_MB)))
-      refuse('TOO_MANY_REQUESTS', ATTACHMENT_MESSAGES.dailyBudget, { [FILES_FIELD]: ATTACHMENT_MESSAGES.dailyBudget });
+      refuse('TOO_MANY_REQUESTS', ATTACHMENT_MESSAGES.dailyBudget, {
+        [FILES_FIELD]: ATTACHMENT_MESSAGES.dailyBudget,
+      });
   };
   if (refused.length) {
     getLogger().info({ action, refused: refused.map((file) => file.reason) }, 'files refused');

@@ -25,7 +25,15 @@ const me = root?.dataset.yo ?? '';
 const path = location.pathname.replace(/\/$/, '');
 const incidentMatch = /^\/admin\/incidencias\/([^/]+)$/.exec(path);
 const incident = incidentMatch ? decodeURIComponent(incidentMatch[1]!) : null;
-const page = incident ? 'incident' : path === '/admin/incidencias' ? 'list' : path === '/admin/mensajes' ? 'inbox' : path === '/admin' ? 'home' : 'other';
+const page = incident
+  ? 'incident'
+  : path === '/admin/incidencias'
+    ? 'list'
+    : path === '/admin/mensajes'
+      ? 'inbox'
+      : path === '/admin'
+        ? 'home'
+        : 'other';
 
 /** Whether this event changes what the page shows (the sidebar counts: every contact message change). */
 function concerns(data: LiveData): boolean {
@@ -36,7 +44,8 @@ function concerns(data: LiveData): boolean {
 
 function dirtyOrFocused(field: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): boolean {
   if (field === document.activeElement) return true;
-  if (field instanceof HTMLSelectElement) return [...field.options].some((option) => option.selected !== option.defaultSelected);
+  if (field instanceof HTMLSelectElement)
+    return [...field.options].some((option) => option.selected !== option.defaultSelected);
   if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio'))
     return field.checked !== field.defaultChecked;
   if (field instanceof HTMLInputElement && field.type === 'file') return false;
@@ -44,11 +53,17 @@ function dirtyOrFocused(field: HTMLInputElement | HTMLTextAreaElement | HTMLSele
 }
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
-const fieldKey = (field: Field) => (field.id ? `#${field.id}` : `${field.form?.getAttribute('action') ?? ''}|${field.name}|${field.type}|${field instanceof HTMLInputElement && (field.type === 'radio' || field.type === 'checkbox') ? field.value : ''}`);
+const fieldKey = (field: Field) =>
+  field.id
+    ? `#${field.id}`
+    : `${field.form?.getAttribute('action') ?? ''}|${field.name}|${field.type}|${field instanceof HTMLInputElement && (field.type === 'radio' || field.type === 'checkbox') ? field.value : ''}`;
 
 /** Replaces a region by its new version, keeping what its fields hold, the focus and the caret. */
 function swap(current: Element, next: Element): void {
-  const kept = new Map<string, { value: string; checked: boolean; focused: boolean; start: number | null; end: number | null }>();
+  const kept = new Map<
+    string,
+    { value: string; checked: boolean; focused: boolean; start: number | null; end: number | null }
+  >();
   for (const field of current.querySelectorAll<Field>('input, textarea, select')) {
     if (!dirtyOrFocused(field)) continue;
     const text = field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement;
@@ -74,7 +89,8 @@ function swap(current: Element, next: Element): void {
   for (const field of adopted.querySelectorAll<Field>('input, textarea, select')) {
     const was = kept.get(fieldKey(field));
     if (!was) continue;
-    if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) field.checked = was.checked;
+    if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio'))
+      field.checked = was.checked;
     else if (!(field instanceof HTMLInputElement && field.type === 'file')) field.value = was.value;
     if (was.focused) {
       field.focus({ preventScroll: true });
@@ -107,7 +123,10 @@ const seenEntries = () => document.querySelectorAll('[data-live-region="conversa
 
 async function refresh(): Promise<Document | null> {
   // Marked as the page's own fetch, not a use of the session (its idle limit still counts).
-  const response = await fetch(location.href, { headers: { Accept: 'text/html', 'X-Staff-Background': '1' }, credentials: 'same-origin' });
+  const response = await fetch(location.href, {
+    headers: { Accept: 'text/html', 'X-Staff-Background': '1' },
+    credentials: 'same-origin',
+  });
   if (!response.ok || response.redirected) return null;
   const html = new DOMParser().parseFromString(await response.text(), 'text/html');
   let swapped = false;
@@ -115,7 +134,9 @@ async function refresh(): Promise<Document | null> {
     const key = current.getAttribute('data-live-region');
     const next = key ? html.querySelector(`[data-live-region="${key}"]`) : html.getElementById(current.id);
     // A region showing a refused form's messages stays as it is until that form is dealt with.
-    const refused = [...current.querySelectorAll('[role="alert"]')].some((alert) => alert.textContent?.trim());
+    const refused = [...current.querySelectorAll('[role="alert"]')].some((alert) =>
+      alert.textContent?.trim(),
+    );
     if (next && !refused && next.outerHTML !== current.outerHTML) {
       swap(current, next);
       swapped = true;
@@ -159,8 +180,12 @@ function warnReply(before: number, name: string | null): void {
   const box = document.querySelector<HTMLTextAreaElement>('textarea#texto');
   const warning = document.getElementById('respondio-mientras');
   if (!box || !warning || box.value.trim() === '') return;
-  const entries = [...document.querySelectorAll<HTMLElement>('[data-live-region="conversacion"] > li')].slice(before);
-  const reply = entries.reverse().find((entry) => entry.dataset.tipo === 'reply' || entry.dataset.tipo === 'answer');
+  const entries = [...document.querySelectorAll<HTMLElement>('[data-live-region="conversacion"] > li')].slice(
+    before,
+  );
+  const reply = entries
+    .reverse()
+    .find((entry) => entry.dataset.tipo === 'reply' || entry.dataset.tipo === 'answer');
   if (!reply) return;
   const heading = document.createElement('p');
   heading.className = 'font-semibold';
@@ -180,7 +205,11 @@ function notify(data: LiveData): void {
   if (!('Notification' in window) || Notification.permission !== 'granted') return;
   const numero = data.numero ?? '';
   const open = (title: string, body: string) => {
-    const shown = new Notification(title, { body, tag: `${data.kind}:${numero}:${data.change ?? ''}`, lang: 'es' });
+    const shown = new Notification(title, {
+      body,
+      tag: `${data.kind}:${numero}:${data.change ?? ''}`,
+      lang: 'es',
+    });
     shown.onclick = () => {
       window.focus();
       location.href = `/admin/incidencias/${encodeURIComponent(numero)}`;
@@ -215,7 +244,10 @@ if (root && 'EventSource' in window) {
     if (data.byId === me && Date.now() - actedAt < 5000 && page === 'list') return;
     const before = seenEntries();
     const replied =
-      page === 'incident' && data.kind === 'incident.changed' && (data.change === 'reply' || data.change === 'answer') && data.byId !== me;
+      page === 'incident' &&
+      data.kind === 'incident.changed' &&
+      (data.change === 'reply' || data.change === 'answer') &&
+      data.byId !== me;
     void refreshSoon().then(() => {
       if (replied) warnReply(before, data.byName ?? null);
       root.dataset.ultimo = message.lastEventId;
@@ -223,7 +255,10 @@ if (root && 'EventSource' in window) {
   });
   source.addEventListener('presence', (message: MessageEvent<string>) => {
     try {
-      const data = JSON.parse(message.data) as { numero: string; viewers: Array<{ id: string; name: string }> };
+      const data = JSON.parse(message.data) as {
+        numero: string;
+        viewers: Array<{ id: string; name: string }>;
+      };
       presence(data.numero, data.viewers);
     } catch {
       // Ignored: the next presence event says it again.
@@ -245,12 +280,12 @@ if (allowBox && allow && allowStatus && 'Notification' in window) {
     const permission = Notification.permission;
     allow.hidden = permission !== 'default';
     // Always in the page (a live region that appears is not always read out): only its text changes.
-    allowStatus.textContent = (
+    allowStatus.textContent =
       permission === 'granted'
         ? 'Avisos del navegador activados: te avisaremos de nuevas incidencias y de las respuestas de clientes en las tuyas.'
         : permission === 'denied'
           ? 'El navegador tiene los avisos bloqueados para este sitio; puedes permitirlos en su configuración.'
-          : '');
+          : '';
   };
   show();
   allow.addEventListener('click', () => {

@@ -3,7 +3,17 @@
  * unless the key is typed into a field (a text box, a text area, a select, editable content) or with
  * a modifier. Without JavaScript the box is still a plain form that submits with Enter.
  */
-const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'range', 'color', 'image']);
+const NOT_TEXT = new Set([
+  'checkbox',
+  'radio',
+  'button',
+  'submit',
+  'reset',
+  'file',
+  'range',
+  'color',
+  'image',
+]);
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;

@@ -24,13 +24,15 @@ export const ANNOUNCEMENTS: readonly Announcement[] = [
   {
     id: 'integracion-admcloud-restaurantpe',
     title: 'AdmCloud + Restaurant.pe',
-    message: 'Las ventas de tu restaurante ahora llegan solas a tu contabilidad. Conoce la nueva integración.',
+    message:
+      'Las ventas de tu restaurante ahora llegan solas a tu contabilidad. Conoce la nueva integración.',
     link: '/blog/integracion-admcloud-restaurantpe',
   },
   {
     id: 'blog-mejor-erp-2025',
     title: 'Nuevo en el blog: el mejor ERP en 2025',
-    message: 'Qué mirar antes de elegir un ERP ahora que la facturación electrónica de la DGII es obligatoria.',
+    message:
+      'Qué mirar antes de elegir un ERP ahora que la facturación electrónica de la DGII es obligatoria.',
     link: '/blog/mejor-erp-2025',
   },
   {

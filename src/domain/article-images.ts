@@ -52,15 +52,20 @@ export const articleImageMarkdownPath = (image: ArticleImageRef) =>
   `${ARTICLE_IMAGE_PREFIX}${image.id}-${image.key}-${image.width}x${image.height}`;
 
 /** One file of an image. */
-export const articleImageFilePath = (image: Pick<ArticleImageRef, 'id' | 'key'>, width: number, format: ArticleImageFormat) =>
-  `${ARTICLE_IMAGE_PREFIX}${image.id}-${image.key}-${width}.${format}`;
+export const articleImageFilePath = (
+  image: Pick<ArticleImageRef, 'id' | 'key'>,
+  width: number,
+  format: ArticleImageFormat,
+) => `${ARTICLE_IMAGE_PREFIX}${image.id}-${image.key}-${width}.${format}`;
 
 const MARKDOWN_PATH = /^\/blog\/imagenes\/([1-9]\d{0,9})-([0-9a-f]{16})-([1-9]\d{0,4})x([1-9]\d{0,4})$/;
 
 /** An image address of the Markdown read back; null when `src` is not one. */
 export function parseArticleImagePath(src: string): ArticleImageRef | null {
   const match = MARKDOWN_PATH.exec(src);
-  return match ? { id: Number(match[1]), key: match[2]!, width: Number(match[3]), height: Number(match[4]) } : null;
+  return match
+    ? { id: Number(match[1]), key: match[2]!, width: Number(match[3]), height: Number(match[4]) }
+    : null;
 }
 
 /** The name of one file (`{id}-{key}-{width}.{format}`) read back; null when it is not one. */
@@ -69,10 +74,18 @@ export function parseArticleImageFile(
 ): { id: number; key: string; width: number; format: ArticleImageFormat } | null {
   const match = /^([1-9]\d{0,9})-([0-9a-f]{16})-([1-9]\d{0,4})\.(avif|webp)$/.exec(name);
   return match
-    ? { id: Number(match[1]), key: match[2]!, width: Number(match[3]), format: match[4] as ArticleImageFormat }
+    ? {
+        id: Number(match[1]),
+        key: match[2]!,
+        width: Number(match[3]),
+        format: match[4] as ArticleImageFormat,
+      }
     : null;
 }
 
 /** The Markdown that puts an image in the text (the description's brackets and line breaks made harmless). */
 export const articleImageMarkdown = (alt: string, image: ArticleImageRef) =>
-  `![${alt.replace(/[[\]\\]/g, '').replace(/\s+/g, ' ').trim()}](${articleImageMarkdownPath(image)})`;
+  `![${alt
+    .replace(/[[\]\\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()}](${articleImageMarkdownPath(image)})`;

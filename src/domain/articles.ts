@@ -120,15 +120,22 @@ export function articlePathOf(kind: ArticleKind, slug: string): string {
  * Every other article gets a card with its title, made by the server when the article goes public
  * (src/server/content/public-pages.ts, src/server/content/social-card.ts).
  */
-export function socialCardPathOf(article: { kind: ArticleKind; slug: string; coverImage: string | null }): string {
+export function socialCardPathOf(article: {
+  kind: ArticleKind;
+  slug: string;
+  coverImage: string | null;
+}): string {
   return article.kind === 'blog' && article.coverImage === `asset:blog/${article.slug}.svg`
     ? `/og/blog/${article.slug}.png`
     : `/og/articulos/${article.kind}/${article.slug}.png`;
 }
 
 /** Whether the server makes the article's card (not the build): see {@link socialCardPathOf}. */
-export const hasServerCard = (article: { kind: ArticleKind; slug: string; coverImage: string | null }): boolean =>
-  socialCardPathOf(article).startsWith('/og/articulos/');
+export const hasServerCard = (article: {
+  kind: ArticleKind;
+  slug: string;
+  coverImage: string | null;
+}): boolean => socialCardPathOf(article).startsWith('/og/articulos/');
 
 /** An article's fields, checked (what src/server/content/ writes). */
 export interface ArticleInput {
@@ -296,14 +303,24 @@ export function isPublicAt(article: { state: string; publishAt: string | null },
  * 'Programar': the date (`aaaa-mm-dd`) and time (`hh:mm`) in Santo Domingo as an instant, which must
  * be later than `now`; or the Spanish message for the 'fecha' field.
  */
-export function scheduleFrom(fecha: string, hora: string, now: Date = new Date()): { ok: true; at: Date } | { ok: false; message: string } {
+export function scheduleFrom(
+  fecha: string,
+  hora: string,
+  now: Date = new Date(),
+): { ok: true; at: Date } | { ok: false; message: string } {
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(fecha.trim());
   const time = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(hora.trim());
   if (!day || !time) return { ok: false, message: ARTICLE_MESSAGES.scheduleRequired };
   const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
   const calendar = new Date(Date.UTC(year, month - 1, date));
-  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== date)
+  if (
+    calendar.getUTCFullYear() !== year ||
+    calendar.getUTCMonth() !== month - 1 ||
+    calendar.getUTCDate() !== date
+  )
     return { ok: false, message: ARTICLE_MESSAGES.scheduleRequired };
   const at = santoDomingoInstant(fecha.trim(), hora.trim());
-  return at.getTime() > now.getTime() ? { ok: true, at } : { ok: false, message: ARTICLE_MESSAGES.schedulePast };
+  return at.getTime() > now.getTime()
+    ? { ok: true, at }
+    : { ok: false, message: ARTICLE_MESSAGES.schedulePast };
 }

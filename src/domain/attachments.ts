@@ -87,7 +87,8 @@ export const ATTACHMENT_MESSAGES = {
   refusedType: (name: string) =>
     `«${name}» no es un tipo de archivo admitido (imágenes, PDF, texto, Excel o Word): no se adjuntó.`,
   empty: (name: string) => `«${name}» está vacío: no se adjuntó.`,
-  imageTooLarge: (name: string) => `«${name}» es una imagen de más de 60 megapíxeles: no se adjuntó. Redúcela y vuelve a intentarlo.`,
+  imageTooLarge: (name: string) =>
+    `«${name}» es una imagen de más de 60 megapíxeles: no se adjuntó. Redúcela y vuelve a intentarlo.`,
   dailyBudget:
     'Hoy ya recibimos demasiados archivos. Envía tu mensaje sin archivos, o escríbenos por WhatsApp y te ayudamos.',
 } as const;
@@ -101,7 +102,8 @@ export function pickedFilesProblem(files: ReadonlyArray<{ name: string; size: nu
   if (picked.length > MAX_FILES) return ATTACHMENT_MESSAGES.tooMany;
   const large = picked.filter((file) => file.size > MAX_FILE_BYTES);
   if (large.length) return large.map((file) => ATTACHMENT_MESSAGES.fileTooLarge(file.name)).join(' ');
-  if (picked.reduce((sum, file) => sum + file.size, 0) > MAX_SUBMISSION_BYTES) return ATTACHMENT_MESSAGES.totalTooLarge;
+  if (picked.reduce((sum, file) => sum + file.size, 0) > MAX_SUBMISSION_BYTES)
+    return ATTACHMENT_MESSAGES.totalTooLarge;
   return undefined;
 }
 
@@ -121,8 +123,13 @@ export function isFilesMessage(message: string): boolean {
 /** A refusal's messages by field (a `FormRefusal`'s `fields`: one string each) as the forms read them. */
 export function fieldMessages(fields: unknown): Record<string, string[]> | undefined {
   if (!fields || typeof fields !== 'object') return undefined;
-  const entries = Object.entries(fields as Record<string, unknown>).flatMap(([name, value]): Array<[string, string[]]> =>
-    typeof value === 'string' ? [[name, [value]]] : Array.isArray(value) ? [[name, value.filter((item) => typeof item === 'string')]] : [],
+  const entries = Object.entries(fields as Record<string, unknown>).flatMap(
+    ([name, value]): Array<[string, string[]]> =>
+      typeof value === 'string'
+        ? [[name, [value]]]
+        : Array.isArray(value)
+          ? [[name, value.filter((item) => typeof item === 'string')]]
+          : [],
   );
   return entries.length ? Object.fromEntries(entries) : undefined;
 }

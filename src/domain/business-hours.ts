@@ -76,7 +76,11 @@ function dayOf(calendar: BusinessCalendar, dayNumber: number): Day {
 const ms = (instant: Date | number) => (typeof instant === 'number' ? instant : instant.getTime());
 
 /** Working milliseconds in `[from, to)`; 0 when `to` is not after `from`. */
-export function businessMsBetween(calendar: BusinessCalendar, from: Date | number, to: Date | number): number {
+export function businessMsBetween(
+  calendar: BusinessCalendar,
+  from: Date | number,
+  to: Date | number,
+): number {
   const start = ms(from);
   const end = ms(to);
   if (!(end > start)) return 0;

@@ -116,10 +116,13 @@ export function nextClock(
     return next;
   }
   next.clockSince = at;
-  const due = (which: ClockTarget, usedS: number) => addBusinessMs(calendar, now, target(which) - usedS * 1000)?.toISOString() ?? null;
+  const due = (which: ClockTarget, usedS: number) =>
+    addBusinessMs(calendar, now, target(which) - usedS * 1000)?.toISOString() ?? null;
   next.firstReplyDueAt = next.firstReplyAt ? null : due('primera-respuesta', next.firstReplyUsedS);
   next.resolutionDueAt = due('resolucion', next.resolutionUsedS);
-  const dues = [next.firstReplyDueAt, next.resolutionDueAt].filter((value): value is string => value !== null).sort();
+  const dues = [next.firstReplyDueAt, next.resolutionDueAt]
+    .filter((value): value is string => value !== null)
+    .sort();
   next.dueAt = dues[0] ?? null;
   return next;
 }
@@ -131,17 +134,31 @@ export interface ExportedClock extends ClockColumns {
 
 const isIsoOrNull = (value: unknown): value is string | null =>
   value === null || (typeof value === 'string' && !Number.isNaN(Date.parse(value)));
-const isFlagOrNull = (value: unknown): value is boolean | null => value === null || typeof value === 'boolean';
+const isFlagOrNull = (value: unknown): value is boolean | null =>
+  value === null || typeof value === 'boolean';
 
 /** An exported clock read back, or null when it is missing or malformed (the clock then starts anew). */
 export function clockFromExport(value: unknown): ExportedClock | null {
   if (!value || typeof value !== 'object') return null;
   const clock = value as Record<string, unknown>;
-  const times = ['clockSince', 'firstReplyAt', 'firstReplyDueAt', 'resolutionDueAt', 'dueAt', 'clockResolvedAt'] as const;
+  const times = [
+    'clockSince',
+    'firstReplyAt',
+    'firstReplyDueAt',
+    'resolutionDueAt',
+    'dueAt',
+    'clockResolvedAt',
+  ] as const;
   const toIso = (item: unknown) => (item === null ? null : new Date(item as string).toISOString());
   if (!times.every((key) => isIsoOrNull(clock[key]))) return null;
-  if (!isFlagOrNull(clock.firstReplyMet) || !isFlagOrNull(clock.resolutionMet) || typeof clock.clockStarted !== 'boolean') return null;
-  const seconds = (item: unknown) => (typeof item === 'number' && Number.isInteger(item) && item >= 0 && item < 2 ** 31 ? item : null);
+  if (
+    !isFlagOrNull(clock.firstReplyMet) ||
+    !isFlagOrNull(clock.resolutionMet) ||
+    typeof clock.clockStarted !== 'boolean'
+  )
+    return null;
+  const seconds = (item: unknown) =>
+    typeof item === 'number' && Number.isInteger(item) && item >= 0 && item < 2 ** 31 ? item : null;
   const firstReplyUsedS = seconds(clock.firstReplyUsedS);
   const resolutionUsedS = seconds(clock.resolutionUsedS);
   if (firstReplyUsedS === null || resolutionUsedS === null) return null;
@@ -189,20 +206,47 @@ export interface ClockView {
 }
 
 /** Both clocks of an incident at `now`, for its page. */
-export function clockViews(subject: ClockSubject, now: Date, times: ResponseTimes, calendar: BusinessCalendar): ClockView[] {
+export function clockViews(
+  subject: ClockSubject,
+  now: Date,
+  times: ResponseTimes,
+  calendar: BusinessCalendar,
+): ClockView[] {
   const running = subject.clockStarted ? subject.clockSince !== null : isClockRunningIn(subject.estado);
   const since = subject.clockStarted ? subject.clockSince : subject.fecha;
   const stretch = running && since ? businessMsBetween(calendar, new Date(since), now) : 0;
   const view = (target: ClockTarget): ClockView => {
-    const done = target === 'primera-respuesta' ? subject.firstReplyAt !== null : subject.estado === 'Resuelto';
+    const done =
+      target === 'primera-respuesta' ? subject.firstReplyAt !== null : subject.estado === 'Resuelto';
     const met = target === 'primera-respuesta' ? subject.firstReplyMet : subject.resolutionMet;
-    const usedMs = (Number(target === 'primera-respuesta' ? subject.firstReplyUsedS : subject.resolutionUsedS) || 0) * 1000 + (done ? 0 : stretch);
+    const usedMs =
+      (Number(target === 'primera-respuesta' ? subject.firstReplyUsedS : subject.resolutionUsedS) || 0) *
+        1000 +
+      (done ? 0 : stretch);
     const limit = targetMs(times, subject.prioridad, target);
-    const dueAt = !done && running ? (target === 'primera-respuesta' ? subject.firstReplyDueAt : subject.resolutionDueAt) : null;
+    const dueAt =
+      !done && running
+        ? target === 'primera-respuesta'
+          ? subject.firstReplyDueAt
+          : subject.resolutionDueAt
+        : null;
     const status: ClockView['status'] = done
-      ? met === null ? 'stopped' : met ? 'met' : 'missed'
-      : running ? 'running' : 'paused';
-    return { target, targetMs: limit, usedMs, status, dueAt, overdue: (status === 'running' || status === 'paused') && usedMs > limit };
+      ? met === null
+        ? 'stopped'
+        : met
+          ? 'met'
+          : 'missed'
+      : running
+        ? 'running'
+        : 'paused';
+    return {
+      target,
+      targetMs: limit,
+      usedMs,
+      status,
+      dueAt,
+      overdue: (status === 'running' || status === 'paused') && usedMs > limit,
+    };
   };
   return [view('primera-respuesta'), view('resolucion')];
 }

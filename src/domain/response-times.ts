@@ -139,11 +139,15 @@ export function responseTimesFrom(value: unknown): ResponseTimes {
   for (const priority of INCIDENT_PRIORITIES)
     for (const target of CLOCK_TARGETS) {
       const time = input.targets?.[priority]?.[target];
-      if (time && targetProblem(time) === null) result.targets[priority][target] = { amount: time.amount, unit: time.unit };
+      if (time && targetProblem(time) === null)
+        result.targets[priority][target] = { amount: time.amount, unit: time.unit };
     }
   if (Array.isArray(input.week) && input.week.length === 7)
     result.week = input.week.map((day) =>
-      day && minutesOf(day.from) !== null && minutesOf(day.to) !== null && minutesOf(day.to)! > minutesOf(day.from)!
+      day &&
+      minutesOf(day.from) !== null &&
+      minutesOf(day.to) !== null &&
+      minutesOf(day.to)! > minutesOf(day.from)!
         ? { from: day.from, to: day.to }
         : null,
     );
@@ -157,8 +161,10 @@ export function targetProblem(time: { amount: unknown; unit: unknown }): string 
   const unit = time.unit as TargetUnit;
   if (typeof time.amount !== 'number' || !Number.isFinite(time.amount) || time.amount <= 0)
     return 'Escribe un número mayor que cero.';
-  if (time.amount > TARGET_MAX[unit]) return `Como máximo ${TARGET_MAX[unit]} ${unit === 'h' ? 'horas' : 'días'}.`;
-  if (Math.round(time.amount * 4) !== time.amount * 4) return 'Usa horas enteras o cuartos (0,25; 0,5; 0,75).';
+  if (time.amount > TARGET_MAX[unit])
+    return `Como máximo ${TARGET_MAX[unit]} ${unit === 'h' ? 'horas' : 'días'}.`;
+  if (Math.round(time.amount * 4) !== time.amount * 4)
+    return 'Usa horas enteras o cuartos (0,25; 0,5; 0,75).';
   return null;
 }
 
@@ -197,14 +203,19 @@ export function responseTimesFromForm(
     const to = value(responseTimeFields.to(index)).trim();
     const start = minutesOf(from);
     const end = minutesOf(to);
-    if (start === null || end === null) errors[responseTimeFields.from(index)] = `Escribe la hora de apertura y de cierre del ${name.toLowerCase()} (HH:MM).`;
-    else if (end <= start) errors[responseTimeFields.from(index)] = `El ${name.toLowerCase()} cierra antes de abrir.`;
+    if (start === null || end === null)
+      errors[responseTimeFields.from(index)] =
+        `Escribe la hora de apertura y de cierre del ${name.toLowerCase()} (HH:MM).`;
+    else if (end <= start)
+      errors[responseTimeFields.from(index)] = `El ${name.toLowerCase()} cierra antes de abrir.`;
     else times.week[index] = { from, to };
   }
   if (!Object.keys(errors).length && times.week.every((day) => day === null))
-    errors[responseTimeFields.open(1)] = 'Abre al menos un día: sin horario laborable los plazos nunca vencerían.';
+    errors[responseTimeFields.open(1)] =
+      'Abre al menos un día: sin horario laborable los plazos nunca vencerían.';
   const zone = value(responseTimeFields.timeZone).trim();
-  if (!isValidTimeZone(zone)) errors[responseTimeFields.timeZone] = 'Escribe una zona horaria válida, como America/Santo_Domingo.';
+  if (!isValidTimeZone(zone))
+    errors[responseTimeFields.timeZone] = 'Escribe una zona horaria válida, como America/Santo_Domingo.';
   else times.timeZone = zone;
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, times };
 }

@@ -59,7 +59,9 @@ export function cardCoverOf(reference: string | null): CoverImage | null {
  */
 export function textImageChoices(body: string): Array<{ reference: string; alt: string }> {
   const seen = new Map<string, string>();
-  for (const match of body.matchAll(/!\[([^\]]*)\]\((\/blog\/imagenes\/[1-9]\d{0,9}-[0-9a-f]{16}-[1-9]\d{0,4}x[1-9]\d{0,4})\)/g)) {
+  for (const match of body.matchAll(
+    /!\[([^\]]*)\]\((\/blog\/imagenes\/[1-9]\d{0,9}-[0-9a-f]{16}-[1-9]\d{0,4}x[1-9]\d{0,4})\)/g,
+  )) {
     if (!seen.has(match[2]!)) seen.set(match[2]!, match[1]!.trim());
   }
   return [...seen].map(([reference, alt]) => ({ reference, alt }));

@@ -16,5 +16,7 @@ export function refusalDetail(
  * refused (`{id}-error`), or nothing when it has neither.
  */
 export function describedBy(id: string, field: { help?: unknown; error?: unknown }): string | undefined {
-  return [field.help ? `${id}-ayuda` : '', field.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    [field.help ? `${id}-ayuda` : '', field.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
+  );
 }

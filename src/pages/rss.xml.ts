@@ -12,7 +12,8 @@ export const GET: APIRoute = async () => {
   const articles = await blogArticlesView();
   return rss({
     title: `Blog de ${config.COMPANY_NAME}`,
-    description: 'Guías prácticas sobre ERP, facturación electrónica y gestión de restaurantes y comercios en República Dominicana.',
+    description:
+      'Guías prácticas sobre ERP, facturación electrónica y gestión de restaurantes y comercios en República Dominicana.',
     site: config.SITE_URL,
     trailingSlash: false,
     customData: '<language>es-do</language>',

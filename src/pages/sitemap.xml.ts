@@ -19,15 +19,26 @@ export const GET: APIRoute = async () => {
   const help = await helpArticlesView();
   const entries: { loc: string; lastmod?: string }[] = [
     // The rating page opens only with a mail's token and is `noindex`: no use to a crawler.
-    ...PUBLIC_PAGES.filter((route) => route !== ROUTES.supportRating).map((route) => ({ loc: new URL(route, SITE_URL).href })),
-    ...articles.map((article) => ({ loc: new URL(article.path, SITE_URL).href, lastmod: isoDay(article.day) })),
+    ...PUBLIC_PAGES.filter((route) => route !== ROUTES.supportRating).map((route) => ({
+      loc: new URL(route, SITE_URL).href,
+    })),
+    ...articles.map((article) => ({
+      loc: new URL(article.path, SITE_URL).href,
+      lastmod: isoDay(article.day),
+    })),
     // A help article's day is its last change ('Actualizado el').
-    ...help.map((article) => ({ loc: new URL(article.path, SITE_URL).href, lastmod: isoDay(article.updatedDay) })),
+    ...help.map((article) => ({
+      loc: new URL(article.path, SITE_URL).href,
+      lastmod: isoDay(article.updatedDay),
+    })),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${entries
-  .map(({ loc, lastmod }) => `  <url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`)
+  .map(
+    ({ loc, lastmod }) =>
+      `  <url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`,
+  )
   .join('\n')}
 </urlset>
 `;

@@ -10,7 +10,11 @@
  */
 {
   const elements = document.querySelectorAll('[data-reveal]');
-  if (elements.length > 0 && 'IntersectionObserver' in window && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
+  if (
+    elements.length > 0 &&
+    'IntersectionObserver' in window &&
+    !matchMedia('(prefers-reduced-motion: reduce)').matches
+  ) {
     const observer = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {

@@ -20,7 +20,8 @@ export default function astroLogger() {
         (event.level === 'error' ? console.error : console.info)(line);
         return;
       }
-      const level = event.level === 'error' || event.level === 'warn' || event.level === 'debug' ? event.level : 'info';
+      const level =
+        event.level === 'error' || event.level === 'warn' || event.level === 'debug' ? event.level : 'info';
       log[level]({ source: 'astro', label: event.label ?? undefined }, message);
     },
   };

@@ -45,129 +45,141 @@ const imapUrl = z.preprocess(
       const url = new URL(value);
       return url.protocol === 'imaps:' || LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
     }, 'imap:// (sin TLS) solo se admite hacia este mismo equipo (127.0.0.1, ::1, localhost); usa imaps://')
-    .refine((value) => new URL(value).username !== '', 'debe incluir el usuario (imaps://usuario:contraseña@servidor/INBOX)')
+    .refine(
+      (value) => new URL(value).username !== '',
+      'debe incluir el usuario (imaps://usuario:contraseña@servidor/INBOX)',
+    )
     .optional(),
 );
 
-const schema = z.object({
-  NODE_ENV: z.preprocess(
-    emptyToUndefined,
-    z.enum(['development', 'production', 'test']).default('production'),
-  ),
-  HOST: stringWithDefault('127.0.0.1'),
-  PORT: integerWithDefault(4321, 0, 65535),
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+const schema = z
+  .object({
+    NODE_ENV: z.preprocess(
+      emptyToUndefined,
+      z.enum(['development', 'production', 'test']).default('production'),
+    ),
+    HOST: stringWithDefault('127.0.0.1'),
+    PORT: integerWithDefault(4321, 0, 65535),
+    LOG_LEVEL: z.preprocess(
+      emptyToUndefined,
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
 
-  DATABASE_URL: stringWithDefault('data/site.db').refine(
-    (value) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^postgres(ql)?:\/\//i.test(value),
-    'debe ser una ruta de archivo SQLite, un URL file: o un URL postgres://',
-  ),
+    DATABASE_URL: stringWithDefault('data/site.db').refine(
+      (value) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^postgres(ql)?:\/\//i.test(value),
+      'debe ser una ruta de archivo SQLite, un URL file: o un URL postgres://',
+    ),
 
-  SITE_URL: urlWithDefault('http://127.0.0.1:4321'),
-  AUTH_SECRET: z.preprocess(
-    emptyToUndefined,
-    z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
-  ),
-  ADMIN_EMAILS: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .default('admin@verticeconsultores.com.do,soporte@verticeconsultores.com.do')
-      .transform((value) =>
-        value
-          .split(',')
-          .map((item) => item.trim().toLowerCase())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.email('contiene una dirección de correo no válida')).min(1)),
-  ),
-  TRUST_PROXY: booleanFlag(false),
-  /**
-   * After start, recompress at brotli's best quality the built files that took SITE_URL (they are
-   * served at a quick setting until then). Test servers turn it off: they live for seconds.
-   */
-  STATIC_RECOMPRESS: booleanFlag(true),
-  /** A staff session not used for this long ends (the 12-hour limit from sign-in holds regardless). */
-  STAFF_SESSION_IDLE_MINUTES: integerWithDefault(120, 1, 720),
-  /** Every staff account must turn on two-step verification: until it does, staff pages send it to /admin/configuracion#dos-pasos. */
-  STAFF_REQUIRE_2FA: booleanFlag(false),
-  FORM_RATE_LIMIT: integerWithDefault(5, 0, 1_000_000),
-  VISITOR_MAIL_DAILY_CAP: integerWithDefault(500, 0, 1_000_000),
-  /** Megabytes of files the public forms may bring in per UTC day, all visitors together; 0: no total. */
-  PUBLIC_UPLOAD_DAILY_MB: integerWithDefault(500, 0, 100_000),
-  /** Megabytes a second this process reads of posted files, all uploads together (attachments/pace.ts). */
-  UPLOAD_MB_PER_SECOND: integerWithDefault(8, 1, 10_000),
-  STAFF_DIGEST_INTERVAL_SECONDS: integerWithDefault(900, 1, 86_400),
-  AUDIT_RETENTION_DAYS: integerWithDefault(365, 1, 36_500),
+    SITE_URL: urlWithDefault('http://127.0.0.1:4321'),
+    AUTH_SECRET: z.preprocess(
+      emptyToUndefined,
+      z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
+    ),
+    ADMIN_EMAILS: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .default('admin@verticeconsultores.com.do,soporte@verticeconsultores.com.do')
+        .transform((value) =>
+          value
+            .split(',')
+            .map((item) => item.trim().toLowerCase())
+            .filter(Boolean),
+        )
+        .pipe(z.array(z.email('contiene una dirección de correo no válida')).min(1)),
+    ),
+    TRUST_PROXY: booleanFlag(false),
+    /**
+     * After start, recompress at brotli's best quality the built files that took SITE_URL (they are
+     * served at a quick setting until then). Test servers turn it off: they live for seconds.
+     */
+    STATIC_RECOMPRESS: booleanFlag(true),
+    /** A staff session not used for this long ends (the 12-hour limit from sign-in holds regardless). */
+    STAFF_SESSION_IDLE_MINUTES: integerWithDefault(120, 1, 720),
+    /** Every staff account must turn on two-step verification: until it does, staff pages send it to /admin/configuracion#dos-pasos. */
+    STAFF_REQUIRE_2FA: booleanFlag(false),
+    FORM_RATE_LIMIT: integerWithDefault(5, 0, 1_000_000),
+    VISITOR_MAIL_DAILY_CAP: integerWithDefault(500, 0, 1_000_000),
+    /** Megabytes of files the public forms may bring in per UTC day, all visitors together; 0: no total. */
+    PUBLIC_UPLOAD_DAILY_MB: integerWithDefault(500, 0, 100_000),
+    /** Megabytes a second this process reads of posted files, all uploads together (attachments/pace.ts). */
+    UPLOAD_MB_PER_SECOND: integerWithDefault(8, 1, 10_000),
+    STAFF_DIGEST_INTERVAL_SECONDS: integerWithDefault(900, 1, 86_400),
+    AUDIT_RETENTION_DAYS: integerWithDefault(365, 1, 36_500),
 
-  SMTP_URL: z.preprocess(
-    emptyToUndefined,
-    z.url({ protocol: /^smtps?$/, error: 'debe ser un URL smtp:// o smtps://' }).optional(),
-  ),
-  MAIL_TRANSPORT: z.preprocess(emptyToUndefined, z.enum(['smtp', 'file', 'emailjs']).optional()),
-  MAIL_FROM: stringWithDefault('Vértice Consultores <no-reply@verticeconsultores.com.do>'),
-  MAIL_DIR: stringWithDefault('data/mail'),
-  FIRST_PASSWORD_FILE: stringWithDefault('data/first-staff-password'),
-  STAFF_INBOX: emailWithDefault('soporte@verticeconsultores.com.do'),
-  /** The support address customers write to; replies come back to `local+TOKEN@domain` of it. Unset: no inbound mail. */
-  INBOUND_ADDRESS: z.preprocess(
-    emptyToUndefined,
-    z
-      .email('debe ser una dirección de correo (soporte@empresa.com.do)')
-      .refine((value) => !value.split('@')[0]!.includes('+'), 'no debe llevar «+»: las respuestas llegan a local+CLAVE@dominio')
-      .transform((value) => value.toLowerCase())
-      .optional(),
-  ),
-  INBOUND_IMAP_URL: imapUrl,
-  INBOUND_POLL_SECONDS: integerWithDefault(60, 5, 3600),
-  /** Unset: `POST /api/inbound-mail` answers 404. */
-  INBOUND_WEBHOOK_SECRET: z.preprocess(
-    emptyToUndefined,
-    z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
-  ),
-  /** Largest mail accepted, in bytes (default 25 MB). */
-  INBOUND_MAX_BYTES: integerWithDefault(25 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
-  EMAILJS_SERVICE_ID: optionalString,
-  EMAILJS_TEMPLATE_ID: optionalString,
-  EMAILJS_PUBLIC_KEY: optionalString,
-  EMAILJS_PRIVATE_KEY: optionalString,
-  EMAILJS_API_URL: urlWithDefault('https://api.emailjs.com'),
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z.url({ protocol: /^smtps?$/, error: 'debe ser un URL smtp:// o smtps://' }).optional(),
+    ),
+    MAIL_TRANSPORT: z.preprocess(emptyToUndefined, z.enum(['smtp', 'file', 'emailjs']).optional()),
+    MAIL_FROM: stringWithDefault('Vértice Consultores <no-reply@verticeconsultores.com.do>'),
+    MAIL_DIR: stringWithDefault('data/mail'),
+    FIRST_PASSWORD_FILE: stringWithDefault('data/first-staff-password'),
+    STAFF_INBOX: emailWithDefault('soporte@verticeconsultores.com.do'),
+    /** The support address customers write to; replies come back to `local+TOKEN@domain` of it. Unset: no inbound mail. */
+    INBOUND_ADDRESS: z.preprocess(
+      emptyToUndefined,
+      z
+        .email('debe ser una dirección de correo (soporte@empresa.com.do)')
+        .refine(
+          (value) => !value.split('@')[0]!.includes('+'),
+          'no debe llevar «+»: las respuestas llegan a local+CLAVE@dominio',
+        )
+        .transform((value) => value.toLowerCase())
+        .optional(),
+    ),
+    INBOUND_IMAP_URL: imapUrl,
+    INBOUND_POLL_SECONDS: integerWithDefault(60, 5, 3600),
+    /** Unset: `POST /api/inbound-mail` answers 404. */
+    INBOUND_WEBHOOK_SECRET: z.preprocess(
+      emptyToUndefined,
+      z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
+    ),
+    /** Largest mail accepted, in bytes (default 25 MB). */
+    INBOUND_MAX_BYTES: integerWithDefault(25 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
+    EMAILJS_SERVICE_ID: optionalString,
+    EMAILJS_TEMPLATE_ID: optionalString,
+    EMAILJS_PUBLIC_KEY: optionalString,
+    EMAILJS_PRIVATE_KEY: optionalString,
+    EMAILJS_API_URL: urlWithDefault('https://api.emailjs.com'),
 
-  COMPANY_NAME: stringWithDefault('Vértice Consultores'),
-  COMPANY_TAGLINE: stringWithDefault('Consultoría Tecnológica de Vanguardia'),
-  COMPANY_PHONE: stringWithDefault('+1 809-555-0142'),
-  COMPANY_EMAIL: emailWithDefault('contacto@verticeconsultores.com.do'),
-  COMPANY_ADDRESS: stringWithDefault(
-    'Av. Winston Churchill 1099, Torre Citi, piso 8, Santo Domingo, República Dominicana',
-  ),
-  COMPANY_SOCIAL_URL: urlWithDefault('https://www.instagram.com/verticeconsultores'),
-  /** The hours the company (and its support) answers, as a sentence: shown as written on every page that states hours. */
-  COMPANY_HOURS: stringWithDefault('Lunes a viernes, de 8:30 a. m. a 5:30 p. m.'),
-  WHATSAPP_NUMBER: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .default('18095550142')
-      .transform((value) => value.replace(/[\s()+-]/g, ''))
-      .pipe(z.string().regex(/^\d{8,15}$/, 'debe tener entre 8 y 15 dígitos (con código de país)')),
-  ),
-  BOOKING_URL: urlWithDefault('https://calendly.com/verticeconsultores/presentacion'),
-  CONSULTATION_URL: urlWithDefault('https://calendly.com/verticeconsultores/consulta-tecnica'),
-  TIENDAO_DEMO_URL: urlWithDefault('https://calendly.com/verticeconsultores/demo-tiendao'),
-  ANALYTICS_URL: urlWithDefault('https://analytics.google.com/'),
-  VIDEO_ADMCLOUD_ID: stringWithDefault('M7lc1UVf-VE'),
-  VIDEO_RESTAURANTPE_ID: stringWithDefault('aqz-KE-bpKQ'),
-  VIDEO_ABOUT_SRC: optionalString,
-}).superRefine((config, context) => {
-  // Both ways in hand mail to the support address's desk: without the address, nothing can open an incident.
-  for (const variable of ['INBOUND_IMAP_URL', 'INBOUND_WEBHOOK_SECRET'] as const) {
-    if (config[variable] && !config.INBOUND_ADDRESS)
-      context.addIssue({ code: 'custom', path: ['INBOUND_ADDRESS'], message: `es obligatoria cuando ${variable} está definida` });
-  }
-});
+    COMPANY_NAME: stringWithDefault('Vértice Consultores'),
+    COMPANY_TAGLINE: stringWithDefault('Consultoría Tecnológica de Vanguardia'),
+    COMPANY_PHONE: stringWithDefault('+1 809-555-0142'),
+    COMPANY_EMAIL: emailWithDefault('contacto@verticeconsultores.com.do'),
+    COMPANY_ADDRESS: stringWithDefault(
+      'Av. Winston Churchill 1099, Torre Citi, piso 8, Santo Domingo, República Dominicana',
+    ),
+    COMPANY_SOCIAL_URL: urlWithDefault('https://www.instagram.com/verticeconsultores'),
+    /** The hours the company (and its support) answers, as a sentence: shown as written on every page that states hours. */
+    COMPANY_HOURS: stringWithDefault('Lunes a viernes, de 8:30 a. m. a 5:30 p. m.'),
+    WHATSAPP_NUMBER: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .default('18095550142')
+        .transform((value) => value.replace(/[\s()+-]/g, ''))
+        .pipe(z.string().regex(/^\d{8,15}$/, 'debe tener entre 8 y 15 dígitos (con código de país)')),
+    ),
+    BOOKING_URL: urlWithDefault('https://calendly.com/verticeconsultores/presentacion'),
+    CONSULTATION_URL: urlWithDefault('https://calendly.com/verticeconsultores/consulta-tecnica'),
+    TIENDAO_DEMO_URL: urlWithDefault('https://calendly.com/verticeconsultores/demo-tiendao'),
+    ANALYTICS_URL: urlWithDefault('https://analytics.google.com/'),
+    VIDEO_ADMCLOUD_ID: stringWithDefault('M7lc1UVf-VE'),
+    VIDEO_RESTAURANTPE_ID: stringWithDefault('aqz-KE-bpKQ'),
+    VIDEO_ABOUT_SRC: optionalString,
+  })
+  .superRefine((config, context) => {
+    // Both ways in hand mail to the support address's desk: without the address, nothing can open an incident.
+    for (const variable of ['INBOUND_IMAP_URL', 'INBOUND_WEBHOOK_SECRET'] as const) {
+      if (config[variable] && !config.INBOUND_ADDRESS)
+        context.addIssue({
+          code: 'custom',
+          path: ['INBOUND_ADDRESS'],
+          message: `es obligatoria cuando ${variable} está definida`,
+        });
+    }
+  });
 
 export type Config = z.infer<typeof schema>;
 

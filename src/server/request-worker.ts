@@ -46,15 +46,18 @@ export class RequestWorker {
       workerData: options.workerData,
       resourceLimits: options.resourceLimits,
     });
-    this.#worker.on('message', ({ id, error, ...result }: { id: number; error?: string } & Record<string, unknown>) => {
-      const pending = this.#pending.get(id);
-      if (!pending) return;
-      this.#pending.delete(id);
-      clearTimeout(pending.timer);
-      if (error === undefined) pending.resolve(result);
-      else pending.reject(new Error(options.failure(error)));
-      if (!this.#pending.size) this.#rest();
-    });
+    this.#worker.on(
+      'message',
+      ({ id, error, ...result }: { id: number; error?: string } & Record<string, unknown>) => {
+        const pending = this.#pending.get(id);
+        if (!pending) return;
+        this.#pending.delete(id);
+        clearTimeout(pending.timer);
+        if (error === undefined) pending.resolve(result);
+        else pending.reject(new Error(options.failure(error)));
+        if (!this.#pending.size) this.#rest();
+      },
+    );
     this.#worker.on('error', (error) => this.#end(error));
     this.#worker.on('exit', (code) => this.#end(new Error(options.exited(code))));
     // After the listeners: adding a 'message' listener refs the worker again.
@@ -87,7 +90,11 @@ export class RequestWorker {
   }
 
   /** Sends a request; its answer without the id. `transfer`: buffers moved to the worker, not copied. */
-  request(message: Record<string, unknown>, transfer: readonly Transferable[] = [], timeout?: { ms: number; message: string }): Promise<Record<string, unknown>> {
+  request(
+    message: Record<string, unknown>,
+    transfer: readonly Transferable[] = [],
+    timeout?: { ms: number; message: string },
+  ): Promise<Record<string, unknown>> {
     // An ended worker would never answer (a caller holding on to it past its end).
     if (this.#ended) return Promise.reject(new Error(this.#options.exited(0)));
     clearTimeout(this.#idle);

@@ -33,7 +33,8 @@ export interface Background {
 export async function prepareDatabase(): Promise<void> {
   const handle = getDbHandle();
   const result = await migrateToLatest(handle.db);
-  const applied = result.results?.filter((item) => item.status === 'Success').map((item) => item.migrationName) ?? [];
+  const applied =
+    result.results?.filter((item) => item.status === 'Success').map((item) => item.migrationName) ?? [];
   getLogger().info({ database: handle.describe, applied }, 'database ready');
 }
 
@@ -90,7 +91,11 @@ export async function startBackground(): Promise<Background[]> {
     // Held staff notices (a flood of incidents) go out as one digest when it comes due; once an hour,
     // audit events older than AUDIT_RETENTION_DAYS and raw inbound mails older than 90 days are deleted.
     beforeRound: async () => {
-      await sendStaffDigestIfDue(db, { brand: mailBrand(config), staffInbox: config.STAFF_INBOX, intervalMs: config.STAFF_DIGEST_INTERVAL_SECONDS * 1000 });
+      await sendStaffDigestIfDue(db, {
+        brand: mailBrand(config),
+        staffInbox: config.STAFF_INBOX,
+        intervalMs: config.STAFF_DIGEST_INTERVAL_SECONDS * 1000,
+      });
       const overdue = await checkOverdue().catch((error: unknown) => {
         log.error({ err: error }, 'overdue check failed');
         return 0;
@@ -101,7 +106,8 @@ export async function startBackground(): Promise<Background[]> {
         log.error({ err: error }, 'audit purge failed');
         return null;
       });
-      if (purged) log.info({ purged, retentionDays: config.AUDIT_RETENTION_DAYS }, 'old audit events deleted');
+      if (purged)
+        log.info({ purged, retentionDays: config.AUDIT_RETENTION_DAYS }, 'old audit events deleted');
       // Raw inbound mails ('Ver original') are kept 90 days; their record stays.
       const originals = await purgeOldOriginalsIfDue(db).catch((error: unknown) => {
         log.error({ err: error }, 'inbound originals purge failed');

@@ -59,7 +59,6 @@ beforeAll(async () => {
   await recordEvent(db, { ...actor, action: 'client.meeting', subject: clientId, detail: MEETING_UTC });
 });
 
-
 const row = (page: Page, action: string) =>
   page.locator(`#actividad tbody tr[data-evento="${action}"]`).first();
 
@@ -90,7 +89,9 @@ describe("'Actividad' in words", () => {
     // The introduction counts the rows shown, in words that agree with the number.
     const shown = await page.locator('#actividad tbody tr').count();
     expect((await page.locator('#actividad h2 + p').textContent())?.replace(/\s+/g, ' ').trim()).toMatch(
-      new RegExp(`^Los últimos ${shown} eventos de seguridad y de datos del área de personal, del más reciente al más antiguo`),
+      new RegExp(
+        `^Los últimos ${shown} eventos de seguridad y de datos del área de personal, del más reciente al más antiguo`,
+      ),
     );
 
     const edited = row(page, 'client.edited');

@@ -32,7 +32,13 @@ afterAll(async () => {
   await smtp?.stop();
 });
 const { server, browser, db } = useSite({
-  env: () => ({ ADMIN_EMAILS: `${ADMIN},${SUPPORT}`, TRUST_PROXY: 'true', LOG_LEVEL: 'warn', AUTH_SECRET, SMTP_URL: smtp.url }),
+  env: () => ({
+    ADMIN_EMAILS: `${ADMIN},${SUPPORT}`,
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'warn',
+    AUTH_SECRET,
+    SMTP_URL: smtp.url,
+  }),
 });
 let adminPassword = '';
 let ipCounter = 0;
@@ -40,7 +46,10 @@ let ipCounter = 0;
 /** Each context its own client IP (the server trusts X-Forwarded-For here), so rate limits do not mix. */
 async function newContext(options = DESKTOP): Promise<BrowserContext> {
   ipCounter += 1;
-  return browser.newContext({ ...options, extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` } });
+  return browser.newContext({
+    ...options,
+    extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` },
+  });
 }
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {
@@ -54,7 +63,12 @@ async function signIn(page: Page, email: string, password: string): Promise<void
 /** A page at `path` signed in as SUPPORT by the form's post (the form itself is tested under 'sign-in'). */
 async function staffPage(path: string, options = DESKTOP) {
   ipCounter += 1;
-  const { context, page } = await signInStaff(browser, server.url, { email: SUPPORT, password: PASSWORD, network: `198.51.100.${ipCounter}` }, options);
+  const { context, page } = await signInStaff(
+    browser,
+    server.url,
+    { email: SUPPORT, password: PASSWORD, network: `198.51.100.${ipCounter}` },
+    options,
+  );
   const consoleWatch = watchConsole(page);
   await page.goto(`${server.url}${path}`);
   await hydrated(page);
@@ -70,13 +84,46 @@ async function cookieOf(context: BrowserContext): Promise<string> {
   return (await context.cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
 }
 
-const runAdmin = (args: string[], adminEmails = `${ADMIN},${SUPPORT}`) => runAdminScript(server, args, adminEmails);
+const runAdmin = (args: string[], adminEmails = `${ADMIN},${SUPPORT}`) =>
+  runAdminScript(server, args, adminEmails);
 
 const INCIDENTS = [
-  { numero: 'INC-20250110-1001', nombre: 'José Pérez', rnc: '101850043', estado: 'Registrado', fecha: '2025-01-10T14:00:00.000Z', email: 'jose@example.com', problema: 'No imprime la factura con NCF.' },
-  { numero: 'INC-20250111-2002', nombre: 'María Gómez', rnc: '131246757', estado: 'En Proceso', fecha: '2025-01-11T14:00:00.000Z', email: '', problema: 'El reporte 606 sale vacío.' },
-  { numero: 'INC-20250112-3003', nombre: 'Jose Alberto Núñez', rnc: '40212345678', estado: 'Resuelto', fecha: '2025-01-12T14:00:00.000Z', email: 'jan@example.com', problema: 'Cambio de contraseña.' },
-  { numero: 'INC-20250113-4004', nombre: 'Ana Pérez', rnc: '101-85004-3', estado: 'Registrado', fecha: '2025-01-13T14:00:00.000Z', email: 'ana@example.com', problema: '=HYPERLINK("http://x","clic")' },
+  {
+    numero: 'INC-20250110-1001',
+    nombre: 'José Pérez',
+    rnc: '101850043',
+    estado: 'Registrado',
+    fecha: '2025-01-10T14:00:00.000Z',
+    email: 'jose@example.com',
+    problema: 'No imprime la factura con NCF.',
+  },
+  {
+    numero: 'INC-20250111-2002',
+    nombre: 'María Gómez',
+    rnc: '131246757',
+    estado: 'En Proceso',
+    fecha: '2025-01-11T14:00:00.000Z',
+    email: '',
+    problema: 'El reporte 606 sale vacío.',
+  },
+  {
+    numero: 'INC-20250112-3003',
+    nombre: 'Jose Alberto Núñez',
+    rnc: '40212345678',
+    estado: 'Resuelto',
+    fecha: '2025-01-12T14:00:00.000Z',
+    email: 'jan@example.com',
+    problema: 'Cambio de contraseña.',
+  },
+  {
+    numero: 'INC-20250113-4004',
+    nombre: 'Ana Pérez',
+    rnc: '101-85004-3',
+    estado: 'Registrado',
+    fecha: '2025-01-13T14:00:00.000Z',
+    email: 'ana@example.com',
+    problema: '=HYPERLINK("http://x","clic")',
+  },
 ] as const;
 
 beforeAll(async () => {
@@ -101,10 +148,12 @@ beforeAll(async () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await db.insertInto('incidentEvents').values({ incidentId: row.id, estado: 'Registrado', fecha: item.fecha, actor: null }).execute();
+    await db
+      .insertInto('incidentEvents')
+      .values({ incidentId: row.id, estado: 'Registrado', fecha: item.fecha, actor: null })
+      .execute();
   }
 });
-
 
 describe('sign-in', () => {
   it('creates the first staff account on start and signs in with it, once an operator has set its password', async () => {
@@ -115,7 +164,9 @@ describe('sign-in', () => {
     const consoleWatch = watchConsole(page);
     await signIn(page, ADMIN, adminPassword);
     expect(new URL(page.url()).pathname).toBe('/admin');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain(`Bienvenido, ${ADMIN}`);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toContain(`Bienvenido, ${ADMIN}`);
     const cookie = (await context.cookies()).find((item) => item.name.includes('session_token'));
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe('Lax');
@@ -128,13 +179,19 @@ describe('sign-in', () => {
     const page = await context.newPage();
     const consoleWatch = watchConsole(page);
     await page.goto(`${server.url}/admin-login`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Login Administrador');
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Login Administrador');
     await expectNoAxeViolations(page);
     await signIn(page, SUPPORT, 'una-clave-equivocada');
-    expect(await page.getByRole('alert').textContent()).toBe('Credenciales incorrectas o error al iniciar sesión.');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Credenciales incorrectas o error al iniciar sesión.',
+    );
     if (SHOTS) await page.screenshot({ path: `${SHOTS}-login-desktop.png` });
     await signIn(page, 'nadie@verticeconsultores.com.do', PASSWORD);
-    expect(await page.getByRole('alert').textContent()).toBe('Credenciales incorrectas o error al iniciar sesión.');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Credenciales incorrectas o error al iniciar sesión.',
+    );
     expect((await context.cookies()).filter((item) => item.name.includes('session_token'))).toEqual([]);
     consoleWatch.assertNone();
     await context.close();
@@ -145,9 +202,16 @@ describe('sign-in', () => {
     const page = await context.newPage();
     await signIn(page, FORMER, PASSWORD);
     expect(new URL(page.url()).pathname).toBe('/admin-login');
-    expect(await page.getByRole('alert').textContent()).toBe('Este usuario no tiene permisos de administrador.');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Este usuario no tiene permisos de administrador.',
+    );
     expect((await context.cookies()).filter((item) => item.name.includes('session_token'))).toEqual([]);
-    const sessions = await db.withoutPlugins().selectFrom('session' as any).innerJoin('user as u' as any, 'u.id' as any, 'session.userId' as any).select('u.email' as any).execute();
+    const sessions = await db
+      .withoutPlugins()
+      .selectFrom('session' as any)
+      .innerJoin('user as u' as any, 'u.id' as any, 'session.userId' as any)
+      .select('u.email' as any)
+      .execute();
     expect(sessions.map((row: any) => row.email)).not.toContain(FORMER);
     await context.close();
   });
@@ -157,10 +221,15 @@ describe('sign-in', () => {
     const attempt = (email: string, from = ip) =>
       fetch(`${server.url}/admin-login`, {
         method: 'POST',
-        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from },
+        headers: {
+          origin: server.url,
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': from,
+        },
         body: new URLSearchParams({ email, password: 'clave-incorrecta-123' }),
       });
-    for (let index = 0; index < 10; index++) expect((await attempt(`otro${index}@example.com`)).status).toBe(200);
+    for (let index = 0; index < 10; index++)
+      expect((await attempt(`otro${index}@example.com`)).status).toBe(200);
     const limited = await attempt(SUPPORT);
     expect(limited.status).toBe(429);
     expect(await limited.text()).toContain('Demasiados intentos de inicio de sesión');
@@ -202,7 +271,10 @@ describe('guard', () => {
     // A session for the former employee, made as a server that still listed them would make it.
     const config = parseConfig({ SITE_URL: server.url, ADMIN_EMAILS: `${ADMIN},${FORMER}`, AUTH_SECRET });
     const auth = createStaffAuth({ db, engine: 'sqlite', config, secret: AUTH_SECRET });
-    const outcome = await signInWithAuth({ email: FORMER, password: PASSWORD, ip: '192.0.2.50' }, { auth, config, db });
+    const outcome = await signInWithAuth(
+      { email: FORMER, password: PASSWORD, ip: '192.0.2.50' },
+      { auth, config, db },
+    );
     if (outcome.kind !== 'ok') throw new Error(outcome.kind);
     const cookie = outcome.setCookies.map((line) => line.split(';')[0]).join('; ');
     const page = await fetch(`${server.url}/admin/clientes`, { headers: { cookie }, redirect: 'manual' });
@@ -210,7 +282,11 @@ describe('guard', () => {
     expect(await page.text()).toContain('Este usuario no tiene permisos de administrador.');
     const csv = await fetch(`${server.url}/api/staff/incidencias.csv`, { headers: { cookie } });
     expect(csv.status).toBe(403);
-    const action = await fetch(`${server.url}/_actions/clients.create`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+    const action = await fetch(`${server.url}/_actions/clients.create`, {
+      method: 'POST',
+      headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(action.status).toBe(403);
   });
 
@@ -234,19 +310,35 @@ describe('guard', () => {
       expect(response.status, name).toBe(401);
       expect(await response.json(), name).toMatchObject({ type: 'AstroActionError', code: 'UNAUTHORIZED' });
     }
-    for (const path of ['/_actions/clients%2Ecreate', '/_actions/%63lients.sendWelcome', '/api/%73taff/incidencias.csv']) {
-      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+    for (const path of [
+      '/_actions/clients%2Ecreate',
+      '/_actions/%63lients.sendWelcome',
+      '/api/%73taff/incidencias.csv',
+    ]) {
+      const response = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(response.status, path).toBe(401);
     }
   });
 });
 
 describe('incidents', () => {
-  const numbers = (page: Page) => page.locator('article[data-incidencia]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-incidencia')));
+  const numbers = (page: Page) =>
+    page
+      .locator('article[data-incidencia]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-incidencia')));
 
   it('lists newest first and filters by number, name, RNC and state (also combined), with the filters in the URL', async () => {
     const { context, page, consoleWatch } = await staffPage('/admin/incidencias');
-    expect(await numbers(page)).toEqual(['INC-20250113-4004', 'INC-20250112-3003', 'INC-20250111-2002', 'INC-20250110-1001']);
+    expect(await numbers(page)).toEqual([
+      'INC-20250113-4004',
+      'INC-20250112-3003',
+      'INC-20250111-2002',
+      'INC-20250110-1001',
+    ]);
     await expectNoAxeViolations(page);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}-incidencias-desktop.png`, fullPage: true });
 
@@ -282,10 +374,14 @@ describe('incidents', () => {
     await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
     await card.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
     await card.getByRole('button', { name: 'Guardar', exact: true }).click();
-    await expect.poll(() => card.getByRole('status').textContent()).toContain('Estado actualizado correctamente');
+    await expect
+      .poll(() => card.getByRole('status').textContent())
+      .toContain('Estado actualizado correctamente');
     expect(await card.getByTestId('estado-actual').textContent()).toBe('En Proceso');
     // 'Notificar al cliente' is on by default: the visitor hears of the change through the outbox.
-    const notice = await smtp.waitFor((message) => message.subject === 'Incidencia INC-20250110-1001: En Proceso');
+    const notice = await smtp.waitFor(
+      (message) => message.subject === 'Incidencia INC-20250110-1001: En Proceso',
+    );
     expect(notice.to && 'text' in notice.to ? notice.to.text : '').toContain('jose@example.com');
     expect(notice.text).toContain('En Proceso');
     await card.getByText('Historial (2)').click();
@@ -300,7 +396,10 @@ describe('incidents', () => {
       .where('incidents.numeroIncidencia', '=', 'INC-20250110-1001')
       .orderBy('incidentEvents.id')
       .execute();
-    expect(events.map((event) => [event.estado, event.actor])).toEqual([['Registrado', null], ['En Proceso', SUPPORT]]);
+    expect(events.map((event) => [event.estado, event.actor])).toEqual([
+      ['Registrado', null],
+      ['En Proceso', SUPPORT],
+    ]);
     expect(Date.now() - Date.parse(events[1]!.fecha)).toBeLessThan(60_000);
     await page.reload();
     const reloaded = page.locator('article[data-incidencia="INC-20250110-1001"]');
@@ -313,18 +412,24 @@ describe('incidents', () => {
 
   it('exports the filtered list as CSV with BOM, the problem, the history, and formulas neutralised', async () => {
     const { context } = await staffPage('/admin');
-    const response = await fetch(`${server.url}/api/staff/incidencias.csv?nombre=p%C3%A9rez`, { headers: { cookie: await cookieOf(context) } });
+    const response = await fetch(`${server.url}/api/staff/incidencias.csv?nombre=p%C3%A9rez`, {
+      headers: { cookie: await cookieOf(context) },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/csv');
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"Número","Fecha","Estado","Prioridad","Nombre","Teléfono","Correo","RNC","Problema","Historial"');
+    expect(lines[0]).toBe(
+      '"Número","Fecha","Estado","Prioridad","Nombre","Teléfono","Correo","RNC","Problema","Historial"',
+    );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('"INC-20250113-4004"');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"",""clic"")"`);
     expect(lines[2]).toContain('"No imprime la factura con NCF."');
-    expect(lines[2]).toMatch(/Registrado \| \d\d\/\d\d\/\d{4} \d\d:\d\d En Proceso \(soporte@verticeconsultores\.com\.do\)/);
+    expect(lines[2]).toMatch(
+      /Registrado \| \d\d\/\d\d\/\d{4} \d\d:\d\d En Proceso \(soporte@verticeconsultores\.com\.do\)/,
+    );
     await context.close();
   });
 });
@@ -340,10 +445,21 @@ describe('clients', () => {
     const incomplete = await fetch(`${server.url}/_actions/clients.create`, {
       method: 'POST',
       headers: { origin: server.url, cookie: await cookieOf(context) },
-      body: new URLSearchParams({ razonSocial: 'Sin Datos SRL', nombreRepresentante: '', telefono: '', email: 'no-es-correo', rnc: '', tipoProyecto: '' }),
+      body: new URLSearchParams({
+        razonSocial: 'Sin Datos SRL',
+        nombreRepresentante: '',
+        telefono: '',
+        email: 'no-es-correo',
+        rnc: '',
+        tipoProyecto: '',
+      }),
     });
     expect(incomplete.status).toBe(400);
-    expect((await incomplete.json()).fields).toMatchObject({ nombreRepresentante: ['Este campo es obligatorio.'], tipoProyecto: ['Este campo es obligatorio.'], email: ['Correo electrónico no válido.'] });
+    expect((await incomplete.json()).fields).toMatchObject({
+      nombreRepresentante: ['Este campo es obligatorio.'],
+      tipoProyecto: ['Este campo es obligatorio.'],
+      email: ['Correo electrónico no válido.'],
+    });
 
     const fields: Record<string, string> = {
       'Razón social': 'Farmacia Los Álamos SRL',
@@ -376,7 +492,8 @@ describe('clients', () => {
     ]);
     await page.reload();
 
-    for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+    for (const [label, value] of Object.entries(fields))
+      await page.getByLabel(label, { exact: true }).fill(value);
     await page.getByRole('button', { name: 'Guardar cliente' }).click();
     const status = page.getByRole('status').filter({ hasText: 'guardado correctamente' });
     await expect.poll(() => status.textContent()).toContain('dígito verificador');
@@ -385,7 +502,11 @@ describe('clients', () => {
     expect(await item.textContent()).toContain('Pendiente');
     if (SHOTS) await page.screenshot({ path: `${SHOTS}-clientes-desktop.png`, fullPage: true });
 
-    const [stored, ...more] = await db.selectFrom('clients').selectAll().where('email', '=', 'carmen@losalamos.com.do').execute();
+    const [stored, ...more] = await db
+      .selectFrom('clients')
+      .selectAll()
+      .where('email', '=', 'carmen@losalamos.com.do')
+      .execute();
     expect(more).toEqual([]);
     expect(stored!.estadoProyecto).toBe('pendiente');
     expect(Boolean(stored!.correoBienvenidaEnviado)).toBe(false);
@@ -404,16 +525,24 @@ describe('clients', () => {
   it('sends the welcome mail once through the real SMTP peer, and reports a failure when the mail server is down', async () => {
     const { context, page, consoleWatch } = await staffPage('/admin/clientes');
     const item = page.locator('li[data-cliente="carmen@losalamos.com.do"]');
-    expect(await item.getByRole('link', { name: /^Reunión/ }).getAttribute('href')).toMatch(/^\/admin\/clientes\/\d+\/reunion$/);
+    expect(await item.getByRole('link', { name: /^Reunión/ }).getAttribute('href')).toMatch(
+      /^\/admin\/clientes\/\d+\/reunion$/,
+    );
     const button = item.getByRole('button', { name: /Bienvenida|Enviando|Enviado/ });
     const stored = () =>
-      db.selectFrom('clients').select('correoBienvenidaEnviado').where('email', '=', 'carmen@losalamos.com.do').executeTakeFirstOrThrow();
+      db
+        .selectFrom('clients')
+        .select('correoBienvenidaEnviado')
+        .where('email', '=', 'carmen@losalamos.com.do')
+        .executeTakeFirstOrThrow();
 
     // Mail server down: the action answers an error (the browser logs that 500), nothing is marked.
     await smtp.stop();
     consoleWatch.problems.length = 0;
     await button.click();
-    await expect.poll(() => item.getByRole('alert').textContent(), { timeout: 15_000 }).toContain('Hubo un error al enviar el correo');
+    await expect
+      .poll(() => item.getByRole('alert').textContent(), { timeout: 15_000 })
+      .toContain('Hubo un error al enviar el correo');
     expect(await button.textContent()).toBe('📧 Bienvenida');
     expect(await button.isEnabled()).toBe(true);
     expect(Boolean((await stored()).correoBienvenidaEnviado)).toBe(false);
@@ -425,10 +554,14 @@ describe('clients', () => {
     expect(await button.isDisabled()).toBe(true);
     const success = item.getByRole('status');
     expect(await success.textContent()).toMatch(/enviad/i);
-    const mail = await smtp.waitFor((message) => message.subject?.includes('Farmacia Los Álamos SRL') ?? false);
+    const mail = await smtp.waitFor(
+      (message) => message.subject?.includes('Farmacia Los Álamos SRL') ?? false,
+    );
     expect(mail.to && 'text' in mail.to ? mail.to.text : '').toContain('carmen@losalamos.com.do');
     expect(mail.text).toContain('Carmen Rodríguez');
-    expect(smtp.messages.filter((message) => message.subject?.includes('Farmacia Los Álamos SRL'))).toHaveLength(1);
+    expect(
+      smtp.messages.filter((message) => message.subject?.includes('Farmacia Los Álamos SRL')),
+    ).toHaveLength(1);
     expect(Boolean((await stored()).correoBienvenidaEnviado)).toBe(true);
     // The success message goes away after 3 seconds.
     await expect.poll(() => success.count(), { timeout: 10_000 }).toBe(0);
@@ -445,7 +578,12 @@ describe('clients without JavaScript', () => {
     const storageState = await signedIn.storageState();
     await signedIn.close();
     ipCounter += 1;
-    const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false, storageState, extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` } });
+    const context = await browser.newContext({
+      ...DESKTOP,
+      javaScriptEnabled: false,
+      storageState,
+      extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` },
+    });
     const page = await context.newPage();
     await page.goto(`${server.url}/admin/clientes`);
 
@@ -459,43 +597,85 @@ describe('clients without JavaScript', () => {
       'RNC o cédula': '101850043',
       'Tipo de proyecto': 'Tiendao',
     };
-    for (const [label, value] of Object.entries(typed)) await page.getByLabel(label, { exact: true }).fill(value);
-    await Promise.all([page.waitForURL(/_action=clients\.create/), page.getByRole('button', { name: 'Guardar cliente' }).click()]);
+    for (const [label, value] of Object.entries(typed))
+      await page.getByLabel(label, { exact: true }).fill(value);
+    await Promise.all([
+      page.waitForURL(/_action=clients\.create/),
+      page.getByRole('button', { name: 'Guardar cliente' }).click(),
+    ]);
 
-    expect(await page.getByRole('alert').textContent()).toBe('Error al guardar cliente (invalid-argument). Revisa los campos marcados.');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Error al guardar cliente (invalid-argument). Revisa los campos marcados.',
+    );
     expect(await page.locator('#c-telefono-error').textContent()).toBe('Este campo es obligatorio.');
     expect(await page.locator('#c-email-error').textContent()).toBe('Correo electrónico no válido.');
-    expect(await page.getByLabel('Correo electrónico', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Correo electrónico', { exact: true }).getAttribute('aria-invalid')).toBe(
+      'true',
+    );
     expect(await page.locator('[id$="-error"]').count()).toBe(2);
-    for (const [label, value] of Object.entries(typed)) expect(await page.getByLabel(label, { exact: true }).inputValue(), label).toBe(value);
+    for (const [label, value] of Object.entries(typed))
+      expect(await page.getByLabel(label, { exact: true }).inputValue(), label).toBe(value);
     expect(await db.selectFrom('clients').select('id').where('rnc', '=', '101850043').execute()).toEqual([]);
 
     await page.getByLabel('Teléfono', { exact: true }).fill('809 555 0199');
     await page.getByLabel('Correo electrónico', { exact: true }).fill('Ana@Colmado.com.do');
-    await Promise.all([page.waitForURL(/_action=clients\.create/), page.getByRole('button', { name: 'Guardar cliente' }).click()]);
-    expect(await page.getByRole('status').filter({ hasText: 'guardado correctamente' }).textContent()).toBe(`Cliente «${evil}» guardado correctamente.`);
-    for (const label of Object.keys(typed)) expect(await page.getByLabel(label, { exact: true }).inputValue(), label).toBe('');
+    await Promise.all([
+      page.waitForURL(/_action=clients\.create/),
+      page.getByRole('button', { name: 'Guardar cliente' }).click(),
+    ]);
+    expect(await page.getByRole('status').filter({ hasText: 'guardado correctamente' }).textContent()).toBe(
+      `Cliente «${evil}» guardado correctamente.`,
+    );
+    for (const label of Object.keys(typed))
+      expect(await page.getByLabel(label, { exact: true }).inputValue(), label).toBe('');
     // The name arrives as text: no image element was made of it.
     const item = page.locator('li[data-cliente="ana@colmado.com.do"]');
     expect(await item.getByRole('heading').textContent()).toBe(evil);
     expect(await item.locator('img').count()).toBe(0);
     expect(await item.textContent()).toContain('+1 809-555-0199');
-    const stored = await db.selectFrom('clients').selectAll().where('email', '=', 'ana@colmado.com.do').executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('clients')
+      .selectAll()
+      .where('email', '=', 'ana@colmado.com.do')
+      .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ razonSocial: evil, estadoProyecto: 'pendiente', tipoProyecto: 'Tiendao' });
     // Reloading the outcome adds nothing: the save redirected (303) to a page of its own.
     expect(page.url()).toMatch(/\/admin\/clientes\?creado=\d+#nuevo-cliente$/);
     await page.reload();
-    expect(await db.selectFrom('clients').select('id').where('email', '=', 'ana@colmado.com.do').execute()).toHaveLength(1);
+    expect(
+      await db.selectFrom('clients').select('id').where('email', '=', 'ana@colmado.com.do').execute(),
+    ).toHaveLength(1);
 
     // 'Bienvenida' without JavaScript: the row's form posts to the client's page, which sends the mail and says so.
-    await Promise.all([page.waitForURL(/\/admin\/clientes\/\d+\?hecho=bienvenida$/), item.getByRole('button', { name: /Bienvenida/ }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/admin\/clientes\/\d+\?hecho=bienvenida$/),
+      item.getByRole('button', { name: /Bienvenida/ }).click(),
+    ]);
     expect(await page.getByRole('status').textContent()).toBe('Correo de bienvenida enviado.');
     expect(await page.locator('dd', { hasText: 'Enviado' }).count()).toBe(1);
-    const mail = await smtp.waitFor((message) => message.to !== undefined && 'text' in message.to && message.to.text.includes('ana@colmado.com.do'));
+    const mail = await smtp.waitFor(
+      (message) =>
+        message.to !== undefined && 'text' in message.to && message.to.text.includes('ana@colmado.com.do'),
+    );
     expect(mail.text).toContain('Ana Núñez');
-    expect(Boolean((await db.selectFrom('clients').select('correoBienvenidaEnviado').where('id', '=', stored.id).executeTakeFirstOrThrow()).correoBienvenidaEnviado)).toBe(true);
+    expect(
+      Boolean(
+        (
+          await db
+            .selectFrom('clients')
+            .select('correoBienvenidaEnviado')
+            .where('id', '=', stored.id)
+            .executeTakeFirstOrThrow()
+        ).correoBienvenidaEnviado,
+      ),
+    ).toBe(true);
     await page.goto(`${server.url}/admin/clientes`);
-    expect(await page.locator('li[data-cliente="ana@colmado.com.do"]').getByRole('button', { name: /Enviado/ }).isDisabled()).toBe(true);
+    expect(
+      await page
+        .locator('li[data-cliente="ana@colmado.com.do"]')
+        .getByRole('button', { name: /Enviado/ })
+        .isDisabled(),
+    ).toBe(true);
     await context.close();
   });
 });
@@ -503,8 +683,21 @@ describe('clients without JavaScript', () => {
 describe('dashboard and layout', () => {
   it('counts page views from the cookie-less beacon and shows incident counts', async () => {
     // Counted: public pages and articles. Not counted: staff pages, made-up paths, anything not a path.
-    for (const path of ['/blog', '/blog', '/productos', '/blog/mejor-erp-2025', '/admin', '/pagina-inventada', '/blog/no-existe', 'javascript:alert(1)']) {
-      const response = await fetch(`${server.url}/api/pv`, { method: 'POST', headers: { origin: server.url, 'content-type': 'text/plain' }, body: path });
+    for (const path of [
+      '/blog',
+      '/blog',
+      '/productos',
+      '/blog/mejor-erp-2025',
+      '/admin',
+      '/pagina-inventada',
+      '/blog/no-existe',
+      'javascript:alert(1)',
+    ]) {
+      const response = await fetch(`${server.url}/api/pv`, {
+        method: 'POST',
+        headers: { origin: server.url, 'content-type': 'text/plain' },
+        body: path,
+      });
       expect(response.status).toBe(204);
       expect(response.headers.get('set-cookie')).toBeNull();
     }
@@ -520,7 +713,10 @@ describe('dashboard and layout', () => {
         { timeout: 15_000, interval: 1000 },
       )
       .toBe('4');
-    const mostViewed = await page.getByRole('region', { name: 'Páginas más vistas' }).locator('li').allTextContents();
+    const mostViewed = await page
+      .getByRole('region', { name: 'Páginas más vistas' })
+      .locator('li')
+      .allTextContents();
     expect(mostViewed[0]).toBe('/blog2 visitas');
     expect(mostViewed.slice(1).sort()).toEqual(['/blog/mejor-erp-20251 visita', '/productos1 visita']);
     expect(await page.getByTestId('incidencias-Registrado').textContent()).toBe('1');

@@ -11,12 +11,19 @@ import { send } from '../support/http.ts';
 import { startServer } from '../support/server.ts';
 
 const beacon = (url: string, path: string, client: string) =>
-  send(`${url}/api/pv`, { method: 'POST', headers: { origin: url, 'content-type': 'text/plain', 'x-forwarded-for': client }, body: path });
+  send(`${url}/api/pv`, {
+    method: 'POST',
+    headers: { origin: url, 'content-type': 'text/plain', 'x-forwarded-for': client },
+    body: path,
+  });
 
 function views(dataDir: string): Record<string, number> {
   const db = new DatabaseSync(join(dataDir, 'site.db'), { readOnly: true });
   try {
-    const rows = db.prepare('select path, sum(count) as n from page_views group by path').all() as Array<{ path: string; n: number }>;
+    const rows = db.prepare('select path, sum(count) as n from page_views group by path').all() as Array<{
+      path: string;
+      n: number;
+    }>;
     return Object.fromEntries(rows.map((row) => [row.path, Number(row.n)]));
   } finally {
     db.close();
@@ -28,8 +35,12 @@ describe('page-view beacon', () => {
     const server = await startServer({ env: { TRUST_PROXY: 'true' }, cleanup: false });
     try {
       const statuses: number[] = [];
-      for (let index = 0; index < 45; index += 1) statuses.push((await beacon(server.url, '/blog', '2001:db8:99:1::' + (index + 1).toString(16))).status);
-      for (let index = 0; index < 3; index += 1) statuses.push((await beacon(server.url, '/productos', '198.51.100.3')).status);
+      for (let index = 0; index < 45; index += 1)
+        statuses.push(
+          (await beacon(server.url, '/blog', '2001:db8:99:1::' + (index + 1).toString(16))).status,
+        );
+      for (let index = 0; index < 3; index += 1)
+        statuses.push((await beacon(server.url, '/productos', '198.51.100.3')).status);
       expect(new Set(statuses)).toEqual(new Set([204]));
       // Nothing is written per beacon: the views wait in memory for the next flush (or the shutdown).
       expect(views(server.dataDir)).toEqual({});

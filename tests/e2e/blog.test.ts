@@ -12,18 +12,31 @@ import { useSite } from '../support/site.ts';
 const { server, browser, quietContext } = useSite({ shared: true });
 
 const ARTICLES = [
-  { id: 'integracion-admcloud-restaurantpe', date: 'Publicado el 15 de abril de 2025', title: /integración AdmCloud y Restaurant\.pe/ },
+  {
+    id: 'integracion-admcloud-restaurantpe',
+    date: 'Publicado el 15 de abril de 2025',
+    title: /integración AdmCloud y Restaurant\.pe/,
+  },
   { id: 'mejor-erp-2025', date: 'Publicado el 3 de marzo de 2025', title: /mejor ERP .* 2025/ },
-  { id: 'software-gestion-restaurantes', date: 'Publicado el 20 de enero de 2025', title: /5 razones .* restaurante/ },
+  {
+    id: 'software-gestion-restaurantes',
+    date: 'Publicado el 20 de enero de 2025',
+    title: /5 razones .* restaurante/,
+  },
 ];
 
 it('has exactly the three articles of the spec as Markdown files', () => {
   const files = readdirSync(join(ROOT, 'src/content/blog')).filter((file) => file.endsWith('.md'));
-  expect(files.map((file) => file.replace(/\.md$/, '')).sort()).toEqual(ARTICLES.map((article) => article.id).sort());
+  expect(files.map((file) => file.replace(/\.md$/, '')).sort()).toEqual(
+    ARTICLES.map((article) => article.id).sort(),
+  );
 });
 
 describe('/blog', () => {
-  for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [name, options] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`shows 'Artículos y Guías' with a card per article, newest first (${name})`, async () => {
       const context = await quietContext(options);
       const page = await context.newPage();
@@ -44,7 +57,9 @@ describe('/blog', () => {
         const image = card.getByRole('img');
         expect(await image.getAttribute('alt')).toBeTruthy();
         await image.scrollIntoViewIfNeeded();
-        await poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        await poll(() =>
+          image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        ).toBe(true);
         const more = card.getByRole('link', { name: /^Leer más →/ });
         expect(await more.evaluate((link) => link.firstChild?.textContent)).toBe('Leer más →');
         expect(await more.getAttribute('href')).toBe(`/blog/${article.id}`);
@@ -59,7 +74,11 @@ describe('/blog', () => {
     const context = await quietContext(DESKTOP);
     const page = await context.newPage();
     await page.goto(`${server.url}/blog`);
-    await page.locator('main article').nth(1).getByRole('link', { name: /^Leer más →/ }).click();
+    await page
+      .locator('main article')
+      .nth(1)
+      .getByRole('link', { name: /^Leer más →/ })
+      .click();
     await page.waitForURL(`${server.url}/blog/mejor-erp-2025`);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(ARTICLES[1]!.title);
     await context.close();
@@ -78,7 +97,9 @@ describe('/blog/{id}', () => {
       expect(await page.locator('main').innerText()).toContain(article.date);
       const image = page.locator('main article img').first();
       expect(await image.getAttribute('alt')).toBeTruthy();
-      await poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(
+        true,
+      );
 
       const body = page.locator('.article-body');
       const words = (await body.innerText()).split(/\s+/).filter(Boolean).length;
@@ -88,7 +109,9 @@ describe('/blog/{id}', () => {
       // Only our Markdown: no script or raw HTML smuggled in.
       expect(await body.locator('script, iframe, style').count()).toBe(0);
 
-      const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+      const jsonLd = JSON.parse(
+        (await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}',
+      );
       expect(jsonLd['@type']).toBe('BlogPosting');
       expect(jsonLd.headline).toMatch(article.title);
       expect(jsonLd.inLanguage).toBe('es-DO');

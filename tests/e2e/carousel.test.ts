@@ -18,7 +18,11 @@ interface Opened {
   assertNoConsoleErrors: () => void;
 }
 
-async function open(path: string, device: BrowserContextOptions = DESKTOP, options: { fakeClock?: boolean } = {}): Promise<Opened> {
+async function open(
+  path: string,
+  device: BrowserContextOptions = DESKTOP,
+  options: { fakeClock?: boolean } = {},
+): Promise<Opened> {
   const context = await browser.newContext(device);
   const page = await context.newPage();
   const consoleWatch = watchConsole(page);
@@ -44,7 +48,9 @@ async function visibleSlideLabel(carousel: Locator): Promise<string | null> {
     const left = viewport.getBoundingClientRect().left;
     const slides = [...root.querySelectorAll<HTMLElement>('[aria-roledescription="diapositiva"]')];
     // The image, not the slide: the space between slides is padding on the slide.
-    const match = slides.find((slide) => Math.abs(slide.querySelector('img')!.getBoundingClientRect().left - left) < 2);
+    const match = slides.find(
+      (slide) => Math.abs(slide.querySelector('img')!.getBoundingClientRect().left - left) < 2,
+    );
     return match?.getAttribute('aria-label') ?? null;
   });
 }
@@ -67,7 +73,10 @@ async function touchSwipe(page: Page, carousel: Locator, dx: number) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
   for (let step = 1; step <= 6; step++) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x + Math.round((dx * step) / 6), y }] });
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: [{ x: x + Math.round((dx * step) / 6), y }],
+    });
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
@@ -133,7 +142,11 @@ describe('Restaurant.pe carousel', () => {
   });
 
   it('does not autoplay under prefers-reduced-motion', async () => {
-    const o = await open('/producto/restaurantpe', { ...DESKTOP, reducedMotion: 'reduce' }, { fakeClock: true });
+    const o = await open(
+      '/producto/restaurantpe',
+      { ...DESKTOP, reducedMotion: 'reduce' },
+      { fakeClock: true },
+    );
     expect(await o.carousel.getByRole('button', { name: 'Reanudar el avance automático' }).count()).toBe(1);
     await o.page.clock.runFor(30_000);
     expect(await o.selected()).toBe(0);
@@ -213,7 +226,9 @@ describe('Tiendao carousel', () => {
     expect(await bullets.nth(4).getAttribute('aria-current')).toBe('true');
     expect(await bullets.nth(0).getAttribute('aria-current')).toBeNull();
     await poll(() => visibleSlideLabel(carousel)).toBe('5 de 9');
-    expect(await carousel.locator('[aria-live="polite"]').textContent()).toBe('Diapositiva 5 de 9: Administración de pedidos');
+    expect(await carousel.locator('[aria-live="polite"]').textContent()).toBe(
+      'Diapositiva 5 de 9: Administración de pedidos',
+    );
 
     await bullets.nth(8).click();
     await poll(o.selected).toBe(8);

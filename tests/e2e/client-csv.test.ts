@@ -84,7 +84,6 @@ beforeAll(async () => {
   await setClientArchived(db, archived.client.id, true);
 });
 
-
 async function signedIn(
   target: RunningServer,
   options: BrowserContextOptions & { javaScriptEnabled?: boolean } = DESKTOP,

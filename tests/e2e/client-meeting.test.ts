@@ -16,7 +16,10 @@ import { parseInvitation } from '../support/ical.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, smtp, db, staff } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, smtp, db, staff } = useSite({
+  smtp: true,
+  env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
+});
 
 const CLIENT_EMAIL = 'carmen@losalamos.com.do';
 const LINK = 'https://meet.example.com/abc-defg-hij';
@@ -45,7 +48,6 @@ beforeAll(async () => {
     })
   ).client.id;
 });
-
 
 async function signedIn(
   options: BrowserContextOptions = DESKTOP,
@@ -391,12 +393,18 @@ describe('client meeting, sent and cancelled', () => {
     expect(answers.map((answer) => [answer.status, answer.headers.get('location')])).toEqual(
       Array(2).fill([303, `/admin/clientes/${alamos}?hecho=reunion#reuniones`]),
     );
-    const meetings = await db.selectFrom('clientMeetings').select('uid').where('uid', 'like', `${requestId}@%`).execute();
+    const meetings = await db
+      .selectFrom('clientMeetings')
+      .select('uid')
+      .where('uid', 'like', `${requestId}@%`)
+      .execute();
     expect(meetings).toHaveLength(1);
     // The invitation and the staff copy, queued once.
     const queued = await db.selectFrom('mailOutbox').select('attachments').execute();
     expect(queued.filter((row) => row.attachments?.includes(meetings[0]!.uid))).toHaveLength(2);
-    await smtp.waitFor((mail) => toText(mail) === CLIENT_EMAIL && (mail.text ?? '').includes('Oficina del cliente'));
+    await smtp.waitFor(
+      (mail) => toText(mail) === CLIENT_EMAIL && (mail.text ?? '').includes('Oficina del cliente'),
+    );
     await context.close();
   });
 });

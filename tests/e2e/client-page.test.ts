@@ -55,7 +55,6 @@ beforeAll(async () => {
   ).client.id;
 });
 
-
 async function signedIn(
   email = SUPPORT,
   javaScriptEnabled = true,

@@ -22,7 +22,13 @@ import { signInStaff } from '../support/staff-login.ts';
 
 const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 const DAY = 24 * 3_600_000;
-const fields = (nombre: string) => ({ problema: 'No imprime la factura.', nombre, telefono: '', email: `${nombre.split(' ')[0]!.toLowerCase()}@cliente.example`, rnc: '' });
+const fields = (nombre: string) => ({
+  problema: 'No imprime la factura.',
+  nombre,
+  telefono: '',
+  email: `${nombre.split(' ')[0]!.toLowerCase()}@cliente.example`,
+  rnc: '',
+});
 const SHOTS = process.env.CLOCK_SHOTS;
 let late = '';
 let fresh = '';
@@ -32,15 +38,23 @@ let waitingId = 0;
 beforeAll(async () => {
   const options = { brand, staffInbox: 'soporte@vertice.example' };
   // Twelve days old: both targets of 'Normal' (8 h, 5 días) are long past.
-  late = (await createIncident(db, fields('Tardía Pérez'), { ...options, now: new Date(Date.now() - 12 * DAY) })).numeroIncidencia;
+  late = (
+    await createIncident(db, fields('Tardía Pérez'), { ...options, now: new Date(Date.now() - 12 * DAY) })
+  ).numeroIncidencia;
   fresh = (await createIncident(db, fields('Nueva Gómez'), options)).numeroIncidencia;
-  const paused = await createIncident(db, fields('Espera Díaz'), { ...options, now: new Date(Date.now() - 3 * DAY) });
+  const paused = await createIncident(db, fields('Espera Díaz'), {
+    ...options,
+    now: new Date(Date.now() - 3 * DAY),
+  });
   waiting = paused.numeroIncidencia;
   waitingId = paused.id;
-  await setIncidentState(db, { id: paused.id, estado: 'Esperando al cliente', actor: 'soporte@vertice.example' }, new Date(Date.now() - 3 * DAY + 60_000));
+  await setIncidentState(
+    db,
+    { id: paused.id, estado: 'Esperando al cliente', actor: 'soporte@vertice.example' },
+    new Date(Date.now() - 3 * DAY + 60_000),
+  );
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
-
 
 const shot = async (page: Page, name: string, selector?: string) => {
   if (!SHOTS) return;
@@ -48,7 +62,12 @@ const shot = async (page: Page, name: string, selector?: string) => {
   else await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 };
 const overdueMails = async () =>
-  db.selectFrom('mailOutbox').select(['subject', 'toAddress']).where('kind', '=', 'incident.overdue').orderBy('id').execute();
+  db
+    .selectFrom('mailOutbox')
+    .select(['subject', 'toAddress'])
+    .where('kind', '=', 'incident.overdue')
+    .orderBy('id')
+    .execute();
 
 describe('business-hours clock', () => {
   it("the server's timer mails each passed target once, with no request", async () => {
@@ -59,22 +78,47 @@ describe('business-hours clock', () => {
       `Venció el plazo de la resolución: ${late}`,
     ]);
     // Another round, as the server's next one (or another process's) would run it, adds nothing.
-    expect(await queueOverdueAlerts(db, { brand, staffInbox: 'soporte@verticeconsultores.com.do', staffEmails: [staff.email] })).toBe(0);
+    expect(
+      await queueOverdueAlerts(db, {
+        brand,
+        staffInbox: 'soporte@verticeconsultores.com.do',
+        staffEmails: [staff.email],
+      }),
+    ).toBe(0);
     expect(await overdueMails()).toHaveLength(2);
   });
 
   it("at 1280 px with JavaScript: 'Vence' and 'Vencidas' in the list, both clocks paused by 'Esperando al cliente', 'Tiempos de respuesta', '% dentro del plazo'", async () => {
-    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.31' }, DESKTOP);
+    const { context, page } = await signInStaff(
+      browser,
+      server.url,
+      { ...staff, network: '198.51.100.31' },
+      DESKTOP,
+    );
     const consoleWatch = watchConsole(page);
     await page.goto(`${server.url}/admin/incidencias`);
     const lateCard = page.locator(`article[data-incidencia="${late}"]`);
     expect(await lateCard.getByTestId('vence').getAttribute('data-vencida')).toBe('true');
     expect(await lateCard.getByTestId('vence').textContent()).toMatch(/^⚠ Vencida · \d\d\/\d\d\/\d{4}/);
-    expect(await page.locator(`article[data-incidencia="${fresh}"]`).getByTestId('vence').getAttribute('data-vencida')).toBeNull();
-    expect(await page.locator(`article[data-incidencia="${waiting}"]`).getByTestId('vence').textContent()).toBe('En pausa');
+    expect(
+      await page
+        .locator(`article[data-incidencia="${fresh}"]`)
+        .getByTestId('vence')
+        .getAttribute('data-vencida'),
+    ).toBeNull();
+    expect(
+      await page.locator(`article[data-incidencia="${waiting}"]`).getByTestId('vence').textContent(),
+    ).toBe('En pausa');
     await page.getByLabel('Vencimiento').selectOption('vencidas');
-    await Promise.all([page.waitForURL(/plazo=vencidas/), page.getByRole('button', { name: 'Filtrar' }).click()]);
-    expect(await page.locator('article[data-incidencia]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-incidencia')))).toEqual([late]);
+    await Promise.all([
+      page.waitForURL(/plazo=vencidas/),
+      page.getByRole('button', { name: 'Filtrar' }).click(),
+    ]);
+    expect(
+      await page
+        .locator('article[data-incidencia]')
+        .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-incidencia'))),
+    ).toEqual([late]);
     await expectNoAxeViolations(page);
     await shot(page, 'lista-1280');
 
@@ -100,14 +144,18 @@ describe('business-hours clock', () => {
     await section.locator('#primera-respuesta-Urgente').fill('0');
     await section.getByRole('button', { name: 'Guardar tiempos de respuesta' }).click();
     await expect.poll(() => section.getByRole('alert').textContent()).toContain('revisa los campos marcados');
-    expect(await section.locator('#primera-respuesta-Urgente-error').textContent()).toBe('Escribe un número mayor que cero.');
+    expect(await section.locator('#primera-respuesta-Urgente-error').textContent()).toBe(
+      'Escribe un número mayor que cero.',
+    );
     expect(await section.locator('#primera-respuesta-Urgente').getAttribute('aria-invalid')).toBe('true');
     // From here on, no console error (the refused post above is a 400 page, as designed).
     const afterRefusal = watchConsole(page);
     await section.locator('#primera-respuesta-Urgente').fill('2');
     await section.getByLabel('Sábado', { exact: true }).uncheck();
     await section.getByRole('button', { name: 'Guardar tiempos de respuesta' }).click();
-    await expect.poll(() => section.getByRole('status').textContent()).toContain('Los tiempos de respuesta se guardaron');
+    await expect
+      .poll(() => section.getByRole('status').textContent())
+      .toContain('Los tiempos de respuesta se guardaron');
     expect(await section.locator('#primera-respuesta-Urgente').inputValue()).toBe('2');
     expect(await section.getByLabel('Sábado', { exact: true }).isChecked()).toBe(false);
     await expectNoAxeViolations(page);
@@ -124,11 +172,18 @@ describe('business-hours clock', () => {
   });
 
   it("at 390 px without JavaScript: 'Vencen hoy', the clocks, and the customer's answer restarting the clock", async () => {
-    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.32' }, { ...PHONE, javaScriptEnabled: false });
+    const { context, page } = await signInStaff(
+      browser,
+      server.url,
+      { ...staff, network: '198.51.100.32' },
+      { ...PHONE, javaScriptEnabled: false },
+    );
     await page.goto(`${server.url}/admin/incidencias`);
     await page.getByLabel('Vencimiento').selectOption('hoy');
     await Promise.all([page.waitForURL(/plazo=hoy/), page.getByRole('button', { name: 'Filtrar' }).click()]);
-    const listed = await page.locator('article[data-incidencia]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-incidencia')));
+    const listed = await page
+      .locator('article[data-incidencia]')
+      .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-incidencia')));
     expect(listed).not.toContain(late);
     expect(listed).not.toContain(waiting);
     expect(await noOverflow(page)).toBe(true);
@@ -152,13 +207,19 @@ describe('business-hours clock', () => {
     // The public forms refuse a post sent within 1.5 s of the page: its stamp is dated back (tests/support/form-stamp.ts).
     await ageFormStamps(follow, server.url);
     await follow.goto(`${server.url}/soporte/seguimiento?token=${token}`);
-    expect(await follow.getByTestId('esperando-respuesta').textContent()).toContain('Esperamos tu respuesta para continuar.');
+    expect(await follow.getByTestId('esperando-respuesta').textContent()).toContain(
+      'Esperamos tu respuesta para continuar.',
+    );
     expect(await noOverflow(follow)).toBe(true);
     await shot(follow, 'seguimiento-390');
     await follow.getByLabel('Tu respuesta').fill('El modelo es una Bixolon SRP-350.');
     await follow.getByRole('button', { name: 'Enviar respuesta' }).click();
     await follow.locator('#respuesta-enviada').waitFor();
-    const row = await db.selectFrom('incidents').select(['estado', 'dueAt', 'clockSince']).where('id', '=', waitingId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('incidents')
+      .select(['estado', 'dueAt', 'clockSince'])
+      .where('id', '=', waitingId)
+      .executeTakeFirstOrThrow();
     expect(row.estado).toBe('En Proceso');
     expect(row.clockSince).not.toBeNull();
     expect(row.dueAt).not.toBeNull();

@@ -10,7 +10,14 @@
 import { parse } from 'csv-parse/sync';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, downloadedBytes, expectNoAxeViolations, PHONE, poll, watchConsole } from '../support/browser.ts';
+import {
+  DESKTOP,
+  downloadedBytes,
+  expectNoAxeViolations,
+  PHONE,
+  poll,
+  watchConsole,
+} from '../support/browser.ts';
 import { insertContactMessage } from '../support/factories.ts';
 import { createStaffAccount } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
@@ -68,7 +75,6 @@ beforeAll(async () => {
     handledByEmail: OTHER,
   });
 });
-
 
 async function newContext(options: BrowserContextOptions = DESKTOP): Promise<BrowserContext> {
   ipCounter += 1;

@@ -7,7 +7,10 @@ const SITE_FRAME = ['body > header'];
 const SUCCESS = '¡Gracias por tu mensaje! Te responderemos pronto.';
 
 // A small limit: the tests before the last one store 3 messages from this IP; the last runs into it.
-const { server, browser, smtp } = useSite({ smtp: true, env: { FORM_RATE_LIMIT: '6', STAFF_INBOX: 'soporte@vertice.test' } });
+const { server, browser, smtp } = useSite({
+  smtp: true,
+  env: { FORM_RATE_LIMIT: '6', STAFF_INBOX: 'soporte@vertice.test' },
+});
 
 describe('contact form (JavaScript on)', () => {
   it('sends, shows "Enviando…", clears the fields and thanks; the staff gets the mail with the visitor as Reply-To', async () => {
@@ -23,7 +26,9 @@ describe('contact form (JavaScript on)', () => {
     const form = page.locator('#contacto form');
     await form.getByLabel('Nombre').fill('Juan Marte');
     await form.getByLabel('Correo electrónico').fill('juan@ferreteria.test');
-    await form.getByLabel('Mensaje').fill('Quisiera una cotización de AdmCloud para tres usuarios.\nGracias.');
+    await form
+      .getByLabel('Mensaje')
+      .fill('Quisiera una cotización de AdmCloud para tres usuarios.\nGracias.');
     await form.getByRole('button', { name: 'Enviar mensaje' }).click();
     await expect.poll(() => form.getByRole('button', { name: 'Enviando…' }).isDisabled()).toBe(true);
     await expect.poll(() => form.getByRole('status').textContent(), { timeout: 10_000 }).toBe(SUCCESS);
@@ -65,7 +70,11 @@ describe('contact form (JavaScript on)', () => {
     await form.getByLabel('Correo electrónico').fill('ana@');
     await form.getByLabel('Mensaje').fill('Hola');
     await form.getByRole('button', { name: 'Enviar mensaje' }).click();
-    await expect.poll(() => form.getByText('Escribe un correo electrónico válido, por ejemplo nombre@empresa.com.').isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        form.getByText('Escribe un correo electrónico válido, por ejemplo nombre@empresa.com.').isVisible(),
+      )
+      .toBe(true);
     expect(await form.getByText('Escribe tu nombre.').count()).toBe(0);
     expect(await form.getByLabel('Mensaje').inputValue()).toBe('Hola');
     consoleWatch.assertNone();
@@ -83,14 +92,17 @@ describe('contact form without JavaScript', () => {
     await form.getByLabel('Nombre').fill('Elena Batista');
     await form.getByLabel('Correo electrónico').fill('elena@colmado.test');
     await form.getByLabel('Mensaje').fill('Me interesa Tiendao para mi colmado.');
-    await Promise.all([page.waitForURL(/_action=contact\.send/), form.getByRole('button', { name: 'Enviar mensaje' }).click()]);
+    await Promise.all([
+      page.waitForURL(/_action=contact\.send/),
+      form.getByRole('button', { name: 'Enviar mensaje' }).click(),
+    ]);
     expect(await page.locator('#contacto form').getByRole('status').textContent()).toBe(SUCCESS);
     expect(await page.locator('#contacto form').getByLabel('Nombre').inputValue()).toBe('');
     await smtp.waitFor((item) => item.subject === 'Nuevo mensaje de contacto de Elena Batista');
     await context.close();
   });
 
-  it('shows the server\'s messages with the values kept', async () => {
+  it("shows the server's messages with the values kept", async () => {
     const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
     const response = await page.request.post(`${server.url}/soporte?_action=contact.send`, {
@@ -102,8 +114,14 @@ describe('contact form without JavaScript', () => {
     expect(html).not.toContain('<script>alert(1)</script>');
     await page.setContent(html, { waitUntil: 'domcontentloaded' });
     const form = page.locator('#contacto form');
-    expect(await form.getByRole('alert').textContent()).toContain('Hubo un problema al enviar tu mensaje. Intenta nuevamente.');
-    expect(await form.getByText('Escribe un correo electrónico válido, por ejemplo nombre@empresa.com.').isVisible()).toBe(true);
+    expect(await form.getByRole('alert').textContent()).toContain(
+      'Hubo un problema al enviar tu mensaje. Intenta nuevamente.',
+    );
+    expect(
+      await form
+        .getByText('Escribe un correo electrónico válido, por ejemplo nombre@empresa.com.')
+        .isVisible(),
+    ).toBe(true);
     expect(await form.getByText('Escribe tu mensaje.').isVisible()).toBe(true);
     expect(await form.getByLabel('Nombre').inputValue()).toBe('<script>alert(1)</script>');
     expect(await form.getByLabel('Correo electrónico').inputValue()).toBe('no-es-correo');
@@ -114,14 +132,37 @@ describe('contact form without JavaScript', () => {
 describe('abuse guards over HTTP', () => {
   it('refuses a filled honeypot and a too-fast submission with a Spanish message', async () => {
     const post = (form: Record<string, string>) =>
-      fetch(`${server.url}/_actions/contact.send`, { method: 'POST', headers: { origin: server.url }, body: new URLSearchParams(form) });
-    const honeypot = await post({ name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', website: 'https://spam.test' });
+      fetch(`${server.url}/_actions/contact.send`, {
+        method: 'POST',
+        headers: { origin: server.url },
+        body: new URLSearchParams(form),
+      });
+    const honeypot = await post({
+      name: 'Bot',
+      email: 'bot@spam.test',
+      message: 'Compre ya',
+      website: 'https://spam.test',
+    });
     expect(honeypot.status).toBe(400);
-    expect((await honeypot.json()).message).toBe('No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.');
-    const fast = await post({ name: 'Bot', email: 'bot@spam.test', message: 'Compre ya', startedAt: formStamp({ ageMs: 0 }) });
+    expect((await honeypot.json()).message).toBe(
+      'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.',
+    );
+    const fast = await post({
+      name: 'Bot',
+      email: 'bot@spam.test',
+      message: 'Compre ya',
+      startedAt: formStamp({ ageMs: 0 }),
+    });
     expect(fast.status).toBe(400);
-    expect((await fast.json()).message).toBe('No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.');
-    const ok = await post({ name: 'Persona', email: 'p@cliente.test', message: 'Hola', startedAt: formStamp({ ageMs: 5000 }) });
+    expect((await fast.json()).message).toBe(
+      'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.',
+    );
+    const ok = await post({
+      name: 'Persona',
+      email: 'p@cliente.test',
+      message: 'Hola',
+      startedAt: formStamp({ ageMs: 5000 }),
+    });
     expect(ok.status).toBe(200);
     const tooBig = await post({ name: 'Persona', email: 'p@cliente.test', message: 'x'.repeat(70 * 1024) });
     expect(tooBig.status).toBe(413);
@@ -134,13 +175,20 @@ describe('abuse guards over HTTP', () => {
       const response = await fetch(`${server.url}/_actions/contact.send`, {
         method: 'POST',
         headers: { origin: server.url, 'x-forwarded-for': `198.51.100.${attempt}` },
-        body: new URLSearchParams({ name: 'Persona', email: 'p@cliente.test', message: `Mensaje ${attempt}`, startedAt: formStamp() }),
+        body: new URLSearchParams({
+          name: 'Persona',
+          email: 'p@cliente.test',
+          message: `Mensaje ${attempt}`,
+          startedAt: formStamp(),
+        }),
       });
       statuses.push(response.status);
       if (response.status === 429) refusal = await response.json();
     }
     expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(6);
     expect(statuses.at(-1)).toBe(429);
-    expect(refusal?.message).toBe('Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.');
+    expect(refusal?.message).toBe(
+      'Has enviado demasiadas solicitudes en poco tiempo. Espera unos minutos e inténtalo de nuevo.',
+    );
   });
 });

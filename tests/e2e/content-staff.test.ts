@@ -12,9 +12,6 @@ import { signInStaff } from '../support/staff-login.ts';
 
 const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
-
-
-
 const status = async (path: string) => (await fetch(`${server.url}${path}`, { redirect: 'manual' })).status;
 
 describe("'Contenido'", () => {
@@ -110,7 +107,11 @@ describe("'Contenido'", () => {
     await expectNoAxeViolations(page);
     await page.goto(url);
     // The editor shows the stored text exactly (a textarea adds no whitespace of its own).
-    const { body } = await db.selectFrom('articles').select(['body']).where('id', '=', row.id).executeTakeFirstOrThrow();
+    const { body } = await db
+      .selectFrom('articles')
+      .select(['body'])
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     expect(await page.getByLabel('Texto (Markdown)').inputValue()).toBe(body);
     const other = await context.newPage();
     await other.goto(url);

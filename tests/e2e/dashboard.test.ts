@@ -93,7 +93,6 @@ beforeAll(async () => {
   );
 });
 
-
 async function staffHome(
   options = DESKTOP,
   javaScriptEnabled = true,

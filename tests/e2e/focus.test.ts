@@ -43,7 +43,10 @@ describe('focus', () => {
     await context.close();
   });
 
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     it(`reaches the 🆘 button and the news toast before the page's content (${viewport.width} px)`, async () => {
       // A first visit: the toast shows its newest announcement.
       const context = await browser.newContext({ viewport });
@@ -55,15 +58,26 @@ describe('focus', () => {
         await page.keyboard.press('Tab');
         const focused = await page.evaluate(() => {
           const element = document.activeElement;
-          return { label: (element?.getAttribute('aria-label') ?? element?.textContent ?? '').trim(), inMain: Boolean(element?.closest('main')) };
+          return {
+            label: (element?.getAttribute('aria-label') ?? element?.textContent ?? '').trim(),
+            inMain: Boolean(element?.closest('main')),
+          };
         });
         if (focused.inMain) break;
         reached.push(focused.label);
       }
-      expect(reached.some((label) => label.includes('Solicitar Ayuda')), reached.join(' | ')).toBe(true);
-      expect(reached.some((label) => label.includes('Cerrar aviso de novedades')), reached.join(' | ')).toBe(true);
+      expect(
+        reached.some((label) => label.includes('Solicitar Ayuda')),
+        reached.join(' | '),
+      ).toBe(true);
+      expect(
+        reached.some((label) => label.includes('Cerrar aviso de novedades')),
+        reached.join(' | '),
+      ).toBe(true);
       // The button comes before the toast, as it sits above it on the screen.
-      expect(reached.findIndex((label) => label.includes('Solicitar Ayuda'))).toBeLessThan(reached.findIndex((label) => label.includes('Cerrar aviso')));
+      expect(reached.findIndex((label) => label.includes('Solicitar Ayuda'))).toBeLessThan(
+        reached.findIndex((label) => label.includes('Cerrar aviso')),
+      );
       await context.close();
     });
   }

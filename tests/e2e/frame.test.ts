@@ -24,12 +24,17 @@ describe('header on desktop', () => {
     const context = await quietContext(DESKTOP);
     const page = await context.newPage();
     const consoleWatch = watchConsole(page);
-    const routes = [...NAV_ITEMS.map((item) => ({ path: item.href, active: item.label })), { path: '/blog/mejor-erp-2025', active: 'Blog' }];
+    const routes = [
+      ...NAV_ITEMS.map((item) => ({ path: item.href, active: item.label })),
+      { path: '/blog/mejor-erp-2025', active: 'Blog' },
+    ];
     for (const { path, active } of routes) {
       await open(page, path);
       const nav = page.getByRole('navigation', { name: 'Principal' });
       await poll(() => nav.getByRole('link').allInnerTexts()).toEqual(NAV_ITEMS.map((item) => item.label));
-      const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+      const hrefs = await nav
+        .getByRole('link')
+        .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
       expect(hrefs).toEqual(NAV_ITEMS.map((item) => item.href));
       const current = nav.locator('[aria-current="page"]');
       expect(await current.count(), path).toBe(1);
@@ -59,7 +64,9 @@ describe('header on desktop', () => {
     expect(await admin.isVisible()).toBe(true);
     expect(await admin.getAttribute('href')).toBe('/admin-login');
     expect(await admin.locator('svg').count()).toBe(1);
-    expect(await page.getByRole('link', { name: ADMIN_LINK.mobileLabel, exact: true }).isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: ADMIN_LINK.mobileLabel, exact: true }).isVisible()).toBe(
+      false,
+    );
     expect(await page.locator('[data-menu-toggle]').isVisible()).toBe(false);
 
     await logo.click();
@@ -78,7 +85,9 @@ describe('header on a phone', () => {
     const admin = page.getByRole('link', { name: ADMIN_LINK.mobileLabel, exact: true });
     expect(await admin.isVisible()).toBe(true);
     expect(await admin.getAttribute('href')).toBe('/admin-login');
-    expect(await page.getByRole('link', { name: ADMIN_LINK.desktopLabel, exact: true }).isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: ADMIN_LINK.desktopLabel, exact: true }).isVisible()).toBe(
+      false,
+    );
     expect(await page.getByRole('navigation', { name: 'Principal' }).isVisible()).toBe(false);
 
     const toggle = page.getByRole('button', { name: 'Menú' });
@@ -99,7 +108,9 @@ describe('header on a phone', () => {
     await poll(() => menu.isVisible()).toBe(true);
     await poll(announced).toBe('true');
     // The spec's items, then the support centre (linked from no header, so a phone reaches it here).
-    expect(await menu.getByRole('link').allInnerTexts()).toEqual([...NAV_ITEMS, SUPPORT_LINK].map((item) => item.label));
+    expect(await menu.getByRole('link').allInnerTexts()).toEqual(
+      [...NAV_ITEMS, SUPPORT_LINK].map((item) => item.label),
+    );
     expect(await menu.getByRole('link', { name: SUPPORT_LINK.label }).getAttribute('href')).toBe('/soporte');
     expect(await menu.locator('[aria-current="page"]').innerText()).toBe('Blog');
     // The menu slides in: it settles right below the 72 px header.
@@ -163,7 +174,10 @@ describe('header on a phone', () => {
 });
 
 describe('footer and floating WhatsApp link', () => {
-  for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [name, options] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`has the logo, tagline, social link, contact details and the current year (${name})`, async () => {
       const context = await quietContext(options);
       const page = await context.newPage();
@@ -180,12 +194,18 @@ describe('footer and floating WhatsApp link', () => {
       expect(await social.getAttribute('href')).toBe('https://www.instagram.com/verticeconsultores');
       expect(await social.getAttribute('target')).toBe('_blank');
       expect(await social.getAttribute('rel')).toContain('noopener');
-      expect(await footer.getByRole('link', { name: DEFAULT_EMAIL }).getAttribute('href')).toBe(`mailto:${DEFAULT_EMAIL}`);
-      expect(await footer.getByRole('link', { name: DEFAULT_PHONE }).getAttribute('href')).toBe('tel:+18095550142');
-      expect(await footer.getByRole('navigation', { name: 'Pie de página' }).getByRole('link').allInnerTexts()).toEqual(
-        [...NAV_ITEMS, SUPPORT_LINK, HELP_LINK].map((item) => item.label),
+      expect(await footer.getByRole('link', { name: DEFAULT_EMAIL }).getAttribute('href')).toBe(
+        `mailto:${DEFAULT_EMAIL}`,
       );
-      expect(await footer.getByRole('link', { name: SUPPORT_LINK.label }).getAttribute('href')).toBe('/soporte');
+      expect(await footer.getByRole('link', { name: DEFAULT_PHONE }).getAttribute('href')).toBe(
+        'tel:+18095550142',
+      );
+      expect(
+        await footer.getByRole('navigation', { name: 'Pie de página' }).getByRole('link').allInnerTexts(),
+      ).toEqual([...NAV_ITEMS, SUPPORT_LINK, HELP_LINK].map((item) => item.label));
+      expect(await footer.getByRole('link', { name: SUPPORT_LINK.label }).getAttribute('href')).toBe(
+        '/soporte',
+      );
       expect(await footer.getByRole('link', { name: HELP_LINK.label }).getAttribute('href')).toBe('/ayuda');
 
       const whatsapp = page.getByRole('link', { name: /WhatsApp/ });
@@ -203,7 +223,10 @@ describe('footer and floating WhatsApp link', () => {
 });
 
 describe("what's-new toast", () => {
-  for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [name, options] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`shows each announcement once, in order, one per page load, then nothing (${name})`, async () => {
       const context = await browser.newContext(options);
       const page = await context.newPage();
@@ -215,10 +238,13 @@ describe("what's-new toast", () => {
         const text = await toast.innerText();
         expect(text).toContain(announcement.title);
         expect(text).toContain(announcement.message);
-        for (const other of ANNOUNCEMENTS.filter((item) => item.id !== announcement.id)) expect(text).not.toContain(other.title);
+        for (const other of ANNOUNCEMENTS.filter((item) => item.id !== announcement.id))
+          expect(text).not.toContain(other.title);
         const details = toast.getByRole('link', { name: 'Ver más detalles' });
         expect(await details.getAttribute('href')).toBe(announcement.link);
-        expect(await page.evaluate((key) => localStorage.getItem(key), `whatsnew-${announcement.id}`)).not.toBeNull();
+        expect(
+          await page.evaluate((key) => localStorage.getItem(key), `whatsnew-${announcement.id}`),
+        ).not.toBeNull();
 
         // Never over the WhatsApp button: above it on a desktop; beside it on a phone, as a compact strip
         // that leaves the first screen readable.
@@ -262,7 +288,10 @@ describe("what's-new toast", () => {
     await context.addInitScript(() => localStorage.setItem('whatsnew-calculadora-tiendao', 'visto'));
     const page = await context.newPage();
     await open(page, '/servicios');
-    await page.getByRole('complementary', { name: 'Novedades' }).getByRole('link', { name: 'Ver más detalles' }).click();
+    await page
+      .getByRole('complementary', { name: 'Novedades' })
+      .getByRole('link', { name: 'Ver más detalles' })
+      .click();
     await page.waitForURL(`${server.url}/blog/integracion-admcloud-restaurantpe`);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain('AdmCloud y Restaurant.pe');
     await context.close();

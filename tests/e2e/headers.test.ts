@@ -60,12 +60,32 @@ describe('response headers at the choke point', () => {
   });
 
   it('never let a cache keep the follow-up page (the problem text and the conversation) or its answers', async () => {
-    const answer = new URLSearchParams({ token: 'A'.repeat(24), respuesta: 'Sigue sin funcionar.', website: '', startedAt: formStamp() });
+    const answer = new URLSearchParams({
+      token: 'A'.repeat(24),
+      respuesta: 'Sigue sin funcionar.',
+      website: '',
+      startedAt: formStamp(),
+    });
     const requests: Array<[string, RequestInit]> = [
       ['/soporte/seguimiento', {}],
       [`/soporte/seguimiento?token=${'A'.repeat(24)}`, {}],
-      ['/soporte/seguimiento?_action=incidents.answer', { method: 'POST', headers: { origin: server.url }, body: answer }],
-      ['/soporte/seguimiento?_action=incidents.track', { method: 'POST', headers: { origin: server.url }, body: new URLSearchParams({ numeroIncidencia: 'INC-20250102-1111', email: 'ana@example.com', website: '', startedAt: formStamp() }) }],
+      [
+        '/soporte/seguimiento?_action=incidents.answer',
+        { method: 'POST', headers: { origin: server.url }, body: answer },
+      ],
+      [
+        '/soporte/seguimiento?_action=incidents.track',
+        {
+          method: 'POST',
+          headers: { origin: server.url },
+          body: new URLSearchParams({
+            numeroIncidencia: 'INC-20250102-1111',
+            email: 'ana@example.com',
+            website: '',
+            startedAt: formStamp(),
+          }),
+        },
+      ],
     ];
     for (const [path, init] of requests) {
       const response = await fetch(`${server.url}${path}`, { redirect: 'manual', ...init });
@@ -91,7 +111,10 @@ describe('response headers at the choke point', () => {
       body: new URLSearchParams({ email: 'admin@verticeconsultores.com.do', password }),
     });
     expect(login.status).toBe(303);
-    const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
 
     // Every route file without parameters, plus every URL of the sitemap (the blog articles).
     const routes = new Set(routesUnder('.').filter((path) => !/\/(1|x)(\.|\/|$)/.test(path)));
@@ -103,13 +126,15 @@ describe('response headers at the choke point', () => {
       const response = await fetch(`${server.url}${path}`, { headers: { cookie }, redirect: 'manual' });
       // Pages answer themselves (signed in, /admin-login sends on to /admin); error pages and APIs vary;
       // the fragments answer the server's own render requests only (404 to anyone else).
-      if (!/^\/(404|413|500|api\/|fragmentos\/)/.test(path)) expect(response.status, path).toBe(path === '/admin-login' ? 303 : 200);
+      if (!/^\/(404|413|500|api\/|fragmentos\/)/.test(path))
+        expect(response.status, path).toBe(path === '/admin-login' ? 303 : 200);
       expectBaseHeaders(response);
       if (isPrivatePath(path)) expect(response.headers.get('cache-control'), path).toBe('no-store');
       const body = (response.headers.get('content-type') ?? '').includes('html') ? await response.text() : '';
       for (const [, url] of body.matchAll(/(?:src|href|srcset|poster)="([^"]+)"/g)) {
         for (const candidate of url!.split(',').map((part) => part.trim().split(/\s+/)[0]!)) {
-          if (candidate.startsWith('/') && !candidate.startsWith('//') && !routes.has(candidate)) assets.add(candidate.replace(/&amp;/g, '&'));
+          if (candidate.startsWith('/') && !candidate.startsWith('//') && !routes.has(candidate))
+            assets.add(candidate.replace(/&amp;/g, '&'));
         }
       }
     }
@@ -118,21 +143,34 @@ describe('response headers at the choke point', () => {
       const response = await fetch(`${server.url}${asset}`, { headers: { cookie } });
       expect(response.status, asset).toBe(200);
       expectBaseHeaders(response);
-      if (asset.endsWith('.css')) for (const [, url] of (await response.text()).matchAll(/url\((\/_astro\/[^)]+)\)/g)) fonts.add(url!);
+      if (asset.endsWith('.css'))
+        for (const [, url] of (await response.text()).matchAll(/url\((\/_astro\/[^)]+)\)/g)) fonts.add(url!);
     }
     expect([...assets].filter((asset) => asset.startsWith('/_astro/')).length).toBeGreaterThan(10);
     for (const font of fonts) expectBaseHeaders(await fetch(`${server.url}${font}`));
 
     // Every action, public and staff, whatever it answers to an empty call, and the refusals of the choke point.
     for (const name of ['incidents.create', 'incidents.track', 'contact.send', ...STAFF_ACTIONS]) {
-      const response = await fetch(`${server.url}/_actions/${name}`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: '{}' });
+      const response = await fetch(`${server.url}/_actions/${name}`, {
+        method: 'POST',
+        headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expectBaseHeaders(response);
       expect(response.headers.get('cache-control'), name).toBe('no-store');
     }
-    const crossSite = await fetch(`${server.url}/_actions/contact.send`, { method: 'POST', headers: { origin: 'https://otro.example' }, body: new URLSearchParams({ name: 'a' }) });
+    const crossSite = await fetch(`${server.url}/_actions/contact.send`, {
+      method: 'POST',
+      headers: { origin: 'https://otro.example' },
+      body: new URLSearchParams({ name: 'a' }),
+    });
     expect(crossSite.status).toBe(403);
     expectBaseHeaders(crossSite);
-    const tooBig = await fetch(`${server.url}/api/pv`, { method: 'POST', headers: { origin: server.url }, body: 'x'.repeat(5000) });
+    const tooBig = await fetch(`${server.url}/api/pv`, {
+      method: 'POST',
+      headers: { origin: server.url },
+      body: 'x'.repeat(5000),
+    });
     expect(tooBig.status).toBe(413);
     expectBaseHeaders(tooBig);
   });
@@ -151,7 +189,15 @@ describe('response headers at the choke point', () => {
   });
 
   it('never serve dotfiles, the database or the sources', async () => {
-    for (const path of ['/.env', '/.git/config', '/data/site.db', '/site.db', '/package.json', '/src/server/config.ts', '/%2e%2e/package.json']) {
+    for (const path of [
+      '/.env',
+      '/.git/config',
+      '/data/site.db',
+      '/site.db',
+      '/package.json',
+      '/src/server/config.ts',
+      '/%2e%2e/package.json',
+    ]) {
       const response = await fetch(`${server.url}${path}`);
       expect(response.status, path).toBe(404);
       const body = await response.text();
@@ -163,7 +209,9 @@ describe('response headers at the choke point', () => {
 
 describe('baseHeaders', () => {
   it('adds HSTS only when the site is served over https', () => {
-    expect(baseHeaders({ SITE_URL: 'https://example.com' })['Strict-Transport-Security']).toMatch(/max-age=\d+/);
+    expect(baseHeaders({ SITE_URL: 'https://example.com' })['Strict-Transport-Security']).toMatch(
+      /max-age=\d+/,
+    );
     expect(baseHeaders({ SITE_URL: 'http://127.0.0.1:4321' })['Strict-Transport-Security']).toBeUndefined();
   });
 });
@@ -186,9 +234,20 @@ describe('compression', () => {
 describe('built files from memory (src/server/http/static-files.ts)', () => {
   // The built file as served: the run-time SITE_URL's origin where the build wrote its placeholder.
   const disk = (path: string) =>
-    Buffer.from(readFileSync(join(ROOT, 'dist/client', path), 'latin1').replaceAll(BUILD_ORIGIN, new URL(server.env.SITE_URL!).origin), 'latin1');
+    Buffer.from(
+      readFileSync(join(ROOT, 'dist/client', path), 'latin1').replaceAll(
+        BUILD_ORIGIN,
+        new URL(server.env.SITE_URL!).origin,
+      ),
+      'latin1',
+    );
   const pageCsp = (route: string) =>
-    (JSON.parse(readFileSync(join(ROOT, 'dist/_headers.json'), 'utf8')) as Array<{ pathname: string; headers: Array<{ key: string; value: string }> }>)
+    (
+      JSON.parse(readFileSync(join(ROOT, 'dist/_headers.json'), 'utf8')) as Array<{
+        pathname: string;
+        headers: Array<{ key: string; value: string }>;
+      }>
+    )
       .find((entry) => entry.pathname === route)
       ?.headers.find((header) => header.key === 'Content-Security-Policy')?.value;
 
@@ -198,7 +257,9 @@ describe('built files from memory (src/server/http/static-files.ts)', () => {
       const req = request(`${server.url}${path}`, { method, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       });
       req.on('error', reject);
       req.end();
@@ -230,7 +291,9 @@ describe('built files from memory (src/server/http/static-files.ts)', () => {
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).toBe('public, max-age=0');
-    expect(page.headers.get('last-modified')).toBe(statSync(join(ROOT, 'dist/client/servicios/index.html')).mtime.toUTCString());
+    expect(page.headers.get('last-modified')).toBe(
+      statSync(join(ROOT, 'dist/client/servicios/index.html')).mtime.toUTCString(),
+    );
     expect((await fetch(`${server.url}/`)).headers.get('content-security-policy')).toBe(pageCsp('/'));
 
     const script = readdirSync(join(ROOT, 'dist/client/_astro')).find((name) => name.endsWith('.js'));
@@ -261,8 +324,12 @@ describe('built files from memory (src/server/http/static-files.ts)', () => {
     // The same representation-independent tag whatever the encoding.
     expect((await raw('/servicios', { 'accept-encoding': 'gzip', 'if-none-match': etag })).status).toBe(304);
     expect((await raw('/servicios', { 'if-none-match': 'W/"otra"' })).status).toBe(200);
-    expect((await raw('/servicios', { 'if-modified-since': first.headers['last-modified']! })).status).toBe(304);
-    expect((await raw('/servicios', { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' })).status).toBe(200);
+    expect((await raw('/servicios', { 'if-modified-since': first.headers['last-modified']! })).status).toBe(
+      304,
+    );
+    expect((await raw('/servicios', { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' })).status).toBe(
+      200,
+    );
   });
 
   it('answers HEAD with the GET headers and no body', async () => {
@@ -270,7 +337,15 @@ describe('built files from memory (src/server/http/static-files.ts)', () => {
     const head = await raw('/', { 'accept-encoding': 'gzip' }, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
-    for (const name of ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'content-security-policy', 'vary']) {
+    for (const name of [
+      'content-type',
+      'content-length',
+      'content-encoding',
+      'etag',
+      'cache-control',
+      'content-security-policy',
+      'vary',
+    ]) {
       expect(head.headers[name], name).toBe(get.headers[name]);
     }
   });

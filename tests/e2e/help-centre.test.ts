@@ -12,7 +12,12 @@ import { DESKTOP, expectNoAxeViolations, islandHydrated, PHONE, poll } from '../
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, quietContext, staff: firstStaff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const {
+  server,
+  browser,
+  quietContext,
+  staff: firstStaff,
+} = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
 const ARTICLES = [
   {

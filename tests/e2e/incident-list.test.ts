@@ -103,7 +103,6 @@ beforeAll(async () => {
   ]);
 });
 
-
 async function signedIn(
   options: BrowserContextOptions = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {

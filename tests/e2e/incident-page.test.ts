@@ -11,7 +11,10 @@ import { insertIncident } from '../support/factories.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, smtp, db, staff } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, smtp, db, staff } = useSite({
+  smtp: true,
+  env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
+});
 
 const NUMERO = 'INC-20250115-4321';
 const NO_MAIL = 'INC-20250115-4322';
@@ -23,14 +26,29 @@ let ipCounter = 0;
 
 beforeAll(async () => {
   const fecha = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000 - 60_000).toISOString();
-  await insertIncident(db, { numeroIncidencia: NUMERO, problema: PROBLEM, nombre: 'José Pérez', telefono: '809-555-0142', email: 'jose@cliente.example', fecha });
-  await insertIncident(db, { numeroIncidencia: NO_MAIL, nombre: 'Sin Correo', telefono: '', email: 'no tengo', fecha });
+  await insertIncident(db, {
+    numeroIncidencia: NUMERO,
+    problema: PROBLEM,
+    nombre: 'José Pérez',
+    telefono: '809-555-0142',
+    email: 'jose@cliente.example',
+    fecha,
+  });
+  await insertIncident(db, {
+    numeroIncidencia: NO_MAIL,
+    nombre: 'Sin Correo',
+    telefono: '',
+    email: 'no tengo',
+    fecha,
+  });
 });
-
 
 async function newContext(): Promise<BrowserContext> {
   ipCounter += 1;
-  return browser.newContext({ ...DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` } });
+  return browser.newContext({
+    ...DESKTOP,
+    extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${ipCounter}` },
+  });
 }
 
 async function signedIn(): Promise<{ context: BrowserContext; page: Page }> {
@@ -50,7 +68,9 @@ describe('incident page', () => {
     await page.waitForURL(incidentUrl(NUMERO));
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(NUMERO);
     expect(await page.getByTestId('antiguedad').textContent()).toBe('Abierta hace 3 días');
-    expect(await page.getByRole('link', { name: 'Abrir en WhatsApp' }).getAttribute('href')).toBe('https://wa.me/18095550142');
+    expect(await page.getByRole('link', { name: 'Abrir en WhatsApp' }).getAttribute('href')).toBe(
+      'https://wa.me/18095550142',
+    );
     const texts = await timelineTexts(page);
     expect(texts).toHaveLength(1);
     expect(texts[0]).toContain('Problema reportado');
@@ -78,7 +98,9 @@ describe('incident page', () => {
     await page.getByLabel('Respuesta o nota').fill(long);
     await page.getByRole('button', { name: 'Agregar nota interna' }).click();
     await page.waitForLoadState('load');
-    expect(await page.getByRole('alert').textContent()).toBe('El texto admite hasta 5.000 caracteres; tiene 5.010.');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'El texto admite hasta 5.000 caracteres; tiene 5.010.',
+    );
     expect(await page.getByLabel('Respuesta o nota').inputValue()).toBe(long);
     expect((await timelineTexts(page)).length).toBe(1);
     await expectNoAxeViolations(page);
@@ -89,7 +111,9 @@ describe('incident page', () => {
     await page.getByLabel('Respuesta o nota').fill(NOTE);
     await page.getByRole('button', { name: 'Agregar nota interna' }).click();
     await page.waitForURL(/hecho=nota/);
-    expect(await page.getByRole('status').first().textContent()).toBe('La nota interna se guardó. El cliente no la ve.');
+    expect(await page.getByRole('status').first().textContent()).toBe(
+      'La nota interna se guardó. El cliente no la ve.',
+    );
     const note = page.locator('[data-tipo="note"]');
     expect(await note.innerText()).toContain('Nota interna');
     expect(await note.innerText()).toContain(NOTE);
@@ -99,11 +123,17 @@ describe('incident page', () => {
     await page.getByLabel('Respuesta o nota').fill(REPLY);
     await page.getByRole('button', { name: 'Responder al cliente' }).click();
     await page.waitForURL(/hecho=respuesta/);
-    expect(await page.getByRole('status').first().textContent()).toBe('La respuesta se guardó y se enviará al cliente por correo.');
+    expect(await page.getByRole('status').first().textContent()).toBe(
+      'La respuesta se guardó y se enviará al cliente por correo.',
+    );
     const reply = page.locator('[data-tipo="reply"]');
     expect(await reply.innerText()).toContain(REPLY);
     expect(await reply.innerText()).toContain(staff.email);
-    expect((await page.locator('[data-tipo]').evaluateAll((items) => items.map((item) => item.getAttribute('data-tipo'))))).toEqual(['problem', 'note', 'reply']);
+    expect(
+      await page
+        .locator('[data-tipo]')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-tipo'))),
+    ).toEqual(['problem', 'note', 'reply']);
     await expectNoAxeViolations(page);
     consoleWatch.assertNone();
 

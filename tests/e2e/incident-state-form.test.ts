@@ -33,13 +33,11 @@ const stateOf = async (numero: string) =>
       .executeTakeFirstOrThrow()
   ).estado;
 const priorityOf = async (numero: string) =>
-  (
-    await db
-      .selectFrom('incidents')
-      .select(['id', 'prioridad'])
-      .where('numeroIncidencia', '=', numero)
-      .executeTakeFirstOrThrow()
-  );
+  await db
+    .selectFrom('incidents')
+    .select(['id', 'prioridad'])
+    .where('numeroIncidencia', '=', numero)
+    .executeTakeFirstOrThrow();
 const noticesTo = async (address: string) =>
   (await db.selectFrom('mailOutbox').select('kind').where('toAddress', '=', address).execute()).length;
 
@@ -59,9 +57,12 @@ beforeAll(async () => {
     nombre: 'Lista Sin JS',
     email: 'lista@cliente.example',
   });
-  await insertIncident(db, { numeroIncidencia: PRIORITY, nombre: 'Prioridad Prueba', email: 'prioridad@cliente.example' });
+  await insertIncident(db, {
+    numeroIncidencia: PRIORITY,
+    nombre: 'Prioridad Prueba',
+    email: 'prioridad@cliente.example',
+  });
 });
-
 
 describe('incident state without JavaScript', () => {
   it('changes the state from the incident page and tells the visitor when ticked', async () => {
@@ -192,14 +193,20 @@ describe('incident priority (issue 22)', () => {
     expect(await entry.textContent()).toContain('Cambio de prioridad');
     expect(await entry.getByTestId('cambio-de-prioridad').textContent()).toBe('Prioridad: Normal → Alta');
     expect(await plain.page.getByRole('status').first().textContent()).toContain('Prioridad actualizada.');
-    const change = await db.selectFrom('incidentPriorityChanges').select('changedByEmail').executeTakeFirstOrThrow();
+    const change = await db
+      .selectFrom('incidentPriorityChanges')
+      .select('changedByEmail')
+      .executeTakeFirstOrThrow();
     expect(change.changedByEmail).toBe(staff.email);
 
     // An unknown value, as a forged form would post it: refused in Spanish, nothing changed.
     const { id } = await priorityOf(PRIORITY);
     const refused = await plain.page.request.post(
       `${server.url}/admin/incidencias/${PRIORITY}?_action=incidents.setPriorityForm`,
-      { form: { id: String(id), prioridad: 'Crítica', volver: `/admin/incidencias/${PRIORITY}` }, headers: { origin: server.url } },
+      {
+        form: { id: String(id), prioridad: 'Crítica', volver: `/admin/incidencias/${PRIORITY}` },
+        headers: { origin: server.url },
+      },
     );
     expect(refused.status()).toBe(400);
     expect(await refused.text()).toContain(PRIORITY_MESSAGE);
@@ -237,14 +244,25 @@ describe('incident priority (issue 22)', () => {
       expect(await inPlace.getByText('Prioridad actualizada.').count()).toBe(1);
       expect(page.url()).toBe(list);
       expect((await priorityOf(PRIORITY)).prioridad).toBe(next);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        ),
+      ).toBe(true);
       if (width === PHONE.viewport!.width) await expectNoAxeViolations(page);
       if (process.env.SCREENSHOT_DIR)
         await inPlace.screenshot({ path: `${process.env.SCREENSHOT_DIR}/prioridad-lista-${width}.png` });
       await page.goto(`${server.url}/admin/incidencias/${PRIORITY}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        ),
+      ).toBe(true);
       if (process.env.SCREENSHOT_DIR)
-        await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/prioridad-${width}.png`, fullPage: true });
+        await page.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/prioridad-${width}.png`,
+          fullPage: true,
+        });
       await context.close();
       next = 'Alta';
     }

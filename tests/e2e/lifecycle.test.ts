@@ -24,7 +24,8 @@ describe('server lifecycle', () => {
     expect(elapsed).toBeLessThan(10_000);
     // Every request either completed normally or was never accepted: none was cut off mid-answer.
     for (const result of results) {
-      if (result.status === 0) expect(result.body).toMatch(/fetch failed|ECONNREFUSED|other side closed|socket/i);
+      if (result.status === 0)
+        expect(result.body).toMatch(/fetch failed|ECONNREFUSED|other side closed|socket/i);
       else expect(result.status).toBe(200);
     }
     expect(results.filter((result) => result.status === 200).length).toBeGreaterThan(0);
@@ -34,7 +35,9 @@ describe('server lifecycle', () => {
   it('finishes in-flight submissions on SIGTERM: each one answered is stored whole', async () => {
     const server = await startServer({ env: { FORM_RATE_LIMIT: '0', LOG_LEVEL: 'warn' }, cleanup: false });
     try {
-      const inFlight = Array.from({ length: 50 }, (_, index) => submitIncident(server.url, `drain-${index}`).then((answer) => ({ ...answer, tag: `drain-${index}` })));
+      const inFlight = Array.from({ length: 50 }, (_, index) =>
+        submitIncident(server.url, `drain-${index}`).then((answer) => ({ ...answer, tag: `drain-${index}` })),
+      );
       await new Promise((resolve) => setTimeout(resolve, 20));
       const started = Date.now();
       expect(await server.stop()).toBe(0);
@@ -42,7 +45,9 @@ describe('server lifecycle', () => {
       const answers = await Promise.all(inFlight);
       // Answered in full, or never accepted (connection refused): none cut off, none failed.
       for (const answer of answers) expect([0, 200], JSON.stringify(answer)).toContain(answer.status);
-      const acknowledged = answers.filter((answer) => answer.status === 200).map((answer) => ({ numero: answer.numero!, tag: answer.tag }));
+      const acknowledged = answers
+        .filter((answer) => answer.status === 200)
+        .map((answer) => ({ numero: answer.numero!, tag: answer.tag }));
       expect(acknowledged.length).toBeGreaterThan(0);
       const { db } = openDatabase(server.env.DATABASE_URL!);
       try {

@@ -8,7 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPgSchema, dropPgSchema, openDatabase, withSearchPath, type Db } from '../../src/server/db/index.ts';
+import {
+  createPgSchema,
+  dropPgSchema,
+  openDatabase,
+  withSearchPath,
+  type Db,
+} from '../../src/server/db/index.ts';
 import { submitIncident } from '../support/actions.ts';
 import { connectBrowser } from '../support/browser.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../support/db.ts';
@@ -51,11 +57,20 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
       LOG_LEVEL: 'warn',
       SITE_URL: 'http://127.0.0.1:8080',
     };
-    [a, b, browser] = await Promise.all([startServer({ env }), startServer({ env }), connectBrowser(inject('browserWsEndpoint'))]);
+    [a, b, browser] = await Promise.all([
+      startServer({ env }),
+      startServer({ env }),
+      connectBrowser(inject('browserWsEndpoint')),
+    ]);
     password = firstStaffPassword(generatedFirstPassword(a) ? a : b);
     await createStaffAccount(a, { email: ANA, password: ANA_PASSWORD, name: 'Ana Rosario' }, ADMIN_EMAILS);
     db = openDatabase(env.DATABASE_URL).db;
-    await insertIncident(db, { numeroIncidencia: NUMERO, nombre: 'Pedro Almonte', email: 'pedro@cliente.example', fecha: new Date().toISOString() });
+    await insertIncident(db, {
+      numeroIncidencia: NUMERO,
+      nombre: 'Pedro Almonte',
+      email: 'pedro@cliente.example',
+      fecha: new Date().toISOString(),
+    });
   });
 
   afterAll(async () => {
@@ -69,9 +84,16 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
   const signIn = (server: RunningServer, who: 'first' | 'ana') => {
     network += 1;
     const ip = `203.0.113.${network}`;
-    return signInStaff(browser, server.url, who === 'first' ? { email: FIRST, password, network: ip } : { email: ANA, password: ANA_PASSWORD, network: ip });
+    return signInStaff(
+      browser,
+      server.url,
+      who === 'first'
+        ? { email: FIRST, password, network: ip }
+        : { email: ANA, password: ANA_PASSWORD, network: ip },
+    );
   };
-  const connected = (page: Page) => page.waitForSelector('#en-vivo[data-conectado="si"]', { state: 'attached', timeout: 10_000 });
+  const connected = (page: Page) =>
+    page.waitForSelector('#en-vivo[data-conectado="si"]', { state: 'attached', timeout: 10_000 });
 
   it("shows on A's list an incident opened through B, and on A's incident page B's state change and presence", async () => {
     const first = await signIn(a, 'first');
@@ -86,8 +108,12 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
     await connected(first.page);
     await ana.page.goto(`${b.url}/admin/incidencias/${NUMERO}`);
     await connected(ana.page);
-    await expect.poll(() => first.page.getByTestId('tambien-viendo').textContent(), { timeout: 5000 }).toBe('También está viendo: Ana Rosario');
-    await expect.poll(() => ana.page.getByTestId('tambien-viendo').textContent(), { timeout: 5000 }).toMatch(/^También está viendo: /);
+    await expect
+      .poll(() => first.page.getByTestId('tambien-viendo').textContent(), { timeout: 5000 })
+      .toBe('También está viendo: Ana Rosario');
+    await expect
+      .poll(() => ana.page.getByTestId('tambien-viendo').textContent(), { timeout: 5000 })
+      .toMatch(/^También está viendo: /);
 
     await ana.page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
     await ana.page.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
@@ -105,7 +131,9 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
     expect(await box.inputValue()).toBe('Pedro, te escribo');
 
     await ana.context.close();
-    await expect.poll(() => first.page.getByTestId('tambien-viendo').isHidden(), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => first.page.getByTestId('tambien-viendo').isHidden(), { timeout: 5000 })
+      .toBe(true);
     await first.context.close();
   });
 
@@ -114,10 +142,15 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
     const tags = Array.from({ length: 12 }, (_, index) => `pg-rafaga-${index}`);
     const numbers: string[] = [];
     const burst = async () => {
-      const answers = await Promise.all(tags.map((tag, index) => submitIncident(index % 2 ? a.url : b.url, tag, { 'x-forwarded-for': `192.0.2.${50 + index}` })));
+      const answers = await Promise.all(
+        tags.map((tag, index) =>
+          submitIncident(index % 2 ? a.url : b.url, tag, { 'x-forwarded-for': `192.0.2.${50 + index}` }),
+        ),
+      );
       for (const answer of answers) numbers.push(answer.numero!);
     };
-    const onlyCreated = (events: StreamEvent[]) => events.filter((event) => event.data.kind === 'incident.created');
+    const onlyCreated = (events: StreamEvent[]) =>
+      events.filter((event) => event.data.kind === 'incident.created');
     const [onA, onB] = await Promise.all([
       readEvents(a.url, cookie, { count: tags.length, after: burst }),
       readEvents(b.url, cookie, { count: tags.length }),
@@ -141,7 +174,10 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
   });
 
   it('announces nothing that did not commit: a rolled-back change leaves no event', async () => {
-    const before = await db.selectFrom('liveEvents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom('liveEvents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const { recordLiveEvent } = await import('../../src/server/live/events.ts');
     await expect(
       db.transaction().execute(async (trx) => {
@@ -149,7 +185,10 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');
-    const after = await db.selectFrom('liveEvents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom('liveEvents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });

@@ -13,7 +13,13 @@ import { DESKTOP, expectNoAxeViolations, PHONE, watchConsole } from '../support/
 import { postAction, submitIncident } from '../support/actions.ts';
 import { insertIncident } from '../support/factories.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
-import { createStaffAccount, FIRST_STAFF_TEST_PASSWORD, freePort, prepareFirstStaff, startServer } from '../support/server.ts';
+import {
+  createStaffAccount,
+  FIRST_STAFF_TEST_PASSWORD,
+  freePort,
+  prepareFirstStaff,
+  startServer,
+} from '../support/server.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
 import { MAIL_BRAND } from '../support/mail-brand.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,23 +42,31 @@ let network = 0;
 
 beforeAll(async () => {
   await createStaffAccount(server, { email: ANA, password: ANA_PASSWORD, name: 'Ana Rosario' }, ADMIN_EMAILS);
-  await insertIncident(db, { numeroIncidencia: NUMERO, nombre: 'María Núñez', email: 'maria@cliente.example', fecha: new Date().toISOString() });
+  await insertIncident(db, {
+    numeroIncidencia: NUMERO,
+    nombre: 'María Núñez',
+    email: 'maria@cliente.example',
+    fecha: new Date().toISOString(),
+  });
 });
-
 
 const signIn = (who: 'first' | 'ana', options = DESKTOP) => {
   network += 1;
   return signInStaff(
     browser,
     server.url,
-    who === 'first' ? { email: FIRST, password: FIRST_STAFF_TEST_PASSWORD, network: `203.0.113.${network}` } : { email: ANA, password: ANA_PASSWORD, network: `203.0.113.${network}` },
+    who === 'first'
+      ? { email: FIRST, password: FIRST_STAFF_TEST_PASSWORD, network: `203.0.113.${network}` }
+      : { email: ANA, password: ANA_PASSWORD, network: `203.0.113.${network}` },
     options,
   );
 };
 
 /** Waits until the page's event stream is open (the script marks it). */
-const connected = (page: Page) => page.waitForSelector('#en-vivo[data-conectado="si"]', { state: 'attached', timeout: 10_000 });
-const hydrated = (page: Page) => page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+const connected = (page: Page) =>
+  page.waitForSelector('#en-vivo[data-conectado="si"]', { state: 'attached', timeout: 10_000 });
+const hydrated = (page: Page) =>
+  page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
 const LIVE = { timeout: 2000 };
 
 describe('live updates (SQLite)', () => {
@@ -84,8 +98,12 @@ describe('live updates (SQLite)', () => {
     await ana.page.goto(url);
     await connected(ana.page);
     // Each sees the other: by name, or by e-mail for an account without one.
-    await expect.poll(() => first.page.getByTestId('tambien-viendo').textContent(), { timeout: 5000 }).toBe('También está viendo: Ana Rosario');
-    await expect.poll(() => ana.page.getByTestId('tambien-viendo').textContent(), { timeout: 5000 }).toMatch(/^También está viendo: /);
+    await expect
+      .poll(() => first.page.getByTestId('tambien-viendo').textContent(), { timeout: 5000 })
+      .toBe('También está viendo: Ana Rosario');
+    await expect
+      .poll(() => ana.page.getByTestId('tambien-viendo').textContent(), { timeout: 5000 })
+      .toMatch(/^También está viendo: /);
 
     // Ana changes the state: the first sees the new badge and timeline entry without reloading.
     await hydrated(ana.page);
@@ -108,8 +126,16 @@ describe('live updates (SQLite)', () => {
     // Both widths: nothing wider than the screen; at 390 px too, axe-clean.
     for (const width of [1280, 390]) {
       await first.page.setViewportSize({ width, height: 844 });
-      expect(await first.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
-      if (process.env.SCREENSHOT_DIR) await first.page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/en-vivo-incidencia-${width}.png`, fullPage: true });
+      expect(
+        await first.page.evaluate(
+          () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        ),
+      ).toBe(true);
+      if (process.env.SCREENSHOT_DIR)
+        await first.page.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/en-vivo-incidencia-${width}.png`,
+          fullPage: true,
+        });
     }
     await expectNoAxeViolations(first.page);
     // Sending anyway is allowed.
@@ -119,7 +145,9 @@ describe('live updates (SQLite)', () => {
 
     // Ana leaves: the first no longer sees her.
     await ana.page.goto(`${server.url}/admin`);
-    await expect.poll(() => first.page.getByTestId('tambien-viendo').isHidden(), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => first.page.getByTestId('tambien-viendo').isHidden(), { timeout: 5000 })
+      .toBe(true);
     await first.context.close();
     await ana.context.close();
   });
@@ -131,7 +159,16 @@ describe('live updates (SQLite)', () => {
     await hydrated(first.page);
     await connected(first.page);
     const before = await first.page.locator('article').count();
-    const sent = await postAction(server.url, 'contact.send', { name: 'Luisa Vólquez', email: 'luisa@cliente.example', message: 'Quiero una demostración de AdmCloud, por favor.' }, { 'x-forwarded-for': '192.0.2.20' });
+    const sent = await postAction(
+      server.url,
+      'contact.send',
+      {
+        name: 'Luisa Vólquez',
+        email: 'luisa@cliente.example',
+        message: 'Quiero una demostración de AdmCloud, por favor.',
+      },
+      { 'x-forwarded-for': '192.0.2.20' },
+    );
     expect(sent.status).toBe(200);
     await first.page.getByText('Luisa Vólquez').first().waitFor(LIVE);
     expect(await first.page.locator('article').count()).toBe(before + 1);
@@ -139,10 +176,23 @@ describe('live updates (SQLite)', () => {
     const count = Number(await badge());
     // Ana marks it 'atendido' on her own inbox: it leaves the first's 'Pendientes' list and the count drops.
     await ana.page.goto(`${server.url}/admin/mensajes`);
-    await ana.page.locator('article', { hasText: 'Luisa Vólquez' }).getByRole('button', { name: 'Marcar como atendido' }).click();
+    await ana.page
+      .locator('article', { hasText: 'Luisa Vólquez' })
+      .getByRole('button', { name: 'Marcar como atendido' })
+      .click();
     await ana.page.waitForURL(/hecho=/);
     await first.page.getByText('Luisa Vólquez').waitFor({ state: 'detached', ...LIVE });
-    await expect.poll(async () => Number((await first.page.locator('#movil-lista [data-testid="mensajes-pendientes"]').count()) ? await badge() : 0), LIVE).toBe(count - 1);
+    await expect
+      .poll(
+        async () =>
+          Number(
+            (await first.page.locator('#movil-lista [data-testid="mensajes-pendientes"]').count())
+              ? await badge()
+              : 0,
+          ),
+        LIVE,
+      )
+      .toBe(count - 1);
     await first.context.close();
     await ana.context.close();
   });
@@ -175,26 +225,53 @@ describe('live updates (SQLite)', () => {
     expect(await page.evaluate(() => (window as unknown as { __asked: () => number }).__asked())).toBe(0);
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 844 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
-      if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/en-vivo-inicio-${width}.png`, fullPage: true });
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        ),
+      ).toBe(true);
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/en-vivo-inicio-${width}.png`,
+          fullPage: true,
+        });
     }
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Activar avisos del navegador' }).click();
     await page.getByText('Avisos del navegador activados').waitFor();
     expect(await page.getByRole('button', { name: 'Activar avisos del navegador' }).isHidden()).toBe(true);
     const created = await submitIncident(server.url, 'aviso-1', { 'x-forwarded-for': '192.0.2.11' });
-    const notices = () => page.evaluate(() => (window as unknown as { __notices: string[] }).__notices.join('\n'));
+    const notices = () =>
+      page.evaluate(() => (window as unknown as { __notices: string[] }).__notices.join('\n'));
     await expect.poll(notices, LIVE).toContain(`Nueva incidencia|${created.numero}`);
 
     // The customer answers on an incident assigned to me: one notice; on one assigned to nobody: none.
-    const me = await db.withoutPlugins().selectFrom('user').select('id').where('email', '=', FIRST).executeTakeFirstOrThrow();
+    const me = await db
+      .withoutPlugins()
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', FIRST)
+      .executeTakeFirstOrThrow();
     const answer = async (numero: string, text: string) => {
-      const { id } = await db.selectFrom('incidents').select('id').where('numeroIncidencia', '=', numero).executeTakeFirstOrThrow();
+      const { id } = await db
+        .selectFrom('incidents')
+        .select('id')
+        .where('numeroIncidencia', '=', numero)
+        .executeTakeFirstOrThrow();
       const token = await issueFollowUpToken(db, id, new Date());
-      return postAction(server.url, 'incidents.answer', { token, respuesta: text }, { 'x-forwarded-for': '192.0.2.12' });
+      return postAction(
+        server.url,
+        'incidents.answer',
+        { token, respuesta: text },
+        { 'x-forwarded-for': '192.0.2.12' },
+      );
     };
     const other = await submitIncident(server.url, 'aviso-2', { 'x-forwarded-for': '192.0.2.11' });
-    await db.updateTable('incidents').set({ assignedTo: me.id }).where('numeroIncidencia', '=', created.numero!).execute();
+    await db
+      .updateTable('incidents')
+      .set({ assignedTo: me.id })
+      .where('numeroIncidencia', '=', created.numero!)
+      .execute();
     expect((await answer(other.numero!, 'Respuesta en una sin asignar')).status).toBe(200);
     expect((await answer(created.numero!, 'Sigue sin funcionar')).status).toBe(200);
     await expect.poll(notices, LIVE).toContain(`Respuesta del cliente|${created.numero}`);
@@ -223,27 +300,37 @@ describe('live updates (SQLite)', () => {
     expect(await refused.json()).toEqual(await csv.json());
 
     const cookie = await sessionCookie(server.url, FIRST, FIRST_STAFF_TEST_PASSWORD, '203.0.113.200');
-    const first = await readEvents(server.url, cookie, { count: 1, after: () => submitIncident(server.url, 'resume-0', { 'x-forwarded-for': '192.0.2.30' }) });
+    const first = await readEvents(server.url, cookie, {
+      count: 1,
+      after: () => submitIncident(server.url, 'resume-0', { 'x-forwarded-for': '192.0.2.30' }),
+    });
     const lastId = first.events.at(-1)!.id;
     // While disconnected: three incidents.
     const missed: string[] = [];
-    for (const tag of ['resume-1', 'resume-2', 'resume-3']) missed.push((await submitIncident(server.url, tag, { 'x-forwarded-for': '192.0.2.31' })).numero!);
+    for (const tag of ['resume-1', 'resume-2', 'resume-3'])
+      missed.push((await submitIncident(server.url, tag, { 'x-forwarded-for': '192.0.2.31' })).numero!);
     const again = await readEvents(server.url, cookie, { count: 3, lastEventId: lastId });
     expect(again.events.map((event) => event.data.numero)).toEqual(missed);
-    expect(again.events.map((event) => event.id)).toEqual([...again.events.map((event) => event.id)].sort((a, b) => a - b));
+    expect(again.events.map((event) => event.id)).toEqual(
+      [...again.events.map((event) => event.id)].sort((a, b) => a - b),
+    );
     expect(again.events[0]!.id).toBeGreaterThan(lastId);
     expect(again.contentType).toMatch(/^text\/event-stream/);
     expect(again.contentEncoding).toBeNull();
   });
 
-  it("a browser whose server restarts reconnects with Last-Event-ID and shows what happened meanwhile, without a reload", async () => {
+  it('a browser whose server restarts reconnects with Last-Event-ID and shows what happened meanwhile, without a reload', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vertice-e2e-vivo-'));
     const port = await freePort();
     const env = { TRUST_PROXY: 'true', LOG_LEVEL: 'warn', ADMIN_EMAILS };
     let restarted = await startServer({ dataDir, port, cleanup: false, env });
     try {
       await prepareFirstStaff(restarted);
-      const { context, page } = await signInStaff(browser, restarted.url, { email: FIRST, password: FIRST_STAFF_TEST_PASSWORD, network: '203.0.113.250' });
+      const { context, page } = await signInStaff(browser, restarted.url, {
+        email: FIRST,
+        password: FIRST_STAFF_TEST_PASSWORD,
+        network: '203.0.113.250',
+      });
       await page.goto(`${restarted.url}/admin/incidencias`);
       await connected(page);
       await page.evaluate(() => Object.assign(window, { __mismaPagina: true }));
@@ -252,13 +339,21 @@ describe('live updates (SQLite)', () => {
       const { db: offline } = openDatabase(restarted.env.DATABASE_URL!);
       const created = await createIncident(
         offline,
-        { problema: 'Mientras el servidor reiniciaba', nombre: 'Julia Tavárez', telefono: '', email: '', rnc: '' },
+        {
+          problema: 'Mientras el servidor reiniciaba',
+          nombre: 'Julia Tavárez',
+          telefono: '',
+          email: '',
+          rnc: '',
+        },
         { brand: MAIL_BRAND, staffInbox: 'soporte@vertice.example' },
       );
       await offline.destroy();
       restarted = await startServer({ dataDir, port, cleanup: false, env });
       await page.locator(`[data-incidencia="${created.numeroIncidencia}"]`).waitFor({ timeout: 15_000 });
-      expect(await page.evaluate(() => (window as unknown as { __mismaPagina?: boolean }).__mismaPagina)).toBe(true);
+      expect(
+        await page.evaluate(() => (window as unknown as { __mismaPagina?: boolean }).__mismaPagina),
+      ).toBe(true);
       await context.close();
     } finally {
       await restarted.stop();

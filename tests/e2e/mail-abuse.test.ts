@@ -20,7 +20,10 @@ const { server, smtp } = useSite({
 });
 
 async function openIncident(fields: Record<string, string>): Promise<string> {
-  const response = await postForm(server.url, '/_actions/incidents.create', { ...fields, startedAt: formStamp() });
+  const response = await postForm(server.url, '/_actions/incidents.create', {
+    ...fields,
+    startedAt: formStamp(),
+  });
   expect(response.status, response.body).toBe(200);
   return NUMBER.exec(response.body)![0];
 }

@@ -17,7 +17,9 @@ import { firstStaffPassword } from '../support/server.ts';
 import { signInStaff } from '../support/staff-login.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser, db, quietContext } = useSite({ env: { FORM_RATE_LIMIT: '50', TRUST_PROXY: 'true' } });
+const { server, browser, db, quietContext } = useSite({
+  env: { FORM_RATE_LIMIT: '50', TRUST_PROXY: 'true' },
+});
 const SHOTS = process.env.OUTCOMES_SHOTS;
 const SIZES = [
   ['390×844', PHONE],

@@ -37,13 +37,21 @@ describe('info pages', () => {
       await open(page, '/servicios');
       expect(await headings(page, 1)).toEqual(['Nuestros Servicios']);
       const cards = page.locator('section#servicios article');
-      expect(await cards.locator('h2').allInnerTexts()).toEqual(['Implementación Admcloud', 'Desarrollos', 'Entrenamientos']);
+      expect(await cards.locator('h2').allInnerTexts()).toEqual([
+        'Implementación Admcloud',
+        'Desarrollos',
+        'Entrenamientos',
+      ]);
       expect(await cards.nth(1).innerText()).toMatch(/SQL Server[\s\S]*CSS\/HTML[\s\S]*C#/);
       expect(await cards.nth(2).innerText()).toMatch(/todos los módulos/);
-      const backgrounds = await cards.evaluateAll((elements) => elements.map((element) => getComputedStyle(element).backgroundColor));
+      const backgrounds = await cards.evaluateAll((elements) =>
+        elements.map((element) => getComputedStyle(element).backgroundColor),
+      );
       expect(new Set(backgrounds).size).toBe(3);
       expect(await cards.locator('svg').count()).toBeGreaterThanOrEqual(3);
-      expect(await cards.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-reveal')))).not.toContain(null);
+      expect(
+        await cards.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-reveal'))),
+      ).not.toContain(null);
       const steps = page.locator('section#como-trabajamos ol > li');
       expect(await steps.count()).toBe(6);
       expect(await steps.first().innerText()).toContain('Diagnóstico');
@@ -57,15 +65,23 @@ describe('info pages', () => {
       const cards = page.locator('section#productos article');
       // textContent, not innerText: a card the reveal script has not shown yet has no rendered text (seen on a loaded machine).
       expect(await cards.locator('h2').allTextContents()).toEqual(['AdmCloud', 'Restaurant.pe', 'Tiendao']);
-      expect(await cards.getByRole('link', { name: /^Saber Más/ }).evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([
-        '/producto/admcloud',
-        '/producto/restaurantpe',
-        '/producto/tiendao',
-      ]);
+      expect(
+        await cards
+          .getByRole('link', { name: /^Saber Más/ })
+          .evaluateAll((links) => links.map((link) => link.getAttribute('href'))),
+      ).toEqual(['/producto/admcloud', '/producto/restaurantpe', '/producto/tiendao']);
       await scrollThrough(page);
-      await poll(() => cards.locator('img').evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      await poll(() =>
+        cards
+          .locator('img')
+          .evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0)),
+      ).toBe(true);
       // Polled: the reveal script shows the section's text once it has scrolled into view (a loaded machine lags).
-      await poll(() => page.locator('section#cual-te-conviene h3').allInnerTexts()).toEqual(['AdmCloud', 'Restaurant.pe', 'Tiendao']);
+      await poll(() => page.locator('section#cual-te-conviene h3').allInnerTexts()).toEqual([
+        'AdmCloud',
+        'Restaurant.pe',
+        'Tiendao',
+      ]);
     });
   });
 
@@ -78,7 +94,9 @@ describe('info pages', () => {
       const names = await logos.evaluateAll((images) => images.map((img) => img.getAttribute('alt')));
       expect(new Set(names).size).toBe(18);
       await scrollThrough(page);
-      await poll(() => logos.evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      await poll(() =>
+        logos.evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0)),
+      ).toBe(true);
       expect(await page.locator('section#industrias h3').count()).toBeGreaterThanOrEqual(6);
       expect(await page.locator('section#testimonios blockquote').count()).toBe(3);
     });
@@ -90,13 +108,20 @@ describe('info pages', () => {
       expect(await headings(page, 1)).toEqual(['Contáctanos']);
       const section = page.locator('section#contacto');
       expect(await section.locator('address').innerText()).toBe(config.COMPANY_ADDRESS);
-      expect(await section.getByRole('link', { name: config.COMPANY_PHONE }).getAttribute('href')).toBe(`tel:${config.COMPANY_PHONE.replace(/[^\d+]/g, '')}`);
-      expect(await section.getByRole('link', { name: config.COMPANY_EMAIL }).first().getAttribute('href')).toBe(`mailto:${config.COMPANY_EMAIL}`);
+      expect(await section.getByRole('link', { name: config.COMPANY_PHONE }).getAttribute('href')).toBe(
+        `tel:${config.COMPANY_PHONE.replace(/[^\d+]/g, '')}`,
+      );
+      expect(
+        await section.getByRole('link', { name: config.COMPANY_EMAIL }).first().getAttribute('href'),
+      ).toBe(`mailto:${config.COMPANY_EMAIL}`);
       // The contact form (name, e-mail, message) lives in the contact section.
-      for (const label of ['Nombre', 'Correo electrónico', 'Mensaje']) expect(await section.getByLabel(label, { exact: true }).count()).toBe(1);
+      for (const label of ['Nombre', 'Correo electrónico', 'Mensaje'])
+        expect(await section.getByLabel(label, { exact: true }).count()).toBe(1);
       expect(await section.getByRole('button', { name: 'Enviar mensaje' }).count()).toBe(1);
       const whatsapp = page.getByRole('link', { name: /^Abrir chat/ });
-      expect(await whatsapp.getAttribute('href')).toMatch(new RegExp(`^https://wa\\.me/${config.WHATSAPP_NUMBER}\\?text=`));
+      expect(await whatsapp.getAttribute('href')).toMatch(
+        new RegExp(`^https://wa\\.me/${config.WHATSAPP_NUMBER}\\?text=`),
+      );
       expect(await whatsapp.getAttribute('target')).toBe('_blank');
     });
   });
@@ -105,7 +130,9 @@ describe('info pages', () => {
     await withPage(DESKTOP, async (page) => {
       await open(page, '/sobrenosotros');
       expect(await headings(page, 1)).toEqual(['Sobre Nosotros']);
-      expect(await headings(page, 2)).toEqual(expect.arrayContaining(['Nuestra Visión', 'Nuestros Servicios', 'Nuestra Empresa']));
+      expect(await headings(page, 2)).toEqual(
+        expect.arrayContaining(['Nuestra Visión', 'Nuestros Servicios', 'Nuestra Empresa']),
+      );
       expect(await renderedTexts(page.locator('section#vision li h3'))).toEqual([
         'Compromiso con la excelencia',
         'Integridad',
@@ -115,12 +142,15 @@ describe('info pages', () => {
       expect(await (await inView(page.locator('section#empresa'))).innerText()).toMatch(/2023[\s\S]*15 años/);
 
       const video = page.locator('video[data-about-video]');
-      for (const attribute of ['muted', 'loop', 'playsinline']) expect(await video.getAttribute(attribute)).toBe('');
+      for (const attribute of ['muted', 'loop', 'playsinline'])
+        expect(await video.getAttribute(attribute)).toBe('');
       const poster = await video.getAttribute('poster');
       expect(poster).toBeTruthy();
       expect((await page.request.get(server.url + poster)).status()).toBe(200);
       expect(await video.evaluate((element: HTMLVideoElement) => element.muted)).toBe(true);
-      await poll(() => video.evaluate((element: HTMLVideoElement) => !element.paused && element.currentTime > 0)).toBe(true);
+      await poll(() =>
+        video.evaluate((element: HTMLVideoElement) => !element.paused && element.currentTime > 0),
+      ).toBe(true);
 
       // The pause button stops it (moving content must be stoppable) and starts it again.
       const toggle = page.getByRole('button', { name: 'Pausar animación de fondo' });
@@ -160,10 +190,14 @@ describe('info pages', () => {
       // Hidden once the observer reports it off screen; what the first screen shows is never hidden.
       await poll(() => lastTestimonial.getAttribute('class')).toContain('reveal-pending');
       expect(await lastTestimonial.evaluate((element) => getComputedStyle(element).opacity)).toBe('0');
-      expect(await page.locator('#clientes [data-reveal]').first().getAttribute('class')).not.toContain('reveal-pending');
+      expect(await page.locator('#clientes [data-reveal]').first().getAttribute('class')).not.toContain(
+        'reveal-pending',
+      );
       await lastTestimonial.scrollIntoViewIfNeeded();
       await poll(() => lastTestimonial.getAttribute('class')).toContain('reveal-run');
-      const animation = await lastTestimonial.evaluate((element) => getComputedStyle(element).animationDuration);
+      const animation = await lastTestimonial.evaluate(
+        (element) => getComputedStyle(element).animationDuration,
+      );
       expect(animation).toBe('0.8s');
       await poll(() => lastTestimonial.evaluate((element) => getComputedStyle(element).opacity)).toBe('1');
       // Once: scrolling away and back does not hide it again.
@@ -173,32 +207,45 @@ describe('info pages', () => {
     });
   });
 
-  it.each(['/', '/servicios', '/productos', '/sobrenosotros', '/clientes'])('shows every reveal element without JavaScript on %s', async (path) => {
-    await withPage({ ...DESKTOP, javaScriptEnabled: false }, async (page) => {
-      await open(page, path);
-      const reveal = page.locator('[data-reveal]');
-      expect(await reveal.count()).toBeGreaterThan(0);
-      const opacities = await reveal.evaluateAll((elements) => elements.map((element) => getComputedStyle(element).opacity));
-      expect(new Set(opacities)).toEqual(new Set(['1']));
-    });
-  });
+  it.each(['/', '/servicios', '/productos', '/sobrenosotros', '/clientes'])(
+    'shows every reveal element without JavaScript on %s',
+    async (path) => {
+      await withPage({ ...DESKTOP, javaScriptEnabled: false }, async (page) => {
+        await open(page, path);
+        const reveal = page.locator('[data-reveal]');
+        expect(await reveal.count()).toBeGreaterThan(0);
+        const opacities = await reveal.evaluateAll((elements) =>
+          elements.map((element) => getComputedStyle(element).opacity),
+        );
+        expect(new Set(opacities)).toEqual(new Set(['1']));
+      });
+    },
+  );
 
-  it.each(['/servicios', '/productos', '/sobrenosotros', '/clientes', '/contacto'])('%s has a unique title and description and no accessibility violations', async (path) => {
-    await withPage({ ...PHONE, reducedMotion: 'reduce' }, async (page) => {
-      await open(page, path);
-      await page.waitForLoadState('networkidle');
-      expect((await page.title()).length).toBeGreaterThan(10);
-      expect((await page.locator('meta[name="description"]').getAttribute('content'))?.length).toBeGreaterThan(60);
-      await expectNoAxeViolations(page, FRAME);
-    });
-  });
+  it.each(['/servicios', '/productos', '/sobrenosotros', '/clientes', '/contacto'])(
+    '%s has a unique title and description and no accessibility violations',
+    async (path) => {
+      await withPage({ ...PHONE, reducedMotion: 'reduce' }, async (page) => {
+        await open(page, path);
+        await page.waitForLoadState('networkidle');
+        expect((await page.title()).length).toBeGreaterThan(10);
+        expect(
+          (await page.locator('meta[name="description"]').getAttribute('content'))?.length,
+        ).toBeGreaterThan(60);
+        await expectNoAxeViolations(page, FRAME);
+      });
+    },
+  );
 
   it('gives every page its own title and description', async () => {
     const paths = ['/', '/servicios', '/productos', '/sobrenosotros', '/clientes', '/contacto'];
     const heads = await Promise.all(
       paths.map(async (path) => {
         const html = await (await fetch(server.url + path)).text();
-        return { title: /<title>([^<]*)<\/title>/.exec(html)?.[1], description: /<meta name="description" content="([^"]*)"/.exec(html)?.[1] };
+        return {
+          title: /<title>([^<]*)<\/title>/.exec(html)?.[1],
+          description: /<meta name="description" content="([^"]*)"/.exec(html)?.[1],
+        };
       }),
     );
     expect(new Set(heads.map((head) => head.title)).size).toBe(paths.length);

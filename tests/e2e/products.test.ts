@@ -20,11 +20,20 @@ const VIDEO_RESTAURANTPE = config.VIDEO_RESTAURANTPE_ID;
 
 const ROWS = [
   ['Límite de facturación por plan', 'El precio de tu plan no cambia con el volumen de facturas'],
-  ['Integración con DGII', 'Conexión directa con la DGII para obtener números de comprobante fiscal (NCF) válidos'],
-  ['Soporte en República Dominicana', 'Soporte humano en español, con conocimiento del entorno fiscal dominicano'],
+  [
+    'Integración con DGII',
+    'Conexión directa con la DGII para obtener números de comprobante fiscal (NCF) válidos',
+  ],
+  [
+    'Soporte en República Dominicana',
+    'Soporte humano en español, con conocimiento del entorno fiscal dominicano',
+  ],
   ['Cumplimiento fiscal local', 'formatos fiscales locales: 606, 607, 608, IT-1'],
   ['Capacitación incluida', 'Capacitación completa para tu equipo, con guías paso a paso'],
-  ['Facturación electrónica', 'Comprobantes fiscales electrónicos (e-CF) con firma digital válida ante la DGII'],
+  [
+    'Facturación electrónica',
+    'Comprobantes fiscales electrónicos (e-CF) con firma digital válida ante la DGII',
+  ],
 ] as const;
 
 // The page frame (header, footer, floating widgets) has its own suite; these tests check our content.
@@ -92,7 +101,9 @@ async function expectVideoFacade(v: Visit, videoId: string, title: string) {
   await play.scrollIntoViewIfNeeded();
   await play.click();
   const iframe = v.page.locator('[data-video-facade] iframe');
-  await poll(() => iframe.getAttribute('src')).toBe(`https://www.youtube-nocookie.com/embed/${videoId}?autoplay=1`);
+  await poll(() => iframe.getAttribute('src')).toBe(
+    `https://www.youtube-nocookie.com/embed/${videoId}?autoplay=1`,
+  );
   expect(await iframe.getAttribute('title')).toBe(title);
   expect(await iframe.getAttribute('allow')).toContain('autoplay');
 }
@@ -106,7 +117,9 @@ describe.each([
     const { page } = v;
     expect(await page.title()).toContain('Restaurant.pe');
     await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('restaurante');
-    expect(await page.locator('section[aria-labelledby="sistema"] article p.leading-relaxed').count()).toBe(3);
+    expect(await page.locator('section[aria-labelledby="sistema"] article p.leading-relaxed').count()).toBe(
+      3,
+    );
     await expectExternalLinks(page, 'Solicita una Presentación', BOOKING_URL, 2);
 
     const carousel = page.locator('[aria-roledescription="carrusel"]');
@@ -115,7 +128,9 @@ describe.each([
     expect(await slides.count()).toBe(10);
     expect(await slides.nth(0).getAttribute('aria-label')).toBe('1 de 10');
     expect(await slides.nth(9).getAttribute('aria-label')).toBe('10 de 10');
-    for (const alt of await slides.locator('img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt') ?? ''))) {
+    for (const alt of await slides
+      .locator('img')
+      .evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt') ?? ''))) {
       expect(alt.length).toBeGreaterThan(30);
     }
     expect(await page.getByText('Desliza o usa las flechas para ver más').isVisible()).toBe(true);
@@ -139,13 +154,21 @@ describe.each([
     await expectExternalLinks(page, 'Solicita una Presentación', BOOKING_URL, 2);
 
     const table = page.locator('table[data-comparison]');
-    expect(await table.locator('thead th').allTextContents()).toEqual(['Característica', 'AdmCloud', 'Otros sistemas']);
+    expect(await table.locator('thead th').allTextContents()).toEqual([
+      'Característica',
+      'AdmCloud',
+      'Otros sistemas',
+    ]);
     const headers = table.locator('tbody th[scope="row"]');
-    expect((await headers.locator('button').allTextContents()).map((text) => text.trim())).toEqual(ROWS.map(([feature]) => feature));
+    expect((await headers.locator('button').allTextContents()).map((text) => text.trim())).toEqual(
+      ROWS.map(([feature]) => feature),
+    );
     const rows = table.locator('tbody tr');
     for (let i = 0; i < ROWS.length; i++) {
       expect(await rows.nth(i).locator('td').nth(0).getAttribute('data-verdict')).toBe('yes');
-      expect(['no', 'partial']).toContain(await rows.nth(i).locator('td').nth(1).getAttribute('data-verdict'));
+      expect(['no', 'partial']).toContain(
+        await rows.nth(i).locator('td').nth(1).getAttribute('data-verdict'),
+      );
     }
     // Each feature button is described by its own tooltip, in the spec's order.
     for (const [index, [feature, tip]] of ROWS.entries()) {
@@ -180,8 +203,16 @@ describe.each([
     ].map((heading) => h2.indexOf(heading));
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(await (await inView(page.getByRole('img', { name: 'Logotipo de Tiendao' }))).isVisible()).toBe(true);
-    for (const text of ['Sin registro y sin instalar nada', 'Aviso por correo cuando sale el pedido', 'Administra tus pedidos', 'Ve e imprime las compras', 'Crea ofertas y promociones']) {
+    expect(await (await inView(page.getByRole('img', { name: 'Logotipo de Tiendao' }))).isVisible()).toBe(
+      true,
+    );
+    for (const text of [
+      'Sin registro y sin instalar nada',
+      'Aviso por correo cuando sale el pedido',
+      'Administra tus pedidos',
+      'Ve e imprime las compras',
+      'Crea ofertas y promociones',
+    ]) {
       expect(await page.getByText(text, { exact: true }).count()).toBeGreaterThan(0);
     }
 
@@ -197,9 +228,18 @@ describe.each([
       'Ofertas y promociones',
       'Ver e imprimir compras de clientes',
     ]);
-    expect(await (await inView(page.getByText('Desliza para ver más funcionalidades'))).isVisible()).toBe(true);
+    expect(await (await inView(page.getByText('Desliza para ver más funcionalidades'))).isVisible()).toBe(
+      true,
+    );
     expect(await page.locator('#calculadora').count()).toBe(1);
-    for (const text of ['Configuración técnica en un servidor en la nube', 'Hosting y base de datos', 'Soporte técnico de 1 hora al mes', '+$25/año', '$50/hora', 'Cotización a solicitud']) {
+    for (const text of [
+      'Configuración técnica en un servidor en la nube',
+      'Hosting y base de datos',
+      'Soporte técnico de 1 hora al mes',
+      '+$25/año',
+      '$50/hora',
+      'Cotización a solicitud',
+    ]) {
       expect(await page.getByText(text, { exact: true }).count()).toBe(1);
     }
     await expectExternalLinks(page, 'Solicitar una demostración', DEMO_URL, 1);
@@ -242,7 +282,9 @@ describe.each([
     expect(await request.getAttribute('href')).toContain('Dominio%20personalizado%3A%20S%C3%AD%20(%2B%2425)');
 
     // The link opens WhatsApp in a new tab (the tab is stubbed: there is no internet here).
-    await v.context.route('https://wa.me/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>wa</title>' }));
+    await v.context.route('https://wa.me/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>wa</title>' }),
+    );
     const [popup] = await Promise.all([v.context.waitForEvent('page'), request.click()]);
     expect(popup.url()).toBe(expectedLink(true));
     await popup.close();

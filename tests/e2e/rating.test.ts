@@ -16,7 +16,10 @@ import { firstStaffPassword } from '../support/server.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
 
-const { server, browser, smtp, quietContext, db } = useSite({ smtp: true, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
+const { server, browser, smtp, quietContext, db } = useSite({
+  smtp: true,
+  env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
+});
 
 const NUMERO = 'INC-20250601-7001';
 const COMMENT = 'Muy amables <script>alert(1)</script>';
@@ -25,21 +28,34 @@ const SHOTS = process.env.RATING_SHOTS;
 let links: string[] = [];
 
 beforeAll(async () => {
-  const incident = await insertIncident(db, { numeroIncidencia: NUMERO, nombre: 'María Núñez', email: 'maria@cliente.example' });
+  const incident = await insertIncident(db, {
+    numeroIncidencia: NUMERO,
+    nombre: 'María Núñez',
+    email: 'maria@cliente.example',
+  });
   // As staff resolve it with 'Notificar al cliente': the server's outbox worker sends the notice.
-  await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: 'admin@verticeconsultores.com.do', notify: { ...MAIL_BRAND, siteUrl: server.url } });
+  await setIncidentState(db, {
+    id: incident.id,
+    estado: 'Resuelto',
+    actor: 'admin@verticeconsultores.com.do',
+    notify: { ...MAIL_BRAND, siteUrl: server.url },
+  });
   const mail = await smtp.waitFor((item) => item.subject === `Incidencia ${NUMERO}: Resuelto`);
   expect(mail.text).toContain('¿Cómo te atendimos?');
-  links = [...String(mail.html).matchAll(/href="([^"]*\/soporte\/valoracion\?token=[^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+  links = [...String(mail.html).matchAll(/href="([^"]*\/soporte\/valoracion\?token=[^"]+)"/g)].map((match) =>
+    match[1]!.replaceAll('&amp;', '&'),
+  );
   expect(links.map((link) => new URL(link).searchParams.get('valor'))).toEqual(['1', '2', '3', '4', '5']);
   // The link is a token: no browser or proxy keeps the page.
   expect((await fetch(links[0]!)).headers.get('cache-control')).toBe('no-store');
 });
 
-
 it('rates from the mail without JavaScript at 390 px, refuses the link sent again at 1280 px, and shows it to staff', async () => {
   // The desktop visitor opens the link first: its form is still there when the phone has rated.
-  const desktop = await quietContext({ ...DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.61' } });
+  const desktop = await quietContext({
+    ...DESKTOP,
+    extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.61' },
+  });
   const later = await desktop.newPage();
   await ageFormStamps(later, server.url);
   await later.goto(links[4]!);
@@ -47,7 +63,11 @@ it('rates from the mail without JavaScript at 390 px, refuses the link sent agai
   await expectNoAxeViolations(later);
   if (SHOTS) await later.screenshot({ path: `${SHOTS}/valoracion-1280.png`, fullPage: true });
 
-  const phone = await quietContext({ ...PHONE, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.62' } });
+  const phone = await quietContext({
+    ...PHONE,
+    javaScriptEnabled: false,
+    extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.62' },
+  });
   const page = await phone.newPage();
   await ageFormStamps(page, server.url);
   await page.goto(links[3]!);
@@ -64,7 +84,11 @@ it('rates from the mail without JavaScript at 390 px, refuses the link sent agai
   expect(await page.getByTestId('valoracion-cerrada').textContent()).toBe(RATING_MESSAGES.notFound);
   await phone.close();
 
-  const rows = await db.selectFrom('incidentRatings').select(['valor', 'comentario']).where('ratedAt', 'is not', null).execute();
+  const rows = await db
+    .selectFrom('incidentRatings')
+    .select(['valor', 'comentario'])
+    .where('ratedAt', 'is not', null)
+    .execute();
   expect(rows).toEqual([{ valor: 4, comentario: COMMENT }]);
 
   // The same resolution sent again from the page opened earlier: refused, nothing stored.
@@ -72,7 +96,9 @@ it('rates from the mail without JavaScript at 390 px, refuses the link sent agai
   await expect.poll(() => later.getByRole('alert').textContent()).toBe(RATING_MESSAGES.used);
   expect(await later.getByRole('button', { name: 'Enviar' }).count()).toBe(0);
   await desktop.close();
-  expect(await db.selectFrom('incidentRatings').select('valor').where('ratedAt', 'is not', null).execute()).toHaveLength(1);
+  expect(
+    await db.selectFrom('incidentRatings').select('valor').where('ratedAt', 'is not', null).execute(),
+  ).toHaveLength(1);
 
   // Staff see it in the timeline and on the home's card, as text.
   const { context, page: staff } = await signInStaff(browser, server.url, {

@@ -19,32 +19,56 @@ const NUMERO = 'INC-20250210-0101';
 const LINK = /https?:\/\/[^\s]+\/soporte\/seguimiento\?token=[A-Za-z0-9_-]{24}/;
 
 beforeAll(async () => {
-  await insertIncident(db, { numeroIncidencia: NUMERO, nombre: 'Rosa Díaz', email: 'rosa@cliente.example', estado: 'En Proceso' });
-  await createSavedReply(db, { title: 'Cierre', body: 'Quedamos atentos, {nombre}.\n{mi_nombre}' }, { actorEmail: staff.email, network: '192.0.2.0/24' });
+  await insertIncident(db, {
+    numeroIncidencia: NUMERO,
+    nombre: 'Rosa Díaz',
+    email: 'rosa@cliente.example',
+    estado: 'En Proceso',
+  });
+  await createSavedReply(
+    db,
+    { title: 'Cierre', body: 'Quedamos atentos, {nombre}.\n{mi_nombre}' },
+    { actorEmail: staff.email, network: '192.0.2.0/24' },
+  );
 });
-
 
 const settingsUrl = () => `${server.url}/admin/configuracion`;
 const incidentUrl = () => `${server.url}/admin/incidencias/${NUMERO}`;
 
 describe('saved replies', () => {
   it('at 1280 px with JavaScript: created in Configuración (an unknown variable refused, kept), inserted after the typed text', async () => {
-    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.21' }, DESKTOP);
+    const { context, page } = await signInStaff(
+      browser,
+      server.url,
+      { ...staff, network: '198.51.100.21' },
+      DESKTOP,
+    );
     await page.goto(`${settingsUrl()}#respuestas`);
     const section = page.locator('#respuestas');
     await section.getByLabel('Título').fill('Saludo');
     await section.getByLabel('Texto').fill('Hola, {nombre}: tu incidencia {numero} está «{estado}». {apodo}');
     await section.getByRole('button', { name: 'Guardar respuesta' }).click();
-    await expect.poll(() => section.getByRole('alert').first().textContent()).toMatch(/La variable \{apodo\} no existe\./);
+    await expect
+      .poll(() => section.getByRole('alert').first().textContent())
+      .toMatch(/La variable \{apodo\} no existe\./);
     expect(await section.getByLabel('Título').inputValue()).toBe('Saludo');
     expect(await section.getByLabel('Texto').getAttribute('aria-invalid')).toBe('true');
 
     // From here on, no console error (the refused post above is a 400 page, as designed).
     const consoleWatch = watchConsole(page);
-    await section.getByLabel('Texto').fill('Hola, {nombre}: tu incidencia {numero} está «{estado}».\nSíguela aquí: {enlace_seguimiento}\n{mi_nombre}');
+    await section
+      .getByLabel('Texto')
+      .fill(
+        'Hola, {nombre}: tu incidencia {numero} está «{estado}».\nSíguela aquí: {enlace_seguimiento}\n{mi_nombre}',
+      );
     await section.getByRole('button', { name: 'Guardar respuesta' }).click();
-    await expect.poll(() => page.getByTestId('respuestas-hecho').textContent()).toBe('La respuesta guardada se creó.');
-    expect(await page.getByTestId('respuestas-lista').locator('h3').allTextContents()).toEqual(['Cierre', 'Saludo']);
+    await expect
+      .poll(() => page.getByTestId('respuestas-hecho').textContent())
+      .toBe('La respuesta guardada se creó.');
+    expect(await page.getByTestId('respuestas-lista').locator('h3').allTextContents()).toEqual([
+      'Cierre',
+      'Saludo',
+    ]);
     await expectNoAxeViolations(page);
 
     await page.goto(incidentUrl());
@@ -52,27 +76,42 @@ describe('saved replies', () => {
     await box.fill('Gracias por escribirnos.');
     await page.getByLabel('Insertar respuesta guardada').selectOption({ label: 'Saludo' });
     await page.getByRole('button', { name: 'Insertar', exact: true }).click();
-    await expect.poll(() => page.locator('#respuesta-insertada').textContent()).toContain('Se insertó «Saludo»');
+    await expect
+      .poll(() => page.locator('#respuesta-insertada').textContent())
+      .toContain('Se insertó «Saludo»');
     const text = await box.inputValue();
-    expect(text).toMatch(new RegExp(`^Gracias por escribirnos\\.\\n\\nHola, Rosa Díaz: tu incidencia ${NUMERO} está «En Proceso»\\.\\nSíguela aquí: ${LINK.source}\\n${staff.email.replace(/[.]/g, '\\.')}$`));
+    expect(text).toMatch(
+      new RegExp(
+        `^Gracias por escribirnos\\.\\n\\nHola, Rosa Díaz: tu incidencia ${NUMERO} está «En Proceso»\\.\\nSíguela aquí: ${LINK.source}\\n${staff.email.replace(/[.]/g, '\\.')}$`,
+      ),
+    );
     expect(page.url()).toBe(incidentUrl());
     expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await noOverflow(page)).toBe(true);
     // Sent as it stands: the reply in the timeline is the edited box's text.
     await page.getByRole('button', { name: 'Responder al cliente' }).click();
-    await expect.poll(() => page.locator('[data-tipo="reply"]').last().textContent()).toContain('Gracias por escribirnos.\n\nHola, Rosa Díaz');
+    await expect
+      .poll(() => page.locator('[data-tipo="reply"]').last().textContent())
+      .toContain('Gracias por escribirnos.\n\nHola, Rosa Díaz');
     consoleWatch.assertNone();
     await context.close();
   });
 
   it('at 390 px without JavaScript: inserted by reloading the page, then edited and deleted after its confirmation', async () => {
-    const { context, page } = await signInStaff(browser, server.url, { ...staff, network: '198.51.100.22' }, { ...PHONE, javaScriptEnabled: false });
+    const { context, page } = await signInStaff(
+      browser,
+      server.url,
+      { ...staff, network: '198.51.100.22' },
+      { ...PHONE, javaScriptEnabled: false },
+    );
     await page.goto(incidentUrl());
     await page.getByLabel('Respuesta o nota').fill('Listo.');
     await page.getByLabel('Insertar respuesta guardada').selectOption({ label: 'Cierre' });
     await page.getByRole('button', { name: 'Insertar', exact: true }).click();
     await page.waitForURL(/\?.*respuesta=/);
-    expect(await page.getByLabel('Respuesta o nota').inputValue()).toBe(`Listo.\n\nQuedamos atentos, Rosa Díaz.\n${staff.email}`);
+    expect(await page.getByLabel('Respuesta o nota').inputValue()).toBe(
+      `Listo.\n\nQuedamos atentos, Rosa Díaz.\n${staff.email}`,
+    );
     expect(await page.getByRole('status').filter({ hasText: 'Se insertó «Cierre»' }).count()).toBe(1);
     expect(await noOverflow(page)).toBe(true);
 
@@ -83,13 +122,17 @@ describe('saved replies', () => {
     expect(await form.getByLabel('Texto').inputValue()).toBe('Quedamos atentos, {nombre}.\n{mi_nombre}');
     await form.getByLabel('Título').fill('Despedida');
     await form.getByRole('button', { name: 'Guardar cambios' }).click();
-    expect(await page.getByTestId('respuestas-hecho').textContent()).toBe('La respuesta guardada se actualizó.');
+    expect(await page.getByTestId('respuestas-hecho').textContent()).toBe(
+      'La respuesta guardada se actualizó.',
+    );
 
     await page.getByRole('link', { name: 'Eliminar «Despedida»' }).click();
     const confirm = page.getByTestId('confirmar-eliminar');
     expect(await confirm.textContent()).toContain('¿Eliminar «Despedida»?');
     await confirm.getByRole('button', { name: 'Sí, eliminar' }).click();
-    expect(await page.getByTestId('respuestas-hecho').textContent()).toBe('La respuesta guardada se eliminó.');
+    expect(await page.getByTestId('respuestas-hecho').textContent()).toBe(
+      'La respuesta guardada se eliminó.',
+    );
     expect(await page.locator('[data-respuesta] h3').allTextContents()).not.toContain('Despedida');
     await context.close();
   });

@@ -43,10 +43,12 @@ beforeAll(async () => {
       createdAt: '2026-01-10T12:00:00.000Z',
     })
     .execute();
-  await insertContactMessage(db, { name: 'Carlos Féliz', message: 'Necesito imprimir la facturación desde Tiendao.' });
+  await insertContactMessage(db, {
+    name: 'Carlos Féliz',
+    message: 'Necesito imprimir la facturación desde Tiendao.',
+  });
   await insertClient(db, { razonSocial: 'Imprimir Facturación SRL', rnc: '130555555' });
 });
-
 
 function signedIn(options: BrowserContextOptions = DESKTOP, javaScriptEnabled = true) {
   ipCounter += 1;
@@ -78,15 +80,16 @@ describe('staff search', () => {
     await expect.poll(() => box.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.keyboard.type('facturacion imprime');
     await expect.poll(() => box.inputValue()).toBe('facturacion imprime');
-    await Promise.all([page.waitForURL(/\/admin\/buscar\?q=facturacion\+imprime$/), page.keyboard.press('Enter')]);
+    await Promise.all([
+      page.waitForURL(/\/admin\/buscar\?q=facturacion\+imprime$/),
+      page.keyboard.press('Enter'),
+    ]);
 
     await expect.poll(() => page.locator('h1').textContent()).toBe('Buscar');
     const groups = page.locator('section[data-grupo]');
-    await expect.poll(() => groups.evaluateAll((list) => list.map((item) => item.getAttribute('data-grupo')))).toEqual([
-      'incidents',
-      'messages',
-      'clients',
-    ]);
+    await expect
+      .poll(() => groups.evaluateAll((list) => list.map((item) => item.getAttribute('data-grupo'))))
+      .toEqual(['incidents', 'messages', 'clients']);
     const incident = page.locator('section[data-grupo="incidents"] li');
     await expect.poll(() => incident.count()).toBe(1);
     const marks = await incident.locator('mark').allTextContents();
@@ -94,12 +97,21 @@ describe('staff search', () => {
     // The payload is text, not an element.
     expect(await incident.textContent()).toContain(XSS);
     expect(await page.locator('main img').count()).toBe(0);
-    expect(await page.locator('section[data-grupo="messages"] mark').allTextContents()).toEqual(['imprimir', 'facturación']);
-    expect(await page.locator('section[data-grupo="clients"] mark').allTextContents()).toEqual(['Imprimir', 'Facturación']);
+    expect(await page.locator('section[data-grupo="messages"] mark').allTextContents()).toEqual([
+      'imprimir',
+      'facturación',
+    ]);
+    expect(await page.locator('section[data-grupo="clients"] mark').allTextContents()).toEqual([
+      'Imprimir',
+      'Facturación',
+    ]);
     await expectNoAxeViolations(page);
 
     // A result opens the incident.
-    await Promise.all([page.waitForURL(/\/admin\/incidencias\/INC-20260110-5555$/), incident.getByRole('link').click()]);
+    await Promise.all([
+      page.waitForURL(/\/admin\/incidencias\/INC-20260110-5555$/),
+      incident.getByRole('link').click(),
+    ]);
     consoleWatch.assertNone();
     await context.close();
   });
@@ -114,7 +126,9 @@ describe('staff search', () => {
     expect(await incident.count()).toBe(1);
     expect(await incident.locator('mark').allTextContents()).toEqual(['cabezal']);
     expect(await incident.textContent()).toContain('Nota interna');
-    expect(await page.locator('section[data-grupo="messages"]').textContent()).toContain('Ningún mensaje coincide.');
+    expect(await page.locator('section[data-grupo="messages"]').textContent()).toContain(
+      'Ningún mensaje coincide.',
+    );
     await expectNoAxeViolations(page);
     // Everything fits the 390 px screen: the frame's box (wide enough to type in) and the result.
     const boxSize = (await box.boundingBox())!;
@@ -140,9 +154,11 @@ describe('staff search', () => {
 
     await page.goto(`${server.url}/admin/incidencias?q=${encodeURIComponent('CABEZAL impresoras')}`);
     expect(await page.getByLabel('Texto').inputValue()).toBe('CABEZAL impresoras');
-    expect(await page.locator('[data-incidencia]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-incidencia')))).toEqual([
-      incidentNumber,
-    ]);
+    expect(
+      await page
+        .locator('[data-incidencia]')
+        .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-incidencia'))),
+    ).toEqual([incidentNumber]);
     await context.close();
   });
 

@@ -34,7 +34,6 @@ beforeAll(async () => {
   cookie = login.cookies;
 });
 
-
 const html = (text: string) =>
   text
     .replace(/<!--.*?-->/g, '')

@@ -45,7 +45,14 @@ const PAYLOADS = [
 const { server, browser, smtp, db } = useSite({
   smtp: true,
   // Staff notices past the hour's first 4 come in a digest: every 2 s here instead of every 15 minutes.
-  env: { ADMIN_EMAILS: `${ADMIN},${STAFF}`, STAFF_INBOX, AUTH_SECRET, TRUST_PROXY: undefined, FORM_RATE_LIMIT: undefined, STAFF_DIGEST_INTERVAL_SECONDS: '2' },
+  env: {
+    ADMIN_EMAILS: `${ADMIN},${STAFF}`,
+    STAFF_INBOX,
+    AUTH_SECRET,
+    TRUST_PROXY: undefined,
+    FORM_RATE_LIMIT: undefined,
+    STAFF_DIGEST_INTERVAL_SECONDS: '2',
+  },
 });
 let adminPassword = '';
 /** Every session token this suite was given: none may appear in a log line. */
@@ -79,12 +86,27 @@ function sessionToken(cookies: string): string {
   return decodeURIComponent(value).split('.')[0]!;
 }
 
-
 async function counts() {
-  const count = async (table: 'incidents' | 'incidentEvents' | 'clients' | 'contactMessages' | 'mailOutbox') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const views = await db.selectFrom('pageViews').select((eb) => eb.fn.sum<number>('count').as('n')).executeTakeFirst();
-  const sessions = await db.withoutPlugins().selectFrom('session' as any).select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const count = async (
+    table: 'incidents' | 'incidentEvents' | 'clients' | 'contactMessages' | 'mailOutbox',
+  ) =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const views = await db
+    .selectFrom('pageViews')
+    .select((eb) => eb.fn.sum<number>('count').as('n'))
+    .executeTakeFirst();
+  const sessions = await db
+    .withoutPlugins()
+    .selectFrom('session' as any)
+    .select((eb: any) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return {
     incidents: await count('incidents'),
     events: await count('incidentEvents'),
@@ -94,7 +116,13 @@ async function counts() {
     pageViews: Number(views?.n ?? 0),
     sessions: Number((sessions as { n: number }).n),
     welcomesSent: Number(
-      (await db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).where('correoBienvenidaEnviado', '=', true).executeTakeFirstOrThrow()).n,
+      (
+        await db
+          .selectFrom('clients')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('correoBienvenidaEnviado', '=', true)
+          .executeTakeFirstOrThrow()
+      ).n,
     ),
   };
 }
@@ -102,21 +130,41 @@ async function counts() {
 const INCIDENT_NUMBER = /INC-\d{8}-\d{4}/;
 
 /** Opens an incident through the public action, as the support dialog does. */
-async function openIncident(fields: { problema?: string; nombre?: string; telefono?: string; email?: string; rnc?: string }, from = freshIp()): Promise<string> {
-  const response = await postForm(server.url, '/_actions/incidents.create', { problema: '', nombre: '', telefono: '', email: '', rnc: '', startedAt: stamp(), ...fields }, { from });
+async function openIncident(
+  fields: { problema?: string; nombre?: string; telefono?: string; email?: string; rnc?: string },
+  from = freshIp(),
+): Promise<string> {
+  const response = await postForm(
+    server.url,
+    '/_actions/incidents.create',
+    { problema: '', nombre: '', telefono: '', email: '', rnc: '', startedAt: stamp(), ...fields },
+    { from },
+  );
   expect(response.status, response.body).toBe(200);
   return INCIDENT_NUMBER.exec(response.body)![0];
 }
 
 async function incidentId(numero: string): Promise<number> {
-  return (await db.selectFrom('incidents').select('id').where('numeroIncidencia', '=', numero).executeTakeFirstOrThrow()).id;
+  return (
+    await db
+      .selectFrom('incidents')
+      .select('id')
+      .where('numeroIncidencia', '=', numero)
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 async function createClient(cookie: string, fields: Record<string, string>): Promise<number> {
   // The add-client action takes forms (it also serves the page's form without JavaScript).
   const response = await postForm(server.url, '/_actions/clients.create', fields, { headers: { cookie } });
   expect(response.status, response.body).toBe(200);
-  return (await db.selectFrom('clients').select('id').where('email', '=', fields.email!.toLowerCase()).executeTakeFirstOrThrow()).id;
+  return (
+    await db
+      .selectFrom('clients')
+      .select('id')
+      .where('email', '=', fields.email!.toLowerCase())
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 beforeAll(async () => {
@@ -124,7 +172,6 @@ beforeAll(async () => {
   await createStaffAccount(server, { email: STAFF, password: PASSWORD }, `${ADMIN},${STAFF}`);
   await createStaffAccount(server, { email: OUTSIDER, password: PASSWORD }, `${ADMIN},${STAFF},${OUTSIDER}`);
 });
-
 
 describe('staff routes with a session that is not (or no longer) good enough', () => {
   const pages = routesUnder('admin');
@@ -136,24 +183,40 @@ describe('staff routes with a session that is not (or no longer) good enough', (
     const answers: Record<string, { status: number; location?: string; body: string }> = {};
     for (const path of pages) {
       const response = await send(`${server.url}${path}`, { headers: { cookie } });
-      answers[`GET ${path}`] = { status: response.status, location: response.headers.location as string | undefined, body: response.body };
+      answers[`GET ${path}`] = {
+        status: response.status,
+        location: response.headers.location as string | undefined,
+        body: response.body,
+      };
     }
     for (const path of apis) {
       for (const method of ['GET', 'POST']) {
-        const response = await send(`${server.url}${path}`, { method, headers: { cookie, origin: server.url } });
+        const response = await send(`${server.url}${path}`, {
+          method,
+          headers: { cookie, origin: server.url },
+        });
         answers[`${method} ${path}`] = { status: response.status, body: response.body };
       }
     }
     const inputs: Record<string, unknown> = {
       'incidents.setState': { id: targets.incident, estado: 'Resuelto' },
-      'clients.create': { razonSocial: 'Intruso SRL', nombreRepresentante: 'Intruso', telefono: '8095550000', email: 'intruso@example.com', rnc: '101850043', tipoProyecto: 'Nada' },
+      'clients.create': {
+        razonSocial: 'Intruso SRL',
+        nombreRepresentante: 'Intruso',
+        telefono: '8095550000',
+        email: 'intruso@example.com',
+        rnc: '101850043',
+        tipoProyecto: 'Nada',
+      },
       'clients.sendWelcome': { id: targets.client },
     };
     const formActions = new Set(['clients.create']);
     for (const name of actions) {
       expect(inputs[name], `an input for ${name}`).toBeDefined();
       const response = formActions.has(name)
-        ? await postForm(server.url, `/_actions/${name}`, inputs[name] as Record<string, string>, { headers: { cookie } })
+        ? await postForm(server.url, `/_actions/${name}`, inputs[name] as Record<string, string>, {
+            headers: { cookie },
+          })
         : await postJson(server.url, `/_actions/${name}`, inputs[name], { headers: { cookie } });
       answers[`POST /_actions/${name}`] = { status: response.status, body: response.body };
     }
@@ -180,9 +243,19 @@ describe('staff routes with a session that is not (or no longer) good enough', (
     expect((await send(`${server.url}/admin`, { headers: { cookie } })).status).toBe(200);
     // Expire it for real: the row's expiry, in the database file, one minute in the past.
     const token = sessionToken(cookie);
-    const stored = (await db.withoutPlugins().selectFrom('session' as any).select('expiresAt' as any).where('token' as any, '=', token).executeTakeFirstOrThrow()) as { expiresAt: string };
+    const stored = (await db
+      .withoutPlugins()
+      .selectFrom('session' as any)
+      .select('expiresAt' as any)
+      .where('token' as any, '=', token)
+      .executeTakeFirstOrThrow()) as { expiresAt: string };
     expect(Date.parse(stored.expiresAt)).toBeGreaterThan(Date.now());
-    await db.withoutPlugins().updateTable('session' as any).set({ expiresAt: new Date(Date.now() - 60_000).toISOString() } as any).where('token' as any, '=', token).execute();
+    await db
+      .withoutPlugins()
+      .updateTable('session' as any)
+      .set({ expiresAt: new Date(Date.now() - 60_000).toISOString() } as any)
+      .where('token' as any, '=', token)
+      .execute();
 
     const { sessions: _sessions, ...before } = await counts();
     const answers = await tryEverything(cookie, ids);
@@ -198,18 +271,34 @@ describe('staff routes with a session that is not (or no longer) good enough', (
     const { sessions: _after, ...after } = await counts();
     expect(after).toEqual(before);
     // Not brought back to life: Better Auth deleted the expired row when it was presented.
-    const row = await db.withoutPlugins().selectFrom('session' as any).select('expiresAt' as any).where('token' as any, '=', token).executeTakeFirst();
+    const row = await db
+      .withoutPlugins()
+      .selectFrom('session' as any)
+      .select('expiresAt' as any)
+      .where('token' as any, '=', token)
+      .executeTakeFirst();
     expect(row).toBeUndefined();
-    const incident = await db.selectFrom('incidents').select('estado').where('id', '=', ids.incident).executeTakeFirstOrThrow();
+    const incident = await db
+      .selectFrom('incidents')
+      .select('estado')
+      .where('id', '=', ids.incident)
+      .executeTakeFirstOrThrow();
     expect(incident.estado).toBe('Registrado');
   });
 
   it('refuse a valid session of an account not on ADMIN_EMAILS: 403 everywhere, in Spanish, nothing changes', async () => {
     const ids = await targets();
     // The session a server that still listed this address would have given (the real library, the real file).
-    const config = parseConfig({ SITE_URL: server.url, ADMIN_EMAILS: `${ADMIN},${STAFF},${OUTSIDER}`, AUTH_SECRET });
+    const config = parseConfig({
+      SITE_URL: server.url,
+      ADMIN_EMAILS: `${ADMIN},${STAFF},${OUTSIDER}`,
+      AUTH_SECRET,
+    });
     const auth = createStaffAuth({ db, engine: 'sqlite', config, secret: AUTH_SECRET });
-    const outcome = await signInStaff({ email: OUTSIDER, password: PASSWORD, ip: '192.0.2.60' }, { auth, config, db });
+    const outcome = await signInStaff(
+      { email: OUTSIDER, password: PASSWORD, ip: '192.0.2.60' },
+      { auth, config, db },
+    );
     if (outcome.kind !== 'ok') throw new Error(outcome.kind);
     const cookie = outcome.setCookies.map((line) => line.split(';')[0]).join('; ');
     tokensSeen.push(sessionToken(cookie));
@@ -223,7 +312,7 @@ describe('staff routes with a session that is not (or no longer) good enough', (
     expect(await counts()).toEqual(before);
   });
 
-  it('do not serve Better Auth\'s own endpoints, so nobody signs in around the checks of /admin-login', async () => {
+  it("do not serve Better Auth's own endpoints, so nobody signs in around the checks of /admin-login", async () => {
     for (const [path, payload] of [
       ['/api/auth/sign-in/email', { email: OUTSIDER, password: PASSWORD }],
       ['/api/auth/sign-in/email', { email: STAFF, password: PASSWORD }],
@@ -248,25 +337,80 @@ describe('cross-origin writes', () => {
     // Each with a valid start time, so that only the origin check stands between it and the database.
     const started = `startedAt=${stamp()}`;
     const attempts: Array<{ path: string; type: string; body: string; cookie?: string }> = [
-      { path: '/_actions/incidents.create', type: form, body: `problema=Desde+otro+sitio&nombre=Atacante&${started}` },
-      { path: '/_actions/incidents.create', type: 'text/plain', body: `problema=Desde+otro+sitio&${started}` },
-      { path: '/_actions/incidents.create', type: 'multipart/form-data; boundary=x', body: `--x\r\nContent-Disposition: form-data; name="problema"\r\n\r\nDesde otro sitio\r\n--x\r\nContent-Disposition: form-data; name="startedAt"\r\n\r\n${stamp()}\r\n--x--\r\n` },
-      { path: '/soporte/nueva?_action=incidents.create', type: form, body: `problema=Desde+otro+sitio&${started}` },
-      { path: '/_actions/contact.send', type: form, body: `name=Atacante&email=a%40b.test&message=Hola&${started}` },
-      { path: '/_actions/incidents.track', type: form, body: `numeroIncidencia=${numero}&email=x%40y.test&${started}` },
-      { path: '/admin-login', type: form, body: new URLSearchParams({ email: STAFF, password: PASSWORD }).toString() },
+      {
+        path: '/_actions/incidents.create',
+        type: form,
+        body: `problema=Desde+otro+sitio&nombre=Atacante&${started}`,
+      },
+      {
+        path: '/_actions/incidents.create',
+        type: 'text/plain',
+        body: `problema=Desde+otro+sitio&${started}`,
+      },
+      {
+        path: '/_actions/incidents.create',
+        type: 'multipart/form-data; boundary=x',
+        body: `--x\r\nContent-Disposition: form-data; name="problema"\r\n\r\nDesde otro sitio\r\n--x\r\nContent-Disposition: form-data; name="startedAt"\r\n\r\n${stamp()}\r\n--x--\r\n`,
+      },
+      {
+        path: '/soporte/nueva?_action=incidents.create',
+        type: form,
+        body: `problema=Desde+otro+sitio&${started}`,
+      },
+      {
+        path: '/_actions/contact.send',
+        type: form,
+        body: `name=Atacante&email=a%40b.test&message=Hola&${started}`,
+      },
+      {
+        path: '/_actions/incidents.track',
+        type: form,
+        body: `numeroIncidencia=${numero}&email=x%40y.test&${started}`,
+      },
+      {
+        path: '/admin-login',
+        type: form,
+        body: new URLSearchParams({ email: STAFF, password: PASSWORD }).toString(),
+      },
       { path: '/api/pv', type: 'text/plain', body: '/blog' },
       { path: '/api/staff/logout', type: form, body: '', cookie },
       // A staff session riding along (SameSite=Lax keeps the cookie off a real cross-site form; a JSON body needs no form).
-      { path: '/_actions/clients.create', type: 'application/json', cookie, body: JSON.stringify({ razonSocial: 'Otro Sitio SRL', nombreRepresentante: 'X', telefono: '1', email: 'x@otro.test', rnc: '1', tipoProyecto: 'X' }) },
-      { path: '/_actions/incidents.setState', type: 'application/json', cookie, body: JSON.stringify({ id: incident, estado: 'Resuelto' }) },
-      { path: '/_actions/clients.sendWelcome', type: 'application/json', cookie, body: JSON.stringify({ id: 1 }) },
+      {
+        path: '/_actions/clients.create',
+        type: 'application/json',
+        cookie,
+        body: JSON.stringify({
+          razonSocial: 'Otro Sitio SRL',
+          nombreRepresentante: 'X',
+          telefono: '1',
+          email: 'x@otro.test',
+          rnc: '1',
+          tipoProyecto: 'X',
+        }),
+      },
+      {
+        path: '/_actions/incidents.setState',
+        type: 'application/json',
+        cookie,
+        body: JSON.stringify({ id: incident, estado: 'Resuelto' }),
+      },
+      {
+        path: '/_actions/clients.sendWelcome',
+        type: 'application/json',
+        cookie,
+        body: JSON.stringify({ id: 1 }),
+      },
     ];
     for (const origin of ['https://sitio-malicioso.example', 'null', `http://127.0.0.1:${server.port + 1}`]) {
       for (const attempt of attempts) {
         const headers: Record<string, string> = { origin, 'content-type': attempt.type };
         if (attempt.cookie) headers.cookie = attempt.cookie;
-        const response = await send(`${server.url}${attempt.path}`, { method: 'POST', headers, body: attempt.body, from: freshIp() });
+        const response = await send(`${server.url}${attempt.path}`, {
+          method: 'POST',
+          headers,
+          body: attempt.body,
+          from: freshIp(),
+        });
         expect(response.status, `${origin} ${attempt.path} ${attempt.type}`).toBe(403);
         expect(response.cookies).toBe('');
       }
@@ -299,7 +443,10 @@ describe('script injection', () => {
         .filter((node) => node.tagName !== 'SCRIPT' || (node.textContent ?? '').includes('__xss'))
         .map((node) => node.outerHTML.slice(0, 120)),
       jsLinks: [...document.querySelectorAll('a[href], form[action], iframe[src]')]
-        .map((node) => node.getAttribute('href') ?? node.getAttribute('action') ?? node.getAttribute('src') ?? '')
+        .map(
+          (node) =>
+            node.getAttribute('href') ?? node.getAttribute('action') ?? node.getAttribute('src') ?? '',
+        )
         .filter((url) => /^\s*javascript:/i.test(url)),
     }));
     expect(report, label).toEqual({ xss: undefined, csp: [], injected: [], jsLinks: [] });
@@ -318,7 +465,9 @@ describe('script injection', () => {
     await context.addInitScript(() => {
       const holder = window as unknown as { __csp: string[] };
       holder.__csp = [];
-      document.addEventListener('securitypolicyviolation', (event) => holder.__csp.push(`${event.violatedDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        holder.__csp.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
     });
     const page = await context.newPage();
     page.on('dialog', (dialog) => {
@@ -333,13 +482,16 @@ describe('script injection', () => {
     expect(response?.status(), path).toBe(200);
     await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
     // Open every collapsed part (the incident history) so what it holds is rendered too.
-    await page.evaluate(() => document.querySelectorAll('details').forEach((node) => ((node as HTMLDetailsElement).open = true)));
+    await page.evaluate(() =>
+      document.querySelectorAll('details').forEach((node) => ((node as HTMLDetailsElement).open = true)),
+    );
     await page.waitForTimeout(100);
   }
 
   /** Renders a mail's HTML in a blank page (no CSP to help) and checks nothing ran and the text is literal. */
   async function expectMailInert(html: string, shown: string[], label: string) {
-    for (const payload of PAYLOADS.filter((item) => item.includes('<'))) expect(html, label).not.toContain(payload);
+    for (const payload of PAYLOADS.filter((item) => item.includes('<')))
+      expect(html, label).not.toContain(payload);
     expect(html, label).not.toMatch(/href="\s*javascript:/i);
     const page = await browser.newPage();
     page.on('dialog', (dialog) => {
@@ -359,14 +511,39 @@ describe('script injection', () => {
 
   it('is stored as text from every field of the support form, the staff mails carry it escaped, and the visitor mail never', async () => {
     for (const payload of PAYLOADS) {
-      numbers.push(await openIncident({ problema: payload, nombre: payload, telefono: payload, email: payload, rnc: payload }));
+      numbers.push(
+        await openIncident({
+          problema: payload,
+          nombre: payload,
+          telefono: payload,
+          email: payload,
+          rnc: payload,
+        }),
+      );
     }
-    victim = await openIncident({ problema: `${PAYLOADS[0]} ${PAYLOADS[1]}`, nombre: PAYLOADS[2], telefono: PAYLOADS[3], email: 'victima@cliente.test', rnc: PAYLOADS[1] });
+    victim = await openIncident({
+      problema: `${PAYLOADS[0]} ${PAYLOADS[1]}`,
+      nombre: PAYLOADS[2],
+      telefono: PAYLOADS[3],
+      email: 'victima@cliente.test',
+      rnc: PAYLOADS[1],
+    });
     for (const [index, numero] of numbers.entries()) {
-      const stored = await db.selectFrom('incidents').selectAll().where('numeroIncidencia', '=', numero).executeTakeFirstOrThrow();
-      expect([stored.problema, stored.nombre, stored.telefono, stored.email, stored.rnc]).toEqual(Array(5).fill(PAYLOADS[index]));
+      const stored = await db
+        .selectFrom('incidents')
+        .selectAll()
+        .where('numeroIncidencia', '=', numero)
+        .executeTakeFirstOrThrow();
+      expect([stored.problema, stored.nombre, stored.telefono, stored.email, stored.rnc]).toEqual(
+        Array(5).fill(PAYLOADS[index]),
+      );
       // Its own notice, or the digest that lists it once the hour's notices are used up.
-      const notice = await smtp.waitFor((mail) => (mail.text ?? '').includes(numero) && (mail.subject?.startsWith(`Nueva incidencia ${numero}`) || mail.subject?.endsWith('(resumen)')) === true);
+      const notice = await smtp.waitFor(
+        (mail) =>
+          (mail.text ?? '').includes(numero) &&
+          (mail.subject?.startsWith(`Nueva incidencia ${numero}`) || mail.subject?.endsWith('(resumen)')) ===
+            true,
+      );
       expect(notice.html || '').toContain(ESCAPED[PAYLOADS[index]!]);
       await expectMailInert(notice.html || '', [PAYLOADS[index]!], `aviso de ${numero}`);
     }
@@ -377,9 +554,24 @@ describe('script injection', () => {
 
   it('is stored as text from every field of the contact form (the e-mail field refuses it), and the staff mail carries it escaped', async () => {
     for (const payload of PAYLOADS) {
-      const response = await postForm(server.url, '/_actions/contact.send', { name: payload, email: 'visitante@cliente.test', message: `${payload}\n${SECRET_MESSAGE}`, startedAt: stamp() }, { from: freshIp() });
+      const response = await postForm(
+        server.url,
+        '/_actions/contact.send',
+        {
+          name: payload,
+          email: 'visitante@cliente.test',
+          message: `${payload}\n${SECRET_MESSAGE}`,
+          startedAt: stamp(),
+        },
+        { from: freshIp() },
+      );
       expect(response.status, payload).toBe(200);
-      const refused = await postForm(server.url, '/_actions/contact.send', { name: 'Visitante', email: payload, message: 'Hola', startedAt: stamp() }, { from: freshIp() });
+      const refused = await postForm(
+        server.url,
+        '/_actions/contact.send',
+        { name: 'Visitante', email: payload, message: 'Hola', startedAt: stamp() },
+        { from: freshIp() },
+      );
       expect(refused.status, payload).toBe(400);
     }
     for (const payload of PAYLOADS) {
@@ -392,34 +584,78 @@ describe('script injection', () => {
   it('comes back literally, never as markup, in the no-JavaScript pages that show a refused submission', async () => {
     for (const [path, fields] of [
       ['/soporte?_action=contact.send', { name: PAYLOADS[1], email: PAYLOADS[0], message: '' }],
-      ['/soporte/nueva?_action=incidents.create', { problema: 'x'.repeat(5001), nombre: PAYLOADS[1], telefono: PAYLOADS[2], email: PAYLOADS[0], rnc: PAYLOADS[3] }],
+      [
+        '/soporte/nueva?_action=incidents.create',
+        {
+          problema: 'x'.repeat(5001),
+          nombre: PAYLOADS[1],
+          telefono: PAYLOADS[2],
+          email: PAYLOADS[0],
+          rnc: PAYLOADS[3],
+        },
+      ],
     ] as const) {
       const response = await postForm(server.url, path, fields, { from: freshIp() });
       expect(response.status, path).toBe(400);
       const page = await browser.newPage();
       await page.setContent(response.body, { waitUntil: 'domcontentloaded' });
       await expectInert(page, path);
-      const values = await page.locator('input, textarea').evaluateAll((nodes) => nodes.map((node) => (node as HTMLInputElement).value));
-      for (const value of Object.values(fields).filter((item) => item !== '' && !item.startsWith('xxx'))) expect(values, path).toContain(value);
+      const values = await page
+        .locator('input, textarea')
+        .evaluateAll((nodes) => nodes.map((node) => (node as HTMLInputElement).value));
+      for (const value of Object.values(fields).filter((item) => item !== '' && !item.startsWith('xxx')))
+        expect(values, path).toContain(value);
       await page.close();
     }
   });
 
   it('is stored as text from every field of the staff client form, and the welcome mail carries it escaped', async () => {
     for (const [index, payload] of PAYLOADS.entries()) {
-      const id = await createClient(cookie, { razonSocial: payload, nombreRepresentante: payload, telefono: payload, email: `cliente${index}@xss.test`, rnc: payload, tipoProyecto: payload });
-      const response = await postJson(server.url, '/_actions/clients.sendWelcome', { id }, { headers: { cookie } });
+      const id = await createClient(cookie, {
+        razonSocial: payload,
+        nombreRepresentante: payload,
+        telefono: payload,
+        email: `cliente${index}@xss.test`,
+        rnc: payload,
+        tipoProyecto: payload,
+      });
+      const response = await postJson(
+        server.url,
+        '/_actions/clients.sendWelcome',
+        { id },
+        { headers: { cookie } },
+      );
       expect(response.status, response.body).toBe(200);
-      const mail = await smtp.waitFor((item) => item.to !== undefined && 'text' in item.to && item.to.text.includes(`cliente${index}@xss.test`));
+      const mail = await smtp.waitFor(
+        (item) =>
+          item.to !== undefined && 'text' in item.to && item.to.text.includes(`cliente${index}@xss.test`),
+      );
       expect(mail.html || '').toContain(ESCAPED[payload]);
       await expectMailInert(mail.html || '', [payload], `bienvenida ${payload}`);
     }
-    const refused = await postForm(server.url, '/_actions/clients.create', { razonSocial: 'A', nombreRepresentante: 'B', telefono: '1', email: PAYLOADS[0]!, rnc: '1', tipoProyecto: 'C' }, { headers: { cookie } });
+    const refused = await postForm(
+      server.url,
+      '/_actions/clients.create',
+      {
+        razonSocial: 'A',
+        nombreRepresentante: 'B',
+        telefono: '1',
+        email: PAYLOADS[0]!,
+        rnc: '1',
+        tipoProyecto: 'C',
+      },
+      { headers: { cookie } },
+    );
     expect(refused.status).toBe(400);
   });
 
   it('never reaches the visitor in the state-change notice, which carries nothing the visitor typed', async () => {
-    const response = await postJson(server.url, '/_actions/incidents.setState', { id: await incidentId(victim), estado: 'En Proceso' }, { headers: { cookie } });
+    const response = await postJson(
+      server.url,
+      '/_actions/incidents.setState',
+      { id: await incidentId(victim), estado: 'En Proceso' },
+      { headers: { cookie } },
+    );
     expect(response.status, response.body).toBe(200);
     const notice = await smtp.waitFor((mail) => mail.subject === `Incidencia ${victim}: En Proceso`);
     expect(notice.html || '').not.toContain(ESCAPED[PAYLOADS[2]]);
@@ -427,7 +663,12 @@ describe('script injection', () => {
     await expectMailInert(notice.html || '', [], 'cambio de estado');
     // An "e-mail" that is a payload gets no notice queued (it could only fail at the mail server).
     const { mails } = await counts();
-    const junk = await postJson(server.url, '/_actions/incidents.setState', { id: await incidentId(numbers[0]!), estado: 'Resuelto' }, { headers: { cookie } });
+    const junk = await postJson(
+      server.url,
+      '/_actions/incidents.setState',
+      { id: await incidentId(numbers[0]!), estado: 'Resuelto' },
+      { headers: { cookie } },
+    );
     expect(junk.status, junk.body).toBe(200);
     expect((await counts()).mails).toBe(mails);
   });
@@ -437,7 +678,11 @@ describe('script injection', () => {
     const views = [
       '/admin',
       '/admin/incidencias',
-      ...PAYLOADS.flatMap((payload) => ['numero', 'nombre', 'rnc', 'estado'].map((filter) => `/admin/incidencias?${filter}=${encodeURIComponent(payload)}`)),
+      ...PAYLOADS.flatMap((payload) =>
+        ['numero', 'nombre', 'rnc', 'estado'].map(
+          (filter) => `/admin/incidencias?${filter}=${encodeURIComponent(payload)}`,
+        ),
+      ),
       '/admin/clientes',
       ...PAYLOADS.map((payload) => `/admin/clientes?q=${encodeURIComponent(payload)}`),
     ];
@@ -454,7 +699,11 @@ describe('script injection', () => {
     // Each filter keeps what was typed, literally, in its field.
     await openAndSettle(page, `/admin/incidencias?nombre=${encodeURIComponent(PAYLOADS[1])}`);
     expect(await page.getByLabel('Nombre').inputValue()).toBe(PAYLOADS[1]);
-    expect(await page.locator('article[data-incidencia]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-incidencia')))).toEqual([numbers[1]]);
+    expect(
+      await page
+        .locator('article[data-incidencia]')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-incidencia'))),
+    ).toEqual([numbers[1]]);
     await openAndSettle(page, '/admin/clientes');
     for (const [index, payload] of PAYLOADS.entries()) {
       const item = await page.locator(`li[data-cliente="cliente${index}@xss.test"]`).textContent();
@@ -498,22 +747,46 @@ describe('SQL metacharacters in the staff filters and the client search', () => 
   const TERMS = ["'", '"', '%', '_', '\\', ';--', "' OR 1=1 --", '%%', 'a%z', "'; DROP TABLE incidents; --"];
   let cookie = '';
 
-  const listed = (html: string, attribute: string) => [...html.matchAll(new RegExp(`${attribute}="([^"]+)"`, 'g'))].map((match) => match[1]!);
-  const decode = (value: string) => value.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  const listed = (html: string, attribute: string) =>
+    [...html.matchAll(new RegExp(`${attribute}="([^"]+)"`, 'g'))].map((match) => match[1]!);
+  const decode = (value: string) =>
+    value
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
 
   beforeAll(async () => {
     cookie = await staffCookie();
     for (const [nombre, rnc] of NAMES) await openIncident({ nombre, rnc, problema: 'Filtro' });
     for (const [index, [nombre, rnc]] of NAMES.entries()) {
-      await createClient(cookie, { razonSocial: nombre, nombreRepresentante: 'Rep', telefono: '8095550100', email: `sql${index}@filtros.test`, rnc, tipoProyecto: 'Implementación' });
+      await createClient(cookie, {
+        razonSocial: nombre,
+        nombreRepresentante: 'Rep',
+        telefono: '8095550100',
+        email: `sql${index}@filtros.test`,
+        rnc,
+        tipoProyecto: 'Implementación',
+      });
     }
   });
 
   it('match each character literally in every incident filter, on the page and in the CSV', async () => {
-    const all = await db.selectFrom('incidents').select(['numeroIncidencia', 'nombre', 'rnc', 'fecha', 'id']).orderBy('fecha', 'desc').orderBy('id', 'desc').execute();
-    const contains = (value: string, term: string) => normalizeForSearch(value).includes(normalizeForSearch(term));
+    const all = await db
+      .selectFrom('incidents')
+      .select(['numeroIncidencia', 'nombre', 'rnc', 'fecha', 'id'])
+      .orderBy('fecha', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const contains = (value: string, term: string) =>
+      normalizeForSearch(value).includes(normalizeForSearch(term));
     for (const term of TERMS) {
-      for (const [filter, field] of [['nombre', 'nombre'], ['rnc', 'rnc'], ['numero', 'numeroIncidencia']] as const) {
+      for (const [filter, field] of [
+        ['nombre', 'nombre'],
+        ['rnc', 'rnc'],
+        ['numero', 'numeroIncidencia'],
+      ] as const) {
         const expected = all.filter((row) => contains(row[field], term)).map((row) => row.numeroIncidencia);
         const query = `?${filter}=${encodeURIComponent(term)}`;
         const page = await send(`${server.url}/admin/incidencias${query}`, { headers: { cookie } });
@@ -521,31 +794,59 @@ describe('SQL metacharacters in the staff filters and the client search', () => 
         expect(listed(page.body, 'data-incidencia'), `${filter} ${term}`).toEqual(expected.slice(0, 20));
         const csv = await send(`${server.url}/api/staff/incidencias.csv${query}`, { headers: { cookie } });
         expect(csv.status).toBe(200);
-        const csvNumbers = csv.body.split('\r\n').filter((line) => line.startsWith('"INC-')).map((line) => line.slice(1, 18));
+        const csvNumbers = csv.body
+          .split('\r\n')
+          .filter((line) => line.startsWith('"INC-'))
+          .map((line) => line.slice(1, 18));
         expect(csvNumbers, `CSV ${filter} ${term}`).toEqual(expected);
       }
       // A state that is not one of the three is ignored, never passed on.
-      const estado = await send(`${server.url}/admin/incidencias?estado=${encodeURIComponent(term)}`, { headers: { cookie } });
+      const estado = await send(`${server.url}/admin/incidencias?estado=${encodeURIComponent(term)}`, {
+        headers: { cookie },
+      });
       expect(estado.status).toBe(200);
-      expect(listed(estado.body, 'data-incidencia')).toEqual(all.slice(0, 20).map((row) => row.numeroIncidencia));
+      expect(listed(estado.body, 'data-incidencia')).toEqual(
+        all.slice(0, 20).map((row) => row.numeroIncidencia),
+      );
     }
     // The filters that matter here found what they should (the oracle is not vacuous).
-    expect(all.filter((row) => contains(row.nombre, '%')).map((row) => row.nombre)).toEqual(['Ferretería 50% menos']);
-    expect(all.filter((row) => contains(row.nombre, "' OR 1=1 --")).map((row) => row.nombre)).toEqual(["' OR 1=1 --"]);
+    expect(all.filter((row) => contains(row.nombre, '%')).map((row) => row.nombre)).toEqual([
+      'Ferretería 50% menos',
+    ]);
+    expect(all.filter((row) => contains(row.nombre, "' OR 1=1 --")).map((row) => row.nombre)).toEqual([
+      "' OR 1=1 --",
+    ]);
     expect(await db.selectFrom('incidents').select('id').limit(1).execute()).toHaveLength(1);
   });
 
   it('match each character literally in the client search', async () => {
-    const all = await db.selectFrom('clients').select(['email', 'razonSocial', 'rnc']).orderBy('fechaRegistro', 'desc').orderBy('id', 'desc').execute();
-    const contains = (value: string, term: string) => normalizeForSearch(value).includes(normalizeForSearch(term));
+    const all = await db
+      .selectFrom('clients')
+      .select(['email', 'razonSocial', 'rnc'])
+      .orderBy('fechaRegistro', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const contains = (value: string, term: string) =>
+      normalizeForSearch(value).includes(normalizeForSearch(term));
     for (const term of TERMS) {
-      const expected = all.filter((row) => contains(row.razonSocial, term) || contains(row.email, term) || contains(row.rnc, term)).map((row) => row.email);
-      const page = await send(`${server.url}/admin/clientes?q=${encodeURIComponent(term)}`, { headers: { cookie } });
+      const expected = all
+        .filter(
+          (row) => contains(row.razonSocial, term) || contains(row.email, term) || contains(row.rnc, term),
+        )
+        .map((row) => row.email);
+      const page = await send(`${server.url}/admin/clientes?q=${encodeURIComponent(term)}`, {
+        headers: { cookie },
+      });
       expect(page.status, term).toBe(200);
       expect(listed(page.body, 'data-cliente').map(decode), term).toEqual(expected);
     }
     // `_` and `%` are not wildcards: the look-alike rows stay out.
-    const found = async (term: string) => listed((await send(`${server.url}/admin/clientes?q=${encodeURIComponent(term)}`, { headers: { cookie } })).body, 'data-cliente');
+    const found = async (term: string) =>
+      listed(
+        (await send(`${server.url}/admin/clientes?q=${encodeURIComponent(term)}`, { headers: { cookie } }))
+          .body,
+        'data-cliente',
+      );
     expect(await found('tienda_azul')).toEqual(['sql4@filtros.test']);
     expect(await found('50% menos')).toEqual(['sql2@filtros.test']);
   });
@@ -566,11 +867,41 @@ describe('oversized bodies', () => {
       { path: '/_actions/incidents.create', type: form, body: big(2 * 1024 * 1024) },
       { path: '/soporte/nueva?_action=incidents.create', type: form, body: big(70 * 1024) },
       { path: '/_actions/incidents.track', type: form, body: big(70 * 1024, 'email') },
-      { path: '/_actions/contact.send', type: form, body: `name=a&email=a%40b.test&${big(200 * 1024, 'message')}` },
-      { path: '/_actions/clients.create', type: json, cookie, body: JSON.stringify({ razonSocial: 'x'.repeat(70 * 1024), nombreRepresentante: 'a', telefono: '1', email: 'big@x.test', rnc: '1', tipoProyecto: 'a' }) },
-      { path: '/_actions/incidents.setState', type: json, cookie, body: JSON.stringify({ id: 1, estado: 'Resuelto', relleno: 'x'.repeat(70 * 1024) }) },
-      { path: '/_actions/clients.sendWelcome', type: json, cookie, body: JSON.stringify({ id: 1, relleno: 'x'.repeat(70 * 1024) }) },
-      { path: '/admin-login', type: form, body: `email=${encodeURIComponent(STAFF)}&password=${encodeURIComponent(PASSWORD)}&relleno=${'x'.repeat(200 * 1024)}` },
+      {
+        path: '/_actions/contact.send',
+        type: form,
+        body: `name=a&email=a%40b.test&${big(200 * 1024, 'message')}`,
+      },
+      {
+        path: '/_actions/clients.create',
+        type: json,
+        cookie,
+        body: JSON.stringify({
+          razonSocial: 'x'.repeat(70 * 1024),
+          nombreRepresentante: 'a',
+          telefono: '1',
+          email: 'big@x.test',
+          rnc: '1',
+          tipoProyecto: 'a',
+        }),
+      },
+      {
+        path: '/_actions/incidents.setState',
+        type: json,
+        cookie,
+        body: JSON.stringify({ id: 1, estado: 'Resuelto', relleno: 'x'.repeat(70 * 1024) }),
+      },
+      {
+        path: '/_actions/clients.sendWelcome',
+        type: json,
+        cookie,
+        body: JSON.stringify({ id: 1, relleno: 'x'.repeat(70 * 1024) }),
+      },
+      {
+        path: '/admin-login',
+        type: form,
+        body: `email=${encodeURIComponent(STAFF)}&password=${encodeURIComponent(PASSWORD)}&relleno=${'x'.repeat(200 * 1024)}`,
+      },
       { path: '/api/pv', type: 'text/plain', body: `/blog${'/a'.repeat(2048)}` },
       { path: '/api/pv', type: 'text/plain', body: `/${'a'.repeat(300 * 1024)}` },
     ];
@@ -578,19 +909,34 @@ describe('oversized bodies', () => {
       for (const item of cases) {
         const headers: Record<string, string> = { origin: server.url, 'content-type': item.type };
         if (item.cookie) headers.cookie = item.cookie;
-        const response = await send(`${server.url}${item.path}`, { method: 'POST', headers, body: item.body, chunked, from: freshIp() });
+        const response = await send(`${server.url}${item.path}`, {
+          method: 'POST',
+          headers,
+          body: item.body,
+          chunked,
+          from: freshIp(),
+        });
         expect(response.status, `${item.path} ${item.body.length} B${chunked ? ', chunked' : ''}`).toBe(413);
         expect(response.cookies).toBe('');
         // A browser's form post (no JavaScript) gets the site's page, with the way back to the form; an island's call, JSON.
-        const page = await send(`${server.url}${item.path}`, { method: 'POST', headers: { ...headers, accept: 'text/html,application/xhtml+xml' }, body: item.body, chunked, from: freshIp() });
+        const page = await send(`${server.url}${item.path}`, {
+          method: 'POST',
+          headers: { ...headers, accept: 'text/html,application/xhtml+xml' },
+          body: item.body,
+          chunked,
+          from: freshIp(),
+        });
         expect(page.status, `${item.path} as a page${chunked ? ', chunked' : ''}`).toBe(413);
         expect(page.cookies).toBe('');
         expect(page.headers['cache-control']).toContain('no-store');
-        if (item.path.startsWith('/_actions/')) expect(page.headers['content-type']).toContain('application/json');
+        if (item.path.startsWith('/_actions/'))
+          expect(page.headers['content-type']).toContain('application/json');
         else {
           expect(page.headers['content-type']).toContain('text/html');
           expect(page.body).toContain('Lo que enviaste es demasiado grande');
-          expect(page.body).toContain(item.path.startsWith('/api/') ? 'Volver al inicio' : `href="${item.path.split('?')[0]}"`);
+          expect(page.body).toContain(
+            item.path.startsWith('/api/') ? 'Volver al inicio' : `href="${item.path.split('?')[0]}"`,
+          );
         }
       }
     }
@@ -603,7 +949,12 @@ describe('a forged X-Forwarded-For with TRUST_PROXY off', () => {
     const from = freshIp();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 7; attempt += 1) {
-      const response = await postForm(server.url, '/_actions/incidents.create', { problema: `Intento ${attempt}`, startedAt: stamp() }, { from, headers: { 'x-forwarded-for': `198.51.100.${attempt}, 203.0.113.${attempt}` } });
+      const response = await postForm(
+        server.url,
+        '/_actions/incidents.create',
+        { problema: `Intento ${attempt}`, startedAt: stamp() },
+        { from, headers: { 'x-forwarded-for': `198.51.100.${attempt}, 203.0.113.${attempt}` } },
+      );
       statuses.push(response.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
@@ -613,7 +964,12 @@ describe('a forged X-Forwarded-For with TRUST_PROXY off', () => {
     const from = freshIp();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 11; attempt += 1) {
-      const response = await postForm(server.url, '/admin-login', { email: `nadie${attempt}@example.com`, password: 'clave-incorrecta-123' }, { from, headers: { 'x-forwarded-for': `198.51.100.${attempt}` } });
+      const response = await postForm(
+        server.url,
+        '/admin-login',
+        { email: `nadie${attempt}@example.com`, password: 'clave-incorrecta-123' },
+        { from, headers: { 'x-forwarded-for': `198.51.100.${attempt}` } },
+      );
       statuses.push(response.status);
     }
     expect(statuses).toEqual([...Array(10).fill(200), 429]);
@@ -649,7 +1005,9 @@ describe('sign-in brute force', () => {
   it('refuses the right password from an IP that has used up its attempts', async () => {
     const from = freshIp();
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      expect((await signIn(`desconocido${attempt}@example.com`, 'clave-incorrecta-123', from)).status).toBe(200);
+      expect((await signIn(`desconocido${attempt}@example.com`, 'clave-incorrecta-123', from)).status).toBe(
+        200,
+      );
     }
     const sessions = (await counts()).sessions;
     const limited = await signIn(STAFF, PASSWORD, from);
@@ -664,9 +1022,25 @@ describe('structured logs', () => {
   it('have one JSON line per request and the security events, and never a password, a session token or a message body', async () => {
     // A mail that fails: the SMTP peer is gone when the contact message's notice is sent.
     await smtp.stop();
-    expect((await postForm(server.url, '/_actions/contact.send', { name: 'Sin correo', email: 'sin@correo.test', message: SECRET_MESSAGE, startedAt: stamp() }, { from: freshIp() })).status).toBe(200);
+    expect(
+      (
+        await postForm(
+          server.url,
+          '/_actions/contact.send',
+          { name: 'Sin correo', email: 'sin@correo.test', message: SECRET_MESSAGE, startedAt: stamp() },
+          { from: freshIp() },
+        )
+      ).status,
+    ).toBe(200);
     // This mail's failure, not an earlier one of another kind.
-    const contactFailed = () => server.output().split('\n').some((line) => line.includes('mail send failed; will retry') && line.includes('"kind":"contact.received"'));
+    const contactFailed = () =>
+      server
+        .output()
+        .split('\n')
+        .some(
+          (line) =>
+            line.includes('mail send failed; will retry') && line.includes('"kind":"contact.received"'),
+        );
     await expect.poll(contactFailed, { timeout: 15_000 }).toBe(true);
 
     const lines = server.output().split('\n').filter(Boolean);
@@ -685,26 +1059,62 @@ describe('structured logs', () => {
     const requests = entries.filter((entry) => entry.event === 'request');
     expect(requests.length).toBeGreaterThan(100);
     for (const entry of requests) {
-      expect(entry).toMatchObject({ method: expect.any(String), path: expect.stringMatching(/^\//), status: expect.any(Number), durationMs: expect.any(Number) });
+      expect(entry).toMatchObject({
+        method: expect.any(String),
+        path: expect.stringMatching(/^\//),
+        status: expect.any(Number),
+        durationMs: expect.any(Number),
+      });
       expect(entry.path).not.toContain('?');
     }
-    expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/_actions/incidents.create', status: 200 }));
-    expect(requests).toContainEqual(expect.objectContaining({ method: 'GET', path: '/admin/incidencias', status: 200 }));
-    expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/admin-login', status: 429 }));
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: '/_actions/incidents.create', status: 200 }),
+    );
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: 'GET', path: '/admin/incidencias', status: 200 }),
+    );
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: '/admin-login', status: 429 }),
+    );
 
     expect(entries).toContainEqual(expect.objectContaining({ event: 'signin.ok', email: STAFF }));
     expect(entries).toContainEqual(expect.objectContaining({ event: 'signin.failed', email: ADMIN }));
-    expect(entries).toContainEqual(expect.objectContaining({ event: 'signin.rate-limited', email: ADMIN, reason: 'network', network: expect.stringMatching(/^127\./) }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        event: 'signin.rate-limited',
+        email: ADMIN,
+        reason: 'network',
+        network: expect.stringMatching(/^127\./),
+      }),
+    );
     expect(entries).toContainEqual(expect.objectContaining({ event: 'signin.rate-limited', email: STAFF }));
-    expect(entries).toContainEqual(expect.objectContaining({ event: 'incident.created', numeroIncidencia: expect.stringMatching(INCIDENT_NUMBER) }));
-    expect(entries).toContainEqual(expect.objectContaining({ event: 'incident.state', estado: 'En Proceso', actor: STAFF }));
-    expect(entries).toContainEqual(expect.objectContaining({ msg: 'mail sent', kind: 'incident.staff-notice' }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        event: 'incident.created',
+        numeroIncidencia: expect.stringMatching(INCIDENT_NUMBER),
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ event: 'incident.state', estado: 'En Proceso', actor: STAFF }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ msg: 'mail sent', kind: 'incident.staff-notice' }),
+    );
     expect(entries).toContainEqual(expect.objectContaining({ msg: 'mail sent', kind: 'client.welcome' }));
     expect(entries).toContainEqual(expect.objectContaining({ msg: 'mail sent', transport: 'smtp' }));
-    expect(entries).toContainEqual(expect.objectContaining({ msg: 'mail send failed; will retry', kind: 'contact.received' }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({ msg: 'mail send failed; will retry', kind: 'contact.received' }),
+    );
 
     expect(tokensSeen.length).toBeGreaterThan(5);
-    for (const secret of [PASSWORD, adminPassword, AUTH_SECRET, SECRET_MESSAGE, 'Palmera2025', ...tokensSeen]) {
+    for (const secret of [
+      PASSWORD,
+      adminPassword,
+      AUTH_SECRET,
+      SECRET_MESSAGE,
+      'Palmera2025',
+      ...tokensSeen,
+    ]) {
       expect(text.includes(secret), `los registros contienen ${secret.slice(0, 12)}…`).toBe(false);
     }
     expect(text).not.toMatch(/session_token|"cookie"|set-cookie/i);
@@ -729,12 +1139,27 @@ describe('the 500 page', () => {
         expect(response.body, path).toContain('<html lang="es-DO"');
         expect(response.body, path).toContain('Algo salió mal');
         expect(response.body, path).toContain('Volver al inicio');
-        for (const internal of ['no such table', 'incidents', 'SqliteError', 'Error:', '    at ', '.ts:', 'node_modules', 'kysely', 'stack']) {
+        for (const internal of [
+          'no such table',
+          'incidents',
+          'SqliteError',
+          'Error:',
+          '    at ',
+          '.ts:',
+          'node_modules',
+          'kysely',
+          'stack',
+        ]) {
           expect(response.body.includes(internal), `${path} muestra «${internal}»`).toBe(false);
         }
       }
       // A staff action that fails the same way answers its Spanish error, nothing more.
-      const action = await postJson(server.url, '/_actions/incidents.setState', { id: 1, estado: 'Resuelto' }, { headers: { cookie } });
+      const action = await postJson(
+        server.url,
+        '/_actions/incidents.setState',
+        { id: 1, estado: 'Resuelto' },
+        { headers: { cookie } },
+      );
       expect(action.status).toBe(500);
       expect(JSON.parse(action.body)).toMatchObject({ message: 'Error interno del servidor.' });
       expect(action.body).not.toMatch(/no such table|incidents|at /);

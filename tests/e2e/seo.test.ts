@@ -25,7 +25,10 @@ const EXPECTED_ROUTES = [
 ];
 
 const decode = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, entity: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[entity] ?? '');
+  text.replace(
+    /&(amp|lt|gt|quot|#39|#x27);/g,
+    (_, entity: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[entity] ?? '',
+  );
 
 interface Head {
   lang: string | undefined;
@@ -37,7 +40,10 @@ interface Head {
 
 function readHead(html: string): Head {
   const head = html.slice(0, html.indexOf('</head>'));
-  const attributes = (tag: string) => Object.fromEntries([...tag.matchAll(/([a-z:-]+)="([^"]*)"/gi)].map((m) => [m[1]!.toLowerCase(), decode(m[2]!)]));
+  const attributes = (tag: string) =>
+    Object.fromEntries(
+      [...tag.matchAll(/([a-z:-]+)="([^"]*)"/gi)].map((m) => [m[1]!.toLowerCase(), decode(m[2]!)]),
+    );
   const meta = new Map<string, string>();
   for (const [tag] of head.matchAll(/<meta\b[^>]*>/gi)) {
     const attrs = attributes(tag);
@@ -49,18 +55,28 @@ function readHead(html: string): Head {
     title: decode(/<title>([^<]*)<\/title>/.exec(head)?.[1] ?? ''),
     meta,
     links: [...head.matchAll(/<link\b[^>]*>/gi)].map(([tag]) => attributes(tag) as Head['links'][number]),
-    jsonLd: [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => m[1]!),
+    jsonLd: [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
+      (m) => m[1]!,
+    ),
   };
 }
 
 async function get(path: string) {
   const response = await fetch(new URL(path, server.url));
-  return { status: response.status, type: response.headers.get('content-type') ?? '', body: await response.text() };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    body: await response.text(),
+  };
 }
 
 function pngSize(bytes: Uint8Array) {
   const view = new DataView(bytes.buffer, bytes.byteOffset);
-  return { png: bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47, width: view.getUint32(16), height: view.getUint32(20) };
+  return {
+    png: bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47,
+    width: view.getUint32(16),
+    height: view.getUint32(20),
+  };
 }
 
 describe('sitemap.xml and robots.txt', () => {
@@ -68,14 +84,17 @@ describe('sitemap.xml and robots.txt', () => {
     const { status, type, body } = await get('/sitemap.xml');
     expect(status).toBe(200);
     expect(type).toMatch(/xml/);
-    expect(body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\s*<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    expect(body).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\s*<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+    );
     const locs = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
     const paths = locs.map((loc) => new URL(loc).pathname);
     for (const loc of locs) expect(new URL(loc).origin).toBe(SITE);
     for (const route of EXPECTED_ROUTES) expect(paths, route).toContain(route);
     for (const path of paths) expect(path).not.toMatch(/^\/(admin|healthz|404|og\/|rss)/);
     expect(new Set(paths).size).toBe(paths.length);
-    for (const path of paths) expect((await fetch(new URL(path, server.url), { method: 'HEAD' })).status, path).toBe(200);
+    for (const path of paths)
+      expect((await fetch(new URL(path, server.url), { method: 'HEAD' })).status, path).toBe(200);
   });
 
   it('robots.txt keeps crawlers out of the staff area and points at the sitemap', async () => {
@@ -93,7 +112,19 @@ describe('sitemap.xml and robots.txt', () => {
 describe('one build, any SITE_URL', () => {
   it('names only the run-time address in every response, prerendered or rendered on demand, compressed or not', async () => {
     const hosts = new Set<string>();
-    const paths = [...EXPECTED_ROUTES, ROUTES.supportHub, ROUTES.supportNew, ROUTES.supportTracking, '/sitemap.xml', '/rss.xml', '/robots.txt', '/404', '/blog/no-existe', '/ayuda/no-existe', ROUTES.adminLogin];
+    const paths = [
+      ...EXPECTED_ROUTES,
+      ROUTES.supportHub,
+      ROUTES.supportNew,
+      ROUTES.supportTracking,
+      '/sitemap.xml',
+      '/rss.xml',
+      '/robots.txt',
+      '/404',
+      '/blog/no-existe',
+      '/ayuda/no-existe',
+      ROUTES.adminLogin,
+    ];
     for (const path of paths) {
       for (const encoding of ['br', 'gzip', 'identity']) {
         const response = await fetch(new URL(path, server.url), { headers: { 'Accept-Encoding': encoding } });
@@ -136,7 +167,10 @@ describe('head of every public route', () => {
       expect(canonical, route).toBe(new URL(route, SITE).href);
       expect(head.meta.get('theme-color'), route).toMatch(/^#[0-9a-f]{6}$/i);
       expect(head.meta.get('robots'), route).toBeUndefined();
-      expect(head.links.some((link) => link.rel === 'icon'), route).toBe(true);
+      expect(
+        head.links.some((link) => link.rel === 'icon'),
+        route,
+      ).toBe(true);
       expect(head.links.find((link) => link.type === 'application/rss+xml')?.href, route).toBe('/rss.xml');
     }
   });

@@ -33,10 +33,17 @@ beforeAll(() => {
 });
 
 /** A signed-in browser context with its own client IP (the server trusts X-Forwarded-For here). */
-async function signedIn(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; ip: string }> {
+async function signedIn(
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; ip: string }> {
   ipCounter += 1;
   const ip = `198.51.100.${ipCounter}`;
-  const { context, page } = await signInStaff(browser, server.url, { email, password, network: ip }, { ...DESKTOP, ...options });
+  const { context, page } = await signInStaff(
+    browser,
+    server.url,
+    { email, password, network: ip },
+    { ...DESKTOP, ...options },
+  );
   return { context, page, ip };
 }
 
@@ -58,10 +65,26 @@ describe('staff settings', () => {
     const { context, page } = await signedIn();
     const consoleWatch = watchConsole(page);
     await page.goto(`${server.url}/admin`);
-    await page.getByRole('navigation', { name: 'Panel administrativo' }).getByRole('link', { name: 'Configuración' }).click();
+    await page
+      .getByRole('navigation', { name: 'Panel administrativo' })
+      .getByRole('link', { name: 'Configuración' })
+      .click();
     await page.waitForURL(`${server.url}/admin/configuracion`);
-    await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Nombre', 'Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Correo entrante', 'Respuestas guardadas', 'Tiempos de respuesta', 'Actividad']);
-    await expect.poll(() => page.getByRole('link', { name: 'Configuración' }).first().getAttribute('aria-current')).toBe('page');
+    await expect
+      .poll(() => page.getByRole('heading', { level: 2 }).allTextContents())
+      .toEqual([
+        'Nombre',
+        'Contraseña',
+        'Sesiones',
+        'Verificación en dos pasos',
+        'Correo entrante',
+        'Respuestas guardadas',
+        'Tiempos de respuesta',
+        'Actividad',
+      ]);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Configuración' }).first().getAttribute('aria-current'))
+      .toBe('page');
     await expectNoAxeViolations(page);
     consoleWatch.assertNone();
     // Signed out, so the next test sees only its own sessions.
@@ -101,7 +124,9 @@ describe('staff settings', () => {
     await page.getByRole('button', { name: 'Cerrar las demás sesiones' }).click();
     await page.waitForURL(/hecho=demas/);
     await expect.poll(() => items.count()).toBe(1);
-    await expect.poll(() => page.locator('#sesiones').textContent()).toContain('No hay otras sesiones abiertas.');
+    await expect
+      .poll(() => page.locator('#sesiones').textContent())
+      .toContain('No hay otras sesiones abiertas.');
     await third.page.goto(`${server.url}/admin`);
     expect(path(third.page)).toBe('/admin-login');
     await page.goto(`${server.url}/admin`);
@@ -119,10 +144,13 @@ describe('staff settings', () => {
       await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
       await page.waitForLoadState('load');
       expect(await page.locator('#p-nueva-error').textContent()).toMatch(WEAK_MESSAGE);
-      expect(await page.getByLabel('Nueva contraseña', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('Nueva contraseña', { exact: true }).getAttribute('aria-invalid')).toBe(
+        'true',
+      );
       expect(await page.getByRole('alert').textContent()).toContain('No se cambió la contraseña');
       expect(await page.getByLabel('Cuenta').inputValue()).toBe(email);
-      for (const label of ['Contraseña actual', 'Nueva contraseña', 'Repite la nueva contraseña']) expect(await page.getByLabel(label, { exact: true }).inputValue()).toBe('');
+      for (const label of ['Contraseña actual', 'Nueva contraseña', 'Repite la nueva contraseña'])
+        expect(await page.getByLabel(label, { exact: true }).inputValue()).toBe('');
     }
     await expectNoAxeViolations(page);
 
@@ -168,7 +196,9 @@ describe('staff settings', () => {
     await page.goto(`${server.url}/admin`);
     expect(path(page)).toBe('/admin');
 
-    const mail = await smtp.waitFor((message) => /contraseña/i.test(message.subject ?? '') && (message.text ?? '').includes(email));
+    const mail = await smtp.waitFor(
+      (message) => /contraseña/i.test(message.subject ?? '') && (message.text ?? '').includes(email),
+    );
     expect(JSON.stringify(mail.to)).toContain(email);
     expect(mail.text).toContain('Si no fuiste tú');
     expect(mail.text).toContain(mine.ip);
@@ -183,7 +213,10 @@ describe('staff settings', () => {
 
   it('ends a session unused for STAFF_SESSION_IDLE_MINUTES and says why at sign-in', async () => {
     const { context, page } = await signedIn();
-    const newest = () => withDatabase((db) => db.prepare('select "id", "updatedAt" from "session" order by "createdAt" desc limit 1').get()!);
+    const newest = () =>
+      withDatabase((db) =>
+        db.prepare('select "id", "updatedAt" from "session" order by "createdAt" desc limit 1').get()!,
+      );
     const id = newest().id as string;
     const lastUse = () => newest().updatedAt as string;
     const moveBack = (seconds: number) =>
@@ -191,7 +224,9 @@ describe('staff settings', () => {
         const stored = lastUse();
         const back = new Date(Date.now() - seconds * 1000);
         // Written as Better Auth writes it.
-        db.prepare('update "session" set "updatedAt" = ?').run(/^\d+$/.test(stored) ? back.getTime() : back.toISOString());
+        db.prepare('update "session" set "updatedAt" = ?').run(
+          /^\d+$/.test(stored) ? back.getTime() : back.toISOString(),
+        );
       });
 
     // Used within the minute: the last use is written again, and the session goes on.
@@ -205,8 +240,12 @@ describe('staff settings', () => {
     await page.goto(`${server.url}/admin/incidencias`);
     expect(path(page)).toBe('/admin-login');
     expect(new URL(page.url()).searchParams.get('motivo')).toBe('inactividad');
-    expect(await page.getByRole('status').textContent()).toBe('Tu sesión se cerró por inactividad. Inicia sesión de nuevo.');
-    expect(withDatabase((db) => db.prepare('select count(*) as n from "session" where "id" = ?').get(id)!.n)).toBe(0);
+    expect(await page.getByRole('status').textContent()).toBe(
+      'Tu sesión se cerró por inactividad. Inicia sesión de nuevo.',
+    );
+    expect(
+      withDatabase((db) => db.prepare('select count(*) as n from "session" where "id" = ?').get(id)!.n),
+    ).toBe(0);
     // The session is gone, not only refused once.
     await page.goto(`${server.url}/admin`);
     expect(path(page)).toBe('/admin-login');
@@ -216,7 +255,10 @@ describe('staff settings', () => {
   it("shows the staff area's events under 'Actividad' with who, what, when and the network, and exports them as CSV", async () => {
     // A failed sign-in from its own network, then a real one.
     const failedIp = '203.0.113.77';
-    const stranger = await browser.newContext({ ...DESKTOP, extraHTTPHeaders: { 'x-forwarded-for': failedIp } });
+    const stranger = await browser.newContext({
+      ...DESKTOP,
+      extraHTTPHeaders: { 'x-forwarded-for': failedIp },
+    });
     const strangerPage = await stranger.newPage();
     await strangerPage.goto(`${server.url}/admin-login`);
     await strangerPage.getByLabel('Correo electrónico').fill(email);
@@ -275,7 +317,9 @@ describe('staff settings', () => {
       headers: { origin: server.url },
     });
     expect(posted.status()).toBe(400);
-    expect(await posted.text()).toContain('El nombre no puede tener saltos de línea ni caracteres de control.');
+    expect(await posted.text()).toContain(
+      'El nombre no puede tener saltos de línea ni caracteres de control.',
+    );
 
     await nameField.fill('  Ana   Pérez ');
     await page.getByRole('button', { name: 'Guardar nombre' }).click();

@@ -18,9 +18,6 @@ import { silenceWhatsNew } from '../support/whatsnew.ts';
 
 const { server, browser, db, staff } = useSite({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' } });
 
-
-
-
 const html = async (path: string) =>
   (await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'identity' } })).text();
 /** The alt texts of a page's logo wall, in order. */
@@ -182,12 +179,7 @@ describe("'Anuncios' and 'Logos de clientes'", () => {
   ] as const)(
     'at %s px: both pages and their forms are axe-clean and fit',
     async (_width, viewport, network) => {
-      const { context, page } = await signInStaff(
-        browser,
-        server.url,
-        { ...staff, network },
-        viewport,
-      );
+      const { context, page } = await signInStaff(browser, server.url, { ...staff, network }, viewport);
       for (const path of ['/admin/anuncios', '/admin/anuncios/nuevo', '/admin/logos', '/admin/logos/nuevo']) {
         await page.goto(`${server.url}${path}`);
         expect(await noOverflow(page)).toBe(true);

@@ -34,7 +34,6 @@ beforeAll(async () => {
   ).id;
 });
 
-
 const edit = (fields: Record<string, string>, path = `/admin/clientes/${clientId}?_action=clients.update`) =>
   postForm(server.url, path, { ...ALAMOS_FORM, ...fields }, { headers: { cookie } });
 const versionNow = async () =>

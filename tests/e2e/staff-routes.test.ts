@@ -15,13 +15,27 @@ const staffRoutes = [...routesUnder('admin'), ...routesUnder('api/staff'), ROUTE
 
 describe('staff routes in the build', () => {
   it('finds the staff routes to check', () => {
-    expect(staffRoutes).toEqual(expect.arrayContaining([ROUTES.admin, ROUTES.adminIncidents, ROUTES.adminClients, ROUTES.staffIncidentsCsv, ROUTES.adminLogin, ROUTES.adminMessages, ROUTES.staffMessagesCsv]));
+    expect(staffRoutes).toEqual(
+      expect.arrayContaining([
+        ROUTES.admin,
+        ROUTES.adminIncidents,
+        ROUTES.adminClients,
+        ROUTES.staffIncidentsCsv,
+        ROUTES.adminLogin,
+        ROUTES.adminMessages,
+        ROUTES.staffMessagesCsv,
+      ]),
+    );
   });
 
   it('prerendered none of them into dist/client', () => {
     expect(existsSync(join(CLIENT, 'index.html')), 'the build ran').toBe(true);
     for (const route of staffRoutes) {
-      for (const file of [join(CLIENT, route), join(CLIENT, route, 'index.html'), join(CLIENT, `${route}.html`)]) {
+      for (const file of [
+        join(CLIENT, route),
+        join(CLIENT, route, 'index.html'),
+        join(CLIENT, `${route}.html`),
+      ]) {
         expect(existsSync(file), file).toBe(false);
       }
     }
@@ -37,7 +51,9 @@ describe('staff routes in the build', () => {
     for (const file of files) {
       if (file.endsWith('logout.ts')) continue; // signing out needs no session: a stale cookie must still leave
       const source = readFileSync(file, 'utf8');
-      const guard = source.match(/await requireStaff(Page|Api)\((Astro|context)\);\s*if \(staff instanceof Response\) return staff;/);
+      const guard = source.match(
+        /await requireStaff(Page|Api)\((Astro|context)\);\s*if \(staff instanceof Response\) return staff;/,
+      );
       expect(guard, file).not.toBeNull();
       // Nothing is read before the guard has answered.
       expect(source.slice(0, guard!.index).includes('await '), file).toBe(false);
@@ -45,7 +61,9 @@ describe('staff routes in the build', () => {
   });
 
   it('prerendered no blog page (they come from the database, rendered into memory: docs/decisions/0019), and the social card of every imported article', () => {
-    const articles = readdirSync(join(ROOT, 'src/content/blog')).filter((name) => name.endsWith('.md')).map((name) => name.replace(/\.md$/, ''));
+    const articles = readdirSync(join(ROOT, 'src/content/blog'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => name.replace(/\.md$/, ''));
     expect(articles.length).toBeGreaterThan(0);
     expect(existsSync(join(CLIENT, 'blog'))).toBe(false);
     for (const file of ['rss.xml', 'sitemap.xml']) expect(existsSync(join(CLIENT, file)), file).toBe(false);

@@ -58,7 +58,11 @@ beforeAll(async () => {
   firstPassword = firstStaffPassword(server);
   expect(firstPassword).toBeTruthy();
   expect(/Cuenta de personal creada: (\S+)/.exec(server.output())?.[1]).toBe(FIRST);
-  await createStaffAccount(server, { email: SECOND, password: SECOND_PASSWORD, name: SECOND_NAME }, ADMIN_EMAILS);
+  await createStaffAccount(
+    server,
+    { email: SECOND, password: SECOND_PASSWORD, name: SECOND_NAME },
+    ADMIN_EMAILS,
+  );
   await insertIncident(db, {
     numeroIncidencia: NUMERO,
     problema: 'La impresora no imprime.',
@@ -75,7 +79,6 @@ beforeAll(async () => {
   otherToken = await issueFollowUpToken(db, other.id, new Date());
 });
 
-
 /** A visitor of the public pages, from a network of its own, past the announcement toast. */
 async function visitorContext(): Promise<BrowserContext> {
   ipCounter += 1;
@@ -88,7 +91,12 @@ async function signedIn(
   options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   ipCounter += 1;
-  return signInStaff(browser, server.url, { email, password, network: `198.51.100.${ipCounter}` }, { ...DESKTOP, ...options });
+  return signInStaff(
+    browser,
+    server.url,
+    { email, password, network: `198.51.100.${ipCounter}` },
+    { ...DESKTOP, ...options },
+  );
 }
 
 const incidentUrl = (numero: string) => `${server.url}/admin/incidencias/${numero}`;
@@ -261,7 +269,9 @@ describe('support desk', () => {
     const replyMail = await smtp.waitFor((item) => item.subject === `Respuesta a tu incidencia ${NUMERO}`);
     expect(toAddress(replyMail)).toContain(VISITOR);
     expect(replyMail.text).toContain(REPLY);
-    expect(replyMail.text).toContain(`${FIRST_NAME}, de nuestro equipo de soporte, respondió a tu incidencia ${NUMERO}.`);
+    expect(replyMail.text).toContain(
+      `${FIRST_NAME}, de nuestro equipo de soporte, respondió a tu incidencia ${NUMERO}.`,
+    );
     expect(replyMail.text).not.toContain(FIRST);
     expect(String(replyMail.html)).not.toContain(SCRIPT);
     expect(String(replyMail.html)).not.toContain('<img src=x');

@@ -4,12 +4,14 @@ import { DESKTOP, expectNoAxeViolations, islandHydrated, PHONE, watchConsole } f
 import { useSite } from '../support/site.ts';
 import { ageFormStamps } from '../support/form-stamp.ts';
 
-const { server, browser, smtp } = useSite({ smtp: true, env: { FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' } });
+const { server, browser, smtp } = useSite({
+  smtp: true,
+  env: { FORM_RATE_LIMIT: '1000', STAFF_INBOX: 'soporte@vertice.test' },
+});
 
 const NUMBER = /INC-\d{8}-\d{4}/;
 // The site header belongs to the frame (another part of the site); these tests judge our own markup.
 const SITE_FRAME = ['body > header'];
-
 
 describe('support dialog (JavaScript on)', () => {
   it('opens with the first click, shows "Enviando…", registers the incident and mails the visitor and the staff', async () => {
@@ -33,7 +35,9 @@ describe('support dialog (JavaScript on)', () => {
     const box = await dialog.boundingBox();
     expect(box!.height).toBeLessThanOrEqual(800 * 0.95 + 1);
 
-    await dialog.getByLabel('¿En qué te podemos ayudar?').fill('La factura electrónica no se envía a la DGII.');
+    await dialog
+      .getByLabel('¿En qué te podemos ayudar?')
+      .fill('La factura electrónica no se envía a la DGII.');
     await dialog.getByLabel('Nombre').fill('Carmen Rosario');
     await dialog.getByLabel('Teléfono').fill('809-555-0199');
     await dialog.getByLabel('Correo electrónico').fill('carmen@cliente.test');
@@ -43,7 +47,9 @@ describe('support dialog (JavaScript on)', () => {
     const sendingButton = dialog.getByRole('button', { name: 'Enviando…' });
     await expect.poll(() => sendingButton.isDisabled()).toBe(true);
 
-    const notice = page.getByRole('alert').filter({ hasText: 'Tu incidencia ha sido registrada con el número:' });
+    const notice = page
+      .getByRole('alert')
+      .filter({ hasText: 'Tu incidencia ha sido registrada con el número:' });
     await expect.poll(() => notice.isVisible(), { timeout: 10_000 }).toBe(true);
     const numero = (await notice.textContent())?.match(NUMBER)?.[0];
     expect(numero).toBeDefined();
@@ -56,7 +62,9 @@ describe('support dialog (JavaScript on)', () => {
     // The visitor's copy names only what the site wrote; the problem goes to the staff inbox alone.
     expect(confirmation.text).toContain(numero!);
     expect(confirmation.text).not.toContain('La factura electrónica no se envía a la DGII.');
-    const notice2 = await smtp.waitFor((mail) => mail.subject?.startsWith(`Nueva incidencia ${numero}`) ?? false);
+    const notice2 = await smtp.waitFor(
+      (mail) => mail.subject?.startsWith(`Nueva incidencia ${numero}`) ?? false,
+    );
     expect(notice2.text).toContain('La factura electrónica no se envía a la DGII.');
     expect(notice2.replyTo?.value[0]?.address).toBe('carmen@cliente.test');
     consoleWatch.assertNone();
@@ -77,7 +85,9 @@ describe('support dialog (JavaScript on)', () => {
     expect(box!.height).toBeLessThanOrEqual(844 * 0.95 + 1);
     await expectNoAxeViolations(page, SITE_FRAME);
     await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
-    const notice = page.getByRole('alert').filter({ hasText: 'Tu incidencia ha sido registrada con el número:' });
+    const notice = page
+      .getByRole('alert')
+      .filter({ hasText: 'Tu incidencia ha sido registrada con el número:' });
     await expect.poll(() => notice.isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await notice.textContent()).toMatch(NUMBER);
     await expectNoAxeViolations(page, SITE_FRAME);
@@ -110,10 +120,17 @@ describe('support without JavaScript', () => {
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await dialog.getByLabel('¿En qué te podemos ayudar?').fill('No abre el punto de venta.');
     await dialog.getByLabel('Nombre').fill('Luis Tavárez');
-    await Promise.all([page.waitForURL(/\/soporte\/nueva/), dialog.getByRole('button', { name: 'Abrir Incidencia' }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/soporte\/nueva/),
+      dialog.getByRole('button', { name: 'Abrir Incidencia' }).click(),
+    ]);
     const result = page.getByRole('alert');
-    expect(await result.textContent()).toMatch(/Tu incidencia ha sido registrada con el número: INC-\d{8}-\d{4}/);
-    expect(await page.getByRole('link', { name: /Continuar por WhatsApp/ }).getAttribute('href')).toMatch(/^https:\/\/wa\.me\/18095550142\?text=.*INC-/);
+    expect(await result.textContent()).toMatch(
+      /Tu incidencia ha sido registrada con el número: INC-\d{8}-\d{4}/,
+    );
+    expect(await page.getByRole('link', { name: /Continuar por WhatsApp/ }).getAttribute('href')).toMatch(
+      /^https:\/\/wa\.me\/18095550142\?text=.*INC-/,
+    );
     await context.close();
   });
 
@@ -130,7 +147,9 @@ describe('support without JavaScript', () => {
     expect(response.status()).toBe(400);
     await page.setContent(await response.text(), { waitUntil: 'domcontentloaded' });
     expect(await page.getByRole('alert').textContent()).toContain('Hubo un error al registrar');
-    expect(await page.locator('#incidencia-problema-error').textContent()).toBe('La descripción del problema admite como máximo 5000 caracteres.');
+    expect(await page.locator('#incidencia-problema-error').textContent()).toBe(
+      'La descripción del problema admite como máximo 5000 caracteres.',
+    );
     expect(await page.getByLabel('Nombre').inputValue()).toBe('Ana <b>Pérez</b>');
     await context.close();
   });
@@ -148,7 +167,8 @@ describe('follow-up page /soporte/seguimiento', () => {
       email,
       rnc: '1-31-00000-1',
     });
-    if (answer.status !== 200 || !answer.numero) throw new Error(`No se pudo abrir la incidencia de prueba: ${JSON.stringify(answer)}`);
+    if (answer.status !== 200 || !answer.numero)
+      throw new Error(`No se pudo abrir la incidencia de prueba: ${JSON.stringify(answer)}`);
     opened = { numero: answer.numero, email };
   });
 
@@ -160,12 +180,20 @@ describe('follow-up page /soporte/seguimiento', () => {
 
     await page.getByLabel('Número de incidencia').fill(opened!.numero.toLowerCase());
     await page.getByLabel('Correo electrónico').fill('otra@cliente.test');
-    await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Consultar estado' }).click()]);
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('No encontramos una incidencia con esos datos.');
+    await Promise.all([
+      page.waitForLoadState('domcontentloaded'),
+      page.getByRole('button', { name: 'Consultar estado' }).click(),
+    ]);
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('No encontramos una incidencia con esos datos.');
     expect(await page.getByLabel('Correo electrónico').inputValue()).toBe('otra@cliente.test');
 
     await page.getByLabel('Correo electrónico').fill(opened!.email.toUpperCase());
-    await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Consultar estado' }).click()]);
+    await Promise.all([
+      page.waitForLoadState('domcontentloaded'),
+      page.getByRole('button', { name: 'Consultar estado' }).click(),
+    ]);
     const result = page.getByRole('region', { name: opened!.numero });
     await expect.poll(() => result.isVisible()).toBe(true);
     expect(await result.textContent()).toContain('Registrado');
@@ -174,13 +202,20 @@ describe('follow-up page /soporte/seguimiento', () => {
     expect(await result.getByRole('listitem').count()).toBe(1);
 
     await page.getByLabel('Número de incidencia').fill('12345');
-    await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: 'Consultar estado' }).click()]);
-    await expect.poll(() => page.locator('#seguimiento-numero-error').textContent()).toBe('El número tiene la forma INC-20250131-1234.');
+    await Promise.all([
+      page.waitForLoadState('domcontentloaded'),
+      page.getByRole('button', { name: 'Consultar estado' }).click(),
+    ]);
+    await expect
+      .poll(() => page.locator('#seguimiento-numero-error').textContent())
+      .toBe('El número tiene la forma INC-20250131-1234.');
     await context.close();
   });
 
   it('opens the whole follow-up from the link of the confirmation mail, and nothing with a wrong token', async () => {
-    const confirmation = await smtp.waitFor((mail) => mail.subject === `Incidencia ${opened!.numero} registrada`);
+    const confirmation = await smtp.waitFor(
+      (mail) => mail.subject === `Incidencia ${opened!.numero} registrada`,
+    );
     const link = /https?:\/\/[^\s"]+seguimiento\?token=[A-Za-z0-9_-]+/.exec(confirmation.text ?? '')?.[0];
     expect(link).toBeDefined();
     const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
@@ -193,7 +228,9 @@ describe('follow-up page /soporte/seguimiento', () => {
 
     const token = new URL(link!).searchParams.get('token')!;
     await page.goto(`${server.url}/soporte/seguimiento?token=${token.slice(0, -2)}xx`);
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('No encontramos una incidencia con esos datos.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('No encontramos una incidencia con esos datos.');
     expect(await page.getByRole('region', { name: opened!.numero }).count()).toBe(0);
     await context.close();
   });
@@ -206,7 +243,10 @@ describe('follow-up page /soporte/seguimiento', () => {
     await expectNoAxeViolations(page, SITE_FRAME);
     await page.getByLabel('Número de incidencia').fill(opened!.numero);
     await page.getByLabel('Correo electrónico').fill(opened!.email);
-    await Promise.all([page.waitForURL(/_action=incidents\.track/), page.getByRole('button', { name: 'Consultar estado' }).click()]);
+    await Promise.all([
+      page.waitForURL(/_action=incidents\.track/),
+      page.getByRole('button', { name: 'Consultar estado' }).click(),
+    ]);
     await expect.poll(() => page.getByRole('region', { name: opened!.numero }).isVisible()).toBe(true);
     await expectNoAxeViolations(page, SITE_FRAME);
     for (const path of ['/soporte', '/soporte/nueva']) {
@@ -235,9 +275,13 @@ describe('when the server is gone', () => {
     // SIGTERM: requests drained, the mail worker stopped after its current send, exit code 0.
     expect(await server.stop()).toBe(0);
     await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
-    await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 10_000 }).toContain('Hubo un error al registrar');
+    await expect
+      .poll(() => dialog.getByRole('alert').textContent(), { timeout: 10_000 })
+      .toContain('Hubo un error al registrar');
     expect(await dialog.isVisible()).toBe(true);
-    expect(await dialog.getByLabel('¿En qué te podemos ayudar?').inputValue()).toBe('El inventario no cuadra.');
+    expect(await dialog.getByLabel('¿En qué te podemos ayudar?').inputValue()).toBe(
+      'El inventario no cuadra.',
+    );
     expect(await dialog.getByLabel('Nombre').inputValue()).toBe('Rosa Almonte');
     expect(await dialog.getByLabel('Correo electrónico').inputValue()).toBe('rosa@cliente.test');
     expect(await dialog.getByRole('button', { name: 'Abrir Incidencia' }).isEnabled()).toBe(true);

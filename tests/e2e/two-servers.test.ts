@@ -5,7 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgSchema, dropPgSchema, openDatabase, withSearchPath, type Db } from '../../src/server/db/index.ts';
+import {
+  createPgSchema,
+  dropPgSchema,
+  openDatabase,
+  withSearchPath,
+  type Db,
+} from '../../src/server/db/index.ts';
 import { postAction, submitIncident } from '../support/actions.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../support/db.ts';
 import {
@@ -159,7 +165,12 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
       fetch(`${a.url}${path}?_action=content.save`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { cookie, origin: a.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.40' },
+        headers: {
+          cookie,
+          origin: a.url,
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': '198.51.100.40',
+        },
         body: new URLSearchParams(fields),
       });
     const fields = {
@@ -175,15 +186,28 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     const onB = async (path: string) => (await fetch(`${b.url}${path}`)).text();
     const started = Date.now();
     // B's blog, feed and sitemap are rendered into its memory: they change only when B hears of the change.
-    await expect.poll(() => onB('/blog'), { timeout: 5000, interval: 100 }).toContain('/blog/desde-el-proceso-a');
+    await expect
+      .poll(() => onB('/blog'), { timeout: 5000, interval: 100 })
+      .toContain('/blog/desde-el-proceso-a');
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await onB('/rss.xml')).toContain('Publicado desde el proceso A');
     expect(await onB('/sitemap.xml')).toContain('/blog/desde-el-proceso-a');
 
-    const row = await db.selectFrom('articles').select(['id', 'version']).where('slug', '=', 'desde-el-proceso-a').executeTakeFirstOrThrow();
-    const unpublished = await save(editor, { ...fields, id: String(row.id), version: String(row.version), intencion: 'despublicar' });
+    const row = await db
+      .selectFrom('articles')
+      .select(['id', 'version'])
+      .where('slug', '=', 'desde-el-proceso-a')
+      .executeTakeFirstOrThrow();
+    const unpublished = await save(editor, {
+      ...fields,
+      id: String(row.id),
+      version: String(row.version),
+      intencion: 'despublicar',
+    });
     expect(unpublished.status).toBe(303);
-    await expect.poll(() => onB('/blog'), { timeout: 5000, interval: 100 }).not.toContain('/blog/desde-el-proceso-a');
+    await expect
+      .poll(() => onB('/blog'), { timeout: 5000, interval: 100 })
+      .not.toContain('/blog/desde-el-proceso-a');
     expect((await fetch(`${b.url}/blog/desde-el-proceso-a`)).status).toBe(404);
   });
 
@@ -196,7 +220,12 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     const published = await fetch(`${a.url}/admin/contenido/nuevo?_action=content.save`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { cookie, origin: a.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.41' },
+      headers: {
+        cookie,
+        origin: a.url,
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': '198.51.100.41',
+      },
       body: new URLSearchParams({
         tipo: 'ayuda',
         titulo: 'Facturación desde el proceso A',
@@ -210,20 +239,34 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     expect(published.status).toBe(303);
     const onB = async (path: string) => (await fetch(`${b.url}${path}`)).text();
     const started = Date.now();
-    await expect.poll(() => onB('/ayuda'), { timeout: 5000, interval: 100 }).toContain('/ayuda/ayuda-desde-el-proceso-a');
+    await expect
+      .poll(() => onB('/ayuda'), { timeout: 5000, interval: 100 })
+      .toContain('/ayuda/ayuda-desde-el-proceso-a');
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await onB('/sitemap.xml')).toContain('/ayuda/ayuda-desde-el-proceso-a');
     expect(await onB('/ayuda?q=facturacion')).toContain('/ayuda/ayuda-desde-el-proceso-a');
-    const row = await db.selectFrom('articles').select('id').where('slug', '=', 'ayuda-desde-el-proceso-a').executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('articles')
+      .select('id')
+      .where('slug', '=', 'ayuda-desde-el-proceso-a')
+      .executeTakeFirstOrThrow();
     for (const server of [a, b]) {
       const vote = await fetch(`${server.url}/api/ayuda/util`, {
         method: 'POST',
-        headers: { origin: server.url, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          origin: server.url,
+          accept: 'application/json',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         body: new URLSearchParams({ articulo: String(row.id), voto: 'si' }),
       });
       expect(await vote.json()).toEqual({ contado: true });
     }
-    const counts = await db.selectFrom('articleVotes').select(['helpful', 'notHelpful']).where('articleId', '=', row.id).executeTakeFirstOrThrow();
+    const counts = await db
+      .selectFrom('articleVotes')
+      .select(['helpful', 'notHelpful'])
+      .where('articleId', '=', row.id)
+      .executeTakeFirstOrThrow();
     expect([Number(counts.helpful), Number(counts.notHelpful)]).toEqual([2, 0]);
   });
 
@@ -237,7 +280,12 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
       fetch(`${a.url}${path}?_action=${action}`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { cookie, origin: a.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.46' },
+        headers: {
+          cookie,
+          origin: a.url,
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': '198.51.100.46',
+        },
         body: new URLSearchParams(fields),
       });
     const onB = async (path: string) => (await fetch(`${b.url}${path}`)).text();
@@ -252,10 +300,20 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     expect(created.status).toBe(303);
     const started = Date.now();
     // B's built pages take the new toast when B hears of the change.
-    await expect.poll(() => onB('/servicios'), { timeout: 5000, interval: 100 }).toContain('Anunciado desde el proceso A');
+    await expect
+      .poll(() => onB('/servicios'), { timeout: 5000, interval: 100 })
+      .toContain('Anunciado desde el proceso A');
     expect(Date.now() - started).toBeLessThan(5000);
-    const logo = await db.selectFrom('clientLogos').select(['id', 'version']).where('name', '=', 'Cibao Plast').executeTakeFirstOrThrow();
-    const hidden = await post('/admin/logos', 'logos.visibility', { id: String(logo.id), version: String(logo.version), visible: 'no' });
+    const logo = await db
+      .selectFrom('clientLogos')
+      .select(['id', 'version'])
+      .where('name', '=', 'Cibao Plast')
+      .executeTakeFirstOrThrow();
+    const hidden = await post('/admin/logos', 'logos.visibility', {
+      id: String(logo.id),
+      version: String(logo.version),
+      visible: 'no',
+    });
     expect(hidden.status).toBe(303);
     await expect.poll(() => onB('/'), { timeout: 5000, interval: 100 }).not.toContain('alt="Cibao Plast"');
     expect(await onB('/clientes')).not.toContain('alt="Cibao Plast"');

@@ -160,7 +160,16 @@ describe('two-step verification', { timeout: 90_000 }, () => {
     await page.waitForURL(/\/admin\/configuracion/);
     await expect
       .poll(() => page.getByRole('heading', { level: 2 }).allTextContents())
-      .toEqual(['Nombre', 'Contraseña', 'Sesiones', 'Verificación en dos pasos', 'Correo entrante', 'Respuestas guardadas', 'Tiempos de respuesta', 'Actividad']);
+      .toEqual([
+        'Nombre',
+        'Contraseña',
+        'Sesiones',
+        'Verificación en dos pasos',
+        'Correo entrante',
+        'Respuestas guardadas',
+        'Tiempos de respuesta',
+        'Actividad',
+      ]);
     await expectNoAxeViolations(page);
 
     await section(page).getByLabel('Confirma con tu contraseña actual').fill('no-es-la-contraseña');

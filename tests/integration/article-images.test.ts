@@ -26,7 +26,9 @@ import { importData } from '../../src/server/data/import.ts';
 import { createTestDatabase, describeEachEngine } from '../support/db.ts';
 
 const png = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: '#336699' } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#336699' } })
+    .png()
+    .toBuffer();
 
 /** An image's key as the addresses carry it. */
 const KEY = '0123456789abcdef';
@@ -36,15 +38,29 @@ describe('article images: processing and rendering', () => {
     const wide = await processArticleImage(await png(2000, 1000));
     expect([wide.width, wide.height]).toEqual([1440, 720]);
     expect(wide.files.map((file) => `${file.width}.${file.format}`)).toEqual([
-      '360.avif', '360.webp', '720.avif', '720.webp', '1440.avif', '1440.webp',
+      '360.avif',
+      '360.webp',
+      '720.avif',
+      '720.webp',
+      '1440.avif',
+      '1440.webp',
     ]);
     for (const file of wide.files) {
       const meta = await sharp(file.data).metadata();
-      expect([meta.width, meta.height, meta.format]).toEqual([file.width, file.width / 2, file.format === 'avif' ? 'heif' : 'webp']);
+      expect([meta.width, meta.height, meta.format]).toEqual([
+        file.width,
+        file.width / 2,
+        file.format === 'avif' ? 'heif' : 'webp',
+      ]);
     }
     const small = await processArticleImage(await png(500, 250));
     expect([small.width, small.height]).toEqual([500, 250]);
-    expect(small.files.map((file) => `${file.width}.${file.format}`)).toEqual(['360.avif', '360.webp', '500.avif', '500.webp']);
+    expect(small.files.map((file) => `${file.width}.${file.format}`)).toEqual([
+      '360.avif',
+      '360.webp',
+      '500.avif',
+      '500.webp',
+    ]);
   });
 
   it('turns a photo upright by its EXIF orientation', async () => {
@@ -57,9 +73,9 @@ describe('article images: processing and rendering', () => {
   });
 
   it('refuses what is not an image, an empty file and one over the limit', async () => {
-    await expect(processArticleImage(new TextEncoder().encode('<svg onload="alert(1)"></svg>'))).rejects.toThrow(
-      new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.notImage),
-    );
+    await expect(
+      processArticleImage(new TextEncoder().encode('<svg onload="alert(1)"></svg>')),
+    ).rejects.toThrow(new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.notImage));
     await expect(processArticleImage(new Uint8Array(0))).rejects.toThrow(ARTICLE_IMAGE_MESSAGES.missing);
     await expect(processArticleImage(new Uint8Array(ARTICLE_IMAGE_MAX_BYTES + 1))).rejects.toThrow(
       ARTICLE_IMAGE_MESSAGES.tooLarge,
@@ -69,7 +85,12 @@ describe('article images: processing and rendering', () => {
   });
 
   it('renders the Markdown address as a <picture> of AVIF and WebP sources with width and height', async () => {
-    const markdown = articleImageMarkdown('Un "gráfico" [de] ventas <b>', { id: 12, key: KEY, width: 1440, height: 720 });
+    const markdown = articleImageMarkdown('Un "gráfico" [de] ventas <b>', {
+      id: 12,
+      key: KEY,
+      width: 1440,
+      height: 720,
+    });
     expect(markdown).toBe(`![Un "gráfico" de ventas <b>](/blog/imagenes/12-${KEY}-1440x720)`);
     const html = await renderArticleHtml(`Texto.\n\n${markdown}\n`);
     const file = (width: number, format: string) => `/blog/imagenes/12-${KEY}-${width}.${format}`;
@@ -81,9 +102,18 @@ describe('article images: processing and rendering', () => {
         '</picture></p>\n',
     );
     // Any other image is what it was; a look-alike address (no key, or not the Markdown's form) is an ordinary image.
-    expect(await renderArticleHtml('![x](/blog/imagenes/12-1440x720)')).toBe('<p><img src="/blog/imagenes/12-1440x720" alt="x" /></p>\n');
-    expect(await renderArticleHtml(`![x](/blog/imagenes/12-${KEY}-1440x720.png)`)).toBe(`<p><img src="/blog/imagenes/12-${KEY}-1440x720.png" alt="x" /></p>\n`);
-    expect(parseArticleImageFile(`12-${KEY}-720.webp`)).toEqual({ id: 12, key: KEY, width: 720, format: 'webp' });
+    expect(await renderArticleHtml('![x](/blog/imagenes/12-1440x720)')).toBe(
+      '<p><img src="/blog/imagenes/12-1440x720" alt="x" /></p>\n',
+    );
+    expect(await renderArticleHtml(`![x](/blog/imagenes/12-${KEY}-1440x720.png)`)).toBe(
+      `<p><img src="/blog/imagenes/12-${KEY}-1440x720.png" alt="x" /></p>\n`,
+    );
+    expect(parseArticleImageFile(`12-${KEY}-720.webp`)).toEqual({
+      id: 12,
+      key: KEY,
+      width: 720,
+      format: 'webp',
+    });
     expect(parseArticleImageFile('12-720.webp')).toBeNull();
     expect(parseArticleImageFile(`12-${KEY}-720.svg`)).toBeNull();
     expect(parseArticleImageFile(`../12-${KEY}-720.webp`)).toBeNull();
@@ -97,7 +127,11 @@ describeEachEngine('article images: stored', (database) => {
     const stored = await storeArticleImage(db, processed, 'ana@vertice.example');
     expect(stored).toMatchObject({ width: 1000, height: 500, key: expect.stringMatching(/^[0-9a-f]{16}$/) });
     const webp = await articleImageFile(db, stored, 720, 'webp');
-    expect(Buffer.from(webp!).equals(Buffer.from(processed.files.find((f) => f.width === 720 && f.format === 'webp')!.data))).toBe(true);
+    expect(
+      Buffer.from(webp!).equals(
+        Buffer.from(processed.files.find((f) => f.width === 720 && f.format === 'webp')!.data),
+      ),
+    ).toBe(true);
     expect((await sharp(webp!).metadata()).width).toBe(720);
     expect(await articleImageFile(db, stored, 1440, 'webp')).toBeNull();
     expect(await articleImageFile(db, { ...stored, id: stored.id + 1 }, 720, 'webp')).toBeNull();
@@ -109,20 +143,39 @@ describeEachEngine('article images: stored', (database) => {
 
   it('moves with `npm run data`: the files in the export, the texts naming the ids of the target; twice imports once', async () => {
     const { db, engine } = database();
-    const image = await storeArticleImage(db, await processArticleImage(await png(800, 400)), 'ana@vertice.example');
+    const image = await storeArticleImage(
+      db,
+      await processArticleImage(await png(800, 400)),
+      'ana@vertice.example',
+    );
     const markdown = articleImageMarkdown('Gráfico', image);
     await createArticle(
       db,
       {
-        kind: 'blog', slug: 'con-imagen', title: 'Con imagen', excerpt: 'Un artículo con una imagen.',
-        body: `Texto.\n\n${markdown}`, coverImage: articleImageMarkdownPath(image), coverAlt: 'Un gráfico',
-        author: '', tags: [], seoTitle: '', seoDescription: '',
+        kind: 'blog',
+        slug: 'con-imagen',
+        title: 'Con imagen',
+        excerpt: 'Un artículo con una imagen.',
+        body: `Texto.\n\n${markdown}`,
+        coverImage: articleImageMarkdownPath(image),
+        coverAlt: 'Un gráfico',
+        author: '',
+        tags: [],
+        seoTitle: '',
+        seoDescription: '',
       },
       null,
     );
     const file = JSON.parse(JSON.stringify(await exportData(db))) as Record<string, unknown>;
     expect(file.articleImages).toEqual([
-      expect.objectContaining({ id: image.id, key: image.key, width: 800, height: 400, createdByEmail: 'ana@vertice.example', files: expect.any(Array) }),
+      expect.objectContaining({
+        id: image.id,
+        key: image.key,
+        width: 800,
+        height: 400,
+        createdByEmail: 'ana@vertice.example',
+        files: expect.any(Array),
+      }),
     ]);
     const target = await createTestDatabase(engine);
     try {
@@ -139,8 +192,15 @@ describeEachEngine('article images: stored', (database) => {
       expect(moved!.coverImage).toBe(articleImageMarkdownPath(movedImage));
       expect((await articleRevisions(target.db, moved!.id))[0]?.body).toBe(moved!.body);
       expect((await articleRevisions(target.db, moved!.id))[0]?.coverImage).toBe(moved!.coverImage);
-      for (const [width, format] of [[360, 'avif'], [800, 'webp']] as const)
-        expect(Buffer.from((await articleImageFile(target.db, movedImage, width, format))!).equals(Buffer.from((await articleImageFile(db, image, width, format))!))).toBe(true);
+      for (const [width, format] of [
+        [360, 'avif'],
+        [800, 'webp'],
+      ] as const)
+        expect(
+          Buffer.from((await articleImageFile(target.db, movedImage, width, format))!).equals(
+            Buffer.from((await articleImageFile(db, image, width, format))!),
+          ),
+        ).toBe(true);
       await importData(target.db, file);
       expect(await target.db.selectFrom('articleImages').select('id').execute()).toHaveLength(2);
     } finally {

@@ -15,7 +15,12 @@ import {
   updateArticle,
 } from '../../src/server/content/articles.ts';
 import { importMarkdownArticles, readMarkdownArticles } from '../../src/server/content/markdown-import.ts';
-import { createPreviewLink, articleOfPreviewToken, previewArticle, PREVIEW_LINK_DAYS } from '../../src/server/content/preview.ts';
+import {
+  createPreviewLink,
+  articleOfPreviewToken,
+  previewArticle,
+  PREVIEW_LINK_DAYS,
+} from '../../src/server/content/preview.ts';
 import { bodyDiff, revisionDiff } from '../../src/server/content/revision-diff.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
@@ -82,10 +87,19 @@ describeEachEngine('article revisions and previews', (database) => {
       [2, LUIS.actorEmail, 'Segundo título', 'borrador', later(HOUR).toISOString()],
       [1, ANA.actorEmail, 'Cómo cerrar el mes en tres días', 'borrador', T0.toISOString()],
     ]);
-    expect(revisions[2]).toMatchObject({ body: input().body, tags: ['Cierre'], author: 'Ana Pérez', publishAt: null });
+    expect(revisions[2]).toMatchObject({
+      body: input().body,
+      tags: ['Cierre'],
+      author: 'Ana Pérez',
+      publishAt: null,
+    });
     // The one-time Markdown import keeps one revision per article, by nobody.
     await importMarkdownArticles(db, readMarkdownArticles(), T0);
-    const imported = await db.selectFrom('articleRevisions').select(['createdBy']).where('articleId', '!=', created.id).execute();
+    const imported = await db
+      .selectFrom('articleRevisions')
+      .select(['createdBy'])
+      .where('articleId', '!=', created.id)
+      .execute();
     expect(imported.length).toBe(readMarkdownArticles().length);
     expect(imported.every((row) => row.createdBy === null)).toBe(true);
   });
@@ -111,8 +125,17 @@ describeEachEngine('article revisions and previews', (database) => {
     expect(now).toMatchObject({ title: input().title, body: input().body, state: 'programado', version: 4 });
     const revisions = await articleRevisions(db, created.id);
     expect(revisions).toHaveLength(4);
-    expect(revisions[0]).toMatchObject({ version: 4, createdBy: ANA.actorEmail, title: input().title, state: 'programado' });
-    const events = await db.selectFrom('auditEvents').select(['action', 'detail']).where('action', '=', 'article.restored').execute();
+    expect(revisions[0]).toMatchObject({
+      version: 4,
+      createdBy: ANA.actorEmail,
+      title: input().title,
+      state: 'programado',
+    });
+    const events = await db
+      .selectFrom('auditEvents')
+      .select(['action', 'detail'])
+      .where('action', '=', 'article.restored')
+      .execute();
     expect(events).toEqual([{ action: 'article.restored', detail: expect.stringContaining('versión 1') }]);
 
     // A revision of another article, or none at all, restores nothing.
@@ -126,7 +149,9 @@ describeEachEngine('article revisions and previews', (database) => {
     const { db, engine } = database();
     const created = await createArticle(db, input(), ANA, T0);
     await updateArticle(db, created.id, 1, input({ title: 'Segundo' }), LUIS, later(HOUR));
-    const file = JSON.parse(JSON.stringify(await exportData(db))) as { articles: Array<Record<string, unknown>> };
+    const file = JSON.parse(JSON.stringify(await exportData(db))) as {
+      articles: Array<Record<string, unknown>>;
+    };
     expect((file.articles[0]!.revisions as unknown[]).length).toBe(2);
     const target = await createTestDatabase(engine);
     try {
@@ -139,9 +164,15 @@ describeEachEngine('article revisions and previews', (database) => {
       // A file from before the revisions: the article as imported is its first revision.
       const old = { articles: [{ ...file.articles[0], slug: 'antiguo', revisions: undefined }] };
       expect((await importData(target.db, old)).articles).toEqual({ imported: 1, skipped: 0, invalid: 0 });
-      const oldRow = await target.db.selectFrom('articles').select('id').where('slug', '=', 'antiguo').executeTakeFirstOrThrow();
+      const oldRow = await target.db
+        .selectFrom('articles')
+        .select('id')
+        .where('slug', '=', 'antiguo')
+        .executeTakeFirstOrThrow();
       const oldRevisions = await articleRevisions(target.db, Number(oldRow.id));
-      expect(oldRevisions.map((r) => [r.title, r.slug, r.createdBy])).toEqual([['Segundo', 'antiguo', LUIS.actorEmail]]);
+      expect(oldRevisions.map((r) => [r.title, r.slug, r.createdBy])).toEqual([
+        ['Segundo', 'antiguo', LUIS.actorEmail],
+      ]);
     } finally {
       await target.cleanup();
     }
@@ -166,25 +197,37 @@ describeEachEngine('article revisions and previews', (database) => {
 
     const anonymous = { staff: false, token: null };
     expect(await previewArticle(db, 'blog', draft.slug, anonymous, later(DAY))).toEqual({ kind: 'none' });
-    expect(await previewArticle(db, 'blog', draft.slug, { staff: true, token: null }, later(DAY))).toMatchObject({
+    expect(
+      await previewArticle(db, 'blog', draft.slug, { staff: true, token: null }, later(DAY)),
+    ).toMatchObject({
       kind: 'preview',
       article: { id: draft.id },
     });
-    expect(await previewArticle(db, 'blog', draft.slug, { staff: false, token: link!.token }, later(DAY))).toMatchObject({
+    expect(
+      await previewArticle(db, 'blog', draft.slug, { staff: false, token: link!.token }, later(DAY)),
+    ).toMatchObject({
       kind: 'preview',
       article: { id: draft.id },
     });
     // Not at another kind's address; at an old slug, to the current one with the token.
-    expect(await previewArticle(db, 'ayuda', draft.slug, { staff: false, token: link!.token }, later(DAY))).toEqual({ kind: 'none' });
+    expect(
+      await previewArticle(db, 'ayuda', draft.slug, { staff: false, token: link!.token }, later(DAY)),
+    ).toEqual({ kind: 'none' });
     await updateArticle(db, draft.id, 1, input({ slug: 'nuevo-slug' }), ANA, later(DAY));
-    expect(await previewArticle(db, 'blog', draft.slug, { staff: false, token: link!.token }, later(DAY))).toEqual({
+    expect(
+      await previewArticle(db, 'blog', draft.slug, { staff: false, token: link!.token }, later(DAY)),
+    ).toEqual({
       kind: 'moved',
       to: `/blog/nuevo-slug?vista=${link!.token}`,
     });
-    expect(await previewArticle(db, 'blog', 'nuevo-slug', { staff: false, token: link!.token }, later(8 * DAY))).toEqual({ kind: 'none' });
+    expect(
+      await previewArticle(db, 'blog', 'nuevo-slug', { staff: false, token: link!.token }, later(8 * DAY)),
+    ).toEqual({ kind: 'none' });
     // A published article is its public page, never a preview.
     await publishArticle(db, draft.id, 2, ANA, later(DAY));
-    expect(await previewArticle(db, 'blog', 'nuevo-slug', { staff: true, token: link!.token }, later(2 * DAY))).toEqual({ kind: 'none' });
+    expect(
+      await previewArticle(db, 'blog', 'nuevo-slug', { staff: true, token: link!.token }, later(2 * DAY)),
+    ).toEqual({ kind: 'none' });
     // A new link clears the expired ones away.
     await createPreviewLink(db, draft.id, ANA, later(9 * DAY));
     expect(await db.selectFrom('articlePreviewLinks').select('id').execute()).toHaveLength(1);

@@ -40,10 +40,21 @@ import { followUpByToken, issueFollowUpToken } from '../../src/server/incidents/
 import { createIncident } from '../../src/server/incidents/index.ts';
 import type { InboundSettings } from '../../src/server/inbound/index.ts';
 import { receiveMail } from '../../src/server/inbound/mail.ts';
-import { inboundOriginal, originalBytes, originalGzip, ORIGINAL_PART_BYTES } from '../../src/server/inbound/original.ts';
+import {
+  inboundOriginal,
+  originalBytes,
+  originalGzip,
+  ORIGINAL_PART_BYTES,
+} from '../../src/server/inbound/original.ts';
 import { startMailWorker } from '../../src/server/mail/outbox.ts';
 import { smtpTransport } from '../../src/server/mail/transports.ts';
-import { allowedSamples, jpegWithGps, hasGpsPointer, PDF, renamedExecutable } from '../support/attachments.ts';
+import {
+  allowedSamples,
+  jpegWithGps,
+  hasGpsPointer,
+  PDF,
+  renamedExecutable,
+} from '../support/attachments.ts';
 import { createTestDatabase, describeEachEngine } from '../support/db.ts';
 import { MAIL_BRAND } from '../support/mail-brand.ts';
 import { startSmtpPeer } from '../support/smtp.ts';
@@ -60,7 +71,11 @@ const settings: InboundSettings = {
   staffEmails: [ana.email],
 };
 
-async function openIncident(db: Db, email = 'maria@cliente.example', files: Awaited<ReturnType<typeof prepareFiles>>['prepared'] = []) {
+async function openIncident(
+  db: Db,
+  email = 'maria@cliente.example',
+  files: Awaited<ReturnType<typeof prepareFiles>>['prepared'] = [],
+) {
   const created = await createIncident(
     db,
     { problema: 'La impresora fiscal no imprime', nombre: 'María Rodríguez', telefono: '', email, rnc: '' },
@@ -86,7 +101,11 @@ describeEachEngine('attachments', (database) => {
       samples.map((sample) => [storedName(sample.filename), sample.contentType]),
     );
     expect(refused).toEqual([
-      expect.objectContaining({ filename: 'factura.pdf', reason: 'type', message: expect.stringContaining('«factura.pdf» no es un tipo de archivo admitido') }),
+      expect.objectContaining({
+        filename: 'factura.pdf',
+        reason: 'type',
+        message: expect.stringContaining('«factura.pdf» no es un tipo de archivo admitido'),
+      }),
     ]);
     // Images get a thumbnail, the HEIC photo (now a JPEG) too.
     expect(prepared.filter((file) => file.thumb).map((file) => file.filename)).toEqual([
@@ -101,9 +120,13 @@ describeEachEngine('attachments', (database) => {
     const record = (await incidentByNumber(db, incident.numeroIncidencia))!;
     const [problem] = await staffTimeline(db, record);
     expect(problem).toMatchObject({ kind: 'problem' });
-    const views = (problem as { adjuntos: Array<{ nombre: string; tipo: string; miniatura: boolean }> }).adjuntos;
+    const views = (problem as { adjuntos: Array<{ nombre: string; tipo: string; miniatura: boolean }> })
+      .adjuntos;
     expect(views.map((view) => view.nombre)).toEqual(samples.map((sample) => storedName(sample.filename)));
-    expect(views.find((view) => view.nombre === 'captura.png')).toMatchObject({ tipo: 'image/png', miniatura: true });
+    expect(views.find((view) => view.nombre === 'captura.png')).toMatchObject({
+      tipo: 'image/png',
+      miniatura: true,
+    });
     const followUp = await followUpByToken(db, incident.token);
     expect(followUp!.adjuntos).toHaveLength(samples.length);
   });
@@ -151,8 +174,14 @@ describeEachEngine('attachments', (database) => {
     expect(await attachmentForToken(db, pdf!.id, other.token)).toBeNull();
     expect(await attachmentForToken(db, pdf!.id, 'x'.repeat(24))).toBeNull();
 
-    const { prepared: noteFiles } = await prepareFiles([{ filename: 'interno.txt', data: Buffer.from('solo para el equipo\n') }]);
-    const note = await addNote(db, { incidentId: mine.id, author: ana, body: 'Revisar el contrato', files: noteFiles }, at(15));
+    const { prepared: noteFiles } = await prepareFiles([
+      { filename: 'interno.txt', data: Buffer.from('solo para el equipo\n') },
+    ]);
+    const note = await addNote(
+      db,
+      { incidentId: mine.id, author: ana, body: 'Revisar el contrato', files: noteFiles },
+      at(15),
+    );
     const noteFile = (await attachmentsByEntry(db, mine.id)).byEntry.get(note.id)![0]!;
     expect(await attachmentForStaff(db, noteFile.id)).not.toBeNull();
     expect(await attachmentForToken(db, noteFile.id, mine.token)).toBeNull();
@@ -169,20 +198,44 @@ describeEachEngine('attachments', (database) => {
     expect(attachmentHeaders(text, new Uint8Array(3))['Content-Disposition']).toBe(
       `attachment; filename="registro del d_a.log"; filename*=UTF-8''registro%20del%20d%C3%ADa.log`,
     );
-    expect(attachmentHeaders({ filename: 'a.png', contentType: 'image/png' }, new Uint8Array(1))['Content-Disposition']).toMatch(/^inline;/);
+    expect(
+      attachmentHeaders({ filename: 'a.png', contentType: 'image/png' }, new Uint8Array(1))[
+        'Content-Disposition'
+      ],
+    ).toMatch(/^inline;/);
   });
 
   it('a visitor answer keeps its files, shown on the follow-up page', async () => {
     const { db } = database();
     const incident = await openIncident(db);
-    const { prepared } = await prepareFiles([{ filename: 'error.png', data: (await allowedSamples())[0]!.data }]);
-    await answerFromVisitor(db, { token: incident.token, body: 'Adjunto la captura', brand, staffInbox: STAFF_INBOX, staffEmails: [], files: prepared }, at(15));
+    const { prepared } = await prepareFiles([
+      { filename: 'error.png', data: (await allowedSamples())[0]!.data },
+    ]);
+    await answerFromVisitor(
+      db,
+      {
+        token: incident.token,
+        body: 'Adjunto la captura',
+        brand,
+        staffInbox: STAFF_INBOX,
+        staffEmails: [],
+        files: prepared,
+      },
+      at(15),
+    );
     // The staff's notice says a file came, and where to open it.
-    const notice = await db.selectFrom('mailOutbox').select('textBody').where('kind', '=', 'incident.answer').executeTakeFirstOrThrow();
+    const notice = await db
+      .selectFrom('mailOutbox')
+      .select('textBody')
+      .where('kind', '=', 'incident.answer')
+      .executeTakeFirstOrThrow();
     expect(notice.textBody).toContain('Trae adjunto: error.png. Ábrelo en la página de la incidencia.');
     const followUp = await followUpByToken(db, incident.token);
     expect(followUp!.respuestas).toEqual([
-      expect.objectContaining({ de: 'cliente', adjuntos: [expect.objectContaining({ nombre: 'error.png', miniatura: true })] }),
+      expect.objectContaining({
+        de: 'cliente',
+        adjuntos: [expect.objectContaining({ nombre: 'error.png', miniatura: true })],
+      }),
     ]);
   });
 
@@ -193,26 +246,47 @@ describeEachEngine('attachments', (database) => {
       { filename: 'manual.pdf', data: PDF },
       { filename: 'pasos.txt', data: Buffer.from('1. Apague la impresora\n2. Enciéndala\n') },
     ]);
-    await replyToVisitor(db, { incidentId: incident.id, author: ana, body: 'Te envío el manual.', brand, files: prepared }, at(15));
-    const row = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.reply').executeTakeFirstOrThrow();
+    await replyToVisitor(
+      db,
+      { incidentId: incident.id, author: ana, body: 'Te envío el manual.', brand, files: prepared },
+      at(15),
+    );
+    const row = await db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .where('kind', '=', 'incident.reply')
+      .executeTakeFirstOrThrow();
     // The row names the stored files; their bytes are read when the mail is sent.
     expect(JSON.parse(row.attachments!)).toEqual([
-      expect.objectContaining({ filename: 'manual.pdf', contentType: 'application/pdf', blob: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+      expect.objectContaining({
+        filename: 'manual.pdf',
+        contentType: 'application/pdf',
+        blob: expect.stringMatching(/^[0-9a-f]{64}$/),
+      }),
       expect.objectContaining({ filename: 'pasos.txt', blob: expect.stringMatching(/^[0-9a-f]{64}$/) }),
     ]);
 
     const peer = await startSmtpPeer();
-    const worker = startMailWorker({ db, transport: smtpTransport(peer.url, 'Vértice <no-reply@vertice.example>'), poll: false, now: () => at(15) });
+    const worker = startMailWorker({
+      db,
+      transport: smtpTransport(peer.url, 'Vértice <no-reply@vertice.example>'),
+      poll: false,
+      now: () => at(15),
+    });
     try {
       await worker.runOnce();
-      const mail = await peer.waitFor((message) => message.subject?.startsWith('Respuesta a tu incidencia') ?? false);
+      const mail = await peer.waitFor(
+        (message) => message.subject?.startsWith('Respuesta a tu incidencia') ?? false,
+      );
       expect(mail.attachments.map((file) => [file.filename, file.contentType])).toEqual([
         ['manual.pdf', 'application/pdf'],
         ['pasos.txt', 'text/plain'],
       ]);
       expect(mail.attachments[0]!.content.equals(PDF)).toBe(true);
       expect(mail.attachments[1]!.content.toString('utf8')).toContain('Enciéndala');
-      expect(mail.text).toContain('Te enviamos adjuntos 2 archivos: manual.pdf, pasos.txt. También están en la conversación.');
+      expect(mail.text).toContain(
+        'Te enviamos adjuntos 2 archivos: manual.pdf, pasos.txt. También están en la conversación.',
+      );
     } finally {
       await worker.stop();
       await peer.stop();
@@ -255,10 +329,18 @@ describeEachEngine('attachments', (database) => {
       text: 'Otra captura.',
       attachments: [{ filename: 'otra.png', content: png }],
     });
-    const answered = await receiveMail(db, (reply as unknown as { message: Buffer }).message, settings, at(17));
+    const answered = await receiveMail(
+      db,
+      (reply as unknown as { message: Buffer }).message,
+      settings,
+      at(17),
+    );
     expect(answered.outcome).toBe('unverified');
     const timeline = await staffTimeline(db, (await incidentByNumber(db, numero))!);
-    expect(timeline.at(-1)).toMatchObject({ kind: 'answer', adjuntos: [expect.objectContaining({ nombre: 'otra.png' })] });
+    expect(timeline.at(-1)).toMatchObject({
+      kind: 'answer',
+      adjuntos: [expect.objectContaining({ nombre: 'otra.png' })],
+    });
   });
 
   it('a mail received through the reader that stores it (its original and two files written by its worker) keeps each once: redelivered after a crash that left its row without the original, it fills that in and doubles nothing', async () => {
@@ -291,16 +373,21 @@ describeEachEngine('attachments', (database) => {
       const contents = await Promise.all(files.map((file) => attachmentForStaff(db, file.id)));
       const blobs = await db.selectFrom('blobs').select(['sha256', 'size']).orderBy('sha256').execute();
       const inbound = await Promise.all(
-        (await db.selectFrom('inboundMessages').select(['id', 'originalParts']).execute()).map(async (row) => ({
-          ...row,
-          rawGzip: await originalGzip(db, row.id),
-        })),
+        (await db.selectFrom('inboundMessages').select(['id', 'originalParts']).execute()).map(
+          async (row) => ({
+            ...row,
+            rawGzip: await originalGzip(db, row.id),
+          }),
+        ),
       );
       return { files, contents, blobs, inbound };
     };
     const stored = await stateOf();
     expect(stored.files.map((file) => file.nombre)).toEqual(['factura-1.pdf', 'factura-2.pdf']);
-    expect(stored.contents.map((file, index) => Buffer.from(file!.data).equals(pdf(index + 1)))).toEqual([true, true]);
+    expect(stored.contents.map((file, index) => Buffer.from(file!.data).equals(pdf(index + 1)))).toEqual([
+      true,
+      true,
+    ]);
     expect(stored.blobs.filter((blob) => Number(blob.size) === 300_000)).toHaveLength(2);
     expect(stored.inbound).toHaveLength(1);
     expect(Buffer.from(gunzipSync(stored.inbound[0]!.rawGzip!)).equals(raw)).toBe(true);
@@ -309,7 +396,11 @@ describeEachEngine('attachments', (database) => {
     await db.deleteFrom('inboundOriginalParts').execute();
     await db.updateTable('inboundMessages').set({ originalParts: null }).execute();
     const again = await receiveMail(db, new Uint8Array(raw), settings, at(16));
-    expect(again).toMatchObject({ outcome: 'duplicate', firstOutcome: 'new-incident', inboundId: first.inboundId });
+    expect(again).toMatchObject({
+      outcome: 'duplicate',
+      firstOutcome: 'new-incident',
+      inboundId: first.inboundId,
+    });
     const refilled = await stateOf();
     expect(Buffer.from(gunzipSync(refilled.inbound[0]!.rawGzip!)).equals(raw)).toBe(true);
     expect(refilled.files.map((file) => file.id)).toEqual(stored.files.map((file) => file.id));
@@ -336,7 +427,9 @@ describeEachEngine('attachments', (database) => {
       subject: 'El respaldo',
       messageId: '<respaldo-1@ferreteria.example>',
       text: 'Adjunto el respaldo.',
-      attachments: [{ filename: 'respaldo.pdf', content: Buffer.concat([PDF, noise]), contentType: 'application/pdf' }],
+      attachments: [
+        { filename: 'respaldo.pdf', content: Buffer.concat([PDF, noise]), contentType: 'application/pdf' },
+      ],
     })) as unknown as { message: Buffer };
     const raw = Buffer.from(message);
     const first = await receiveMail(db, new Uint8Array(raw), settings, at(16));
@@ -344,7 +437,12 @@ describeEachEngine('attachments', (database) => {
     const id = first.inboundId!;
 
     const partsOf = () =>
-      db.selectFrom('inboundOriginalParts').select(['part', 'data']).where('inboundId', '=', id).orderBy('part').execute();
+      db
+        .selectFrom('inboundOriginalParts')
+        .select(['part', 'data'])
+        .where('inboundId', '=', id)
+        .orderBy('part')
+        .execute();
     const stored = await partsOf();
     const gzip = Buffer.concat(stored.map((part) => part.data));
     expect(stored.length).toBe(Math.ceil(gzip.length / ORIGINAL_PART_BYTES));
@@ -353,7 +451,13 @@ describeEachEngine('attachments', (database) => {
     expect(stored.every((part) => part.data.byteLength <= ORIGINAL_PART_BYTES)).toBe(true);
     expect(stored.slice(0, -1).every((part) => part.data.byteLength === ORIGINAL_PART_BYTES)).toBe(true);
     const count = async () =>
-      (await db.selectFrom('inboundMessages').select('originalParts').where('id', '=', id).executeTakeFirstOrThrow()).originalParts;
+      (
+        await db
+          .selectFrom('inboundMessages')
+          .select('originalParts')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).originalParts;
     expect(await count()).toBe(stored.length);
     expect(Buffer.from(gunzipSync(gzip)).equals(raw)).toBe(true);
     expect((await originalBytes(db, id))!.equals(raw)).toBe(true);
@@ -361,17 +465,27 @@ describeEachEngine('attachments', (database) => {
 
     // A crash between two parts: the last one missing (the count, set last, unset too), then a count
     // without its last part. Either reads as no original, and a redelivery writes it again.
-    await db.deleteFrom('inboundOriginalParts').where('inboundId', '=', id).where('part', '=', stored.length - 1).execute();
+    await db
+      .deleteFrom('inboundOriginalParts')
+      .where('inboundId', '=', id)
+      .where('part', '=', stored.length - 1)
+      .execute();
     await db.updateTable('inboundMessages').set({ originalParts: null }).where('id', '=', id).execute();
     expect(await originalBytes(db, id)).toBeNull();
-    expect(await receiveMail(db, new Uint8Array(raw), settings, at(17))).toMatchObject({ outcome: 'duplicate', inboundId: id });
+    expect(await receiveMail(db, new Uint8Array(raw), settings, at(17))).toMatchObject({
+      outcome: 'duplicate',
+      inboundId: id,
+    });
     expect(await count()).toBe(stored.length);
     expect((await partsOf()).map((part) => part.part)).toEqual(stored.map((part) => part.part));
     expect((await originalBytes(db, id))!.equals(raw)).toBe(true);
 
     await db.updateTable('inboundMessages').set({ originalParts: null }).where('id', '=', id).execute();
     expect(await originalBytes(db, id)).toBeNull();
-    expect(await receiveMail(db, new Uint8Array(raw), settings, at(18))).toMatchObject({ outcome: 'duplicate', inboundId: id });
+    expect(await receiveMail(db, new Uint8Array(raw), settings, at(18))).toMatchObject({
+      outcome: 'duplicate',
+      inboundId: id,
+    });
     expect(await count()).toBe(stored.length);
     expect(Buffer.concat((await partsOf()).map((part) => part.data)).equals(gzip)).toBe(true);
     expect((await originalBytes(db, id))!.equals(raw)).toBe(true);
@@ -383,20 +497,33 @@ describeEachEngine('attachments', (database) => {
 
   it('migration 0034 splits the originals already stored into parts, and joins them back on the way down', async () => {
     const { db } = database();
-    const raw = Buffer.concat([Buffer.from('Subject: respaldo\r\n\r\n'), Buffer.from(randomBytes(2 * 1024 * 1024 + 5000).toString('base64'))]);
+    const raw = Buffer.concat([
+      Buffer.from('Subject: respaldo\r\n\r\n'),
+      Buffer.from(randomBytes(2 * 1024 * 1024 + 5000).toString('base64')),
+    ]);
     const gzip = gzipSync(raw);
     const small = gzipSync(Buffer.from('Subject: corto\r\n\r\nHola.\r\n'));
     const down = await migrator(db).migrateTo('0033_articles');
     expect(down.error).toBeUndefined();
     const row = (key: string, value: Buffer | null) =>
       sql`insert into inbound_messages (channel, dedup_key, sender, subject, outcome, raw_gzip, received_at)
-          values ('correo', ${key}, 'luis@ferreteria.example', '', 'ignored', ${value}, ${at(10).toISOString()})`.execute(db);
+          values ('correo', ${key}, 'luis@ferreteria.example', '', 'ignored', ${value}, ${at(10).toISOString()})`.execute(
+        db,
+      );
     await row('message-id:grande@ferreteria.example', gzip);
     await row('message-id:corto@ferreteria.example', small);
     await row('message-id:sin@ferreteria.example', null);
     await migrateToLatest(db);
-    const ids = await db.selectFrom('inboundMessages').select(['id', 'dedupKey', 'originalParts']).orderBy('id').execute();
-    expect(ids.map((item) => item.originalParts)).toEqual([Math.ceil(gzip.length / ORIGINAL_PART_BYTES), 1, null]);
+    const ids = await db
+      .selectFrom('inboundMessages')
+      .select(['id', 'dedupKey', 'originalParts'])
+      .orderBy('id')
+      .execute();
+    expect(ids.map((item) => item.originalParts)).toEqual([
+      Math.ceil(gzip.length / ORIGINAL_PART_BYTES),
+      1,
+      null,
+    ]);
     expect(ids[0]!.originalParts).toBeGreaterThanOrEqual(3);
     expect((await originalBytes(db, ids[0]!.id))!.equals(raw)).toBe(true);
     expect((await originalGzip(db, ids[1]!.id))!.equals(small)).toBe(true);
@@ -404,8 +531,14 @@ describeEachEngine('attachments', (database) => {
 
     // Down again: one value each, as before.
     expect((await migrator(db).migrateTo('0033_articles')).error).toBeUndefined();
-    const back = await sql<{ gzip: Uint8Array | null }>`select raw_gzip as gzip from inbound_messages order by id`.execute(db);
-    expect(back.rows.map((item) => (item.gzip ? Buffer.from(item.gzip).equals(item === back.rows[0] ? gzip : small) : null))).toEqual([true, true, null]);
+    const back = await sql<{
+      gzip: Uint8Array | null;
+    }>`select raw_gzip as gzip from inbound_messages order by id`.execute(db);
+    expect(
+      back.rows.map((item) =>
+        item.gzip ? Buffer.from(item.gzip).equals(item === back.rows[0] ? gzip : small) : null,
+      ),
+    ).toEqual([true, true, null]);
     await migrateToLatest(db);
     expect((await originalBytes(db, ids[0]!.id))!.equals(raw)).toBe(true);
   });
@@ -413,11 +546,22 @@ describeEachEngine('attachments', (database) => {
   it('keeps the good files of a refused try for a day, for that action only, and purges blobs nobody uses', async () => {
     const { db } = database();
     const secret = 'x'.repeat(40);
-    const { prepared } = await prepareFiles([{ filename: 'factura.pdf', data: PDF }, { filename: 'captura.png', data: (await allowedSamples())[0]!.data }]);
+    const { prepared } = await prepareFiles([
+      { filename: 'factura.pdf', data: PDF },
+      { filename: 'captura.png', data: (await allowedSamples())[0]!.data },
+    ]);
     const kept = await keepFiles(db, prepared, 'incidents.create', secret, at(10));
-    expect(kept.map((file) => [file.nombre, file.tamano])).toEqual(prepared.map((file) => [file.filename, file.data.byteLength]));
+    expect(kept.map((file) => [file.nombre, file.tamano])).toEqual(
+      prepared.map((file) => [file.filename, file.data.byteLength]),
+    );
 
-    const back = await keptFilesOf(db, kept.map((file) => file.ref), 'incidents.create', secret, at(11));
+    const back = await keptFilesOf(
+      db,
+      kept.map((file) => file.ref),
+      'incidents.create',
+      secret,
+      at(11),
+    );
     expect(back.map((file) => [file.filename, file.contentType, file.thumb !== null])).toEqual([
       ['factura.pdf', 'application/pdf', false],
       ['captura.png', 'image/png', true],
@@ -426,15 +570,27 @@ describeEachEngine('attachments', (database) => {
     // Another action, another secret, a day later, a forged name: nothing.
     expect(await keptFilesOf(db, [kept[0]!.ref], 'incidents.answer', secret, at(11))).toEqual([]);
     expect(await keptFilesOf(db, [kept[0]!.ref], 'incidents.create', 'y'.repeat(40), at(11))).toEqual([]);
-    expect(await keptFilesOf(db, [kept[0]!.ref], 'incidents.create', secret, new Date(at(10).getTime() + 25 * 3600_000))).toEqual([]);
+    expect(
+      await keptFilesOf(
+        db,
+        [kept[0]!.ref],
+        'incidents.create',
+        secret,
+        new Date(at(10).getTime() + 25 * 3600_000),
+      ),
+    ).toEqual([]);
     const [body, mac] = kept[0]!.ref.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), n: 'otro.exe' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), n: 'otro.exe' }),
+    ).toString('base64url');
     expect(await keptFilesOf(db, [`${forged}.${mac}`], 'incidents.create', secret, at(11))).toEqual([]);
 
     // Sent back: stored with the incident. Two days on, only the blobs nobody names go.
     await openIncident(db, undefined, [back[0]!]);
     expect(await purgeUnusedBlobs(db, new Date(at(10).getTime() + 49 * 3600_000))).toBe(2);
-    expect(await db.selectFrom('blobs').select('sha256').execute()).toEqual([{ sha256: kept.length ? expect.stringMatching(/^[0-9a-f]{64}$/) : '' }]);
+    expect(await db.selectFrom('blobs').select('sha256').execute()).toEqual([
+      { sha256: kept.length ? expect.stringMatching(/^[0-9a-f]{64}$/) : '' },
+    ]);
     expect(await keptFilesOf(db, [kept[1]!.ref], 'incidents.create', secret, at(11))).toEqual([]);
   });
 
@@ -453,10 +609,17 @@ describeEachEngine('attachments', (database) => {
 
   it('npm run data carries the files (each blob once) and a second import adds nothing', async () => {
     const { db } = database();
-    const { prepared } = await prepareFiles([{ filename: 'factura.pdf', data: PDF }, { filename: 'foto.jpg', data: await jpegWithGps() }]);
+    const { prepared } = await prepareFiles([
+      { filename: 'factura.pdf', data: PDF },
+      { filename: 'foto.jpg', data: await jpegWithGps() },
+    ]);
     const incident = await openIncident(db, undefined, prepared);
     const { prepared: replyFiles } = await prepareFiles([{ filename: 'factura.pdf', data: PDF }]);
-    await replyToVisitor(db, { incidentId: incident.id, author: ana, body: 'Revisada.', brand, files: replyFiles }, at(15));
+    await replyToVisitor(
+      db,
+      { incidentId: incident.id, author: ana, body: 'Revisada.', brand, files: replyFiles },
+      at(15),
+    );
     const exported = await exportData(db);
     expect(Object.keys(exported.blobs ?? {})).toHaveLength(3);
     expect(exported.incidents[0]!.attachments).toHaveLength(3);
@@ -470,7 +633,9 @@ describeEachEngine('attachments', (database) => {
       const files = await attachmentsByEntry(target, copy!.id);
       expect(files.problem.map((file) => file.nombre)).toEqual(['factura.pdf', 'foto.jpg']);
       expect([...files.byEntry.values()].flat().map((file) => file.nombre)).toEqual(['factura.pdf']);
-      expect(Buffer.from((await attachmentForStaff(target, files.problem[0]!.id))!.data).equals(PDF)).toBe(true);
+      expect(Buffer.from((await attachmentForStaff(target, files.problem[0]!.id))!.data).equals(PDF)).toBe(
+        true,
+      );
       expect(await target.selectFrom('blobs').select('sha256').execute()).toHaveLength(3);
       expect(await target.selectFrom('incidentAttachments').select('id').execute()).toHaveLength(3);
     } finally {

@@ -98,7 +98,10 @@ describeEachEngine('staff auth', (database) => {
     expect(await createOrResetStaff({ email: OTHER_STAFF, password: PASSWORD }, auth, config)).toBe(
       'created',
     );
-    expect((await listStaff(auth, database().db)).map((account) => account.email)).toEqual([STAFF, OTHER_STAFF]);
+    expect((await listStaff(auth, database().db)).map((account) => account.email)).toEqual([
+      STAFF,
+      OTHER_STAFF,
+    ]);
     const rows = await sql<{ password: string }>`select "password" from "account"`.execute(
       db.withoutPlugins(),
     );
@@ -136,11 +139,22 @@ describeEachEngine('staff auth', (database) => {
     await seedStaff();
     const outcome = await signInStaff({ email: STAFF, password: PASSWORD, ip: '10.9.0.1' }, deps());
     if (outcome.kind !== 'ok') throw new Error(outcome.kind);
-    const headers = new Headers({ cookie: cookieHeader(outcome.setCookies), origin: 'http://127.0.0.1:4321' });
+    const headers = new Headers({
+      cookie: cookieHeader(outcome.setCookies),
+      origin: 'http://127.0.0.1:4321',
+    });
     const authTables = database().db.withoutPlugins();
     const row = async () => {
-      const found = await authTables.selectFrom('session').select(['updatedAt', 'expiresAt']).executeTakeFirst();
-      return found && { updatedAt: new Date(found.updatedAt).getTime(), expiresAt: new Date(found.expiresAt).getTime() };
+      const found = await authTables
+        .selectFrom('session')
+        .select(['updatedAt', 'expiresAt'])
+        .executeTakeFirst();
+      return (
+        found && {
+          updatedAt: new Date(found.updatedAt).getTime(),
+          expiresAt: new Date(found.expiresAt).getTime(),
+        }
+      );
     };
     const signedIn = (await row())!;
     const t0 = signedIn.updatedAt;
@@ -162,11 +176,23 @@ describeEachEngine('staff auth', (database) => {
     const idleAt = t0 + 219 * 60_000 + 120 * 60_000 + 1_000;
     const stream = new Headers(headers);
     stream.set('accept', 'text/event-stream');
-    expect(await requireStaff(background, auth, config, idleAt)).toEqual({ ok: false, status: 401, reason: 'idle' });
-    expect(await requireStaff(stream, auth, config, idleAt)).toEqual({ ok: false, status: 401, reason: 'idle' });
+    expect(await requireStaff(background, auth, config, idleAt)).toEqual({
+      ok: false,
+      status: 401,
+      reason: 'idle',
+    });
+    expect(await requireStaff(stream, auth, config, idleAt)).toEqual({
+      ok: false,
+      status: 401,
+      reason: 'idle',
+    });
     expect(await row()).toEqual({ updatedAt: t0 + 219 * 60_000, expiresAt: signedIn.expiresAt });
     // Which ends it, and says why.
-    expect(await requireStaff(headers, auth, config, idleAt)).toEqual({ ok: false, status: 401, reason: 'idle' });
+    expect(await requireStaff(headers, auth, config, idleAt)).toEqual({
+      ok: false,
+      status: 401,
+      reason: 'idle',
+    });
     expect(await row()).toBeUndefined();
     expect(await requireStaff(headers, auth, config)).toEqual({ ok: false, status: 401 });
   });
@@ -228,7 +254,10 @@ describeEachEngine('staff auth', (database) => {
     const ip = '10.4.0.1';
     for (let attempt = 0; attempt < NETWORK_MAX; attempt++) {
       // Different e-mails so the per-account limit is not what trips.
-      const outcome = await signInStaff({ email: `x${attempt}@example.com`, password: 'mala-clave-123', ip }, deps());
+      const outcome = await signInStaff(
+        { email: `x${attempt}@example.com`, password: 'mala-clave-123', ip },
+        deps(),
+      );
       expect(outcome.kind).toBe('invalid');
     }
     expect((await signInStaff({ email: STAFF, password: PASSWORD, ip }, deps())).kind).toBe('rate-limited');
@@ -238,11 +267,22 @@ describeEachEngine('staff auth', (database) => {
 
     // Every address of one /64 is one network; the next /64 is another.
     for (let host = 1; host <= NETWORK_MAX; host++) {
-      const outcome = await signInStaff({ email: `v6-${host}@example.com`, password: 'mala-clave-123', ip: `2001:db8:1:2::${host.toString(16)}` }, deps());
+      const outcome = await signInStaff(
+        {
+          email: `v6-${host}@example.com`,
+          password: 'mala-clave-123',
+          ip: `2001:db8:1:2::${host.toString(16)}`,
+        },
+        deps(),
+      );
       expect(outcome.kind).toBe('invalid');
     }
-    expect((await signInStaff({ email: STAFF, password: PASSWORD, ip: '2001:db8:1:2:ffff::1' }, deps())).kind).toBe('rate-limited');
-    expect((await signInStaff({ email: STAFF, password: PASSWORD, ip: '2001:db8:1:3::1' }, deps())).kind).toBe('ok');
+    expect(
+      (await signInStaff({ email: STAFF, password: PASSWORD, ip: '2001:db8:1:2:ffff::1' }, deps())).kind,
+    ).toBe('rate-limited');
+    expect(
+      (await signInStaff({ email: STAFF, password: PASSWORD, ip: '2001:db8:1:3::1' }, deps())).kind,
+    ).toBe('ok');
   });
 
   it('counts the memory first line before the database: a refusal it knows of writes nothing', async () => {
@@ -251,7 +291,14 @@ describeEachEngine('staff auth', (database) => {
     for (let attempt = 0; attempt < NETWORK_MAX; attempt++) {
       await signInStaff({ email: `m${attempt}@example.com`, password: 'mala-clave-123', ip }, deps());
     }
-    const counts = async () => (await database().db.selectFrom('limitCounters').select(['key', 'count']).where('key', '=', `signin-net:${ip}`).executeTakeFirstOrThrow()).count;
+    const counts = async () =>
+      (
+        await database()
+          .db.selectFrom('limitCounters')
+          .select(['key', 'count'])
+          .where('key', '=', `signin-net:${ip}`)
+          .executeTakeFirstOrThrow()
+      ).count;
     expect(Number(await counts())).toBe(NETWORK_MAX);
     for (let attempt = 0; attempt < 5; attempt++) {
       expect((await signInStaff({ email: STAFF, password: PASSWORD, ip }, deps())).kind).toBe('rate-limited');
@@ -263,17 +310,30 @@ describeEachEngine('staff auth', (database) => {
     await seedStaff();
     const attacker = '203.0.113.66';
     for (let attempt = 0; attempt < ACCOUNT_NETWORK_MAX; attempt++) {
-      expect((await signInStaff({ email: OTHER_STAFF, password: `clave-equivocada-${attempt}`, ip: attacker }, deps())).kind).toBe('invalid');
+      expect(
+        (
+          await signInStaff(
+            { email: OTHER_STAFF, password: `clave-equivocada-${attempt}`, ip: attacker },
+            deps(),
+          )
+        ).kind,
+      ).toBe('invalid');
     }
     // The attacker's network has used its checks for this account: even the right password is not checked.
-    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: attacker }, deps())).kind).toBe('rate-limited');
-    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '198.51.100.7' }, deps())).kind).toBe('ok');
+    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: attacker }, deps())).kind).toBe(
+      'rate-limited',
+    );
+    expect(
+      (await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '198.51.100.7' }, deps())).kind,
+    ).toBe('ok');
   });
 
   it('checks at most the limit of 30 parallel wrong passwords from one network', async () => {
     await seedStaff();
     const outcomes = await Promise.all(
-      Array.from({ length: 30 }, (_, attempt) => signInStaff({ email: STAFF, password: `clave-equivocada-${attempt}`, ip: '203.0.113.77' }, deps())),
+      Array.from({ length: 30 }, (_, attempt) =>
+        signInStaff({ email: STAFF, password: `clave-equivocada-${attempt}`, ip: '203.0.113.77' }, deps()),
+      ),
     );
     const kinds = outcomes.map((outcome) => outcome.kind);
     expect(kinds.filter((kind) => kind === 'invalid')).toHaveLength(ACCOUNT_NETWORK_MAX);
@@ -283,7 +343,10 @@ describeEachEngine('staff auth', (database) => {
     // reservation alone still lets exactly the limit through.
     const spread = await Promise.all(
       Array.from({ length: 30 }, (_, attempt) =>
-        signInStaff({ email: OTHER_STAFF, password: `clave-equivocada-${attempt}`, ip: '203.0.113.78' }, { ...deps(), memory: new MemoryLimiter() }),
+        signInStaff(
+          { email: OTHER_STAFF, password: `clave-equivocada-${attempt}`, ip: '203.0.113.78' },
+          { ...deps(), memory: new MemoryLimiter() },
+        ),
       ),
     );
     expect(spread.filter((outcome) => outcome.kind === 'invalid')).toHaveLength(ACCOUNT_NETWORK_MAX);
@@ -292,16 +355,24 @@ describeEachEngine('staff auth', (database) => {
   it('never locks an account: failures from many networks slow its answers, and the right password still gets in', async () => {
     await seedStaff();
     for (let attempt = 0; attempt < 14; attempt++) {
-      const outcome = await signInStaff({ email: OTHER_STAFF, password: 'mala-clave-123', ip: `10.5.${attempt}.1` }, deps());
+      const outcome = await signInStaff(
+        { email: OTHER_STAFF, password: 'mala-clave-123', ip: `10.5.${attempt}.1` },
+        deps(),
+      );
       expect(outcome.kind).toBe('invalid');
     }
     // The first ten checks answer at once, then each waits longer.
     expect(waits).toEqual([11, 12, 13, 14].map(checkDelayMs));
     expect(waits[0]).toBeGreaterThan(0);
-    expect((await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '10.5.99.1' }, deps())).kind).toBe('ok');
+    expect(
+      (await signInStaff({ email: OTHER_STAFF, password: PASSWORD, ip: '10.5.99.1' }, deps())).kind,
+    ).toBe('ok');
     expect(waits.at(-1)).toBe(checkDelayMs(15));
     // An unknown e-mail is treated alike: same answer as a wrong password.
-    expect((await signInStaff({ email: 'desconocido@example.com', password: PASSWORD, ip: '10.5.1.2' }, deps())).kind).toBe('invalid');
+    expect(
+      (await signInStaff({ email: 'desconocido@example.com', password: PASSWORD, ip: '10.5.1.2' }, deps()))
+        .kind,
+    ).toBe('invalid');
   });
 
   it('revokes sessions when a password is reset', async () => {

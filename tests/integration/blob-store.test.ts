@@ -33,7 +33,11 @@ describeEachEngine('files stored before their transaction', (database) => {
       ['grande.pdf', sha(big.data), sha(thumb)],
       ['nota.txt', sha(small.data), null],
     ]);
-    const rows = await db.selectFrom('blobs').select(['sha256', 'size', 'data', 'createdAt']).orderBy('size').execute();
+    const rows = await db
+      .selectFrom('blobs')
+      .select(['sha256', 'size', 'data', 'createdAt'])
+      .orderBy('size')
+      .execute();
     expect(rows.map((row) => [row.sha256, row.size])).toEqual([
       [sha(small.data), 12],
       [sha(thumb), 500],
@@ -45,16 +49,25 @@ describeEachEngine('files stored before their transaction', (database) => {
     const later = new Date('2025-03-04T10:00:00Z');
     const again = await storeBlobs(db, [{ ...small, filename: 'otra.txt' }], later);
     expect(again[0]!.blob).toBe(sha(small.data));
-    const count = await db.selectFrom('blobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom('blobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(3);
-    const moved = await db.selectFrom('blobs').select('createdAt').where('sha256', '=', sha(small.data)).executeTakeFirstOrThrow();
+    const moved = await db
+      .selectFrom('blobs')
+      .select('createdAt')
+      .where('sha256', '=', sha(small.data))
+      .executeTakeFirstOrThrow();
     expect(new Date(moved.createdAt).toISOString()).toBe(later.toISOString());
 
     // A file that already carries its key is handed back as it is, without writing.
     await db.deleteFrom('blobs').where('sha256', '=', sha(small.data)).execute();
     const kept = await storeBlobs(db, again, later);
     expect(kept[0]!.blob).toBe(sha(small.data));
-    expect(await db.selectFrom('blobs').select('sha256').where('sha256', '=', sha(small.data)).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom('blobs').select('sha256').where('sha256', '=', sha(small.data)).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('on SQLite waits for a transaction of this connection to end, then writes; the rows can name what it wrote', async () => {
@@ -63,7 +76,15 @@ describeEachEngine('files stored before their transaction', (database) => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const transaction = db.transaction().execute(async (trx) => {
-      await trx.insertInto('blobs').values({ sha256: 'a'.repeat(64), size: 1, data: Buffer.from('x'), createdAt: new Date().toISOString() }).execute();
+      await trx
+        .insertInto('blobs')
+        .values({
+          sha256: 'a'.repeat(64),
+          size: 1,
+          data: Buffer.from('x'),
+          createdAt: new Date().toISOString(),
+        })
+        .execute();
       order.push('transaction wrote');
       await held;
       order.push('transaction ends');
@@ -80,7 +101,8 @@ describeEachEngine('files stored before their transaction', (database) => {
     const [stored] = await storing;
     // SQLite: one writer at a time, and this process's connection keeps its turn. PostgreSQL's pool
     // writes beside the open transaction, finishing before or after it ends as the machine allows.
-    if (database().engine === 'sqlite') expect(order).toEqual(['transaction wrote', 'transaction ends', 'files stored']);
+    if (database().engine === 'sqlite')
+      expect(order).toEqual(['transaction wrote', 'transaction ends', 'files stored']);
     else expect([...order].sort()).toEqual(['files stored', 'transaction ends', 'transaction wrote']);
 
     const created = await createIncident(

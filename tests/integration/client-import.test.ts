@@ -277,7 +277,12 @@ describeEachEngine('client CSV import', (database) => {
 describeEachEngine('client CSV import: a confirmation imports once (issue 24, finding 6)', (database) => {
   const SECRET = 'secreto-de-prueba-0123456789abcdefghij';
   const file = bytes(
-    [HEADER, 'Guion SRL,Rosa,8095550105,rosa@guion.example,-,AdmCloud', 'Punto SRL,Luis,8095550106,luis@punto.example,.,AdmCloud', 'Buena SRL,Ana,8095550107,ana@buena.example,101850078,AdmCloud'].join('\n'),
+    [
+      HEADER,
+      'Guion SRL,Rosa,8095550105,rosa@guion.example,-,AdmCloud',
+      'Punto SRL,Luis,8095550106,luis@punto.example,.,AdmCloud',
+      'Buena SRL,Ana,8095550107,ana@buena.example,101850078,AdmCloud',
+    ].join('\n'),
   );
 
   it('refuses a row whose RNC is only a dash or a dot: it could never be found a duplicate', async () => {
@@ -300,12 +305,17 @@ describeEachEngine('client CSV import: a confirmation imports once (issue 24, fi
     expect(await importClients(db, file, ana, new Date(now), nonce)).toEqual({ imported: 1, skipped: 2 });
     // The same confirmation again: still valid as a signature, refused as used; nothing is written.
     expect(verifyUpload('u1', file, signature, now + 1000, SECRET)).toBe(true);
-    await expect(importClients(db, file, ana, new Date(now + 1000), nonce)).rejects.toThrow(new ImportRefusal(IMPORT_ALREADY_DONE));
+    await expect(importClients(db, file, ana, new Date(now + 1000), nonce)).rejects.toThrow(
+      new ImportRefusal(IMPORT_ALREADY_DONE),
+    );
     expect(await listClients(db, { limit: null })).toHaveLength(1);
     // A new preview of the same file signs a new nonce: importing it again is a deliberate act (its rows are duplicates now).
     const again = signUpload('u1', file, now, SECRET);
     expect(uploadNonce(again)).not.toBe(nonce);
-    expect(await importClients(db, file, ana, new Date(now + 2000), uploadNonce(again))).toEqual({ imported: 0, skipped: 3 });
+    expect(await importClients(db, file, ana, new Date(now + 2000), uploadNonce(again))).toEqual({
+      imported: 0,
+      skipped: 3,
+    });
   });
 });
 

@@ -6,7 +6,12 @@
  */
 import { expect, it } from 'vitest';
 import { formatDuration } from '../../src/domain/dashboard.ts';
-import { countsPerState, INCIDENT_STATES, type HistoryEntry, type IncidentState } from '../../src/domain/incidents.ts';
+import {
+  countsPerState,
+  INCIDENT_STATES,
+  type HistoryEntry,
+  type IncidentState,
+} from '../../src/domain/incidents.ts';
 import {
   dayStart,
   incidentsPerWeek,
@@ -299,20 +304,45 @@ describeEachEngine('staff home charts', (database) => {
     expect(down.results?.map((result) => result.migrationName).at(-1)).toBe('0020_incident_state_counts');
     await insertIncidents(db, [{}]);
     await migrateToLatest(db);
-    expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, 'Esperando al cliente': 0, Resuelto: 1 });
+    expect(await countIncidentsByState(db)).toEqual({
+      Registrado: 2,
+      'En Proceso': 1,
+      'Esperando al cliente': 0,
+      Resuelto: 1,
+    });
 
     // A bulk insert over two batches, as `npm run data` and the factories write them.
     const ids = await insertIncidents(
       db,
-      Array.from({ length: 1_200 }, (_, index) => ({ estado: INCIDENT_STATES[index % INCIDENT_STATES.length]! })),
+      Array.from({ length: 1_200 }, (_, index) => ({
+        estado: INCIDENT_STATES[index % INCIDENT_STATES.length]!,
+      })),
     );
-    expect(await countIncidentsByState(db)).toEqual({ Registrado: 302, 'En Proceso': 301, 'Esperando al cliente': 300, Resuelto: 301 });
+    expect(await countIncidentsByState(db)).toEqual({
+      Registrado: 302,
+      'En Proceso': 301,
+      'Esperando al cliente': 300,
+      Resuelto: 301,
+    });
     // The site's state change; then one statement moving many rows; then an update leaving the state alone.
     await setIncidentState(db, { id: ids[0]!, estado: 'Resuelto', actor: 'soporte@example.com' });
-    await db.updateTable('incidents').set({ estado: 'En Proceso' }).where('id', 'in', ids.slice(1, 301)).execute();
-    await db.updateTable('incidents').set({ problema: 'Editado' }).where('id', 'in', ids.slice(0, 600)).execute();
+    await db
+      .updateTable('incidents')
+      .set({ estado: 'En Proceso' })
+      .where('id', 'in', ids.slice(1, 301))
+      .execute();
+    await db
+      .updateTable('incidents')
+      .set({ problema: 'Editado' })
+      .where('id', 'in', ids.slice(0, 600))
+      .execute();
     expect(await countIncidentsByState(db)).toEqual(await grouped());
-    expect(await countIncidentsByState(db)).toEqual({ Registrado: 226, 'En Proceso': 526, 'Esperando al cliente': 225, Resuelto: 227 });
+    expect(await countIncidentsByState(db)).toEqual({
+      Registrado: 226,
+      'En Proceso': 526,
+      'Esperando al cliente': 225,
+      Resuelto: 227,
+    });
     // A transaction that fails moves nothing.
     await expect(
       db.transaction().execute(async (trx) => {

@@ -200,14 +200,28 @@ describeEachEngine('import and export', (database) => {
         clientes: [
           { ...client, razonSocial: 'Dos Correos SRL', email: 'a@x.do, b@y.do' },
           { ...client, razonSocial: 'Sin Correo SRL', email: '' },
-          { ...client, razonSocial: 'Reunión Rara SRL', meetings: [{ organizerEmail: 'ana@vertice.example; luis@vertice.example', startsAt: 1764599400000, durationMinutes: 60, uid: 'r@vertice.example', createdAt: 1764500000000 }] },
+          {
+            ...client,
+            razonSocial: 'Reunión Rara SRL',
+            meetings: [
+              {
+                organizerEmail: 'ana@vertice.example; luis@vertice.example',
+                startsAt: 1764599400000,
+                durationMinutes: 60,
+                uid: 'r@vertice.example',
+                createdAt: 1764500000000,
+              },
+            ],
+          },
           client,
         ],
         contactMessages: [
           { name: 'Rosa', email: 'rosa@x.do,pedro@y.do', message: 'Hola', createdAt: 1741000000000 },
           { name: 'Pedro', email: 'pedro@cliente.example', message: 'Hola', createdAt: 1741000000000 },
         ],
-        incidencias: [{ ...original.incidencias.a1, assignedToEmail: 'ana@vertice.example luis@vertice.example' }],
+        incidencias: [
+          { ...original.incidencias.a1, assignedToEmail: 'ana@vertice.example luis@vertice.example' },
+        ],
       },
       { onRefused: (refusal) => refused.push(refusal) },
     );
@@ -222,17 +236,39 @@ describeEachEngine('import and export', (database) => {
       clientLogos: { imported: 0, skipped: 0, invalid: 0 },
     });
     expect(refused).toEqual([
-      { kind: 'incidents', record: 'INC-20250310-4821', reason: expect.stringMatching(/^el correo de la persona asignada «ana@vertice\.example luis@vertice\.example»: /) },
-      { kind: 'clients', record: 'Dos Correos SRL', reason: 'el correo «a@x.do, b@y.do»: Correo electrónico no válido.' },
+      {
+        kind: 'incidents',
+        record: 'INC-20250310-4821',
+        reason: expect.stringMatching(
+          /^el correo de la persona asignada «ana@vertice\.example luis@vertice\.example»: /,
+        ),
+      },
+      {
+        kind: 'clients',
+        record: 'Dos Correos SRL',
+        reason: 'el correo «a@x.do, b@y.do»: Correo electrónico no válido.',
+      },
       { kind: 'clients', record: 'Sin Correo SRL', reason: 'el correo «»: Este campo es obligatorio.' },
-      { kind: 'clients', record: 'Reunión Rara SRL', reason: expect.stringMatching(/^el correo de quien organiza una reunión «ana@vertice\.example; luis@vertice\.example»: /) },
-      { kind: 'contactMessages', record: 'rosa@x.do,pedro@y.do 1741000000000', reason: expect.stringContaining('Escribe un correo electrónico válido') },
+      {
+        kind: 'clients',
+        record: 'Reunión Rara SRL',
+        reason: expect.stringMatching(
+          /^el correo de quien organiza una reunión «ana@vertice\.example; luis@vertice\.example»: /,
+        ),
+      },
+      {
+        kind: 'contactMessages',
+        record: 'rosa@x.do,pedro@y.do 1741000000000',
+        reason: expect.stringContaining('Escribe un correo electrónico válido'),
+      },
     ]);
     // Nothing of a refused record is stored, nested rows included.
     expect(await db.selectFrom('clients').select('email').execute()).toEqual([{ email: client.email }]);
     expect(await db.selectFrom('clientMeetings').select('id').execute()).toEqual([]);
     expect(await db.selectFrom('incidents').select('id').execute()).toEqual([]);
-    expect(await db.selectFrom('contactMessages').select('email').execute()).toEqual([{ email: 'pedro@cliente.example' }]);
+    expect(await db.selectFrom('contactMessages').select('email').execute()).toEqual([
+      { email: 'pedro@cliente.example' },
+    ]);
   });
 
   it('exports what it imported, with CSV for spreadsheets', async () => {
@@ -399,7 +435,15 @@ const STAFF_ID_COLUMNS = new Set([
   'handledById',
 ]);
 /** 0/1 on SQLite. */
-const BOOLEAN_COLUMNS = new Set(['customerWaiting', 'staffNoticePending', 'correoBienvenidaEnviado', 'unverified', 'clockStarted', 'firstReplyMet', 'resolutionMet']);
+const BOOLEAN_COLUMNS = new Set([
+  'customerWaiting',
+  'staffNoticePending',
+  'correoBienvenidaEnviado',
+  'unverified',
+  'clockStarted',
+  'firstReplyMet',
+  'resolutionMet',
+]);
 
 /**
  * Every row of the moved tables, read from the database itself (not through the export), without

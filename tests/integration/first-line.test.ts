@@ -39,10 +39,15 @@ describeEachEngine('first line before the database limiters', (database) => {
     const before = statements();
 
     const refused = [];
-    for (let hit = 0; hit < 50; hit += 1) refused.push(await withinRateLimit(db, key, 5, { memory, now: now + hit * 1000 }));
+    for (let hit = 0; hit < 50; hit += 1)
+      refused.push(await withinRateLimit(db, key, 5, { memory, now: now + hit * 1000 }));
     expect(refused.every((result) => !result.allowed && result.remembered)).toBe(true);
     expect(statements()).toBe(before);
-    const rows = await database().db.selectFrom('limitCounters').select('count').where('key', '=', key).execute();
+    const rows = await database()
+      .db.selectFrom('limitCounters')
+      .select('count')
+      .where('key', '=', key)
+      .execute();
     expect(rows.map((row) => Number(row.count))).toEqual([5]);
 
     // Another key, and the next window, go to the database again.
@@ -58,17 +63,24 @@ describeEachEngine('first line before the database limiters', (database) => {
     const now = Date.UTC(2025, 0, 1, 10, 0);
     // Two processes: the second learns only from the database's refusal, then stops asking it too.
     const [one, two] = [new MemoryLimiter(), new MemoryLimiter()];
-    for (let hit = 0; hit < 4; hit += 1) expect((await withinCounterLimit(db, key, 5, HOUR_MS, { memory: one, now })).allowed).toBe(true);
+    for (let hit = 0; hit < 4; hit += 1)
+      expect((await withinCounterLimit(db, key, 5, HOUR_MS, { memory: one, now })).allowed).toBe(true);
     expect((await withinCounterLimit(db, key, 5, HOUR_MS, { memory: two, now })).allowed).toBe(true);
     const refusedByDb = await withinCounterLimit(db, key, 5, HOUR_MS, { memory: one, now });
     expect(refusedByDb).toMatchObject({ allowed: false, remembered: false, hits: 6 });
     const before = statements();
     for (let hit = 0; hit < 30; hit += 1) {
       const memory = hit % 2 ? one : two;
-      expect(await withinCounterLimit(db, key, 5, HOUR_MS, { memory, now: now + hit * 60_000 })).toMatchObject({ allowed: false, remembered: true });
+      expect(
+        await withinCounterLimit(db, key, 5, HOUR_MS, { memory, now: now + hit * 60_000 }),
+      ).toMatchObject({ allowed: false, remembered: true });
     }
     expect(statements()).toBe(before);
-    const row = await database().db.selectFrom('limitCounters').select('count').where('key', '=', key).executeTakeFirstOrThrow();
+    const row = await database()
+      .db.selectFrom('limitCounters')
+      .select('count')
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(Number(row.count)).toBe(6);
   });
 
@@ -82,31 +94,36 @@ describeEachEngine('first line before the database limiters', (database) => {
     const late = start + 50 * 60_000;
     expect((await withinCounterLimit(db, key, 3, HOUR_MS, { memory, now: late })).allowed).toBe(true);
     expect((await withinCounterLimit(db, key, 3, HOUR_MS, { memory, now: late })).allowed).toBe(true);
-    expect(await withinCounterLimit(db, key, 3, HOUR_MS, { memory, now: late + 1000 })).toMatchObject({ allowed: false, remembered: true });
+    expect(await withinCounterLimit(db, key, 3, HOUR_MS, { memory, now: late + 1000 })).toMatchObject({
+      allowed: false,
+      remembered: true,
+    });
     // 10:00:01: the database's window is over, so memory lets the request through to it.
-    expect(await withinCounterLimit(db, key, 3, HOUR_MS, { memory, now: start + HOUR_MS + 1000 })).toMatchObject({ allowed: true, remembered: false, hits: 1 });
+    expect(
+      await withinCounterLimit(db, key, 3, HOUR_MS, { memory, now: start + HOUR_MS + 1000 }),
+    ).toMatchObject({ allowed: true, remembered: false, hits: 1 });
   });
 
   it('counts nothing anywhere with the limit off', async () => {
     const { db, statements } = counted(database().db);
     const memory = new MemoryLimiter();
-    for (let hit = 0; hit < 5; hit += 1) expect((await withinRateLimit(db, 'contact.send:203.0.113.42', 0, { memory })).allowed).toBe(true);
+    for (let hit = 0; hit < 5; hit += 1)
+      expect((await withinRateLimit(db, 'contact.send:203.0.113.42', 0, { memory })).allowed).toBe(true);
     expect(statements()).toBe(0);
     expect(memory.size).toBe(0);
   });
 
-  it('keeps the public forms\' counts through migration 0022 and back (one counter table)', async () => {
+  it("keeps the public forms' counts through migration 0022 and back (one counter table)", async () => {
     const { db } = database();
     const now = Date.UTC(2025, 0, 1, 10, 1);
     const slot = Math.floor(now / RATE_WINDOW_MS);
-    for (let hit = 0; hit < 3; hit += 1) await hitRateLimit(db, 'contact.send:203.0.113.50', 5, new Date(now));
+    for (let hit = 0; hit < 3; hit += 1)
+      await hitRateLimit(db, 'contact.send:203.0.113.50', 5, new Date(now));
     await reserveHit(db, 'signin-net:203.0.113.50', HOUR_MS, now + 123);
     const counters = async () =>
-      (await db.selectFrom('limitCounters').select(['key', 'windowStart', 'count']).orderBy('key').execute()).map((row) => [
-        row.key,
-        Number(row.windowStart),
-        Number(row.count),
-      ]);
+      (
+        await db.selectFrom('limitCounters').select(['key', 'windowStart', 'count']).orderBy('key').execute()
+      ).map((row) => [row.key, Number(row.windowStart), Number(row.count)]);
     const names = Object.keys(migrations);
     const before = names[names.indexOf('0022_one_limit_table') - 1]!;
 
@@ -115,16 +132,20 @@ describeEachEngine('first line before the database limiters', (database) => {
     expect(down.error).toBeUndefined();
     expect(down.results?.map((result) => result.migrationName)).toContain('0022_one_limit_table');
     const rateLimits = async () =>
-      (await sql<{ key: string; slot: number; hits: number }>`select key, slot, hits from rate_limits order by key, slot`.execute(db)).rows.map((row) => [
-        row.key,
-        Number(row.slot),
-        Number(row.hits),
-      ]);
+      (
+        await sql<{
+          key: string;
+          slot: number;
+          hits: number;
+        }>`select key, slot, hits from rate_limits order by key, slot`.execute(db)
+      ).rows.map((row) => [row.key, Number(row.slot), Number(row.hits)]);
     expect(await rateLimits()).toEqual([['contact.send:203.0.113.50', slot, 3]]);
     expect(await counters()).toEqual([['signin-net:203.0.113.50', now + 123, 1]]);
 
     // Up: each key's newest window moves (an older one of the same key does not), and the table goes.
-    await sql`insert into rate_limits (key, slot, hits) values ('contact.send:203.0.113.50', ${slot - 1}, 9), ('incidents.create:203.0.113.51', ${slot}, 5)`.execute(db);
+    await sql`insert into rate_limits (key, slot, hits) values ('contact.send:203.0.113.50', ${slot - 1}, 9), ('incidents.create:203.0.113.51', ${slot}, 5)`.execute(
+      db,
+    );
     await migrateToLatest(db);
     await expect(sql`select count(*) from rate_limits`.execute(db)).rejects.toThrow();
     expect(await counters()).toEqual([
@@ -133,9 +154,18 @@ describeEachEngine('first line before the database limiters', (database) => {
       ['signin-net:203.0.113.50', now + 123, 1],
     ]);
     // The window goes on counting: a limit reached before the upgrade still holds after it.
-    expect(await hitRateLimit(db, 'contact.send:203.0.113.50', 5, new Date(now + 1000))).toMatchObject({ allowed: true, hits: 4 });
-    expect(await hitRateLimit(db, 'incidents.create:203.0.113.51', 5, new Date(now + 1000))).toMatchObject({ allowed: false, hits: 6 });
+    expect(await hitRateLimit(db, 'contact.send:203.0.113.50', 5, new Date(now + 1000))).toMatchObject({
+      allowed: true,
+      hits: 4,
+    });
+    expect(await hitRateLimit(db, 'incidents.create:203.0.113.51', 5, new Date(now + 1000))).toMatchObject({
+      allowed: false,
+      hits: 6,
+    });
     // And the next window of the grid starts again at one.
-    expect((await hitRateLimit(db, 'incidents.create:203.0.113.51', 5, new Date((slot + 1) * RATE_WINDOW_MS))).hits).toBe(1);
+    expect(
+      (await hitRateLimit(db, 'incidents.create:203.0.113.51', 5, new Date((slot + 1) * RATE_WINDOW_MS)))
+        .hits,
+    ).toBe(1);
   });
 });

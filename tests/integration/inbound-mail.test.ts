@@ -109,16 +109,31 @@ describeEachEngine('inbound mail', (database) => {
   it("a reply by mail to an incident 'Esperando al cliente' sets it back to 'En Proceso' and restarts its clock (issue 22)", async () => {
     const { db } = database();
     const incident = await openIncident(db, 'luis.almonte@ferreteria.example');
-    await setIncidentState(db, { id: incident.id, estado: 'Esperando al cliente', actor: ana.email, notify: brand }, at(14, 30));
-    const paused = await db.selectFrom('incidents').select(['clockSince', 'dueAt']).where('id', '=', incident.id).executeTakeFirstOrThrow();
+    await setIncidentState(
+      db,
+      { id: incident.id, estado: 'Esperando al cliente', actor: ana.email, notify: brand },
+      at(14, 30),
+    );
+    const paused = await db
+      .selectFrom('incidents')
+      .select(['clockSince', 'dueAt'])
+      .where('id', '=', incident.id)
+      .executeTakeFirstOrThrow();
     expect(paused).toEqual({ clockSince: null, dueAt: null });
     const notice = await lastCustomerMail(db, incident.id);
     const raw = inboundFixture('outlook-reply', { messageId: notice.messageId, numero: incident.numero });
-    expect(await receiveMail(db, raw, settings, at(15))).toMatchObject({ outcome: 'answer', incidentId: incident.id });
+    expect(await receiveMail(db, raw, settings, at(15))).toMatchObject({
+      outcome: 'answer',
+      incidentId: incident.id,
+    });
     const resumed = await incidentByNumber(db, incident.numero);
     expect(resumed!.estado).toBe('En Proceso');
     expect(resumed!.historial.at(-1)).toMatchObject({ estado: 'En Proceso', actor: ANSWERED_BY_CUSTOMER });
-    const running = await db.selectFrom('incidents').select(['clockSince', 'dueAt']).where('id', '=', incident.id).executeTakeFirstOrThrow();
+    const running = await db
+      .selectFrom('incidents')
+      .select(['clockSince', 'dueAt'])
+      .where('id', '=', incident.id)
+      .executeTakeFirstOrThrow();
     expect(running.clockSince).toBe(at(15).toISOString());
     expect(running.dueAt).not.toBeNull();
   });
@@ -512,10 +527,18 @@ describeEachEngine('inbound mail', (database) => {
       const target = await createTestDatabase(other);
       try {
         const file: unknown = JSON.parse(JSON.stringify(exported));
-        expect((await importData(target.db, file)).inboundMessages).toEqual({ imported: 4, skipped: 0, invalid: 0 });
+        expect((await importData(target.db, file)).inboundMessages).toEqual({
+          imported: 4,
+          skipped: 0,
+          invalid: 0,
+        });
         expect(withoutStamp(await exportData(target.db))).toEqual(withoutStamp(exported));
         // Again: nothing more.
-        expect((await importData(target.db, file)).inboundMessages).toEqual({ imported: 0, skipped: 4, invalid: 0 });
+        expect((await importData(target.db, file)).inboundMessages).toEqual({
+          imported: 0,
+          skipped: 4,
+          invalid: 0,
+        });
 
         // 'Ver original' of the answer and of the mail that opened an incident.
         const moved = (await incidentByNumber(target.db, incident.numero))!;
@@ -524,18 +547,23 @@ describeEachEngine('inbound mail', (database) => {
         expect(await inboundOriginal(target.db, (answer as { original: number }).original)).toBe(
           inboundFixture('gmail-reply', incident).toString('utf8'),
         );
-        const opened = (await staffTimeline(target.db, (await incidentByNumber(target.db, mailed.numeroIncidencia!))!))[0];
+        const opened = (
+          await staffTimeline(target.db, (await incidentByNumber(target.db, mailed.numeroIncidencia!))!)
+        )[0];
         expect(opened).toMatchObject({ kind: 'problem', via: 'correo', original: expect.any(Number) });
         expect((await staffTimeline(target.db, moved)).some((entry) => entry.kind === 'bounce')).toBe(true);
 
         // The same mail delivered after the move is still a duplicate; a reply to the newest mail still
         // finds its incident by its reply address (rule 1).
-        expect((await receiveMail(target.db, inboundFixture('gmail-reply', incident), settings, at(17))).outcome).toBe(
-          'duplicate',
-        );
+        expect(
+          (await receiveMail(target.db, inboundFixture('gmail-reply', incident), settings, at(17))).outcome,
+        ).toBe('duplicate');
         const after = await receiveMail(
           target.db,
-          withMessageId(inboundFixture('gmail-reply', { token: later.token, numero: later.numero }), 'despues@gmail.com'),
+          withMessageId(
+            inboundFixture('gmail-reply', { token: later.token, numero: later.numero }),
+            'despues@gmail.com',
+          ),
           settings,
           at(17),
         );

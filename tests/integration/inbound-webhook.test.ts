@@ -30,21 +30,20 @@ async function serve(db: Db | (() => Db), env: Record<string, string>): Promise<
     ...env,
   });
   server = http.createServer(
-    inboundMailHandler(
-      config,
-      typeof db === 'function' ? db : () => db,
-      silent,
-      (_req, res) => {
-        res.writeHead(418);
-        res.end();
-      },
-    ),
+    inboundMailHandler(config, typeof db === 'function' ? db : () => db, silent, (_req, res) => {
+      res.writeHead(418);
+      res.end();
+    }),
   );
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/inbound-mail`;
 }
 
-const post = (url: string, body: Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
+const post = (
+  url: string,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  headers: Record<string, string> = {},
+) =>
   fetch(url, {
     method: 'POST',
     // A copy as a plain Uint8Array (a Buffer's type is no BodyInit).

@@ -10,7 +10,11 @@ import type { Db } from '../../src/server/db/index.ts';
 import { touchIncident } from '../../src/server/incidents/activity.ts';
 import { addNote } from '../../src/server/incidents/conversation.ts';
 import { exportIncidentsCsv } from '../../src/server/incidents/csv.ts';
-import { incidentQueryString, parseIncidentQuery, type IncidentFilters } from '../../src/server/incidents/query.ts';
+import {
+  incidentQueryString,
+  parseIncidentQuery,
+  type IncidentFilters,
+} from '../../src/server/incidents/query.ts';
 import { listIncidents, PAGE_SIZE, RECENT_WINDOW } from '../../src/server/incidents/search.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';

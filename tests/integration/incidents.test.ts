@@ -187,8 +187,16 @@ describeEachEngine('incidents', (database) => {
 
   it('opens the whole follow-up with the token of the confirmation mail, stored only hashed', async () => {
     const { db } = database();
-    const created = await createIncident(db, { ...empty, email: 'marta@empresa.example', problema: 'La impresora fiscal no responde' }, options);
-    const mail = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.confirmation').executeTakeFirstOrThrow();
+    const created = await createIncident(
+      db,
+      { ...empty, email: 'marta@empresa.example', problema: 'La impresora fiscal no responde' },
+      options,
+    );
+    const mail = await db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .where('kind', '=', 'incident.confirmation')
+      .executeTakeFirstOrThrow();
     const token = /seguimiento\?token=([A-Za-z0-9_-]+)/.exec(mail.textBody)?.[1] ?? '';
     // 18 random bytes (144 bits), base64url.
     expect(token).toMatch(/^[A-Za-z0-9_-]{24}$/);
@@ -210,8 +218,17 @@ describeEachEngine('incidents', (database) => {
     expect(await followUpByToken(db, "' or 1=1 --aaaaaaaaaaaaa")).toBeNull();
 
     // A state notice carries a token of its own; the first keeps working.
-    await setIncidentState(db, { id: created.id, estado: 'En Proceso', actor: 'admin@vertice.example', notify: brand });
-    const notice = await db.selectFrom('mailOutbox').selectAll().where('kind', '=', 'incident.state').executeTakeFirstOrThrow();
+    await setIncidentState(db, {
+      id: created.id,
+      estado: 'En Proceso',
+      actor: 'admin@vertice.example',
+      notify: brand,
+    });
+    const notice = await db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .where('kind', '=', 'incident.state')
+      .executeTakeFirstOrThrow();
     const second = /seguimiento\?token=([A-Za-z0-9_-]+)/.exec(notice.textBody)?.[1] ?? '';
     expect(second).not.toBe(token);
     expect((await followUpByToken(db, second))?.estado).toBe('En Proceso');

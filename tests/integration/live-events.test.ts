@@ -13,7 +13,13 @@ import { setMessageHandled } from '../../src/server/contact/inbox.ts';
 import { addNote, recordCustomerAnswer } from '../../src/server/incidents/conversation.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
-import { latestLiveEventId, liveEventsAfter, LIVE_WINDOW, oldestLiveEventId, recordLiveEvent } from '../../src/server/live/events.ts';
+import {
+  latestLiveEventId,
+  liveEventsAfter,
+  LIVE_WINDOW,
+  oldestLiveEventId,
+  recordLiveEvent,
+} from '../../src/server/live/events.ts';
 import { eventIdOf } from '../../src/server/live/stream.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident, insertStaffAccount } from '../support/factories.ts';
@@ -25,7 +31,8 @@ const audit = { actorId: ANA.id, actorEmail: ANA.email, network: '203.0.113.0/24
 it('reads the event id a browser sends strictly', () => {
   expect(eventIdOf('42')).toBe(42);
   expect(eventIdOf(' 7 ')).toBe(7);
-  for (const value of [null, undefined, '', '-1', '1e3', '12abc', '9'.repeat(16)]) expect(eventIdOf(value)).toBeNull();
+  for (const value of [null, undefined, '', '-1', '1e3', '12abc', '9'.repeat(16)])
+    expect(eventIdOf(value)).toBeNull();
 });
 
 describeEachEngine('live events', (database) => {
@@ -35,22 +42,68 @@ describeEachEngine('live events', (database) => {
     const start = await latestLiveEventId(db);
     const created = await createIncident(
       db,
-      { problema: 'No imprime', nombre: 'Rosa Peña', telefono: '809-555-0101', email: 'rosa@cliente.example', rnc: '' },
+      {
+        problema: 'No imprime',
+        nombre: 'Rosa Peña',
+        telefono: '809-555-0101',
+        email: 'rosa@cliente.example',
+        rnc: '',
+      },
       { brand: MAIL_BRAND, staffInbox: 'soporte@vertice.example' },
     );
     await setIncidentState(db, { id: created.id, estado: 'En Proceso', actor: ANA.email, audit });
     await addNote(db, { incidentId: created.id, author: ANA, body: 'Llamar mañana' });
     await db.updateTable('incidents').set({ assignedTo: ANA.id }).where('id', '=', created.id).execute();
-    await db.transaction().execute((trx) => recordCustomerAnswer(trx, created.id, { body: 'Sigue igual', brand: MAIL_BRAND, staffInbox: 'soporte@vertice.example', staffEmails: [ANA.email] }, new Date()));
-    const message = await saveContactMessage(db, { name: 'Luis', email: 'luis@cliente.example', message: 'Hola' }, { brand: MAIL_BRAND, staffInbox: 'soporte@vertice.example' });
+    await db.transaction().execute((trx) =>
+      recordCustomerAnswer(
+        trx,
+        created.id,
+        {
+          body: 'Sigue igual',
+          brand: MAIL_BRAND,
+          staffInbox: 'soporte@vertice.example',
+          staffEmails: [ANA.email],
+        },
+        new Date(),
+      ),
+    );
+    const message = await saveContactMessage(
+      db,
+      { name: 'Luis', email: 'luis@cliente.example', message: 'Hola' },
+      { brand: MAIL_BRAND, staffInbox: 'soporte@vertice.example' },
+    );
     await setMessageHandled(db, { id: message.id, handled: true, actor: audit });
 
     const events = await liveEventsAfter(db, start);
     expect(events.map((event) => event.data)).toEqual([
       { kind: 'incident.created', incidentId: created.id, numero: created.numeroIncidencia },
-      { kind: 'incident.changed', incidentId: created.id, numero: created.numeroIncidencia, change: 'state', byId: ANA.id, byName: ANA.email, assignedTo: null },
-      { kind: 'incident.changed', incidentId: created.id, numero: created.numeroIncidencia, change: 'note', byId: ANA.id, byName: 'Ana Pérez', assignedTo: null },
-      { kind: 'incident.changed', incidentId: created.id, numero: created.numeroIncidencia, change: 'answer', byId: null, byName: null, assignedTo: ANA.id },
+      {
+        kind: 'incident.changed',
+        incidentId: created.id,
+        numero: created.numeroIncidencia,
+        change: 'state',
+        byId: ANA.id,
+        byName: ANA.email,
+        assignedTo: null,
+      },
+      {
+        kind: 'incident.changed',
+        incidentId: created.id,
+        numero: created.numeroIncidencia,
+        change: 'note',
+        byId: ANA.id,
+        byName: 'Ana Pérez',
+        assignedTo: null,
+      },
+      {
+        kind: 'incident.changed',
+        incidentId: created.id,
+        numero: created.numeroIncidencia,
+        change: 'answer',
+        byId: null,
+        byName: null,
+        assignedTo: ANA.id,
+      },
       { kind: 'message.created', messageId: message.id },
       { kind: 'message.changed', messageId: message.id },
     ]);
@@ -62,13 +115,17 @@ describeEachEngine('live events', (database) => {
     expect(await latestLiveEventId(db)).toBe(ids.at(-1));
   });
 
-  it("tells the stream whether a session still stands without counting as a use", async () => {
+  it('tells the stream whether a session still stands without counting as a use', async () => {
     const { db } = database();
     await insertStaffAccount(db, ANA);
     const now = Date.parse('2026-03-01T12:00:00.000Z');
     const minutes = (count: number) => new Date(now + count * 60_000).toISOString();
     const session = (token: string, updatedAt: string, expiresAt: string) =>
-      db.withoutPlugins().insertInto('session').values({ id: token, token, userId: ANA.id, createdAt: minutes(-300), updatedAt, expiresAt }).execute();
+      db
+        .withoutPlugins()
+        .insertInto('session')
+        .values({ id: token, token, userId: ANA.id, createdAt: minutes(-300), updatedAt, expiresAt })
+        .execute();
     await session('vigente', minutes(-5), minutes(600));
     await session('inactiva', minutes(-121), minutes(600));
     await session('vencida', minutes(-1), minutes(-1));
@@ -78,7 +135,12 @@ describeEachEngine('live events', (database) => {
     expect(await sessionStillValid('vencida', db, config, now)).toBe(false);
     expect(await sessionStillValid('cerrada', db, config, now)).toBe(false);
     // Asking changed nothing.
-    const kept = await db.withoutPlugins().selectFrom('session').select('updatedAt').where('token', '=', 'vigente').executeTakeFirstOrThrow();
+    const kept = await db
+      .withoutPlugins()
+      .selectFrom('session')
+      .select('updatedAt')
+      .where('token', '=', 'vigente')
+      .executeTakeFirstOrThrow();
     expect(new Date(kept.updatedAt).toISOString()).toBe(minutes(-5));
   });
 
@@ -117,11 +179,17 @@ describeEachEngine('live events', (database) => {
     const before = await latestLiveEventId(db);
     await expect(
       db.transaction().execute(async (trx) => {
-        await recordLiveEvent(trx, { kind: 'incident.created', incidentId: incident.id, numero: incident.numeroIncidencia });
+        await recordLiveEvent(trx, {
+          kind: 'incident.created',
+          incidentId: incident.id,
+          numero: incident.numeroIncidencia,
+        });
         throw new Error('deshecho');
       }),
     ).rejects.toThrow('deshecho');
-    await expect(setIncidentState(db, { id: 99_999, estado: 'Resuelto', actor: ANA.email })).rejects.toThrow();
+    await expect(
+      setIncidentState(db, { id: 99_999, estado: 'Resuelto', actor: ANA.email }),
+    ).rejects.toThrow();
     expect(await liveEventsAfter(db, before)).toEqual([]);
   });
 
@@ -133,17 +201,28 @@ describeEachEngine('live events', (database) => {
       data: JSON.stringify({ kind: 'message.changed', messageId: index }),
       createdAt: new Date().toISOString(),
     }));
-    for (let start = 0; start < old.length; start += 1000) await db.insertInto('liveEvents').values(old.slice(start, start + 1000)).execute();
+    for (let start = 0; start < old.length; start += 1000)
+      await db
+        .insertInto('liveEvents')
+        .values(old.slice(start, start + 1000))
+        .execute();
     // Numbered as recordLiveEvent numbers them on SQLite (PostgreSQL's trigger did at each commit).
-    if (engine === 'sqlite') await db.updateTable('liveEvents').set({ seq: sql`id` }).execute();
+    if (engine === 'sqlite')
+      await db
+        .updateTable('liveEvents')
+        .set({ seq: sql`id` })
+        .execute();
     await db.transaction().execute(async (trx) => {
-      for (let index = 0; index < 100; index++) await recordLiveEvent(trx, { kind: 'message.changed', messageId: index });
+      for (let index = 0; index < 100; index++)
+        await recordLiveEvent(trx, { kind: 'message.changed', messageId: index });
     });
     const latest = await latestLiveEventId(db);
     const oldest = await oldestLiveEventId(db);
     // Between the window and the window plus the events since the last prune.
     expect(latest - oldest + 1).toBeGreaterThanOrEqual(LIVE_WINDOW);
     expect(latest - oldest + 1).toBeLessThan(LIVE_WINDOW + 100);
-    expect((await liveEventsAfter(db, latest - 10)).map((event) => event.id)).toEqual(Array.from({ length: 10 }, (_, index) => latest - 9 + index));
+    expect((await liveEventsAfter(db, latest - 10)).map((event) => event.id)).toEqual(
+      Array.from({ length: 10 }, (_, index) => latest - 9 + index),
+    );
   });
 });

@@ -141,9 +141,17 @@ describeEachEngine('client meetings', (database) => {
   it('sends one invitation for a form sent twice (the same request id), even at once on two connections', async () => {
     const { db } = database();
     const { client } = await createClient(db, input, new Date('2026-11-01T10:00:00.000Z'));
-    const other = (await createClient(db, { ...input, rnc: '131246753' }, new Date('2026-11-01T11:00:00.000Z'))).client;
+    const other = (
+      await createClient(db, { ...input, rnc: '131246753' }, new Date('2026-11-01T11:00:00.000Z'))
+    ).client;
     const requestId = '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60';
-    const data = { clientId: client.id, organizer: ana, meeting: meeting({ fecha: '2026-12-01', hora: '10:30' }), brand, requestId };
+    const data = {
+      clientId: client.id,
+      organizer: ana,
+      meeting: meeting({ fecha: '2026-12-01', hora: '10:30' }),
+      brand,
+      requestId,
+    };
     const outcomes = await Promise.all([scheduleMeeting(db, data, NOW), scheduleMeeting(db, data, NOW)]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['sent', 'sent']);
     expect(outcomes.filter((outcome) => outcome.kind === 'sent' && outcome.repeated)).toHaveLength(1);
@@ -153,7 +161,11 @@ describeEachEngine('client meetings', (database) => {
     expect(await outbox(db)).toHaveLength(2);
     // The same id for another client finds nothing of its own; a new form is a new meeting.
     expect((await scheduleMeeting(db, { ...data, clientId: other.id }, NOW)).kind).toBe('not-found');
-    const next = await scheduleMeeting(db, { ...data, requestId: '7a1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f61' }, NOW);
+    const next = await scheduleMeeting(
+      db,
+      { ...data, requestId: '7a1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f61' },
+      NOW,
+    );
     expect(next.kind === 'sent' && !next.repeated).toBe(true);
     // Anything else is not taken as an id: a fresh one is made.
     const odd = await scheduleMeeting(db, { ...data, requestId: 'x@evil.example' }, NOW);

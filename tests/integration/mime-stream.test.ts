@@ -16,7 +16,9 @@ import { MailStream, parseMime } from '../../src/server/inbound/mime-worker.ts';
 import { originalGzip } from '../../src/server/inbound/original.ts';
 import { inboundFixture } from '../support/inbound.ts';
 
-const fixtures = readdirSync(new URL('../fixtures/inbound/', import.meta.url)).map((name) => name.replace(/\.eml$/, ''));
+const fixtures = readdirSync(new URL('../fixtures/inbound/', import.meta.url)).map((name) =>
+  name.replace(/\.eml$/, ''),
+);
 
 /** A mail with a base64 file, a quoted-printable part, an 8bit part and a message/rfc822 part. */
 function mixedMail(lastLineBreak: boolean): Buffer {
@@ -101,7 +103,6 @@ async function streamed(raw: Buffer, chunkBytes: number, pieceBytes: number) {
     await stream.push(raw.subarray(offset, offset + pieceBytes));
   return stream.finish();
 }
-
 
 /** The stored row of the mixed mail, whose original the tests then write (its id). */
 async function storedMailRow(db: Db): Promise<number> {

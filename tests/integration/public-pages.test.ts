@@ -83,7 +83,11 @@ describeEachEngine('public pages from the content', (database) => {
     await publishArticle(db, a.id, 1, ANA);
     const draft = await createArticle(db, input('borrador'), ANA);
     // A built file of the table (a style sheet: no replaceable part), which the renders must leave alone.
-    const built = { etag: 'built', contentType: 'text/css; charset=utf-8', bodies: { identity: Buffer.from('body{}') } } as unknown as CachedFile;
+    const built = {
+      etag: 'built',
+      contentType: 'text/css; charset=utf-8',
+      bodies: { identity: Buffer.from('body{}') },
+    } as unknown as CachedFile;
     const files = new Map<string, CachedFile>([['/servicios', built]]);
     const countable = new Set<string>(['/servicios']);
     const fetched: string[] = [];
@@ -94,7 +98,14 @@ describeEachEngine('public pages from the content', (database) => {
     expect(files.has('/blog/borrador')).toBe(false);
     expect(files.get('/rss.xml')?.contentType).toBe('application/xml; charset=utf-8');
     expect(files.get('/servicios')).toBe(built);
-    expect([...countable].sort()).toEqual(['/ayuda', '/blog', '/blog/a', '/rss.xml', '/servicios', '/sitemap.xml']);
+    expect([...countable].sort()).toEqual([
+      '/ayuda',
+      '/blog',
+      '/blog/a',
+      '/rss.xml',
+      '/servicios',
+      '/sitemap.xml',
+    ]);
 
     // A publish: rendered without anyone asking.
     await publishArticle(db, draft.id, 1, ANA);
@@ -181,7 +192,11 @@ describeEachEngine('social cards of the content', (database) => {
     const a = await createArticle(db, input('a', 'Cómo facturar con e-CF & NCF <sin errores>'), ANA);
     await publishArticle(db, a.id, 1, ANA);
     // An article imported from the Markdown files, at its first slug with its own illustration: the build's card.
-    const imported = await createArticle(db, { ...input('mejor-erp-2025'), coverImage: 'asset:blog/mejor-erp-2025.svg' }, ANA);
+    const imported = await createArticle(
+      db,
+      { ...input('mejor-erp-2025'), coverImage: 'asset:blog/mejor-erp-2025.svg' },
+      ANA,
+    );
     await publishArticle(db, imported.id, 1, ANA);
     const help = await createArticle(db, { ...input('primeros-pasos'), kind: 'ayuda' }, ANA);
     await publishArticle(db, help.id, 1, ANA);

@@ -38,20 +38,39 @@ describeEachEngine('customer rating', (database) => {
   it("asks '¿Cómo te atendimos?' with five links of one token made at the resolution, stored hashed", async () => {
     const { db } = database();
     const incident = await insertIncident(db, { email: 'ana@cliente.example' });
-    await setIncidentState(db, { id: incident.id, estado: 'En Proceso', actor: 'luis@vertice.example', notify: brand }, at(1));
+    await setIncidentState(
+      db,
+      { id: incident.id, estado: 'En Proceso', actor: 'luis@vertice.example', notify: brand },
+      at(1),
+    );
     // Only the 'Resuelto' notice asks.
     expect(await db.selectFrom('incidentRatings').selectAll().execute()).toEqual([]);
-    const inProgress = await db.selectFrom('mailOutbox').select(['textBody', 'htmlBody']).executeTakeFirstOrThrow();
+    const inProgress = await db
+      .selectFrom('mailOutbox')
+      .select(['textBody', 'htmlBody'])
+      .executeTakeFirstOrThrow();
     expect(inProgress.textBody).not.toContain('¿Cómo te atendimos?');
 
-    await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: 'luis@vertice.example', notify: brand }, at(2));
-    const mail = await db.selectFrom('mailOutbox').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+    await setIncidentState(
+      db,
+      { id: incident.id, estado: 'Resuelto', actor: 'luis@vertice.example', notify: brand },
+      at(2),
+    );
+    const mail = await db
+      .selectFrom('mailOutbox')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(mail.textBody).toContain('¿Cómo te atendimos?');
     expect(mail.htmlBody).toContain('¿Cómo te atendimos?');
     const text = [...mail.textBody.matchAll(RATING_LINK)];
     expect(text.map((link) => link[2])).toEqual(['1', '2', '3', '4', '5']);
     expect(new Set(text.map((link) => link[1])).size).toBe(1);
-    const html = [...mail.htmlBody.matchAll(/href="[^"]*\/soporte\/valoracion\?token=([A-Za-z0-9_-]{24})&amp;valor=([1-5])"/g)];
+    const html = [
+      ...mail.htmlBody.matchAll(
+        /href="[^"]*\/soporte\/valoracion\?token=([A-Za-z0-9_-]{24})&amp;valor=([1-5])"/g,
+      ),
+    ];
     expect(html.map((link) => link[2])).toEqual(['1', '2', '3', '4', '5']);
     const token = text[0]![1]!;
     // 18 random bytes (144 bits); only its SHA-256 is kept.
@@ -76,9 +95,14 @@ describeEachEngine('customer rating', (database) => {
     const { db } = database();
     const incident = await insertIncident(db, { email: 'ana@cliente.example', nombre: 'Ana' });
     const token = await resolve(db, incident.id, at(1));
-    expect(await ratingLink(db, token, at(2))).toEqual({ status: 'open', numeroIncidencia: incident.numeroIncidencia });
+    expect(await ratingLink(db, token, at(2))).toEqual({
+      status: 'open',
+      numeroIncidencia: incident.numeroIncidencia,
+    });
     const comment = 'Muy rápidos <script>alert(1)</script>';
-    expect((await rateResolution(db, { token, valor: 5, comentario: `  ${comment} ` }, at(2))).status).toBe('open');
+    expect((await rateResolution(db, { token, valor: 5, comentario: `  ${comment} ` }, at(2))).status).toBe(
+      'open',
+    );
     expect(await rateResolution(db, { token, valor: 1, comentario: 'otra vez' }, at(3))).toEqual({
       status: 'used',
       numeroIncidencia: incident.numeroIncidencia,
@@ -90,8 +114,18 @@ describeEachEngine('customer rating', (database) => {
 
     const record = await incidentByNumber(db, incident.numeroIncidencia);
     const timeline = await staffTimeline(db, record!);
-    expect(timeline.at(-1)).toEqual({ kind: 'rating', fecha: at(2).toISOString(), autor: null, valor: 5, texto: comment });
-    const activity = await db.selectFrom('incidents').select('lastActivityAt').where('id', '=', incident.id).executeTakeFirstOrThrow();
+    expect(timeline.at(-1)).toEqual({
+      kind: 'rating',
+      fecha: at(2).toISOString(),
+      autor: null,
+      valor: 5,
+      texto: comment,
+    });
+    const activity = await db
+      .selectFrom('incidents')
+      .select('lastActivityAt')
+      .where('id', '=', incident.id)
+      .executeTakeFirstOrThrow();
     expect(activity.lastActivityAt).toBe(at(2).toISOString());
   });
 
@@ -103,9 +137,15 @@ describeEachEngine('customer rating', (database) => {
       rateResolution(db, { token, valor: 4, comentario: '' }, at(2)),
       rateResolution(db, { token, valor: 2, comentario: '' }, at(2)),
     ]);
-    const stored = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value.status === 'open');
+    const stored = outcomes.filter(
+      (outcome) => outcome.status === 'fulfilled' && outcome.value.status === 'open',
+    );
     expect(stored).toHaveLength(1);
-    const rated = await db.selectFrom('incidentRatings').select('valor').where('ratedAt', 'is not', null).execute();
+    const rated = await db
+      .selectFrom('incidentRatings')
+      .select('valor')
+      .where('ratedAt', 'is not', null)
+      .execute();
     expect(rated).toHaveLength(1);
   });
 
@@ -121,9 +161,13 @@ describeEachEngine('customer rating', (database) => {
       numeroIncidencia: incident.numeroIncidencia,
     });
     const wrong = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
-    expect(await rateResolution(db, { token: wrong, valor: 5, comentario: '' }, at(2))).toEqual({ status: 'not-found' });
+    expect(await rateResolution(db, { token: wrong, valor: 5, comentario: '' }, at(2))).toEqual({
+      status: 'not-found',
+    });
     expect(await ratingLink(db, "x' or 1=1 --", at(2))).toEqual({ status: 'not-found' });
-    expect(await db.selectFrom('incidentRatings').select('ratedAt').where('ratedAt', 'is not', null).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('incidentRatings').select('ratedAt').where('ratedAt', 'is not', null).execute(),
+    ).toEqual([]);
   });
 
   it('rates a reopened incident resolved again with a new token; a second notice of one resolution does not', async () => {
@@ -133,13 +177,23 @@ describeEachEngine('customer rating', (database) => {
     // 'Resuelto' notified again without reopening: the same resolution, a second link to it.
     const again = await resolve(db, incident.id, at(1, 30));
     expect(again).not.toBe(first);
-    expect((await rateResolution(db, { token: first, valor: 2, comentario: 'Tardaron' }, at(2))).status).toBe('open');
-    expect((await rateResolution(db, { token: again, valor: 5, comentario: '' }, at(2, 5))).status).toBe('used');
+    expect((await rateResolution(db, { token: first, valor: 2, comentario: 'Tardaron' }, at(2))).status).toBe(
+      'open',
+    );
+    expect((await rateResolution(db, { token: again, valor: 5, comentario: '' }, at(2, 5))).status).toBe(
+      'used',
+    );
 
-    await setIncidentState(db, { id: incident.id, estado: 'En Proceso', actor: 'luis@vertice.example' }, at(3));
+    await setIncidentState(
+      db,
+      { id: incident.id, estado: 'En Proceso', actor: 'luis@vertice.example' },
+      at(3),
+    );
     const second = await resolve(db, incident.id, at(4));
     expect(second).not.toBe(first);
-    expect((await rateResolution(db, { token: second, valor: 4, comentario: 'Ahora sí' }, at(5))).status).toBe('open');
+    expect(
+      (await rateResolution(db, { token: second, valor: 4, comentario: 'Ahora sí' }, at(5))).status,
+    ).toBe('open');
     const rated = await db
       .selectFrom('incidentRatings')
       .select(['valor', 'resolvedAt'])
@@ -157,7 +211,12 @@ describeEachEngine('customer rating', (database) => {
 
   it('sums up the last 30 days for the staff home: average, share of 4–5 and the comments', async () => {
     const { db } = database();
-    expect(await ratingSummary(db, at(20))).toEqual({ count: 0, average: null, satisfied: null, comments: [] });
+    expect(await ratingSummary(db, at(20))).toEqual({
+      count: 0,
+      average: null,
+      satisfied: null,
+      comments: [],
+    });
     const rate = async (valor: number, comentario: string, resolvedOn: number, ratedOn: number) => {
       const incident = await insertIncident(db, { email: 'ana@cliente.example' });
       const token = await resolve(db, incident.id, at(resolvedOn));
@@ -178,34 +237,47 @@ describeEachEngine('customer rating', (database) => {
     ]);
   });
 
-  it.skipIf(!postgresAvailable)('moves the rating links and ratings with `npm run data`, to the other engine and back', async () => {
-    const { db, engine } = database();
-    const incident = await insertIncident(db, { email: 'ana@cliente.example' });
-    const used = await resolve(db, incident.id, at(1));
-    await rateResolution(db, { token: used, valor: 4, comentario: 'Bien, gracias' }, at(2));
-    await setIncidentState(db, { id: incident.id, estado: 'En Proceso', actor: 'luis@vertice.example' }, at(3));
-    const open = await resolve(db, incident.id, at(4));
-    const first = await exportData(db);
-    const exported = first.incidents.find((item) => item.numeroIncidencia === incident.numeroIncidencia);
-    expect(exported?.ratings).toHaveLength(2);
-    expect(JSON.stringify(first)).not.toContain(used);
+  it.skipIf(!postgresAvailable)(
+    'moves the rating links and ratings with `npm run data`, to the other engine and back',
+    async () => {
+      const { db, engine } = database();
+      const incident = await insertIncident(db, { email: 'ana@cliente.example' });
+      const used = await resolve(db, incident.id, at(1));
+      await rateResolution(db, { token: used, valor: 4, comentario: 'Bien, gracias' }, at(2));
+      await setIncidentState(
+        db,
+        { id: incident.id, estado: 'En Proceso', actor: 'luis@vertice.example' },
+        at(3),
+      );
+      const open = await resolve(db, incident.id, at(4));
+      const first = await exportData(db);
+      const exported = first.incidents.find((item) => item.numeroIncidencia === incident.numeroIncidencia);
+      expect(exported?.ratings).toHaveLength(2);
+      expect(JSON.stringify(first)).not.toContain(used);
 
-    const target = await createTestDatabase(engine === 'sqlite' ? 'postgres' : 'sqlite');
-    try {
-      const to = target.db;
-      await importData(to, JSON.parse(JSON.stringify(first)));
-      const second = await exportData(to);
-      expect(second.incidents.map((item) => item.ratings)).toEqual(first.incidents.map((item) => item.ratings));
-      // The used link is still used there; the open one still rates, once.
-      expect((await ratingLink(to, used, at(5))).status).toBe('used');
-      expect((await rateResolution(to, { token: open, valor: 5, comentario: '' }, at(5))).status).toBe('open');
-      expect((await rateResolution(to, { token: open, valor: 5, comentario: '' }, at(5))).status).toBe('used');
-      // The same file again adds nothing.
-      const before = await to.selectFrom('incidentRatings').selectAll().execute();
-      await importData(to, JSON.parse(JSON.stringify(first)));
-      expect(await to.selectFrom('incidentRatings').selectAll().execute()).toHaveLength(before.length);
-    } finally {
-      await target.cleanup();
-    }
-  });
+      const target = await createTestDatabase(engine === 'sqlite' ? 'postgres' : 'sqlite');
+      try {
+        const to = target.db;
+        await importData(to, JSON.parse(JSON.stringify(first)));
+        const second = await exportData(to);
+        expect(second.incidents.map((item) => item.ratings)).toEqual(
+          first.incidents.map((item) => item.ratings),
+        );
+        // The used link is still used there; the open one still rates, once.
+        expect((await ratingLink(to, used, at(5))).status).toBe('used');
+        expect((await rateResolution(to, { token: open, valor: 5, comentario: '' }, at(5))).status).toBe(
+          'open',
+        );
+        expect((await rateResolution(to, { token: open, valor: 5, comentario: '' }, at(5))).status).toBe(
+          'used',
+        );
+        // The same file again adds nothing.
+        const before = await to.selectFrom('incidentRatings').selectAll().execute();
+        await importData(to, JSON.parse(JSON.stringify(first)));
+        expect(await to.selectFrom('incidentRatings').selectAll().execute()).toHaveLength(before.length);
+      } finally {
+        await target.cleanup();
+      }
+    },
+  );
 });

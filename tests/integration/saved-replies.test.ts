@@ -30,25 +30,40 @@ import { insertIncident } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
 const ANA = { actorId: 'user-ana', actorEmail: 'ana@vertice.example', network: '203.0.113.0/24' };
-const GREETING = 'Hola, {nombre}: tu incidencia {numero} está «{estado}». Síguela aquí: {enlace_seguimiento}\n\n{mi_nombre}';
+const GREETING =
+  'Hola, {nombre}: tu incidencia {numero} está «{estado}». Síguela aquí: {enlace_seguimiento}\n\n{mi_nombre}';
 
 it('checks a saved reply: title and text required and limited, only known variables (each unknown one named)', () => {
   expect(savedReplyProblems({ title: '  ', body: '' })).toEqual({
     titulo: SAVED_REPLY_MESSAGES.titleEmpty,
     texto: SAVED_REPLY_MESSAGES.bodyEmpty,
   });
-  expect(savedReplyProblems({ title: 'Uno\ndos', body: 'x' })).toEqual({ titulo: SAVED_REPLY_MESSAGES.titleControl });
-  expect(savedReplyProblems({ title: 'ñ'.repeat(SAVED_REPLY_TITLE_MAX), body: 'ñ'.repeat(SAVED_REPLY_BODY_MAX) })).toEqual({});
-  expect(savedReplyProblems({ title: 'ñ'.repeat(SAVED_REPLY_TITLE_MAX + 1), body: 'ñ'.repeat(SAVED_REPLY_BODY_MAX + 1) })).toEqual({
+  expect(savedReplyProblems({ title: 'Uno\ndos', body: 'x' })).toEqual({
+    titulo: SAVED_REPLY_MESSAGES.titleControl,
+  });
+  expect(
+    savedReplyProblems({ title: 'ñ'.repeat(SAVED_REPLY_TITLE_MAX), body: 'ñ'.repeat(SAVED_REPLY_BODY_MAX) }),
+  ).toEqual({});
+  expect(
+    savedReplyProblems({
+      title: 'ñ'.repeat(SAVED_REPLY_TITLE_MAX + 1),
+      body: 'ñ'.repeat(SAVED_REPLY_BODY_MAX + 1),
+    }),
+  ).toEqual({
     titulo: SAVED_REPLY_MESSAGES.titleLong,
     texto: SAVED_REPLY_MESSAGES.bodyLong,
   });
   expect(savedReplyProblems({ title: 'Saludo', body: GREETING })).toEqual({});
-  const refused = savedReplyProblems({ title: 'Saludo', body: 'Hola {cliente}, {Nombre} y {cliente} { } {nombre}' });
+  const refused = savedReplyProblems({
+    title: 'Saludo',
+    body: 'Hola {cliente}, {Nombre} y {cliente} { } {nombre}',
+  });
   expect(unknownVariables('Hola {cliente}, {Nombre} y {cliente}')).toEqual(['cliente', 'Nombre']);
   expect(refused.texto).toBe(SAVED_REPLY_MESSAGES.unknown(['cliente', 'Nombre']));
   expect(refused.texto).toMatch(/^Las variables \{cliente\}, \{Nombre\} no existen\. Puedes usar \{nombre\}/);
-  expect(savedReplyProblems({ title: 'x', body: '{telefono}' }).texto).toMatch(/^La variable \{telefono\} no existe\./);
+  expect(savedReplyProblems({ title: 'x', body: '{telefono}' }).texto).toMatch(
+    /^La variable \{telefono\} no existe\./,
+  );
   expect(appendToReply('', 'B')).toBe('B');
   expect(appendToReply('A  \n', 'B')).toBe('A\n\nB');
 });
@@ -57,25 +72,53 @@ describeEachEngine('saved replies', (database) => {
   it('creates, edits and deletes with audit events; refuses a taken title, an unknown variable, one gone', async () => {
     const { db } = database();
     const now = new Date('2025-03-03T14:00:00Z');
-    const saludo = await createSavedReply(db, { title: '  Saludo   inicial ', body: 'Hola, {nombre}.\r\nGracias.' }, ANA, now);
-    expect(saludo).toMatchObject({ title: 'Saludo inicial', body: 'Hola, {nombre}.\nGracias.', createdBy: ANA.actorEmail });
+    const saludo = await createSavedReply(
+      db,
+      { title: '  Saludo   inicial ', body: 'Hola, {nombre}.\r\nGracias.' },
+      ANA,
+      now,
+    );
+    expect(saludo).toMatchObject({
+      title: 'Saludo inicial',
+      body: 'Hola, {nombre}.\nGracias.',
+      createdBy: ANA.actorEmail,
+    });
     await createSavedReply(db, { title: 'Ánimo', body: 'Seguimos en ello.' }, ANA, now);
     expect((await listSavedReplies(db)).map((reply) => reply.title)).toEqual(['Ánimo', 'Saludo inicial']);
 
-    const taken = await createSavedReply(db, { title: 'saludo INICIAL', body: 'x' }, ANA).catch((error: unknown) => error);
+    const taken = await createSavedReply(db, { title: 'saludo INICIAL', body: 'x' }, ANA).catch(
+      (error: unknown) => error,
+    );
     expect(taken).toBeInstanceOf(SavedReplyRefusal);
     expect((taken as SavedReplyRefusal).errors).toEqual({ titulo: SAVED_REPLY_MESSAGES.titleTaken });
-    const unknown = await editSavedReply(db, saludo.id, { title: 'Saludo', body: 'Hola {cliente}' }, ANA).catch((error: unknown) => error);
+    const unknown = await editSavedReply(
+      db,
+      saludo.id,
+      { title: 'Saludo', body: 'Hola {cliente}' },
+      ANA,
+    ).catch((error: unknown) => error);
     expect((unknown as SavedReplyRefusal).errors.texto).toMatch(/^La variable \{cliente\} no existe\./);
 
-    const edited = await editSavedReply(db, saludo.id, { title: 'Saludo', body: 'Hola, {nombre}.' }, ANA, new Date('2025-03-04T10:00:00Z'));
-    expect(edited).toMatchObject({ title: 'Saludo', body: 'Hola, {nombre}.', updatedAt: '2025-03-04T10:00:00.000Z' });
+    const edited = await editSavedReply(
+      db,
+      saludo.id,
+      { title: 'Saludo', body: 'Hola, {nombre}.' },
+      ANA,
+      new Date('2025-03-04T10:00:00Z'),
+    );
+    expect(edited).toMatchObject({
+      title: 'Saludo',
+      body: 'Hola, {nombre}.',
+      updatedAt: '2025-03-04T10:00:00.000Z',
+    });
     // Its own title again is not "taken".
     await editSavedReply(db, saludo.id, { title: 'saludo', body: 'Hola, {nombre}.' }, ANA);
 
     expect(await deleteSavedReply(db, saludo.id, ANA)).toBe(true);
     expect(await deleteSavedReply(db, saludo.id, ANA)).toBe(false);
-    const gone = await editSavedReply(db, saludo.id, { title: 'Saludo', body: 'x' }, ANA).catch((error: unknown) => error);
+    const gone = await editSavedReply(db, saludo.id, { title: 'Saludo', body: 'x' }, ANA).catch(
+      (error: unknown) => error,
+    );
     expect((gone as SavedReplyRefusal).notFound).toBe(true);
     expect((await listSavedReplies(db)).map((reply) => reply.title)).toEqual(['Ánimo']);
 
@@ -96,7 +139,9 @@ describeEachEngine('saved replies', (database) => {
     const staff = { name: 'Ana Pérez', email: ANA.actorEmail };
     const filled = await fillSavedReplyFor(db, reply.id, { incident, staff, brand });
     expect(filled?.title).toBe('Saludo');
-    const link = /https:\/\/vertice\.example\/soporte\/seguimiento\?token=([A-Za-z0-9_-]{24})/.exec(filled!.text);
+    const link = /https:\/\/vertice\.example\/soporte\/seguimiento\?token=([A-Za-z0-9_-]{24})/.exec(
+      filled!.text,
+    );
     expect(link).not.toBeNull();
     expect(filled!.text).toBe(
       `Hola, María Peña: tu incidencia ${incident.numeroIncidencia} está «En Proceso». Síguela aquí: ${link![0]}\n\nAna Pérez`,
@@ -107,9 +152,10 @@ describeEachEngine('saved replies', (database) => {
     // A staff member without a name signs with the e-mail; a text without the link issues no token.
     const plain = await createSavedReply(db, { title: 'Firma', body: '{mi_nombre} · {numero}' }, ANA);
     const before = await db.selectFrom('incidentTokens').select('tokenHash').execute();
-    expect((await fillSavedReplyFor(db, plain.id, { incident, staff: { name: '', email: ANA.actorEmail }, brand }))?.text).toBe(
-      `${ANA.actorEmail} · ${incident.numeroIncidencia}`,
-    );
+    expect(
+      (await fillSavedReplyFor(db, plain.id, { incident, staff: { name: '', email: ANA.actorEmail }, brand }))
+        ?.text,
+    ).toBe(`${ANA.actorEmail} · ${incident.numeroIncidencia}`);
     expect(await db.selectFrom('incidentTokens').select('tokenHash').execute()).toHaveLength(before.length);
     expect(await fillSavedReplyFor(db, 999_999, { incident, staff, brand })).toBeNull();
   });
@@ -117,15 +163,30 @@ describeEachEngine('saved replies', (database) => {
   it('carries the saved replies through npm run data: exported, imported elsewhere, skipped the second time, a bad one refused', async () => {
     const { db, engine } = database();
     await createSavedReply(db, { title: 'Saludo', body: GREETING }, ANA, new Date('2025-03-03T14:00:00Z'));
-    await createSavedReply(db, { title: 'Cierre', body: 'Quedamos atentos.\n{mi_nombre}' }, ANA, new Date('2025-03-03T15:00:00Z'));
+    await createSavedReply(
+      db,
+      { title: 'Cierre', body: 'Quedamos atentos.\n{mi_nombre}' },
+      ANA,
+      new Date('2025-03-03T15:00:00Z'),
+    );
     const exported = await exportData(db);
     expect(exported.savedReplies?.map((reply) => reply.title)).toEqual(['Saludo', 'Cierre']);
 
     const target = await createTestDatabase(engine);
     try {
       const refused: string[] = [];
-      const file = JSON.parse(JSON.stringify({ ...exported, savedReplies: [...exported.savedReplies!, { title: 'Mala', body: 'Hola {apodo}', createdAt: '2025-03-03T16:00:00Z' }] }));
-      const first = await importData(target.db, file, { onRefused: (refusal) => refused.push(`${refusal.record}: ${refusal.reason}`) });
+      const file = JSON.parse(
+        JSON.stringify({
+          ...exported,
+          savedReplies: [
+            ...exported.savedReplies!,
+            { title: 'Mala', body: 'Hola {apodo}', createdAt: '2025-03-03T16:00:00Z' },
+          ],
+        }),
+      );
+      const first = await importData(target.db, file, {
+        onRefused: (refusal) => refused.push(`${refusal.record}: ${refusal.reason}`),
+      });
       expect(first.savedReplies).toEqual({ imported: 2, skipped: 0, invalid: 1 });
       expect(refused).toEqual([expect.stringMatching(/^Mala: la variable \{apodo\} no existe\./)]);
       const again = await importData(target.db, JSON.parse(JSON.stringify(exported)));

@@ -78,19 +78,42 @@ describeEachEngine('staff search', (database) => {
       rnc: '1-31-24675-7',
       problema: 'La impresora de la caja no quiere imprimir la Facturación del día.',
     });
-    const other = await insertIncident(db, { problema: 'No carga el inventario.', nombre: 'Pedro Báez', rnc: '402000000' });
-    const setup = await insertIncident(db, { problema: 'Necesito ayuda para configurar el correo.', nombre: 'Rosa Peña', rnc: '402000001' });
+    const other = await insertIncident(db, {
+      problema: 'No carga el inventario.',
+      nombre: 'Pedro Báez',
+      rnc: '402000000',
+    });
+    const setup = await insertIncident(db, {
+      problema: 'Necesito ayuda para configurar el correo.',
+      nombre: 'Rosa Peña',
+      rnc: '402000001',
+    });
 
     // 'factura' and 'facturar' find 'Facturación': Snowball's suffixes carry their accents, so the word as
     // written is stemmed too (with the accent dropped, 'facturacion' would stay a word of its own).
-    for (const query of ['facturacion', 'FACTURACIÓN', 'factura', 'Facturar', 'imprime', 'Imprimiendo', 'nunez', 'MARIA NUÑEZ']) {
+    for (const query of [
+      'facturacion',
+      'FACTURACIÓN',
+      'factura',
+      'Facturar',
+      'imprime',
+      'Imprimiendo',
+      'nunez',
+      'MARIA NUÑEZ',
+    ]) {
       expect(ids(await searchEverything(db, query), 'incidents'), query).toEqual([printer.id]);
     }
     // And back: 'configuración' finds 'configurar', typed with its accent or without.
     for (const query of ['configuración', 'configuracion', 'Configurar', 'configurando']) {
       expect(ids(await searchEverything(db, query), 'incidents'), query).toEqual([setup.id]);
     }
-    for (const query of ['INC-20261127-4321', '4321', '131246757', '1-31-24675-7', 'maria.nunez@colmado.example']) {
+    for (const query of [
+      'INC-20261127-4321',
+      '4321',
+      '131246757',
+      '1-31-24675-7',
+      'maria.nunez@colmado.example',
+    ]) {
       expect(ids(await searchEverything(db, query), 'incidents'), query).toEqual([printer.id]);
     }
     // Every word must be there (in any field).
@@ -104,12 +127,19 @@ describeEachEngine('staff search', (database) => {
     const { db } = database();
     const payload = '<img src=x onerror=alert(1)> la conciliación bancaria falla';
     // Oldest, but the word is its e-mail address: identifiers rank first.
-    const byEmail = await insertIncident(db, { problema: 'Otra cosa.', email: 'conciliacion@banco.example', nombre: 'Banco' });
+    const byEmail = await insertIncident(db, {
+      problema: 'Otra cosa.',
+      email: 'conciliacion@banco.example',
+      nombre: 'Banco',
+    });
     // The word in the name ranks above the one in a note, though older.
     const byName = await insertIncident(db, { problema: 'Pregunta general.', nombre: 'Conciliación Pérez' });
     const byNote = await insertIncident(db, { problema: 'No entra al sistema.', nombre: 'Luis Reyes' });
     await addNote(db, { incidentId: byNote.id, author, body: payload });
-    const message = await insertContactMessage(db, { name: 'Ana', message: 'Quiero la conciliación automática.' });
+    const message = await insertContactMessage(db, {
+      name: 'Ana',
+      message: 'Quiero la conciliación automática.',
+    });
     const client = await insertClient(db, { razonSocial: 'Conciliación del Caribe SRL', rnc: '130000001' });
     await insertClient(db, { razonSocial: 'Otra Empresa SRL', rnc: '130000002' });
 
@@ -126,9 +156,13 @@ describeEachEngine('staff search', (database) => {
       html: '&#60;img src=x onerror=alert(1)&#62; la <mark>conciliación</mark> bancaria falla',
     });
     expect(noted.snippet!.html).not.toContain('<img');
-    expect(group(results, 'incidents').hits[0]!.detailHtml).toContain('<mark>conciliacion</mark>@banco.example');
+    expect(group(results, 'incidents').hits[0]!.detailHtml).toContain(
+      '<mark>conciliacion</mark>@banco.example',
+    );
     expect(group(results, 'incidents').hits[1]!.titleHtml).toContain('<mark>Conciliación</mark> Pérez');
-    expect(group(results, 'messages').hits[0]!.href).toMatch(new RegExp(`^/admin/mensajes\\?q=conciliacion#mensaje-${message.id}$`));
+    expect(group(results, 'messages').hits[0]!.href).toMatch(
+      new RegExp(`^/admin/mensajes\\?q=conciliacion#mensaje-${message.id}$`),
+    );
     expect(group(results, 'clients').hits[0]!.href).toBe(`/admin/clientes/${client.id}`);
   });
 
@@ -162,11 +196,19 @@ describeEachEngine('staff search', (database) => {
     expect(ids(await searchEverything(db, 'videollamada'), 'clients')).toEqual([client.id]);
 
     // Changes made in SQL, by whatever writer: the triggers follow.
-    await db.updateTable('incidents').set({ problema: 'Teclado dañado.' }).where('id', '=', incident.id).execute();
+    await db
+      .updateTable('incidents')
+      .set({ problema: 'Teclado dañado.' })
+      .where('id', '=', incident.id)
+      .execute();
     expect(ids(await searchEverything(db, 'pantalla'), 'incidents')).toEqual([]);
     expect(ids(await searchEverything(db, 'teclados'), 'incidents')).toEqual([incident.id]);
     expect(ids(await searchEverything(db, 'cableado'), 'incidents')).toEqual([incident.id]);
-    await db.updateTable('incidentEntries').set({ body: 'Cambiar la fuente.' }).where('incidentId', '=', incident.id).execute();
+    await db
+      .updateTable('incidentEntries')
+      .set({ body: 'Cambiar la fuente.' })
+      .where('incidentId', '=', incident.id)
+      .execute();
     expect(ids(await searchEverything(db, 'cableado'), 'incidents')).toEqual([]);
     expect(ids(await searchEverything(db, 'fuente'), 'incidents')).toEqual([incident.id]);
     await db.deleteFrom('incidentEntries').where('incidentId', '=', incident.id).execute();
@@ -192,7 +234,12 @@ describeEachEngine('staff search', (database) => {
         estado: 'Registrado',
         fecha: '2024-01-05T10:00:00.000Z',
       },
-      { name: 'Carlos', email: 'carlos@example.com', message: 'Consulta sobre nóminas.', createdAt: '2024-01-06T10:00:00.000Z' },
+      {
+        name: 'Carlos',
+        email: 'carlos@example.com',
+        message: 'Consulta sobre nóminas.',
+        createdAt: '2024-01-06T10:00:00.000Z',
+      },
     ]);
     expect(group(await searchEverything(db, 'escaner'), 'incidents').total).toBe(1);
     expect(group(await searchEverything(db, 'nomina'), 'messages').total).toBe(1);
@@ -200,16 +247,28 @@ describeEachEngine('staff search', (database) => {
 
   it("filters the incident list by 'Texto' and the inbox by its search through the same index", async () => {
     const { db } = database();
-    const first = await insertIncident(db, { problema: 'Error al imprimir el cierre.', fecha: '2025-01-01T10:00:00.000Z' });
+    const first = await insertIncident(db, {
+      problema: 'Error al imprimir el cierre.',
+      fecha: '2025-01-01T10:00:00.000Z',
+    });
     await insertIncident(db, { problema: 'Otra cosa.', fecha: '2025-01-02T10:00:00.000Z' });
-    const second = await insertIncident(db, { problema: 'La impresora se traba.', fecha: '2025-01-03T10:00:00.000Z' });
+    const second = await insertIncident(db, {
+      problema: 'La impresora se traba.',
+      fecha: '2025-01-03T10:00:00.000Z',
+    });
     await addNote(db, { incidentId: second.id, author, body: 'Ya imprime bien después de limpiarla.' });
     const page = await listIncidents(db, { q: 'imprime' });
     expect(page.items.map((item) => item.id)).toEqual([second.id, first.id]);
     expect((await listIncidents(db, { q: 'imprime', estado: 'Resuelto' })).items).toEqual([]);
-    expect((await listIncidents(db, { q: 'cierre', nombre: 'josé' })).items.map((item) => item.id)).toEqual([first.id]);
+    expect((await listIncidents(db, { q: 'cierre', nombre: 'josé' })).items.map((item) => item.id)).toEqual([
+      first.id,
+    ]);
 
-    await insertContactMessage(db, { name: 'Ana', message: 'Facturación electrónica', createdAt: '2025-01-01T10:00:00.000Z' });
+    await insertContactMessage(db, {
+      name: 'Ana',
+      message: 'Facturación electrónica',
+      createdAt: '2025-01-01T10:00:00.000Z',
+    });
     const inbox = await listMessages(db, { estado: 'pendientes', q: 'FACTURACION', pagina: 1 });
     expect(inbox.items.map((item) => item.name)).toEqual(['Ana']);
   });
@@ -220,13 +279,27 @@ describeEachEngine('staff search', (database) => {
     const incident = await insertIncident(db, { problema: 'Sin conexión a la base de datos.' });
     await db
       .insertInto('incidentEntries')
-      .values({ incidentId: incident.id, kind: 'reply', authorId: 'user-1', authorEmail: author.email, body: 'Reiniciamos el enrutador.', createdAt: '2025-01-01T11:00:00.000Z' })
+      .values({
+        incidentId: incident.id,
+        kind: 'reply',
+        authorId: 'user-1',
+        authorEmail: author.email,
+        body: 'Reiniciamos el enrutador.',
+        createdAt: '2025-01-01T11:00:00.000Z',
+      })
       .execute();
     const message = await insertContactMessage(db, { message: 'Pregunta por la contabilidad.' });
     const client = await insertClient(db, { razonSocial: 'Panadería Dulce Hogar SRL' });
     await db
       .insertInto('clientEvents')
-      .values({ clientId: client.id, kind: 'note', actorId: null, actorEmail: null, detail: 'Llamar los lunes.', createdAt: '2025-01-01T11:00:00.000Z' })
+      .values({
+        clientId: client.id,
+        kind: 'note',
+        actorId: null,
+        actorEmail: null,
+        detail: 'Llamar los lunes.',
+        createdAt: '2025-01-01T11:00:00.000Z',
+      })
       .execute();
     await migrator(db).migrateToLatest();
     expect(ids(await searchEverything(db, 'enrutador'), 'incidents')).toEqual([incident.id]);

@@ -3,7 +3,12 @@ import type { IncidentState } from '../../src/domain/incidents.ts';
 import { incidentSearchColumns } from '../../src/server/db/rows.ts';
 import { exportIncidentsCsv } from '../../src/server/incidents/csv.ts';
 import { IncidentNotFoundError } from '../../src/server/incidents/index.ts';
-import { countIncidentsByState, listIncidents, PAGE_SIZE, RECENT_WINDOW } from '../../src/server/incidents/search.ts';
+import {
+  countIncidentsByState,
+  listIncidents,
+  PAGE_SIZE,
+  RECENT_WINDOW,
+} from '../../src/server/incidents/search.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { normalizeForSearch } from '../../src/server/text.ts';
 import type { Db } from '../../src/server/db/index.ts';
@@ -106,7 +111,12 @@ describeEachEngine('staff incident queries', (database) => {
     await expect(setIncidentState(db, { id: 999_999, estado: 'Resuelto', actor: 'x' })).rejects.toThrow(
       IncidentNotFoundError,
     );
-    expect(await countIncidentsByState(db)).toEqual({ Registrado: 2, 'En Proceso': 1, 'Esperando al cliente': 0, Resuelto: 1 });
+    expect(await countIncidentsByState(db)).toEqual({
+      Registrado: 2,
+      'En Proceso': 1,
+      'Esperando al cliente': 0,
+      Resuelto: 1,
+    });
   });
 
   it('queues the Spanish notice in the transaction of the history entry: both or neither', async () => {

@@ -17,7 +17,12 @@ export interface ActionAnswer {
   error?: string;
 }
 
-export async function postAction(baseUrl: string, name: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<ActionAnswer> {
+export async function postAction(
+  baseUrl: string,
+  name: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<ActionAnswer> {
   try {
     const response = await fetch(`${baseUrl}/_actions/${name}`, {
       method: 'POST',
@@ -37,16 +42,29 @@ export async function postAction(baseUrl: string, name: string, form: Record<str
     }
     return answer;
   } catch (error) {
-    return { status: 0, error: error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error) };
+    return {
+      status: 0,
+      error: error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error),
+    };
   }
 }
 
 /** A support incident as the public form sends it; `tag` makes its problem text unique. */
-export function submitIncident(baseUrl: string, tag: string, headers: Record<string, string> = {}): Promise<ActionAnswer> {
+export function submitIncident(
+  baseUrl: string,
+  tag: string,
+  headers: Record<string, string> = {},
+): Promise<ActionAnswer> {
   return postAction(
     baseUrl,
     'incidents.create',
-    { problema: `Prueba de fallos ${tag}`, nombre: 'Cliente de prueba', telefono: '809-555-0100', email: `cliente+${tag}@example.com`, rnc: '101850043' },
+    {
+      problema: `Prueba de fallos ${tag}`,
+      nombre: 'Cliente de prueba',
+      telefono: '809-555-0100',
+      email: `cliente+${tag}@example.com`,
+      rnc: '101850043',
+    },
     headers,
   );
 }
@@ -57,20 +75,38 @@ export function submitIncident(baseUrl: string, tag: string, headers: Record<str
  * in the outbox, and the staff told of it once: by its own notice, in a digest, or held for the next
  * digest (a burst of incidents).
  */
-export async function expectIncidentsWhole(db: Db, acknowledged: Array<{ numero: string; tag: string }>): Promise<void> {
+export async function expectIncidentsWhole(
+  db: Db,
+  acknowledged: Array<{ numero: string; tag: string }>,
+): Promise<void> {
   for (const { numero, tag } of acknowledged) {
-    const row = await db.selectFrom('incidents').select(['id', 'problema']).where('numeroIncidencia', '=', numero).executeTakeFirst();
+    const row = await db
+      .selectFrom('incidents')
+      .select(['id', 'problema'])
+      .where('numeroIncidencia', '=', numero)
+      .executeTakeFirst();
     expect(row, `${numero} acknowledged but not stored`).toBeDefined();
     expect(row!.problema).toBe(`Prueba de fallos ${tag}`);
   }
-  const count = async (query: string) => Number((await sql<{ n: number }>`${sql.raw(query)}`.execute(db)).rows[0]!.n);
+  const count = async (query: string) =>
+    Number((await sql<{ n: number }>`${sql.raw(query)}`.execute(db)).rows[0]!.n);
   const incidents = await count('select count(*) as n from incidents');
   expect(await count('select count(*) as n from incident_events')).toBe(incidents);
-  expect(await count('select count(*) as n from incidents i where (select count(*) from incident_events e where e.incident_id = i.id) <> 1')).toBe(0);
-  expect(await count("select count(*) as n from mail_outbox where kind = 'incident.confirmation'")).toBe(incidents);
+  expect(
+    await count(
+      'select count(*) as n from incidents i where (select count(*) from incident_events e where e.incident_id = i.id) <> 1',
+    ),
+  ).toBe(0);
+  expect(await count("select count(*) as n from mail_outbox where kind = 'incident.confirmation'")).toBe(
+    incidents,
+  );
   const notices = await count("select count(*) as n from mail_outbox where kind = 'incident.staff-notice'");
   const held = await count('select count(*) as n from incidents where staff_notice_pending = true');
-  const digests = await db.selectFrom('mailOutbox').select('subject').where('kind', '=', 'incident.staff-digest').execute();
+  const digests = await db
+    .selectFrom('mailOutbox')
+    .select('subject')
+    .where('kind', '=', 'incident.staff-digest')
+    .execute();
   const digested = digests.reduce((sum, digest) => sum + Number.parseInt(digest.subject, 10), 0);
   expect(notices + held + digested).toBe(incidents);
   expect(incidents).toBeGreaterThanOrEqual(acknowledged.length);

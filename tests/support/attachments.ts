@@ -122,7 +122,9 @@ export const PDF = Buffer.from(
 );
 
 /** Every allowed type: file name, bytes and the content type it must be stored as (a HEIC as a JPEG named .jpg). */
-export async function allowedSamples(): Promise<Array<{ filename: string; data: Buffer; contentType: string }>> {
+export async function allowedSamples(): Promise<
+  Array<{ filename: string; data: Buffer; contentType: string }>
+> {
   const image = await drawn(40, 30);
   return [
     { filename: 'captura.png', data: await image.clone().png().toBuffer(), contentType: 'image/png' },
@@ -131,17 +133,41 @@ export async function allowedSamples(): Promise<Array<{ filename: string; data: 
     { filename: 'animacion.gif', data: await image.clone().gif().toBuffer(), contentType: 'image/gif' },
     { filename: 'foto-iphone.heic', data: heicWithGps(), contentType: 'image/jpeg' },
     { filename: 'factura.pdf', data: PDF, contentType: 'application/pdf' },
-    { filename: 'notas.txt', data: Buffer.from('Error 0x31 al imprimir\nSegunda línea\n'), contentType: 'text/plain; charset=utf-8' },
-    { filename: 'servidor.log', data: Buffer.from('2025-03-03 10:00 ERROR impresora\n'), contentType: 'text/plain; charset=utf-8' },
-    { filename: 'ventas.csv', data: Buffer.from('fecha;total\n2025-03-03;1500\n'), contentType: 'text/csv; charset=utf-8' },
+    {
+      filename: 'notas.txt',
+      data: Buffer.from('Error 0x31 al imprimir\nSegunda línea\n'),
+      contentType: 'text/plain; charset=utf-8',
+    },
+    {
+      filename: 'servidor.log',
+      data: Buffer.from('2025-03-03 10:00 ERROR impresora\n'),
+      contentType: 'text/plain; charset=utf-8',
+    },
+    {
+      filename: 'ventas.csv',
+      data: Buffer.from('fecha;total\n2025-03-03;1500\n'),
+      contentType: 'text/csv; charset=utf-8',
+    },
     {
       filename: 'reporte.xlsx',
-      data: zipOf({ '[Content_Types].xml': CONTENT_TYPES('xl/workbook.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml'), 'xl/workbook.xml': '<workbook/>' }),
+      data: zipOf({
+        '[Content_Types].xml': CONTENT_TYPES(
+          'xl/workbook.xml',
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml',
+        ),
+        'xl/workbook.xml': '<workbook/>',
+      }),
       contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     },
     {
       filename: 'carta.docx',
-      data: zipOf({ '[Content_Types].xml': CONTENT_TYPES('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml'), 'word/document.xml': '<document/>' }),
+      data: zipOf({
+        '[Content_Types].xml': CONTENT_TYPES(
+          'word/document.xml',
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
+        ),
+        'word/document.xml': '<document/>',
+      }),
       contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     },
   ];

@@ -59,7 +59,12 @@ export function send(url: string, options: RawRequest = {}): Promise<RawResponse
 }
 
 /** A form post as the site's own pages send it (same-origin `Origin`). */
-export function postForm(base: string, path: string, fields: Record<string, string>, options: Omit<RawRequest, 'body' | 'method'> = {}): Promise<RawResponse> {
+export function postForm(
+  base: string,
+  path: string,
+  fields: Record<string, string>,
+  options: Omit<RawRequest, 'body' | 'method'> = {},
+): Promise<RawResponse> {
   return send(`${base}${path}`, {
     ...options,
     method: 'POST',
@@ -69,7 +74,12 @@ export function postForm(base: string, path: string, fields: Record<string, stri
 }
 
 /** A JSON action call (the staff islands call their actions this way). */
-export function postJson(base: string, path: string, payload: unknown, options: Omit<RawRequest, 'body' | 'method'> = {}): Promise<RawResponse> {
+export function postJson(
+  base: string,
+  path: string,
+  payload: unknown,
+  options: Omit<RawRequest, 'body' | 'method'> = {},
+): Promise<RawResponse> {
   return send(`${base}${path}`, {
     ...options,
     method: 'POST',

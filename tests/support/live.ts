@@ -9,11 +9,20 @@ export interface StreamEvent {
 }
 
 /** Signs in by the sign-in form's post; the session cookie to send. */
-export async function sessionCookie(baseUrl: string, email: string, password: string, network: string): Promise<string> {
+export async function sessionCookie(
+  baseUrl: string,
+  email: string,
+  password: string,
+  network: string,
+): Promise<string> {
   const response = await fetch(`${baseUrl}/admin-login`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { origin: baseUrl, 'x-forwarded-for': network, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      origin: baseUrl,
+      'x-forwarded-for': network,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: new URLSearchParams({ email, password }),
   });
   if (response.status !== 303) throw new Error(`No se pudo iniciar sesión como ${email}: ${response.status}`);
@@ -82,5 +91,9 @@ export async function readEvents(
     clearTimeout(timer);
     controller.abort();
   }
-  return { events, contentType: response.headers.get('content-type'), contentEncoding: response.headers.get('content-encoding') };
+  return {
+    events,
+    contentType: response.headers.get('content-type'),
+    contentEncoding: response.headers.get('content-encoding'),
+  };
 }

@@ -33,8 +33,11 @@ export const privatePostgresProblem: string | null = BIN
 
 if (privatePostgresProblem) {
   const message = `PostgreSQL privado no disponible: ${privatePostgresProblem}.`;
-  if (process.env.CI) throw new Error(`${message} En CI las pruebas de reinicio de PostgreSQL son obligatorias.`);
-  console.warn(`\n${'!'.repeat(78)}\n!! ${message}\n!! SE OMITEN las pruebas que reinician PostgreSQL.\n${'!'.repeat(78)}\n`);
+  if (process.env.CI)
+    throw new Error(`${message} En CI las pruebas de reinicio de PostgreSQL son obligatorias.`);
+  console.warn(
+    `\n${'!'.repeat(78)}\n!! ${message}\n!! SE OMITEN las pruebas que reinician PostgreSQL.\n${'!'.repeat(78)}\n`,
+  );
 }
 
 export interface PrivatePostgres {

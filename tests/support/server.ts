@@ -135,8 +135,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // but the pipe's data can reach this process after the health check's answer: wait for the line, so
   // that tests reading it from `output()` never race it.
   const passwordFile = env.FIRST_PASSWORD_FILE;
-  const madeNow = passwordFile !== undefined && existsSync(passwordFile) && statSync(passwordFile).mtimeMs >= spawnedAt;
-  for (const until = Date.now() + 10_000; madeNow && !output.includes('Cuenta de personal creada:') && Date.now() < until; )
+  const madeNow =
+    passwordFile !== undefined && existsSync(passwordFile) && statSync(passwordFile).mtimeMs >= spawnedAt;
+  for (
+    const until = Date.now() + 10_000;
+    madeNow && !output.includes('Cuenta de personal creada:') && Date.now() < until;
+  )
     await new Promise((r) => setTimeout(r, 20));
 
   const removeData = () => {
@@ -264,7 +268,8 @@ export function runAdminScript(
 /** Signs in with the staff account the server created on its first start (password printed once). */
 export async function signInFirstStaff(server: RunningServer): Promise<string> {
   // From the password file, written before the server listens (its console line may still be on its way).
-  const email = generatedFirstPassword(server)?.email ?? /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1];
+  const email =
+    generatedFirstPassword(server)?.email ?? /Cuenta de personal creada: (\S+)/.exec(server.output())?.[1];
   await prepareFirstStaff(server);
   const password = firstStaffPassword(server);
   if (!email || !password) throw new Error('El servidor no creó la cuenta de personal inicial.');

@@ -145,7 +145,8 @@ export function useSite(options: SiteOptions = {}): Site {
     smtp: handle('El servidor SMTP de prueba', () => smtp),
     db: handle('La base de datos del servidor', () => {
       if (!server) return undefined;
-      if (options.shared) throw new Error('La base de datos del servidor compartido no se abre desde una prueba.');
+      if (options.shared)
+        throw new Error('La base de datos del servidor compartido no se abre desde una prueba.');
       return (db ??= openDatabase(server.env.DATABASE_URL!).db);
     }),
     staff: {

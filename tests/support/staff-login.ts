@@ -30,7 +30,9 @@ export async function signInStaff(
   });
   if (response.status() !== 303 || response.headers().location !== '/admin') {
     await context.close();
-    throw new Error(`No se pudo iniciar sesión como ${email} (${response.status()} → ${response.headers().location ?? 'sin redirección'}).`);
+    throw new Error(
+      `No se pudo iniciar sesión como ${email} (${response.status()} → ${response.headers().location ?? 'sin redirección'}).`,
+    );
   }
   return { context, page: await context.newPage() };
 }

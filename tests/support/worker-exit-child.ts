@@ -13,7 +13,11 @@ const [file] = process.argv.slice(2);
 if (!file) throw new Error('uso: worker-exit-child.ts SQLITE_FILE');
 const { db } = openDatabase(file);
 await migrateToLatest(db);
-const [stored] = await storeBlobs(db, [{ filename: 'a.txt', contentType: 'text/plain', data: new Uint8Array(20_000).fill(97), thumb: null }]);
-const { email } = await parseMime(Buffer.from('From: ana@cliente.example\r\nSubject: Factura\r\n\r\nNo imprime.\r\n'));
+const [stored] = await storeBlobs(db, [
+  { filename: 'a.txt', contentType: 'text/plain', data: new Uint8Array(20_000).fill(97), thumb: null },
+]);
+const { email } = await parseMime(
+  Buffer.from('From: ana@cliente.example\r\nSubject: Factura\r\n\r\nNo imprime.\r\n'),
+);
 await db.destroy();
 process.stdout.write(`${stored!.blob} ${email.subject}\n`);

@@ -35,9 +35,17 @@ function pngHeader(width: number, height: number): Buffer {
 
 describe('attachment files', () => {
   it('refuses an image that declares more than 60 megapixels, before decoding it', async () => {
-    const { prepared, refused } = await prepareFiles([{ filename: 'bomba.png', data: pngHeader(20_000, 20_000) }]);
+    const { prepared, refused } = await prepareFiles([
+      { filename: 'bomba.png', data: pngHeader(20_000, 20_000) },
+    ]);
     expect(prepared).toEqual([]);
-    expect(refused).toEqual([expect.objectContaining({ filename: 'bomba.png', reason: 'too-large', message: expect.stringContaining('60 megapíxeles') })]);
+    expect(refused).toEqual([
+      expect.objectContaining({
+        filename: 'bomba.png',
+        reason: 'too-large',
+        message: expect.stringContaining('60 megapíxeles'),
+      }),
+    ]);
   });
 
   it('turns a HEIC photo into a clean JPEG with its thumbnail: GPS gone, turned once as the phone said', async () => {
@@ -104,9 +112,15 @@ describe('attachment files', () => {
 
   it('checks the chosen files in the browser as the server will', () => {
     expect(pickedFilesProblem([{ name: 'a.png', size: 10 }])).toBeUndefined();
-    expect(pickedFilesProblem(Array.from({ length: 6 }, (_, index) => ({ name: `${index}.png`, size: 1 })))).toContain('hasta 5 archivos');
-    expect(pickedFilesProblem([{ name: 'grande.pdf', size: MAX_FILE_BYTES + 1 }])).toContain('«grande.pdf» supera los 10 MB');
-    expect(pickedFilesProblem([1, 2, 3].map((index) => ({ name: `${index}.pdf`, size: MAX_FILE_BYTES - 1 })))).toContain('más de 20 MB');
+    expect(
+      pickedFilesProblem(Array.from({ length: 6 }, (_, index) => ({ name: `${index}.png`, size: 1 }))),
+    ).toContain('hasta 5 archivos');
+    expect(pickedFilesProblem([{ name: 'grande.pdf', size: MAX_FILE_BYTES + 1 }])).toContain(
+      '«grande.pdf» supera los 10 MB',
+    );
+    expect(
+      pickedFilesProblem([1, 2, 3].map((index) => ({ name: `${index}.pdf`, size: MAX_FILE_BYTES - 1 }))),
+    ).toContain('más de 20 MB');
     // An empty file input sends one nameless part.
     expect(pickedFilesProblem([{ name: '', size: 0 }])).toBeUndefined();
   });

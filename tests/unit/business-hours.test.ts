@@ -4,7 +4,13 @@
  * public holidays from date-holidays.
  */
 import { describe, expect, it } from 'vitest';
-import { addBusinessMs, businessMsBetween, isBusinessTime, localDate, type BusinessCalendar } from '../../src/domain/business-hours.ts';
+import {
+  addBusinessMs,
+  businessMsBetween,
+  isBusinessTime,
+  localDate,
+  type BusinessCalendar,
+} from '../../src/domain/business-hours.ts';
 import {
   DEFAULT_RESPONSE_TIMES,
   formatTarget,
@@ -94,7 +100,9 @@ describe('the instant a working duration after (or before) another', () => {
     for (const amount of [1, 7, 13, 54, 100].map((hours) => hours * H + 11 * MIN)) {
       const due = addBusinessMs(calendar, start, amount)!;
       expect(businessMsBetween(calendar, start, due)).toBe(amount);
-      expect(addBusinessMs(calendar, due, -amount)).toEqual(start.getTime() < sd('2026-02-20T18:00:00').getTime() ? start : due);
+      expect(addBusinessMs(calendar, due, -amount)).toEqual(
+        start.getTime() < sd('2026-02-20T18:00:00').getTime() ? start : due,
+      );
     }
   });
 
@@ -105,10 +113,18 @@ describe('the instant a working duration after (or before) another', () => {
   });
 
   it('follows a time zone with daylight saving time', () => {
-    const madrid: BusinessCalendar = { week: calendar.week, timeZone: 'Europe/Madrid', isHoliday: () => false };
+    const madrid: BusinessCalendar = {
+      week: calendar.week,
+      timeZone: 'Europe/Madrid',
+      isHoliday: () => false,
+    };
     // Saturday 28 March 2026 11:00 CET + 2 h: 1 h Saturday, then Monday 30 March 8:00–9:00 CEST (UTC+2 since Sunday).
-    expect(addBusinessMs(madrid, new Date('2026-03-28T10:00:00Z'), 2 * H)).toEqual(new Date('2026-03-30T07:00:00Z'));
-    expect(businessMsBetween(madrid, new Date('2026-03-27T00:00:00Z'), new Date('2026-03-31T00:00:00Z'))).toBe(24 * H);
+    expect(addBusinessMs(madrid, new Date('2026-03-28T10:00:00Z'), 2 * H)).toEqual(
+      new Date('2026-03-30T07:00:00Z'),
+    );
+    expect(
+      businessMsBetween(madrid, new Date('2026-03-27T00:00:00Z'), new Date('2026-03-31T00:00:00Z')),
+    ).toBe(24 * H);
   });
 
   it('says whether an instant is working time', () => {
@@ -127,12 +143,22 @@ describe("'Tiempos de respuesta'", () => {
     expect(targetMs(DEFAULT_RESPONSE_TIMES, 'Alta', 'resolucion')).toBe(20 * H);
     expect(targetMs(DEFAULT_RESPONSE_TIMES, 'Normal', 'resolucion')).toBe(50 * H);
     expect(targetMs(DEFAULT_RESPONSE_TIMES, 'Baja', 'primera-respuesta')).toBe(20 * H);
-    expect(weekHours(DEFAULT_RESPONSE_TIMES)).toEqual([null, [480, 1080], [480, 1080], [480, 1080], [480, 1080], [480, 1080], [480, 720]]);
+    expect(weekHours(DEFAULT_RESPONSE_TIMES)).toEqual([
+      null,
+      [480, 1080],
+      [480, 1080],
+      [480, 1080],
+      [480, 1080],
+      [480, 1080],
+      [480, 720],
+    ]);
   });
 
   it('keeps only valid stored values', () => {
     const parsed = responseTimesFrom({
-      targets: { Urgente: { 'primera-respuesta': { amount: 2, unit: 'h' }, resolucion: { amount: -1, unit: 'h' } } },
+      targets: {
+        Urgente: { 'primera-respuesta': { amount: 2, unit: 'h' }, resolucion: { amount: -1, unit: 'h' } },
+      },
       week: [null, { from: '09:00', to: '17:00' }, null, null, null, { from: '10:00', to: '09:00' }, null],
       timeZone: 'Mars/Olympus',
     });

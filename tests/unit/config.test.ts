@@ -88,7 +88,9 @@ describe('parseConfig', () => {
     });
     for (const host of ['127.0.0.1', 'localhost', '[::1]']) {
       const url = `imap://soporte:clave@${host}:1143/INBOX`;
-      expect(parseConfig({ INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: url }).INBOUND_IMAP_URL).toBe(url);
+      expect(
+        parseConfig({ INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: url }).INBOUND_IMAP_URL,
+      ).toBe(url);
     }
     expect(parseConfig({ INBOUND_POLL_SECONDS: '3600' }).INBOUND_POLL_SECONDS).toBe(3600);
   });
@@ -96,14 +98,29 @@ describe('parseConfig', () => {
   it.each([
     ['INBOUND_ADDRESS', { INBOUND_ADDRESS: 'soporte' }],
     ['INBOUND_ADDRESS', { INBOUND_ADDRESS: 'soporte+x@vertice.example' }],
-    ['INBOUND_IMAP_URL', { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: 'imap://soporte:clave@imap.vertice.example/INBOX' }],
-    ['INBOUND_IMAP_URL', { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: 'https://imap.vertice.example/INBOX' }],
-    ['INBOUND_IMAP_URL', { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: 'imaps://imap.vertice.example/INBOX' }],
+    [
+      'INBOUND_IMAP_URL',
+      {
+        INBOUND_ADDRESS: 'soporte@vertice.example',
+        INBOUND_IMAP_URL: 'imap://soporte:clave@imap.vertice.example/INBOX',
+      },
+    ],
+    [
+      'INBOUND_IMAP_URL',
+      { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: 'https://imap.vertice.example/INBOX' },
+    ],
+    [
+      'INBOUND_IMAP_URL',
+      { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_IMAP_URL: 'imaps://imap.vertice.example/INBOX' },
+    ],
     ['INBOUND_ADDRESS', { INBOUND_IMAP_URL: 'imaps://soporte:clave@imap.vertice.example/INBOX' }],
     ['INBOUND_ADDRESS', { INBOUND_WEBHOOK_SECRET: 'x'.repeat(32) }],
     ['INBOUND_POLL_SECONDS', { INBOUND_POLL_SECONDS: '4' }],
     ['INBOUND_POLL_SECONDS', { INBOUND_POLL_SECONDS: '3601' }],
-    ['INBOUND_WEBHOOK_SECRET', { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_WEBHOOK_SECRET: 'x'.repeat(31) }],
+    [
+      'INBOUND_WEBHOOK_SECRET',
+      { INBOUND_ADDRESS: 'soporte@vertice.example', INBOUND_WEBHOOK_SECRET: 'x'.repeat(31) },
+    ],
     ['INBOUND_MAX_BYTES', { INBOUND_MAX_BYTES: 'mucho' }],
     ['INBOUND_MAX_BYTES', { INBOUND_MAX_BYTES: '0' }],
   ])('fails naming %s for %j', (variable, env) => {
@@ -112,7 +129,13 @@ describe('parseConfig', () => {
   });
 
   it('accepts SQLite paths, file: URLs and PostgreSQL URLs', () => {
-    for (const url of ['data/site.db', '/var/lib/site.db', 'file:data/site.db', 'postgres://u@h/db', 'postgresql://h/db']) {
+    for (const url of [
+      'data/site.db',
+      '/var/lib/site.db',
+      'file:data/site.db',
+      'postgres://u@h/db',
+      'postgresql://h/db',
+    ]) {
       expect(parseConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
     }
   });

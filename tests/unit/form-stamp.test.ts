@@ -15,7 +15,10 @@ describe('form stamp', () => {
   });
 
   it('refuses a signature made with another secret, or changed by one character', () => {
-    expect(verifyStamp(signStamp('otro-secreto-que-no-es-el-nuestro-012345', NOW), SECRET, NOW)).toEqual({ ok: false, reason: 'forged' });
+    expect(verifyStamp(signStamp('otro-secreto-que-no-es-el-nuestro-012345', NOW), SECRET, NOW)).toEqual({
+      ok: false,
+      reason: 'forged',
+    });
     const stamp = signStamp(SECRET, NOW);
     const last = stamp.at(-1) === 'A' ? 'B' : 'A';
     expect(verifyStamp(stamp.slice(0, -1) + last, SECRET, NOW)).toEqual({ ok: false, reason: 'forged' });
@@ -27,13 +30,23 @@ describe('form stamp', () => {
   });
 
   it('refuses a stamp older than 24 hours, and one dated ahead of the clock', () => {
-    expect(verifyStamp(signStamp(SECRET, NOW - 25 * 60 * 60 * 1000), SECRET, NOW)).toEqual({ ok: false, reason: 'expired' });
-    expect(verifyStamp(signStamp(SECRET, NOW - FORM_STAMP_MAX_AGE_MS - 1), SECRET, NOW)).toEqual({ ok: false, reason: 'expired' });
-    expect(verifyStamp(signStamp(SECRET, NOW + 10 * 60 * 1000), SECRET, NOW)).toEqual({ ok: false, reason: 'future' });
+    expect(verifyStamp(signStamp(SECRET, NOW - 25 * 60 * 60 * 1000), SECRET, NOW)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
+    expect(verifyStamp(signStamp(SECRET, NOW - FORM_STAMP_MAX_AGE_MS - 1), SECRET, NOW)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
+    expect(verifyStamp(signStamp(SECRET, NOW + 10 * 60 * 1000), SECRET, NOW)).toEqual({
+      ok: false,
+      reason: 'future',
+    });
   });
 
   it('refuses a missing or malformed value without throwing', () => {
-    for (const value of [undefined, null, '']) expect(verifyStamp(value, SECRET, NOW)).toEqual({ ok: false, reason: 'missing' });
+    for (const value of [undefined, null, ''])
+      expect(verifyStamp(value, SECRET, NOW)).toEqual({ ok: false, reason: 'missing' });
     const signature = signStamp(SECRET, NOW).split('.')[1]!;
     for (const value of [
       String(NOW - 5000), // the old unsigned form

@@ -30,7 +30,10 @@ describe('page scripts minified by esbuild', () => {
 describe('frame script', () => {
   it('sends the beacon to the route routes.ts names', async () => {
     const { ROUTES } = await import('../../src/routes.ts');
-    const source = readFileSync(new URL('../../src/components/site/frame-behaviour.ts', import.meta.url), 'utf8');
+    const source = readFileSync(
+      new URL('../../src/components/site/frame-behaviour.ts', import.meta.url),
+      'utf8',
+    );
     expect(source).toContain(`navigator.sendBeacon?.('${ROUTES.beacon}', location.pathname)`);
   });
 });

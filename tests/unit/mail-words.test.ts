@@ -161,7 +161,13 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
     {
       variant: 'Resuelto con valoración',
       register: 'tú' as const,
-      mail: incidentStateMail(brand, { ...incident, estado: 'Resuelto' }, incident.fecha, 'token', 'valoracion'),
+      mail: incidentStateMail(
+        brand,
+        { ...incident, estado: 'Resuelto' },
+        incident.fecha,
+        'token',
+        'valoracion',
+      ),
     },
   ],
   incidentReplyMail: [
@@ -205,13 +211,22 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
   incidentOverdueMail: (['primera-respuesta', 'resolucion'] as const).map((target) => ({
     variant: target,
     register: 'tú' as const,
-    mail: incidentOverdueMail(brand, { email: 'luis@vertice.example', name: 'Luis Gómez' }, { ...incident, prioridad: 'Urgente', target, dueAt: incident.fecha }),
+    mail: incidentOverdueMail(
+      brand,
+      { email: 'luis@vertice.example', name: 'Luis Gómez' },
+      { ...incident, prioridad: 'Urgente', target, dueAt: incident.fecha },
+    ),
   })),
   incidentAssignedMail: [
     {
       variant: '',
       register: 'tú',
-      mail: incidentAssignedMail(brand, { email: 'luis@vertice.example', name: 'Luis Gómez' }, incident, 'Ana Pérez'),
+      mail: incidentAssignedMail(
+        brand,
+        { email: 'luis@vertice.example', name: 'Luis Gómez' },
+        incident,
+        'Ana Pérez',
+      ),
     },
   ],
   incidentAnswerMail: ([false, true, 'esperando'] as const).map((reopened) => ({

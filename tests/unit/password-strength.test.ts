@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { passwordProblem, personalWords } from '../../src/server/auth/strength.ts';
 
-const base = { current: 'la-clave-de-antes-2025', name: 'Ana Martínez', email: 'ana.martinez@verticeconsultores.com.do' };
-const check = (password: string, extra: Partial<typeof base> = {}) => passwordProblem({ ...base, ...extra, password });
+const base = {
+  current: 'la-clave-de-antes-2025',
+  name: 'Ana Martínez',
+  email: 'ana.martinez@verticeconsultores.com.do',
+};
+const check = (password: string, extra: Partial<typeof base> = {}) =>
+  passwordProblem({ ...base, ...extra, password });
 
 describe('new staff password', () => {
   it('refuses common and breached passwords', () => {

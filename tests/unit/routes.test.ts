@@ -22,7 +22,11 @@ import { ROOT } from '../support/server.ts';
 
 /** Page files that are not public pages: the staff area, its sign-in, the error pages (413: a form too large). */
 const NOT_PUBLIC = (route: string) =>
-  isStaffPath(route) || route === '/404' || route === '/500' || route === ROUTES.tooLarge || route.startsWith(`${ROUTES.fragments}/`);
+  isStaffPath(route) ||
+  route === '/404' ||
+  route === '/500' ||
+  route === ROUTES.tooLarge ||
+  route.startsWith(`${ROUTES.fragments}/`);
 
 /** `/src/pages/producto/admcloud.astro` → `/producto/admcloud`, for every `.astro` file. */
 function pageRoutes(): string[] {
@@ -54,7 +58,14 @@ describe('routes module', () => {
     // The server's own fragments (issue 23): never cached, never counted.
     expect(isPrivatePath(`${ROUTES.fragments}/novedades`)).toBe(true);
     expect(fragmentPath('novedades')).toBe(`${ROUTES.fragments}/novedades`);
-    for (const path of [ROUTES.admin, ROUTES.adminLogin, ROUTES.beacon, ROUTES.health, '/_actions/contact.send', ROUTES.staffIncidentsCsv]) {
+    for (const path of [
+      ROUTES.admin,
+      ROUTES.adminLogin,
+      ROUTES.beacon,
+      ROUTES.health,
+      '/_actions/contact.send',
+      ROUTES.staffIncidentsCsv,
+    ]) {
       expect(isPrivatePath(path), path).toBe(true);
     }
     for (const path of PUBLIC_PAGES) {

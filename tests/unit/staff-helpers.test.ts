@@ -68,9 +68,12 @@ describe('staff helpers', () => {
     expect(page).toBe(1);
     expect(incidentQueryString({ nombre: 'Pérez', estado: 'En Proceso' }, 2)).toBe(
       '?nombre=P%C3%A9rez&estado=En+Proceso&pagina=2',
-    );    expect(parseIncidentQuery(new URLSearchParams('origen=Correo')).filters.origen).toBe('Correo');
+    );
+    expect(parseIncidentQuery(new URLSearchParams('origen=Correo')).filters.origen).toBe('Correo');
     expect(parseIncidentQuery(new URLSearchParams('origen=Fax')).filters.origen).toBeUndefined();
-    expect(incidentQueryString({ estado: 'Registrado', origen: 'Correo' })).toBe('?estado=Registrado&origen=Correo');
+    expect(incidentQueryString({ estado: 'Registrado', origen: 'Correo' })).toBe(
+      '?estado=Registrado&origen=Correo',
+    );
   });
 
   it('maps statuses to the callable error codes and gives up after the time-out', async () => {

@@ -114,7 +114,11 @@ describe('one build, any SITE_URL', () => {
 
       let recompressed!: (count: number) => void;
       const ready = new Promise<number>((resolve) => (recompressed = resolve));
-      const files = await loadStaticFiles(client, { precompressedDir: copies, siteUrl: 'https://www.ejemplo.com.do/', onRecompressed: (count) => recompressed(count) });
+      const files = await loadStaticFiles(client, {
+        precompressedDir: copies,
+        siteUrl: 'https://www.ejemplo.com.do/',
+        onRecompressed: (count) => recompressed(count),
+      });
       const served = files.get('/')!;
       const expected = Buffer.from(page('https://www.ejemplo.com.do'));
       expect(served.bodies.identity.equals(expected)).toBe(true);
@@ -124,7 +128,11 @@ describe('one build, any SITE_URL', () => {
       expect(await ready).toBe(1);
       const best = served.bodies.br!;
       expect(brotliDecompressSync(best).toString()).toBe(page('https://www.ejemplo.com.do'));
-      expect(best.length).toBeLessThanOrEqual(brotliCompressSync(Buffer.from(page('https://www.ejemplo.com.do')), { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }).length);
+      expect(best.length).toBeLessThanOrEqual(
+        brotliCompressSync(Buffer.from(page('https://www.ejemplo.com.do')), {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 5 },
+        }).length,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -135,10 +143,15 @@ describe('one build, any SITE_URL', () => {
     try {
       const client = join(root, 'client');
       mkdirSync(client, { recursive: true });
-      const page = (origin: string) => `<!doctype html><link rel="canonical" href="${origin}/"><p>${'Consultoría. '.repeat(300)}</p>`;
+      const page = (origin: string) =>
+        `<!doctype html><link rel="canonical" href="${origin}/"><p>${'Consultoría. '.repeat(300)}</p>`;
       writeFileSync(join(client, 'index.html'), page(BUILD_ORIGIN));
       let recompressed = 0;
-      const files = await loadStaticFiles(client, { siteUrl: 'https://www.ejemplo.com.do/', recompress: false, onRecompressed: (count) => (recompressed += count) });
+      const files = await loadStaticFiles(client, {
+        siteUrl: 'https://www.ejemplo.com.do/',
+        recompress: false,
+        onRecompressed: (count) => (recompressed += count),
+      });
       const quick = files.get('/')!.bodies.br!;
       expect(brotliDecompressSync(quick).toString()).toBe(page('https://www.ejemplo.com.do'));
       // The pass would start a second after loading: nothing happens, and the quick copy stays.
@@ -160,7 +173,15 @@ describe('pages rendered at run time (docs/decisions/0019)', () => {
   it('answers them from memory like a built file: encodings, ETag, 304, CSP; gone from the table, the next handler answers; a render request passes by', async () => {
     const files = new Map<string, CachedFile>();
     const html = `<!doctype html><title>Blog</title><p>${'Artículos y guías. '.repeat(200)}</p>`;
-    files.set('/blog', await renderedFile(Buffer.from(html), 'text/html; charset=utf-8', [['Content-Security-Policy', "script-src 'self'"]], new Date('2026-03-02T14:00:00Z')));
+    files.set(
+      '/blog',
+      await renderedFile(
+        Buffer.from(html),
+        'text/html; charset=utf-8',
+        [['Content-Security-Policy', "script-src 'self'"]],
+        new Date('2026-03-02T14:00:00Z'),
+      ),
+    );
     const server = createServer(
       staticFilesHandler(
         files,
@@ -179,7 +200,9 @@ describe('pages rendered at run time (docs/decisions/0019)', () => {
           httpGet(`${base}/blog`, { headers }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+            );
           }).on('error', reject);
         });
       const br = await get({ 'Accept-Encoding': 'br, gzip' });
@@ -193,7 +216,9 @@ describe('pages rendered at run time (docs/decisions/0019)', () => {
       expect((await get()).body.toString()).toBe(html);
       expect((await get({ 'If-None-Match': br.headers.etag! })).status).toBe(304);
       // The same bytes rendered again (or by another process) have the same ETag.
-      expect((await renderedFile(Buffer.from(html), 'text/html; charset=utf-8', [])).etag).toBe(br.headers.etag);
+      expect((await renderedFile(Buffer.from(html), 'text/html; charset=utf-8', [])).etag).toBe(
+        br.headers.etag,
+      );
       expect((await get({ 'x-render': 'sí' })).body.toString()).toBe('ruta');
       files.delete('/blog');
       expect((await get()).status).toBe(404);

@@ -4,7 +4,12 @@ import { whatsappLink } from '../../src/lib/whatsapp.ts';
 
 describe('quoteTiendao', () => {
   it('without custom domain: 500 initial, 45 monthly, "No"', () => {
-    expect(quoteTiendao({ customDomain: false })).toEqual({ customDomain: false, initial: 500, monthly: 45, customDomainLabel: 'No' });
+    expect(quoteTiendao({ customDomain: false })).toEqual({
+      customDomain: false,
+      initial: 500,
+      monthly: 45,
+      customDomainLabel: 'No',
+    });
   });
 
   it('with custom domain: 525 initial, 45 monthly, "Sí (+$25/año)"', () => {

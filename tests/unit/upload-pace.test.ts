@@ -48,10 +48,15 @@ describe('the pace of uploads', () => {
     const form = new FormData();
     form.append('problema', 'No imprime');
     form.append('archivos', new Blob([new Uint8Array(300_000).fill(0x61)]), 'registro.txt');
-    const request = new Request('http://127.0.0.1/soporte/nueva?_action=incidents.create', { method: 'POST', body: form });
+    const request = new Request('http://127.0.0.1/soporte/nueva?_action=incidents.create', {
+      method: 'POST',
+      body: form,
+    });
     const read = await readUploadForm(request, async () => {}, new UploadPace(1000));
     expect(read.problem).toBeNull();
     expect(read.fields.get('problema')).toBe('No imprime');
-    expect(read.files.map((file) => [file.filename, file.data.byteLength])).toEqual([['registro.txt', 300_000]]);
+    expect(read.files.map((file) => [file.filename, file.data.byteLength])).toEqual([
+      ['registro.txt', 300_000],
+    ]);
   });
 });

@@ -44,9 +44,10 @@ describe('welcome mail steps', () => {
     );
     expect(general.text).not.toContain('/producto/');
     // It asks to reply: replies go to the staff inbox (else the company's address), never to no-reply.
-    expect(welcomeMail({ ...brand, staffInbox: 'equipo@vertice.example' }, { ...data, tipoProyecto: 'AdmCloud' }).replyTo).toBe(
-      'equipo@vertice.example',
-    );
+    expect(
+      welcomeMail({ ...brand, staffInbox: 'equipo@vertice.example' }, { ...data, tipoProyecto: 'AdmCloud' })
+        .replyTo,
+    ).toBe('equipo@vertice.example');
     expect(general.replyTo).toBe(brand.email);
   });
 });

@@ -120,8 +120,8 @@ export const save = staffForm(
         done = 'despublicado';
       }
       // The public pages follow before the editor says it is done (they are rendered in this process).
-    await contentSettled();
-    return seeOtherTo(`${adminArticlePath(article.id)}?hecho=${done}`);
+      await contentSettled();
+      return seeOtherTo(`${adminArticlePath(article.id)}?hecho=${done}`);
     } catch (error) {
       refuseArticle(error);
     }
@@ -213,13 +213,16 @@ export const uploadImage = staffForm(
     else if (file.size > ARTICLE_IMAGE_MAX_BYTES) errors.imagen = ARTICLE_IMAGE_MESSAGES.tooLarge;
     if (!alt) errors.imagenAlt = ARTICLE_IMAGE_MESSAGES.altRequired;
     else if (alt.length > 200) errors.imagenAlt = ARTICLE_IMAGE_MESSAGES.altLong;
-    if (Object.keys(errors).length) refuse('BAD_REQUEST', 'No se subió la imagen: revisa los campos marcados.', errors);
+    if (Object.keys(errors).length)
+      refuse('BAD_REQUEST', 'No se subió la imagen: revisa los campos marcados.', errors);
     let processed;
     try {
       processed = await processArticleImage(new Uint8Array(await (file as File).arrayBuffer()));
     } catch (error) {
       if (error instanceof ArticleImageRefusal)
-        refuse('BAD_REQUEST', 'No se subió la imagen: revisa los campos marcados.', { imagen: error.message });
+        refuse('BAD_REQUEST', 'No se subió la imagen: revisa los campos marcados.', {
+          imagen: error.message,
+        });
       throw error;
     }
     const image = await storeArticleImage(getDb(), processed, actor.actorEmail);

@@ -33,7 +33,8 @@ export const REPLIES_DONE = {
 
 export const REPLIES_SECTION = 'respuestas';
 
-const back = (done: keyof typeof REPLIES_DONE) => seeOtherTo(`${ROUTES.adminSettings}?hecho=${done}#${REPLIES_SECTION}`);
+const back = (done: keyof typeof REPLIES_DONE) =>
+  seeOtherTo(`${ROUTES.adminSettings}?hecho=${done}#${REPLIES_SECTION}`);
 
 /** The saved reply's id from the form, or a refusal. */
 function replyId(form: FormData): number {
@@ -52,20 +53,29 @@ function refuseReply(error: unknown, verb: 'guardó' | 'actualizó'): never {
 const inputOf = (form: FormData) => ({ title: field(form, 'titulo'), body: field(form, 'texto') });
 
 export const create = staffForm('replies.create', SAVED_REPLY_MESSAGES.failed, async (form, { actor }) => {
-  await createSavedReply(getDb(), inputOf(form), actor).catch((error: unknown) => refuseReply(error, 'guardó'));
+  await createSavedReply(getDb(), inputOf(form), actor).catch((error: unknown) =>
+    refuseReply(error, 'guardó'),
+  );
   return back('respuesta-creada');
 });
 
 export const edit = staffForm('replies.edit', SAVED_REPLY_MESSAGES.failed, async (form, { actor }) => {
   const id = replyId(form);
-  await editSavedReply(getDb(), id, inputOf(form), actor).catch((error: unknown) => refuseReply(error, 'actualizó'));
+  await editSavedReply(getDb(), id, inputOf(form), actor).catch((error: unknown) =>
+    refuseReply(error, 'actualizó'),
+  );
   return back('respuesta-editada');
 });
 
 export const remove = staffForm(
   'replies.remove',
   'No se pudo eliminar la respuesta guardada. Inténtalo de nuevo.',
-  async (form, { actor }) => back((await deleteSavedReply(getDb(), replyId(form), actor)) ? 'respuesta-eliminada' : 'respuesta-no-encontrada'),
+  async (form, { actor }) =>
+    back(
+      (await deleteSavedReply(getDb(), replyId(form), actor))
+        ? 'respuesta-eliminada'
+        : 'respuesta-no-encontrada',
+    ),
 );
 
 /** The text of a saved reply filled for an incident (the incident page's 'Insertar', with JavaScript). */

@@ -17,11 +17,20 @@ export const RESPONSE_TIMES_DONE = {
   tiempos: 'Los tiempos de respuesta se guardaron; los plazos abiertos se recalcularon.',
 } as const;
 
-export const save = staffForm('responseTimes.save', 'No se pudieron guardar los tiempos de respuesta. Inténtalo de nuevo.', async (form, { actor }) => {
-  const read = responseTimesFromForm((name) => field(form, name));
-  if (!read.ok) refuse('BAD_REQUEST', 'No se guardaron los tiempos de respuesta: revisa los campos marcados.', read.errors);
-  await saveResponseTimes(getDb(), read.times, actor);
-  return seeOtherTo(`${ROUTES.adminSettings}?hecho=tiempos#${RESPONSE_TIMES_SECTION}`);
-});
+export const save = staffForm(
+  'responseTimes.save',
+  'No se pudieron guardar los tiempos de respuesta. Inténtalo de nuevo.',
+  async (form, { actor }) => {
+    const read = responseTimesFromForm((name) => field(form, name));
+    if (!read.ok)
+      refuse(
+        'BAD_REQUEST',
+        'No se guardaron los tiempos de respuesta: revisa los campos marcados.',
+        read.errors,
+      );
+    await saveResponseTimes(getDb(), read.times, actor);
+    return seeOtherTo(`${ROUTES.adminSettings}?hecho=tiempos#${RESPONSE_TIMES_SECTION}`);
+  },
+);
 
 export const responseTimeActions = { save };

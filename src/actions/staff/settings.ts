@@ -58,7 +58,10 @@ export const changeName = staffForm(
   async (form, { staff, actor }) => {
     const name = field(form, 'nombre');
     const problem = staffNameProblem(name);
-    if (problem) refuse('BAD_REQUEST', `No se guardó el nombre: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`, { nombre: problem });
+    if (problem)
+      refuse('BAD_REQUEST', `No se guardó el nombre: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`, {
+        nombre: problem,
+      });
     await renameStaff(getDb(), { staffId: staff.id, name, audit: actor });
     return back('nombre', 'nombre');
   },

@@ -32,7 +32,6 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-
 /**
  * The visitor's details in the incident page's header (issue 11): plain, selectable text on the
  * server; once hydrated, a small 'Copiar' button beside each value, so the page works without

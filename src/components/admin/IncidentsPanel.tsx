@@ -87,7 +87,15 @@ function SelectFilter({
 }
 
 /** 'Vence' (issue 22): the next due time of the business-hours clock, red and marked when past. */
-function DueTime({ vence, estado, now }: { vence: string | null; estado: IncidentListItem['estado']; now: string }) {
+function DueTime({
+  vence,
+  estado,
+  now,
+}: {
+  vence: string | null;
+  estado: IncidentListItem['estado'];
+  now: string;
+}) {
   if (!vence)
     return (
       <dd className="truncate text-muted" data-testid="vence">
@@ -96,7 +104,11 @@ function DueTime({ vence, estado, now }: { vence: string | null; estado: Inciden
     );
   const past = vence <= now;
   return (
-    <dd className={`truncate ${past ? 'font-semibold text-red-700' : 'text-ink'}`} data-testid="vence" data-vencida={past ? 'true' : undefined}>
+    <dd
+      className={`truncate ${past ? 'font-semibold text-red-700' : 'text-ink'}`}
+      data-testid="vence"
+      data-vencida={past ? 'true' : undefined}
+    >
       {past ? (
         <>
           <span aria-hidden="true">⚠ </span>Vencida · {formatStaffDateTime(vence)}
@@ -212,36 +224,39 @@ function IncidentCard({
                 <span className="text-muted"> · {formatStaffDateTime(entry.fecha)}</span>
                 <span className="text-muted">
                   {' '}
-                  · {entry.actor ?? (incident.origen === 'Correo' ? 'Correo entrante' : 'Formulario de soporte')}
+                  ·{' '}
+                  {entry.actor ??
+                    (incident.origen === 'Correo' ? 'Correo entrante' : 'Formulario de soporte')}
                 </span>
               </li>
             ))}
           </ol>
         </details>
         <div className="flex flex-col gap-4">
-        <IncidentStateControl
-          id={incident.id}
-          estado={incident.estado}
-          hasEmail={hasEmail}
-          returnTo={returnTo}
-          onChanged={(changed) =>
-            setIncident({
-              ...incident,
-              estado: changed.estado,
-              historial: changed.historial,
-              // The clock stops in these two states; a running one's new due time comes with the next load.
-              vence: changed.estado === 'Resuelto' || changed.estado === WAITING_STATE ? null : incident.vence,
-              ultimaActividad: changed.historial.at(-1)?.fecha ?? incident.ultimaActividad,
-            })
-          }
-        />
-        <IncidentPriorityControl
-          id={incident.id}
-          prioridad={incident.prioridad}
-          formAction={`${ROUTES.adminIncidents}?_action=incidents.setPriorityForm`}
-          returnTo={returnTo}
-          onChanged={(prioridad) => setIncident((current) => ({ ...current, prioridad }))}
-        />
+          <IncidentStateControl
+            id={incident.id}
+            estado={incident.estado}
+            hasEmail={hasEmail}
+            returnTo={returnTo}
+            onChanged={(changed) =>
+              setIncident({
+                ...incident,
+                estado: changed.estado,
+                historial: changed.historial,
+                // The clock stops in these two states; a running one's new due time comes with the next load.
+                vence:
+                  changed.estado === 'Resuelto' || changed.estado === WAITING_STATE ? null : incident.vence,
+                ultimaActividad: changed.historial.at(-1)?.fecha ?? incident.ultimaActividad,
+              })
+            }
+          />
+          <IncidentPriorityControl
+            id={incident.id}
+            prioridad={incident.prioridad}
+            formAction={`${ROUTES.adminIncidents}?_action=incidents.setPriorityForm`}
+            returnTo={returnTo}
+            onChanged={(prioridad) => setIncident((current) => ({ ...current, prioridad }))}
+          />
         </div>
       </div>
     </article>
@@ -263,15 +278,15 @@ export default function IncidentsPanel({
   const onSubmit = (_event: FormEvent<HTMLFormElement>) => setLoading(true);
   const filtered = Boolean(
     filters.q ||
-      filters.numero ||
-      filters.nombre ||
-      filters.rnc ||
-      filters.estado ||
-      filters.prioridad ||
-      filters.asignacion ||
-      filters.origen ||
-      filters.plazo ||
-      filters.orden,
+    filters.numero ||
+    filters.nombre ||
+    filters.rnc ||
+    filters.estado ||
+    filters.prioridad ||
+    filters.asignacion ||
+    filters.origen ||
+    filters.plazo ||
+    filters.orden,
   );
 
   return (

@@ -13,11 +13,21 @@ export interface LoginFormProps {
 }
 
 /** 'Login Administrador': a plain HTML form posted to the page itself (no JavaScript needed). */
-export default function LoginForm({ error, email, notice, companyName, step = 'password', codeAction }: LoginFormProps) {
+export default function LoginForm({
+  error,
+  email,
+  notice,
+  companyName,
+  step = 'password',
+  codeAction,
+}: LoginFormProps) {
   return (
     <div className="w-full max-w-md rounded-card bg-white p-8 shadow-xl shadow-brand-950/20 ring-1 ring-line sm:p-10">
       <div className="mb-8 flex items-center gap-3">
-        <span aria-hidden="true" className="grid size-11 place-items-center rounded-button bg-brand-900 text-lg font-bold text-white">
+        <span
+          aria-hidden="true"
+          className="grid size-11 place-items-center rounded-button bg-brand-900 text-lg font-bold text-white"
+        >
           V
         </span>
         <div>
@@ -26,12 +36,18 @@ export default function LoginForm({ error, email, notice, companyName, step = 'p
         </div>
       </div>
       {notice && !error ? (
-        <p role="status" className="mb-6 rounded-button border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+        <p
+          role="status"
+          className="mb-6 rounded-button border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+        >
           {notice}
         </p>
       ) : null}
       {error ? (
-        <p role="alert" className="mb-6 rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+        <p
+          role="alert"
+          className="mb-6 rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
           {error}
         </p>
       ) : null}
@@ -43,7 +59,8 @@ export default function LoginForm({ error, email, notice, companyName, step = 'p
               Código de verificación
             </label>
             <p id="codigo-ayuda" className="text-sm text-muted">
-              Escribe el código de 6 cifras que muestra tu aplicación de autenticación, o uno de tus códigos de recuperación.
+              Escribe el código de 6 cifras que muestra tu aplicación de autenticación, o uno de tus códigos
+              de recuperación.
             </p>
             <input
               id="codigo"

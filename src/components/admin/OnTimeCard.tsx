@@ -10,7 +10,9 @@ function Period({ label, period, testId }: { label: string; period: OnTimePeriod
         {period.total ? percent.format(period.met / period.total) : '—'}
       </dd>
       <dd className="text-sm text-muted">
-        {period.total ? `${period.met} de ${period.total} ${period.total === 1 ? 'plazo' : 'plazos'}` : 'Ningún plazo en el periodo'}
+        {period.total
+          ? `${period.met} de ${period.total} ${period.total === 1 ? 'plazo' : 'plazos'}`
+          : 'Ningún plazo en el periodo'}
       </dd>
     </div>
   );
@@ -21,9 +23,17 @@ function Period({ label, period, testId }: { label: string; period: OnTimePeriod
  * last 30 days, and of the targets that came due in them still open, the share met; beside the 30
  * days before (src/server/incidents/clock.ts).
  */
-export default function OnTimeCard({ onTime }: { onTime: { current: OnTimePeriod; previous: OnTimePeriod } }) {
+export default function OnTimeCard({
+  onTime,
+}: {
+  onTime: { current: OnTimePeriod; previous: OnTimePeriod };
+}) {
   return (
-    <section aria-labelledby="tarjeta-plazo" className="rounded-card border border-line bg-white p-6 shadow-sm" data-testid="dentro-del-plazo">
+    <section
+      aria-labelledby="tarjeta-plazo"
+      className="rounded-card border border-line bg-white p-6 shadow-sm"
+      data-testid="dentro-del-plazo"
+    >
       <h2 id="tarjeta-plazo" className="text-sm font-semibold tracking-wide text-muted uppercase">
         % dentro del plazo
       </h2>

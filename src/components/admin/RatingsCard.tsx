@@ -12,7 +12,11 @@ const percent = new Intl.NumberFormat('es-DO', { style: 'percent', maximumFracti
  */
 export default function RatingsCard({ ratings }: { ratings: RatingSummary }) {
   return (
-    <section aria-labelledby="tarjeta-valoracion" className="rounded-card border border-line bg-white p-6 shadow-sm" data-testid="valoracion-clientes">
+    <section
+      aria-labelledby="tarjeta-valoracion"
+      className="rounded-card border border-line bg-white p-6 shadow-sm"
+      data-testid="valoracion-clientes"
+    >
       <h2 id="tarjeta-valoracion" className="text-sm font-semibold tracking-wide text-muted uppercase">
         Valoración de los clientes
       </h2>
@@ -23,7 +27,8 @@ export default function RatingsCard({ ratings }: { ratings: RatingSummary }) {
             <div>
               <dt className="text-sm text-muted">Promedio</dt>
               <dd className="text-3xl font-bold text-brand-900" data-testid="valoracion-promedio">
-                {decimal.format(ratings.average ?? 0)} <span className="text-base font-medium text-muted">de 5</span>
+                {decimal.format(ratings.average ?? 0)}{' '}
+                <span className="text-base font-medium text-muted">de 5</span>
               </dd>
             </div>
             <div>
@@ -48,7 +53,10 @@ export default function RatingsCard({ ratings }: { ratings: RatingSummary }) {
                 {ratings.comments.map((comment) => (
                   <li key={`${comment.numeroIncidencia}-${comment.fecha}`} className="px-3 py-3 text-sm">
                     <p className="flex flex-wrap gap-x-2 text-xs text-muted">
-                      <a href={incidentPath(comment.numeroIncidencia)} className="font-semibold text-brand-700 hover:underline">
+                      <a
+                        href={incidentPath(comment.numeroIncidencia)}
+                        className="font-semibold text-brand-700 hover:underline"
+                      >
                         {comment.numeroIncidencia}
                       </a>
                       <span>· {comment.valor} de 5</span>
@@ -59,12 +67,16 @@ export default function RatingsCard({ ratings }: { ratings: RatingSummary }) {
                 ))}
               </ul>
             ) : (
-              <p className="border-t border-line px-3 py-3 text-sm text-muted">Ninguna valoración trae comentario.</p>
+              <p className="border-t border-line px-3 py-3 text-sm text-muted">
+                Ninguna valoración trae comentario.
+              </p>
             )}
           </details>
         </>
       ) : (
-        <p className="mt-4 text-sm text-muted">Aún no hay valoraciones en los últimos {RATING_PERIOD_DAYS} días.</p>
+        <p className="mt-4 text-sm text-muted">
+          Aún no hay valoraciones en los últimos {RATING_PERIOD_DAYS} días.
+        </p>
       )}
     </section>
   );

@@ -24,7 +24,18 @@ function BackToBlog() {
   );
 }
 
-export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image, imageAlt, readingTime, related, children, datePrefix = 'Publicado el ' }: BlogArticleProps) {
+export default function BlogArticle({
+  title,
+  excerpt,
+  dateLabel,
+  dateIso,
+  image,
+  imageAlt,
+  readingTime,
+  related,
+  children,
+  datePrefix = 'Publicado el ',
+}: BlogArticleProps) {
   return (
     <article className="pb-20">
       <header className="bg-gradient-to-b from-brand-50 to-white">
@@ -47,9 +58,14 @@ export default function BlogArticle({ title, excerpt, dateLabel, dateIso, image,
         <div className="flex flex-col items-start gap-5 rounded-card bg-brand-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8">
           <div>
             <p className="text-lg font-bold">¿Quieres aplicarlo en tu empresa?</p>
-            <p className="mt-1 text-brand-100">Te orientamos sin compromiso, con tus propios procesos y números.</p>
+            <p className="mt-1 text-brand-100">
+              Te orientamos sin compromiso, con tus propios procesos y números.
+            </p>
           </div>
-          <a href={ROUTES.contact} className="shrink-0 rounded-button bg-accent-500 px-5 py-3 font-semibold text-brand-950 transition-colors hover:bg-accent-100">
+          <a
+            href={ROUTES.contact}
+            className="shrink-0 rounded-button bg-accent-500 px-5 py-3 font-semibold text-brand-950 transition-colors hover:bg-accent-100"
+          >
             Hablemos
           </a>
         </div>
@@ -80,9 +96,13 @@ export function ArticleNotFound() {
       <p className="text-sm font-semibold tracking-wider text-accent-700 uppercase">Blog</p>
       <h1 className="mt-3 text-4xl font-extrabold tracking-tight text-brand-900">Artículo no encontrado</h1>
       <p className="mt-4 text-lg text-muted">
-        Puede que el enlace esté incompleto o que el artículo haya cambiado de dirección. Tenemos otras guías que te pueden servir.
+        Puede que el enlace esté incompleto o que el artículo haya cambiado de dirección. Tenemos otras guías
+        que te pueden servir.
       </p>
-      <a href={ROUTES.blog} className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700">
+      <a
+        href={ROUTES.blog}
+        className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700"
+      >
         Volver al Blog
       </a>
     </section>

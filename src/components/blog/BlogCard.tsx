@@ -23,7 +23,17 @@ export interface BlogCardProps {
 }
 
 /** A card of the blog grid; the whole card is one link ('Leer más →' is its visible call to action). */
-export default function BlogCard({ href, title, excerpt, dateLabel, dateIso, image, imageAlt, readingTime, headingLevel = 'h2' }: BlogCardProps) {
+export default function BlogCard({
+  href,
+  title,
+  excerpt,
+  dateLabel,
+  dateIso,
+  image,
+  imageAlt,
+  readingTime,
+  headingLevel = 'h2',
+}: BlogCardProps) {
   const Heading = headingLevel;
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-card border border-line bg-white shadow-sm transition-shadow hover:shadow-xl hover:shadow-brand-900/10">
@@ -37,7 +47,12 @@ export default function BlogCard({ href, title, excerpt, dateLabel, dateIso, ima
         )}
       </div>
       <div className="flex flex-1 flex-col p-6">
-        <PostMeta dateIso={dateIso} dateLabel={dateLabel} readingTime={readingTime} className="text-sm text-muted" />
+        <PostMeta
+          dateIso={dateIso}
+          dateLabel={dateLabel}
+          readingTime={readingTime}
+          className="text-sm text-muted"
+        />
         <Heading className="mt-2 text-xl leading-snug font-bold text-brand-900">{title}</Heading>
         <p className="mt-3 flex-1 leading-relaxed text-muted">{excerpt}</p>
         <a

@@ -61,7 +61,9 @@ export function ArticleHeading({
 }) {
   return (
     <>
-      <h1 className={`${titleMargin} text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]`}>
+      <h1
+        className={`${titleMargin} text-3xl leading-tight font-extrabold tracking-tight text-brand-900 sm:text-[2.6rem]`}
+      >
         {title}
       </h1>
       <p className="mt-4 text-lg leading-relaxed text-muted">{excerpt}</p>

@@ -1,6 +1,15 @@
 import { actions, isInputError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { FORM_CONFIRM_MESSAGE, FORM_EXPIRED_MESSAGE, firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, STARTED_FIELD, validateForm, type FieldErrors } from '../../domain/forms/common';
+import {
+  FORM_CONFIRM_MESSAGE,
+  FORM_EXPIRED_MESSAGE,
+  firstError,
+  LONG_TEXT_MAX,
+  SHORT_TEXT_MAX,
+  STARTED_FIELD,
+  validateForm,
+  type FieldErrors,
+} from '../../domain/forms/common';
 import { CONTACT_MESSAGES, contactFormSchema, type ContactFormValues } from '../../domain/forms/contact';
 import { FORM_ACTIONS } from '../../routes';
 import { AntiAbuseFields, primaryButtonClass, Spinner, TextArea, TextField } from '../support/FormField';
@@ -24,7 +33,13 @@ export interface ContactFormProps {
  * The contact form (spec §2, §5): name, email and message, required in the browser and on the server.
  * Mount with `client:interaction`; without JavaScript it posts to /soporte, which shows the result.
  */
-export default function ContactForm({ initialValues = {}, initialErrors, initialStatus = 'idle', initialDetail, startedAt }: ContactFormProps) {
+export default function ContactForm({
+  initialValues = {},
+  initialErrors,
+  initialStatus = 'idle',
+  initialDetail,
+  startedAt,
+}: ContactFormProps) {
   const idPrefix = `contacto-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const id = (name: string) => `${idPrefix}-${name}`;
   const formRef = useRef<HTMLFormElement>(null);
@@ -63,7 +78,13 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
       if (error) {
         setErrors(isInputError(error) ? error.fields : undefined);
         setStatus('error');
-        setDetail(isInputError(error) ? 'Revisa los campos marcados.' : error.code === 'INTERNAL_SERVER_ERROR' ? undefined : error.message);
+        setDetail(
+          isInputError(error)
+            ? 'Revisa los campos marcados.'
+            : error.code === 'INTERNAL_SERVER_ERROR'
+              ? undefined
+              : error.message,
+        );
         // The values stay; a new start time lets the next try through.
         if (error.message === FORM_EXPIRED_MESSAGE) {
           resetStamp();
@@ -85,7 +106,14 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
   };
 
   return (
-    <form ref={formRef} method="post" action={FORM_ACTIONS.contactSend} onSubmit={handleSubmit} onFocus={() => void ensureStamp()} className="relative flex flex-col gap-5">
+    <form
+      ref={formRef}
+      method="post"
+      action={FORM_ACTIONS.contactSend}
+      onSubmit={handleSubmit}
+      onFocus={() => void ensureStamp()}
+      className="relative flex flex-col gap-5"
+    >
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField
           id={id('name')}
@@ -124,20 +152,32 @@ export default function ContactForm({ initialValues = {}, initialErrors, initial
 
       <div aria-live="polite" role="status" className="empty:absolute">
         {status === 'success' ? (
-          <p className="rounded-button border border-accent-100 bg-accent-100/40 px-4 py-3 font-semibold text-accent-700">{CONTACT_MESSAGES.success}</p>
+          <p className="rounded-button border border-accent-100 bg-accent-100/40 px-4 py-3 font-semibold text-accent-700">
+            {CONTACT_MESSAGES.success}
+          </p>
         ) : status === 'confirm' ? (
-          <p className="rounded-button border border-brand-100 bg-brand-50 px-4 py-3 font-semibold text-brand-900">{FORM_CONFIRM_MESSAGE}</p>
+          <p className="rounded-button border border-brand-100 bg-brand-50 px-4 py-3 font-semibold text-brand-900">
+            {FORM_CONFIRM_MESSAGE}
+          </p>
         ) : null}
       </div>
       {status === 'error' ? (
-        <div role="alert" className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+        <div
+          role="alert"
+          className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
           <p className="font-semibold">{CONTACT_MESSAGES.failure}</p>
           {detail ? <p className="mt-1">{detail}</p> : null}
         </div>
       ) : null}
 
       <div>
-        <button type="submit" className={`${primaryButtonClass} w-full sm:w-auto`} disabled={pending} aria-disabled={pending || undefined}>
+        <button
+          type="submit"
+          className={`${primaryButtonClass} w-full sm:w-auto`}
+          disabled={pending}
+          aria-disabled={pending || undefined}
+        >
           {pending ? (
             <>
               <Spinner />

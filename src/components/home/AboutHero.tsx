@@ -16,7 +16,10 @@ export interface AboutHeroProps {
  */
 export default function AboutHero({ videoSources, poster, lead }: AboutHeroProps) {
   return (
-    <section aria-labelledby="sobre-nosotros-titulo" className="relative isolate overflow-hidden bg-brand-950 text-white">
+    <section
+      aria-labelledby="sobre-nosotros-titulo"
+      className="relative isolate overflow-hidden bg-brand-950 text-white"
+    >
       <video
         data-about-video
         className="absolute inset-0 -z-20 size-full object-cover"
@@ -34,10 +37,16 @@ export default function AboutHero({ videoSources, poster, lead }: AboutHeroProps
           <source key={source.src} src={source.src} type={source.type} />
         ))}
       </video>
-      <div aria-hidden="true" className="absolute inset-0 -z-10 bg-gradient-to-r from-brand-950/95 via-brand-950/80 to-brand-950/40" />
+      <div
+        aria-hidden="true"
+        className="absolute inset-0 -z-10 bg-gradient-to-r from-brand-950/95 via-brand-950/80 to-brand-950/40"
+      />
       <div className="mx-auto max-w-7xl px-4 py-24 sm:px-6 sm:py-32 lg:px-8 lg:py-40">
         <p className="text-sm font-semibold tracking-wider text-accent-500 uppercase">Quiénes somos</p>
-        <h1 id="sobre-nosotros-titulo" className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-6xl">
+        <h1
+          id="sobre-nosotros-titulo"
+          className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-6xl"
+        >
           Sobre Nosotros
         </h1>
         <p className="mt-6 max-w-2xl text-lg text-pretty text-brand-100 sm:text-xl">{lead}</p>

@@ -26,11 +26,17 @@ export default function Hero({ tagline, bookingUrl, logos, recommendationDialogI
             <span aria-hidden="true" className="size-2 rounded-full bg-accent-500" />
             Consultoría tecnológica en República Dominicana
           </p>
-          <h1 id="hero-titulo" className="mt-6 text-4xl leading-[1.08] font-extrabold tracking-tight text-balance sm:text-5xl lg:text-6xl">
+          <h1
+            id="hero-titulo"
+            className="mt-6 text-4xl leading-[1.08] font-extrabold tracking-tight text-balance sm:text-5xl lg:text-6xl"
+          >
             Transformamos tu Negocio con <span className="text-accent-500">Tecnología</span>
           </h1>
           <p className="mt-6 max-w-xl text-lg text-pretty text-brand-100 sm:text-xl">{tagline}</p>
-          <ContactActions bookingUrl={bookingUrl} className="mt-9 flex flex-col gap-3 sm:flex-row sm:flex-wrap" />
+          <ContactActions
+            bookingUrl={bookingUrl}
+            className="mt-9 flex flex-col gap-3 sm:flex-row sm:flex-wrap"
+          />
           <button
             type="button"
             commandfor={recommendationDialogId}
@@ -38,7 +44,16 @@ export default function Hero({ tagline, bookingUrl, logos, recommendationDialogI
             aria-haspopup="dialog"
             className="mt-6 inline-flex min-h-11 items-center gap-2 rounded-full bg-white/10 px-4 py-2 text-sm font-semibold text-white ring-1 ring-white/25 transition-colors hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
           >
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 text-accent-500" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="size-5 text-accent-500"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <circle cx="10" cy="10" r="8" />
               <path d="M7.8 7.6a2.3 2.3 0 1 1 3.2 2.1c-.6.3-1 .8-1 1.5v.3M10 14.2v.1" />
             </svg>
@@ -47,7 +62,9 @@ export default function Hero({ tagline, bookingUrl, logos, recommendationDialogI
         </div>
 
         <div className="relative">
-          <p className="text-sm font-semibold tracking-wider text-brand-100 uppercase">Sistemas que implementamos</p>
+          <p className="text-sm font-semibold tracking-wider text-brand-100 uppercase">
+            Sistemas que implementamos
+          </p>
           <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
             {logos.map((logo) => (
               <li key={logo.name}>
@@ -55,7 +72,14 @@ export default function Hero({ tagline, bookingUrl, logos, recommendationDialogI
                   href={ROUTES.products}
                   className="group flex items-center gap-5 rounded-card bg-white p-5 text-ink shadow-xl shadow-brand-950/40 ring-1 ring-white/10 transition-transform duration-200 hover:-translate-y-0.5 focus-visible:outline-white motion-reduce:transition-none motion-reduce:hover:translate-y-0"
                 >
-                  <img src={logo.image.src} width={logo.image.width} height={logo.image.height} alt={logo.name} className="h-10 w-auto sm:h-11" decoding="async" />
+                  <img
+                    src={logo.image.src}
+                    width={logo.image.width}
+                    height={logo.image.height}
+                    alt={logo.name}
+                    className="h-10 w-auto sm:h-11"
+                    decoding="async"
+                  />
                   <span className="ml-auto text-right text-sm text-muted">{logo.caption}</span>
                 </a>
               </li>
@@ -84,7 +108,12 @@ function HeroFact({ value, label }: { value: string; label: string }) {
 /** Decorative backdrop: a soft grid, two glows and a network of nodes. */
 function HeroBackdrop() {
   return (
-    <svg aria-hidden="true" className="absolute inset-0 -z-10 size-full" preserveAspectRatio="xMidYMid slice" viewBox="0 0 1440 900">
+    <svg
+      aria-hidden="true"
+      className="absolute inset-0 -z-10 size-full"
+      preserveAspectRatio="xMidYMid slice"
+      viewBox="0 0 1440 900"
+    >
       <defs>
         <radialGradient id="hero-glow-a" cx="0.85" cy="0.15" r="0.6">
           <stop offset="0" stopColor="#14b8a6" stopOpacity="0.35" />

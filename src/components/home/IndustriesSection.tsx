@@ -8,7 +8,15 @@ export interface IndustryItem {
 }
 
 /** Industries we serve (on /clientes and /sobrenosotros). */
-export default function IndustriesSection({ industries, title = 'Industrias que atendemos', id = 'industrias' }: { industries: readonly IndustryItem[]; title?: string; id?: string }) {
+export default function IndustriesSection({
+  industries,
+  title = 'Industrias que atendemos',
+  id = 'industrias',
+}: {
+  industries: readonly IndustryItem[];
+  title?: string;
+  id?: string;
+}) {
   return (
     <Section
       id={id}
@@ -19,11 +27,17 @@ export default function IndustriesSection({ industries, title = 'Industrias que 
     >
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {industries.map((industry) => (
-          <li key={industry.name} data-reveal="fade-up" className="rounded-card border border-line bg-white p-6">
+          <li
+            key={industry.name}
+            data-reveal="fade-up"
+            className="rounded-card border border-line bg-white p-6"
+          >
             <h3 className="font-bold text-brand-900">{industry.name}</h3>
             <p className="mt-2 text-sm text-muted">{industry.description}</p>
             {industry.clients.length > 0 && (
-              <p className="mt-4 border-t border-line pt-3 text-xs font-medium text-accent-700">{industry.clients.join(' · ')}</p>
+              <p className="mt-4 border-t border-line pt-3 text-xs font-medium text-accent-700">
+                {industry.clients.join(' · ')}
+              </p>
             )}
           </li>
         ))}

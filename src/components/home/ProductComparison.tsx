@@ -19,13 +19,26 @@ export default function ProductComparison({ products }: { products: readonly Pro
     >
       <ul className="grid gap-6 lg:grid-cols-3">
         {products.map((product) => (
-          <li key={product.name} data-reveal="fade-up" className="flex flex-col rounded-card border border-line bg-white p-7 shadow-sm">
+          <li
+            key={product.name}
+            data-reveal="fade-up"
+            className="flex flex-col rounded-card border border-line bg-white p-7 shadow-sm"
+          >
             <h3 className="text-xl font-bold text-brand-900">{product.name}</h3>
             <p className="mt-1 text-sm font-semibold text-accent-700">Ideal para {product.idealFor}</p>
             <ul className="mt-5 flex-1 space-y-2 text-muted">
               {product.modules.map((module) => (
                 <li key={module} className="flex gap-2">
-                  <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-1 size-4 shrink-0 text-accent-600" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+                  <svg
+                    aria-hidden="true"
+                    viewBox="0 0 20 20"
+                    className="mt-1 size-4 shrink-0 text-accent-600"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="2.5"
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  >
                     <path d="M4 10.5l4 4 8-9" />
                   </svg>
                   {module}

@@ -8,7 +8,11 @@ export interface ProductsSectionProps {
   tone?: SectionTone;
 }
 
-export default function ProductsSection({ products, headingLevel = 2, tone = 'surface' }: ProductsSectionProps) {
+export default function ProductsSection({
+  products,
+  headingLevel = 2,
+  tone = 'surface',
+}: ProductsSectionProps) {
   return (
     <Section
       id="productos"

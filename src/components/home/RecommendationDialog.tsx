@@ -35,8 +35,19 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
       <form method="dialog" className="reco-form">
         <div className="flex items-center justify-between gap-4 border-b border-line px-5 py-4 sm:px-7">
           <p id={`${id}-titulo`} className="flex items-center gap-3 text-sm font-semibold text-accent-700">
-            <span aria-hidden="true" className="grid size-7 place-items-center rounded-full bg-accent-100 text-accent-700">
-              <svg viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <span
+              aria-hidden="true"
+              className="grid size-7 place-items-center rounded-full bg-accent-100 text-accent-700"
+            >
+              <svg
+                viewBox="0 0 20 20"
+                className="size-4"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              >
                 <path d="M10 2l2.2 4.6 5 .7-3.6 3.5.9 5L10 13.4 5.5 15.8l.9-5L2.8 7.3l5-.7z" />
               </svg>
             </span>
@@ -45,8 +56,21 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
               <span className="reco-progress block text-xs font-normal text-muted" />
             </span>
           </p>
-          <button type="submit" value="cerrar" className="reco-close grid size-11 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink" aria-label="Cerrar">
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <button
+            type="submit"
+            value="cerrar"
+            className="reco-close grid size-11 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
+            aria-label="Cerrar"
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="size-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            >
               <path d="M5 5l10 10M15 5L5 15" />
             </svg>
           </button>
@@ -54,24 +78,46 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
 
         <fieldset data-step="1" className="px-5 pt-6 pb-7 sm:px-7">
           <legend className="contents">
-            <h2 className="text-2xl font-bold text-balance text-brand-900">¿Cuál es el enfoque principal de tu negocio?</h2>
+            <h2 className="text-2xl font-bold text-balance text-brand-900">
+              ¿Cuál es el enfoque principal de tu negocio?
+            </h2>
           </legend>
-          <p className="mt-2 text-muted">Elige una opción y te diremos qué sistema encaja mejor con tu operación.</p>
+          <p className="mt-2 text-muted">
+            Elige una opción y te diremos qué sistema encaja mejor con tu operación.
+          </p>
           <div className="mt-6 grid gap-3">
             {options.map((option) => (
               <label
                 key={option.productId}
                 className="reco-choice group flex cursor-pointer items-center gap-4 rounded-card border border-line p-4 transition-colors hover:border-brand-500 hover:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-500"
               >
-                <input type="radio" name="enfoque" id={`${id}-${option.productId}`} value={option.focus} className="sr-only" />
-                <span aria-hidden="true" className="grid size-11 shrink-0 place-items-center rounded-button bg-brand-50 text-brand-700 group-hover:bg-white">
+                <input
+                  type="radio"
+                  name="enfoque"
+                  id={`${id}-${option.productId}`}
+                  value={option.focus}
+                  className="sr-only"
+                />
+                <span
+                  aria-hidden="true"
+                  className="grid size-11 shrink-0 place-items-center rounded-button bg-brand-50 text-brand-700 group-hover:bg-white"
+                >
                   <FocusIcon productId={option.productId} />
                 </span>
                 <span className="flex-1">
                   <span className="block font-semibold text-brand-900">{option.focus}</span>
                   <span className="block text-sm text-muted">{option.hint}</span>
                 </span>
-                <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 text-muted group-hover:text-brand-700" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 20 20"
+                  className="size-5 text-muted group-hover:text-brand-700"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                >
                   <path d="M8 5l5 5-5 5" />
                 </svg>
               </label>
@@ -80,7 +126,10 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
         </fieldset>
 
         <div data-step="2" className="px-5 pt-6 pb-7 sm:px-7" aria-live="polite">
-          <h2 tabIndex={-1} className="reco-result-title text-2xl font-bold text-brand-900 focus:outline-none">
+          <h2
+            tabIndex={-1}
+            className="reco-result-title text-2xl font-bold text-brand-900 focus:outline-none"
+          >
             Te recomendamos:
           </h2>
           {options.map((option) => (
@@ -109,7 +158,16 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
             </div>
           ))}
           <button type="reset" className={buttonClasses('ghost', 'md', 'mt-4 -ml-2 px-2')}>
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="M16 10H4M9 5l-5 5 5 5" />
             </svg>
             Elegir otro enfoque
@@ -121,7 +179,15 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
 }
 
 function FocusIcon({ productId }: { productId: string }) {
-  const common = { viewBox: '0 0 24 24', className: 'size-6', fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+  const common = {
+    viewBox: '0 0 24 24',
+    className: 'size-6',
+    fill: 'none',
+    stroke: 'currentColor',
+    strokeWidth: 1.8,
+    strokeLinecap: 'round',
+    strokeLinejoin: 'round',
+  } as const;
   if (productId === 'admcloud') {
     return (
       <svg {...common}>

@@ -1,8 +1,23 @@
 export type ServiceIconName = 'implementation' | 'development' | 'training';
 
 /** Line icons of the three services (decorative: the card title names the service). */
-export default function ServiceIcon({ name, className = 'size-7' }: { name: ServiceIconName; className?: string }) {
-  const common = { 'aria-hidden': true, viewBox: '0 0 24 24', className, fill: 'none', stroke: 'currentColor', strokeWidth: 1.7, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+export default function ServiceIcon({
+  name,
+  className = 'size-7',
+}: {
+  name: ServiceIconName;
+  className?: string;
+}) {
+  const common = {
+    'aria-hidden': true,
+    viewBox: '0 0 24 24',
+    className,
+    fill: 'none',
+    stroke: 'currentColor',
+    strokeWidth: 1.7,
+    strokeLinecap: 'round',
+    strokeLinejoin: 'round',
+  } as const;
   switch (name) {
     case 'implementation':
       return (

@@ -13,7 +13,13 @@ export interface ServicesSectionProps {
   showMoreLink?: boolean;
 }
 
-export default function ServicesSection({ services, headingLevel = 2, tone = 'white', detailed = false, showMoreLink = false }: ServicesSectionProps) {
+export default function ServicesSection({
+  services,
+  headingLevel = 2,
+  tone = 'white',
+  detailed = false,
+  showMoreLink = false,
+}: ServicesSectionProps) {
   return (
     <Section
       id="servicios"
@@ -26,7 +32,10 @@ export default function ServicesSection({ services, headingLevel = 2, tone = 'wh
       <ul className="grid gap-6 md:grid-cols-3 lg:gap-8">
         {services.map((service) => (
           <li key={service.title}>
-            <ServiceCard service={detailed ? service : { ...service, highlights: undefined }} headingLevel={headingLevel === 1 ? 2 : 3} />
+            <ServiceCard
+              service={detailed ? service : { ...service, highlights: undefined }}
+              headingLevel={headingLevel === 1 ? 2 : 3}
+            />
           </li>
         ))}
       </ul>

@@ -64,7 +64,11 @@ export default function Carousel({
       className="group/carousel relative rounded-card focus-visible:outline-offset-4"
     >
       <div data-carousel-viewport="" className="overflow-hidden rounded-card">
-        <div id={containerId} className="flex touch-pan-y touch-pinch-zoom" style={gap ? { marginLeft: -gap } : undefined}>
+        <div
+          id={containerId}
+          className="flex touch-pan-y touch-pinch-zoom"
+          style={gap ? { marginLeft: -gap } : undefined}
+        >
           {slides.map((slide, index) => (
             <div
               key={slide.src}
@@ -87,7 +91,9 @@ export default function Carousel({
                   className="h-auto w-full rounded-card bg-surface select-none"
                 />
                 {slide.caption ? (
-                  <figcaption className="mt-3 px-1 text-base font-semibold text-brand-900">{slide.caption}</figcaption>
+                  <figcaption className="mt-3 px-1 text-base font-semibold text-brand-900">
+                    {slide.caption}
+                  </figcaption>
                 ) : null}
               </figure>
             </div>
@@ -97,7 +103,16 @@ export default function Carousel({
 
       <div className="mt-5 flex flex-wrap items-center justify-between gap-4">
         <p className="flex items-center gap-2 text-sm text-muted">
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5 text-accent-600 motion-safe:animate-pulse" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-5 text-accent-600 motion-safe:animate-pulse"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
             <path d="M18 11V6a2 2 0 0 0-4 0v5M14 10V4a2 2 0 0 0-4 0v6M10 10.5V6a2 2 0 0 0-4 0v8" />
             <path d="M18 8a2 2 0 1 1 4 0v6a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.86-5.99-2.34l-3.6-3.6a2 2 0 0 1 2.83-2.82L7 15" />
           </svg>
@@ -112,23 +127,80 @@ export default function Carousel({
             className="grid size-11 place-items-center rounded-full text-muted transition hover:bg-surface hover:text-brand-700"
             aria-label="Reanudar el avance automático"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="hidden size-5 group-data-[playing]/carousel:block" fill="currentColor"><rect x="6" y="5" width="4" height="14" rx="1" /><rect x="14" y="5" width="4" height="14" rx="1" /></svg>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5 group-data-[playing]/carousel:hidden" fill="currentColor"><path d="M8 5.5v13a1 1 0 0 0 1.5.86l10.5-6.5a1 1 0 0 0 0-1.72L9.5 4.64A1 1 0 0 0 8 5.5z" /></svg>
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="hidden size-5 group-data-[playing]/carousel:block"
+              fill="currentColor"
+            >
+              <rect x="6" y="5" width="4" height="14" rx="1" />
+              <rect x="14" y="5" width="4" height="14" rx="1" />
+            </svg>
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="size-5 group-data-[playing]/carousel:hidden"
+              fill="currentColor"
+            >
+              <path d="M8 5.5v13a1 1 0 0 0 1.5.86l10.5-6.5a1 1 0 0 0 0-1.72L9.5 4.64A1 1 0 0 0 8 5.5z" />
+            </svg>
           </button>
-          <span data-carousel-counter="" className="min-w-14 text-center text-sm font-medium text-muted tabular-nums" aria-hidden="true">
+          <span
+            data-carousel-counter=""
+            className="min-w-14 text-center text-sm font-medium text-muted tabular-nums"
+            aria-hidden="true"
+          >
             1 / {total}
           </span>
-          <button type="button" data-carousel-prev="" aria-controls={containerId} aria-label="Diapositiva anterior" className={arrowClass}>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round"><path d="M15 18l-6-6 6-6" /></svg>
+          <button
+            type="button"
+            data-carousel-prev=""
+            aria-controls={containerId}
+            aria-label="Diapositiva anterior"
+            className={arrowClass}
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="size-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
+              <path d="M15 18l-6-6 6-6" />
+            </svg>
           </button>
-          <button type="button" data-carousel-next="" aria-controls={containerId} aria-label="Diapositiva siguiente" className={arrowClass}>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round"><path d="M9 18l6-6-6-6" /></svg>
+          <button
+            type="button"
+            data-carousel-next=""
+            aria-controls={containerId}
+            aria-label="Diapositiva siguiente"
+            className={arrowClass}
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="size-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
+              <path d="M9 18l6-6-6-6" />
+            </svg>
           </button>
         </div>
       </div>
 
       {bullets ? (
-        <div className="mt-4 flex flex-wrap justify-center gap-1" role="group" aria-label="Elegir diapositiva">
+        <div
+          className="mt-4 flex flex-wrap justify-center gap-1"
+          role="group"
+          aria-label="Elegir diapositiva"
+        >
           {slides.map((slide, index) => (
             <button
               key={slide.src}

@@ -23,7 +23,14 @@ function VerdictIcon({ verdict }: { verdict: Verdict }) {
     return (
       <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6 shrink-0 text-accent-600">
         <circle cx="12" cy="12" r="11" fill="currentColor" opacity=".15" />
-        <path d="M7 12.5l3.2 3.2L17 9" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M7 12.5l3.2 3.2L17 9"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.4"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
     );
   }
@@ -38,7 +45,13 @@ function VerdictIcon({ verdict }: { verdict: Verdict }) {
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6 shrink-0 text-red-600">
       <circle cx="12" cy="12" r="11" fill="currentColor" opacity=".12" />
-      <path d="M8.5 8.5l7 7m0-7l-7 7" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" />
+      <path
+        d="M8.5 8.5l7 7m0-7l-7 7"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.4"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }
@@ -81,13 +94,22 @@ export default function ComparisonTable({ productName, othersName, rows }: Compa
         </colgroup>
         <thead>
           <tr>
-            <th scope="col" className="rounded-tl-card px-3 py-4 text-left text-xs font-semibold tracking-wide text-muted uppercase sm:px-5">
+            <th
+              scope="col"
+              className="rounded-tl-card px-3 py-4 text-left text-xs font-semibold tracking-wide text-muted uppercase sm:px-5"
+            >
               Característica
             </th>
-            <th scope="col" className="bg-brand-900 px-2 py-4 text-center text-sm font-bold text-white sm:px-5 sm:text-left sm:text-base">
+            <th
+              scope="col"
+              className="bg-brand-900 px-2 py-4 text-center text-sm font-bold text-white sm:px-5 sm:text-left sm:text-base"
+            >
               {productName}
             </th>
-            <th scope="col" className="rounded-tr-card px-2 py-4 text-center text-sm font-semibold text-muted sm:px-5 sm:text-left sm:text-base">
+            <th
+              scope="col"
+              className="rounded-tr-card px-2 py-4 text-center text-sm font-semibold text-muted sm:px-5 sm:text-left sm:text-base"
+            >
               {othersName}
             </th>
           </tr>
@@ -112,9 +134,18 @@ export default function ComparisonTable({ productName, othersName, rows }: Compa
                       className="inline-flex cursor-help items-start gap-1.5 rounded text-left text-sm leading-snug font-semibold text-brand-900 decoration-brand-500/40 decoration-dotted underline-offset-4 hover:underline sm:text-base"
                     >
                       <span>{row.feature}</span>
-                      <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-4 shrink-0 text-brand-500">
+                      <svg
+                        aria-hidden="true"
+                        viewBox="0 0 20 20"
+                        className="mt-0.5 size-4 shrink-0 text-brand-500"
+                      >
                         <circle cx="10" cy="10" r="8.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
-                        <path d="M10 9v5M10 6.2v.1" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+                        <path
+                          d="M10 9v5M10 6.2v.1"
+                          stroke="currentColor"
+                          strokeWidth="1.8"
+                          strokeLinecap="round"
+                        />
                       </svg>
                     </button>
                     <span
@@ -122,7 +153,10 @@ export default function ComparisonTable({ productName, othersName, rows }: Compa
                       id={tipId}
                       className={`invisible absolute top-full left-0 z-30 mt-2 w-64 max-w-[calc(100vw-3rem)] rounded-button bg-brand-950 px-4 py-3 text-left text-sm leading-relaxed font-normal text-white opacity-0 shadow-xl transition-opacity duration-150 group-focus-within/tip:visible group-focus-within/tip:opacity-100 group-hover/tip:visible group-hover/tip:opacity-100 pointer-coarse:pointer-events-none motion-reduce:transition-none sm:w-80 ${dismissed === index ? 'invisible! opacity-0!' : ''}`}
                     >
-                      <span aria-hidden="true" className="absolute -top-1.5 left-5 size-3 rotate-45 bg-brand-950" />
+                      <span
+                        aria-hidden="true"
+                        className="absolute -top-1.5 left-5 size-3 rotate-45 bg-brand-950"
+                      />
                       {row.tooltip}
                     </span>
                   </span>

@@ -6,7 +6,11 @@ export interface PresentationLinkProps {
 }
 
 /** Call to action to an external booking page, opened in a new tab. */
-export default function PresentationLink({ href, label = 'Solicita una Presentación', tone = 'accent' }: PresentationLinkProps) {
+export default function PresentationLink({
+  href,
+  label = 'Solicita una Presentación',
+  tone = 'accent',
+}: PresentationLinkProps) {
   const toneClass =
     tone === 'light'
       ? 'bg-white text-brand-900 hover:bg-brand-50 focus-visible:outline-white'
@@ -19,7 +23,16 @@ export default function PresentationLink({ href, label = 'Solicita una Presentac
       className={`inline-flex items-center justify-center gap-2 rounded-button px-6 py-3.5 font-semibold shadow-sm transition ${toneClass}`}
     >
       {label}
-      <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 20 20"
+        className="size-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="M8 4H4.5A1.5 1.5 0 0 0 3 5.5v10A1.5 1.5 0 0 0 4.5 17h10a1.5 1.5 0 0 0 1.5-1.5V12M11 3h6v6M17 3l-8 8" />
       </svg>
       <span className="sr-only"> (se abre en una pestaña nueva)</span>

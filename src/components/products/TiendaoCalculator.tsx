@@ -1,4 +1,9 @@
-import { quoteTiendao, TIENDAO_PRICING, tiendaoWhatsappMessage, type TiendaoQuote } from '../../lib/tiendao-pricing';
+import {
+  quoteTiendao,
+  TIENDAO_PRICING,
+  tiendaoWhatsappMessage,
+  type TiendaoQuote,
+} from '../../lib/tiendao-pricing';
 import { whatsappLink } from '../../lib/whatsapp';
 
 export interface TiendaoCalculatorProps {
@@ -25,7 +30,8 @@ export default function TiendaoCalculator({ whatsappNumber }: TiendaoCalculatorP
         <legend className="sr-only">Opciones de tu tienda</legend>
         <h3 className="text-lg font-bold text-brand-900">Configura tu tienda</h3>
         <p className="mt-2 text-muted">
-          La app, el panel y el pedido por WhatsApp vienen incluidos. Solo decide si quieres tu propio dominio.
+          La app, el panel y el pedido por WhatsApp vienen incluidos. Solo decide si quieres tu propio
+          dominio.
         </p>
         <label className="mt-6 flex cursor-pointer items-start gap-4 rounded-button border-2 border-line p-4 transition has-checked:border-accent-600 has-checked:bg-accent-100/40 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-500">
           <input
@@ -37,7 +43,8 @@ export default function TiendaoCalculator({ whatsappNumber }: TiendaoCalculatorP
           <span className="font-semibold text-ink">
             Dominio personalizado (+$25/año)
             <span id="calc-dominio-detalle" className="mt-1 block text-sm font-normal text-muted">
-              Tu tienda en tu propio dominio, por ejemplo www.colmadolaesquina.com, en lugar del subdominio de Tiendao.
+              Tu tienda en tu propio dominio, por ejemplo www.colmadolaesquina.com, en lugar del subdominio de
+              Tiendao.
             </span>
           </span>
         </label>
@@ -45,7 +52,11 @@ export default function TiendaoCalculator({ whatsappNumber }: TiendaoCalculatorP
 
       <div className="rounded-card bg-brand-900 p-6 text-white shadow-lg sm:p-8">
         {states.map(({ quote, show }) => (
-          <div key={String(quote.customDomain)} className={show} data-summary={quote.customDomain ? 'con-dominio' : 'sin-dominio'}>
+          <div
+            key={String(quote.customDomain)}
+            className={show}
+            data-summary={quote.customDomain ? 'con-dominio' : 'sin-dominio'}
+          >
             <h3 className="text-lg font-bold">Resumen de tu inversión</h3>
             <dl className="mt-5 divide-y divide-white/15">
               <div className="flex items-baseline justify-between gap-4 py-3">
@@ -81,7 +92,8 @@ export default function TiendaoCalculator({ whatsappNumber }: TiendaoCalculatorP
               <span className="sr-only"> (abre WhatsApp en una pestaña nueva)</span>
             </a>
             <p className="mt-3 text-center text-xs text-brand-100">
-              Precios en dólares estadounidenses. El dominio propio se renueva a {money(TIENDAO_PRICING.customDomainPerYear)} por año.
+              Precios en dólares estadounidenses. El dominio propio se renueva a{' '}
+              {money(TIENDAO_PRICING.customDomainPerYear)} por año.
             </p>
           </div>
         ))}

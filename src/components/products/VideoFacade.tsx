@@ -18,7 +18,10 @@ export default function VideoFacade({ videoId, title, poster }: VideoFacadeProps
   const src = `https://www.youtube-nocookie.com/embed/${encodeURIComponent(videoId)}?autoplay=1`;
 
   return (
-    <div className="relative aspect-video overflow-hidden rounded-card bg-brand-950 shadow-xl ring-1 ring-brand-900/10" data-video-facade="">
+    <div
+      className="relative aspect-video overflow-hidden rounded-card bg-brand-950 shadow-xl ring-1 ring-brand-900/10"
+      data-video-facade=""
+    >
       {playing ? (
         <iframe
           src={src}
@@ -35,12 +38,22 @@ export default function VideoFacade({ videoId, title, poster }: VideoFacadeProps
           className="group absolute inset-0 size-full cursor-pointer focus-visible:outline-offset-[-4px] focus-visible:outline-white"
           aria-label={`Reproducir el video: ${title}`}
         >
-          <img src={poster.src} width={poster.width} height={poster.height} alt="" loading="lazy" decoding="async" className="pointer-events-none absolute inset-0 size-full object-cover" />
+          <img
+            src={poster.src}
+            width={poster.width}
+            height={poster.height}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            className="pointer-events-none absolute inset-0 size-full object-cover"
+          />
           <span
             aria-hidden="true"
             className="pointer-events-none absolute top-1/2 left-1/2 grid size-20 -translate-1/2 place-items-center rounded-full bg-white/95 text-brand-900 shadow-2xl ring-8 ring-white/25 transition group-hover:scale-105 group-hover:bg-white motion-reduce:transition-none sm:size-24"
           >
-            <svg viewBox="0 0 24 24" className="ml-1 size-9 sm:size-10" fill="currentColor"><path d="M8 5.5v13a1 1 0 0 0 1.5.86l10.5-6.5a1 1 0 0 0 0-1.72L9.5 4.64A1 1 0 0 0 8 5.5z" /></svg>
+            <svg viewBox="0 0 24 24" className="ml-1 size-9 sm:size-10" fill="currentColor">
+              <path d="M8 5.5v13a1 1 0 0 0 1.5.86l10.5-6.5a1 1 0 0 0 0-1.72L9.5 4.64A1 1 0 0 0 8 5.5z" />
+            </svg>
           </span>
         </button>
       )}

@@ -16,8 +16,17 @@ function mount(root: HTMLElement): void {
   const counter = root.querySelector<HTMLElement>('[data-carousel-counter]');
   const live = root.querySelector<HTMLElement>('[data-carousel-live]');
 
-  const autoplay = Autoplay({ delay: Number(root.dataset.autoplayMs) || 10_000, playOnInit: false, stopOnInteraction: true, stopOnFocusIn: true });
-  const embla: EmblaCarouselType = EmblaCarousel(viewport, { loop: true, dragThreshold: 10, align: 'start' }, [autoplay]);
+  const autoplay = Autoplay({
+    delay: Number(root.dataset.autoplayMs) || 10_000,
+    playOnInit: false,
+    stopOnInteraction: true,
+    stopOnFocusIn: true,
+  });
+  const embla: EmblaCarouselType = EmblaCarousel(
+    viewport,
+    { loop: true, dragThreshold: 10, align: 'start' },
+    [autoplay],
+  );
   // Autoplay moves silently; only the visitor's own moves are announced.
   let userMoved = false;
 
@@ -29,11 +38,15 @@ function mount(root: HTMLElement): void {
       if (position === index) bullet.setAttribute('aria-current', 'true');
       else bullet.removeAttribute('aria-current');
     }
-    if (userMoved && live) live.textContent = `Diapositiva ${index + 1} de ${slides.length}: ${slides[index]?.dataset.caption ?? ''}`;
+    if (userMoved && live)
+      live.textContent = `Diapositiva ${index + 1} de ${slides.length}: ${slides[index]?.dataset.caption ?? ''}`;
   };
   const onPlaying = (playing: boolean) => () => {
     root.toggleAttribute('data-playing', playing);
-    toggle?.setAttribute('aria-label', playing ? 'Pausar el avance automático' : 'Reanudar el avance automático');
+    toggle?.setAttribute(
+      'aria-label',
+      playing ? 'Pausar el avance automático' : 'Reanudar el avance automático',
+    );
   };
   const takeControl = () => {
     userMoved = true;

@@ -39,11 +39,22 @@ const headingClass = 'text-sm font-semibold tracking-wider text-white uppercase'
 const linkClass = 'text-brand-100/85 transition-colors hover:text-white';
 const listClass = 'mt-4 flex flex-col gap-2.5 text-sm';
 
-export default function Footer({ companyName, tagline, socialUrl, phone, email, address, year }: FooterProps) {
+export default function Footer({
+  companyName,
+  tagline,
+  socialUrl,
+  phone,
+  email,
+  address,
+  year,
+}: FooterProps) {
   const network = socialNetworkName(socialUrl);
   return (
     <footer className="relative overflow-hidden bg-brand-950 text-brand-100">
-      <div aria-hidden="true" className="pointer-events-none absolute -top-32 -right-24 size-96 rounded-full bg-accent-500/10 blur-3xl" />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-32 -right-24 size-96 rounded-full bg-accent-500/10 blur-3xl"
+      />
       <div className="relative mx-auto grid max-w-7xl gap-10 px-4 pt-14 pb-10 sm:px-6 md:grid-cols-2 lg:grid-cols-[1.3fr_0.8fr_1.1fr_1.5fr]">
         <div className="flex flex-col gap-4">
           <a href={ROUTES.home} className="w-fit rounded-button">
@@ -51,8 +62,8 @@ export default function Footer({ companyName, tagline, socialUrl, phone, email, 
           </a>
           <p className="text-lg font-medium text-white">{tagline}</p>
           <p className="max-w-xs text-sm leading-relaxed text-brand-100/80">
-            Implementamos ERP y punto de venta para empresas dominicanas: manufactura, hotelería, farmacias, comercios,
-            restaurantes y firmas contables.
+            Implementamos ERP y punto de venta para empresas dominicanas: manufactura, hotelería, farmacias,
+            comercios, restaurantes y firmas contables.
           </p>
           <a
             href={socialUrl}
@@ -68,7 +79,11 @@ export default function Footer({ companyName, tagline, socialUrl, phone, email, 
 
         <nav aria-label="Pie de página">
           <h2 className={headingClass}>Navegación</h2>
-          <LinkList items={[...NAV_ITEMS, SUPPORT_LINK, HELP_LINK]} listClassName={listClass} linkClassName={linkClass} />
+          <LinkList
+            items={[...NAV_ITEMS, SUPPORT_LINK, HELP_LINK]}
+            listClassName={listClass}
+            linkClassName={linkClass}
+          />
         </nav>
 
         <div>

@@ -15,7 +15,11 @@ export default function LinkList({ items, listClassName, linkClassName, currentP
     <ul className={listClassName}>
       {items.map((item) => (
         <li key={item.href}>
-          <a href={item.href} aria-current={currentPath !== undefined && isActive(item.href, currentPath) ? 'page' : undefined} className={linkClassName}>
+          <a
+            href={item.href}
+            aria-current={currentPath !== undefined && isActive(item.href, currentPath) ? 'page' : undefined}
+            className={linkClassName}
+          >
             {item.label}
           </a>
         </li>

@@ -26,10 +26,16 @@ export default function Logo({ companyName, tone = 'dark', label }: LogoProps) {
     <span className="flex items-center gap-2.5">
       <LogoMark className={tone === 'dark' ? 'size-10' : 'size-10 rounded-[11px] ring-1 ring-white/25'} />
       <span className="flex flex-col leading-none">
-        <span className={`text-xl font-extrabold tracking-tight ${tone === 'dark' ? 'text-brand-900' : 'text-white'}`}>{first}</span>
+        <span
+          className={`text-xl font-extrabold tracking-tight ${tone === 'dark' ? 'text-brand-900' : 'text-white'}`}
+        >
+          {first}
+        </span>
         {second && ' '}
         {second && (
-          <span className={`mt-1 text-[0.68rem] font-semibold tracking-[0.22em] uppercase ${tone === 'dark' ? 'text-accent-700' : 'text-accent-500'}`}>
+          <span
+            className={`mt-1 text-[0.68rem] font-semibold tracking-[0.22em] uppercase ${tone === 'dark' ? 'text-accent-700' : 'text-accent-500'}`}
+          >
             {second}
           </span>
         )}

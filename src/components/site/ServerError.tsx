@@ -8,15 +8,30 @@ export default function ServerError({ phone, email }: { phone: string; email: st
   return (
     <section className="mx-auto flex max-w-3xl flex-col items-center px-4 py-20 text-center sm:px-6 sm:py-24">
       <p className="text-sm font-semibold tracking-wider text-accent-700 uppercase">Error 500</p>
-      <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-brand-900 sm:text-5xl">Algo salió mal</h1>
+      <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-brand-900 sm:text-5xl">
+        Algo salió mal
+      </h1>
       <p className="mt-4 max-w-xl text-lg text-muted">
         Tuvimos un problema al preparar esta página. Ya quedó registrado; inténtalo de nuevo en unos minutos.
       </p>
       <p className="mt-2 max-w-xl text-muted">
-        Si es urgente, llámanos al <a href={`tel:${phone.replace(/[^\d+]/g, '')}`} className="font-medium text-brand-700 hover:underline">{phone}</a> o escríbenos a{' '}
-        <a href={`mailto:${email}`} className="font-medium text-brand-700 hover:underline">{email}</a>.
+        Si es urgente, llámanos al{' '}
+        <a
+          href={`tel:${phone.replace(/[^\d+]/g, '')}`}
+          className="font-medium text-brand-700 hover:underline"
+        >
+          {phone}
+        </a>{' '}
+        o escríbenos a{' '}
+        <a href={`mailto:${email}`} className="font-medium text-brand-700 hover:underline">
+          {email}
+        </a>
+        .
       </p>
-      <a href={ROUTES.home} className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700">
+      <a
+        href={ROUTES.home}
+        className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700"
+      >
         Volver al inicio
       </a>
     </section>

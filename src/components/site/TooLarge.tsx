@@ -9,9 +9,12 @@ export default function TooLarge({ back }: { back?: string }) {
   return (
     <section className="mx-auto flex max-w-3xl flex-col items-center px-4 py-20 text-center sm:px-6 sm:py-24">
       <p className="text-sm font-semibold tracking-wider text-accent-700 uppercase">Error 413</p>
-      <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-brand-900 sm:text-5xl">Lo que enviaste es demasiado grande</h1>
+      <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-brand-900 sm:text-5xl">
+        Lo que enviaste es demasiado grande
+      </h1>
       <p className="mt-4 max-w-xl text-lg text-muted">
-        No recibimos tu envío: supera el tamaño que acepta este formulario, casi siempre por los archivos adjuntos. No se guardó nada.
+        No recibimos tu envío: supera el tamaño que acepta este formulario, casi siempre por los archivos
+        adjuntos. No se guardó nada.
       </p>
       <div className="mt-6 max-w-xl rounded-card border border-line bg-surface p-5 text-left">
         <h2 className="font-semibold text-brand-900">Qué puedes hacer</h2>
@@ -21,7 +24,10 @@ export default function TooLarge({ back }: { back?: string }) {
           <li>Si un archivo no cabe, envía el formulario sin él y compártelo cuando te respondamos.</li>
         </ul>
       </div>
-      <a href={back ?? ROUTES.home} className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700">
+      <a
+        href={back ?? ROUTES.home}
+        className="mt-8 rounded-button bg-brand-900 px-6 py-3 font-semibold text-white transition-colors hover:bg-brand-700"
+      >
         {back ? 'Volver al formulario' : 'Volver al inicio'}
       </a>
     </section>

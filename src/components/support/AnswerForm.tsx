@@ -20,7 +20,14 @@ export interface AnswerFormProps {
  * 'Responder' on the follow-up page opened with a token (issue 11): the visitor's answer joins the
  * incident's conversation. Plain HTML posted to the page itself (`incidents.answer`), no island.
  */
-export default function AnswerForm({ token, values = {}, errors, formError, startedAt, kept }: AnswerFormProps) {
+export default function AnswerForm({
+  token,
+  values = {},
+  errors,
+  formError,
+  startedAt,
+  kept,
+}: AnswerFormProps) {
   return (
     <section
       id="responder"
@@ -30,7 +37,12 @@ export default function AnswerForm({ token, values = {}, errors, formError, star
       <h2 id="responder-titulo" className="text-lg font-semibold text-brand-900">
         Responder
       </h2>
-      <form method="post" encType="multipart/form-data" action={FORM_ACTIONS.incidentAnswer} className="relative mt-4 flex flex-col gap-5">
+      <form
+        method="post"
+        encType="multipart/form-data"
+        action={FORM_ACTIONS.incidentAnswer}
+        className="relative mt-4 flex flex-col gap-5"
+      >
         <input type="hidden" name="token" value={token} />
         <TextArea
           id="seguimiento-respuesta"

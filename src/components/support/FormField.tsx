@@ -1,5 +1,12 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
-import { FILE_ACCEPT, FILES_FIELD, FILES_HINT, fileSizeText, KEPT_FIELD, type KeptFile } from '../../domain/attachments';
+import {
+  FILE_ACCEPT,
+  FILES_FIELD,
+  FILES_HINT,
+  fileSizeText,
+  KEPT_FIELD,
+  type KeptFile,
+} from '../../domain/attachments';
 
 export const inputClass =
   'block w-full rounded-button border border-line bg-white px-3.5 py-2.5 text-base text-ink shadow-xs transition-colors placeholder:text-slate-400 hover:border-slate-300 focus:border-brand-500 aria-[invalid=true]:border-red-600 aria-[invalid=true]:focus-visible:outline-red-600';
@@ -92,7 +99,17 @@ export function TextArea({ id, label, hint, error, optionalMark, ...textarea }: 
  * 'Adjuntar archivos' (issue 21): several files at once, up to 5, checked again by the server by their
  * content. It must come after the anti-abuse fields in the form: the server reads those before any file.
  */
-export function FileField({ id, error, hint = FILES_HINT, kept = [] }: { id: string; error?: string; hint?: string; kept?: readonly KeptFile[] }) {
+export function FileField({
+  id,
+  error,
+  hint = FILES_HINT,
+  kept = [],
+}: {
+  id: string;
+  error?: string;
+  hint?: string;
+  kept?: readonly KeptFile[];
+}) {
   return (
     <FieldFrame id={id} label="Adjuntar archivos" hint={hint} error={error} optionalMark>
       {kept.length ? (
@@ -102,7 +119,13 @@ export function FileField({ id, error, hint = FILES_HINT, kept = [] }: { id: str
             {kept.map((file) => (
               <li key={file.ref}>
                 <label className="flex min-h-11 items-center gap-2 text-sm text-ink">
-                  <input type="checkbox" name={KEPT_FIELD} value={file.ref} defaultChecked className="size-5 shrink-0 accent-brand-900" />
+                  <input
+                    type="checkbox"
+                    name={KEPT_FIELD}
+                    value={file.ref}
+                    defaultChecked
+                    className="size-5 shrink-0 accent-brand-900"
+                  />
                   <span className="min-w-0 break-all">
                     Enviar «{file.nombre}» <span className="text-muted">({fileSizeText(file.tamano)})</span>
                   </span>
@@ -146,7 +169,13 @@ export function Spinner() {
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4 animate-spin motion-reduce:animate-none">
       <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeOpacity="0.3" strokeWidth="3" />
-      <path d="M21 12a9 9 0 0 0-9-9" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+      <path
+        d="M21 12a9 9 0 0 0-9-9"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="3"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }

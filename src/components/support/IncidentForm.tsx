@@ -33,7 +33,20 @@ export interface IncidentFormProps {
  * 'Cancelar' and 'Abrir Incidencia'. No field is required. Without JavaScript it posts to
  * /soporte/nueva, which runs the action and shows the result.
  */
-export default function IncidentForm({ idPrefix, values = {}, errors, formError, pending = false, startedAt, formRef, onSubmit, kept, cancel, onProblemInput, afterProblem }: IncidentFormProps) {
+export default function IncidentForm({
+  idPrefix,
+  values = {},
+  errors,
+  formError,
+  pending = false,
+  startedAt,
+  formRef,
+  onSubmit,
+  kept,
+  cancel,
+  onProblemInput,
+  afterProblem,
+}: IncidentFormProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
   return (
     <form
@@ -42,7 +55,11 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
       encType="multipart/form-data"
       action={FORM_ACTIONS.incidentCreate}
       onSubmit={onSubmit}
-      onInput={onProblemInput && (({ target }) => target instanceof HTMLTextAreaElement && target.name === 'problema' && onProblemInput(target.value))}
+      onInput={
+        onProblemInput &&
+        (({ target }) =>
+          target instanceof HTMLTextAreaElement && target.name === 'problema' && onProblemInput(target.value))
+      }
       className="relative flex flex-col gap-5"
       noValidate
     >
@@ -58,8 +75,25 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
       />
       {afterProblem}
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField id={id('nombre')} name="nombre" label="Nombre" autoComplete="name" maxLength={SHORT_TEXT_MAX} defaultValue={values.nombre ?? ''} error={firstError(errors, 'nombre')} />
-        <TextField id={id('telefono')} name="telefono" type="tel" label="Teléfono" autoComplete="tel" maxLength={SHORT_TEXT_MAX} defaultValue={values.telefono ?? ''} error={firstError(errors, 'telefono')} />
+        <TextField
+          id={id('nombre')}
+          name="nombre"
+          label="Nombre"
+          autoComplete="name"
+          maxLength={SHORT_TEXT_MAX}
+          defaultValue={values.nombre ?? ''}
+          error={firstError(errors, 'nombre')}
+        />
+        <TextField
+          id={id('telefono')}
+          name="telefono"
+          type="tel"
+          label="Teléfono"
+          autoComplete="tel"
+          maxLength={SHORT_TEXT_MAX}
+          defaultValue={values.telefono ?? ''}
+          error={firstError(errors, 'telefono')}
+        />
         <TextField
           id={id('email')}
           name="email"
@@ -72,14 +106,24 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
           defaultValue={values.email ?? ''}
           error={firstError(errors, 'email')}
         />
-        <TextField id={id('rnc')} name="rnc" label="RNC de la empresa" autoComplete="off" maxLength={SHORT_TEXT_MAX} defaultValue={values.rnc ?? ''} error={firstError(errors, 'rnc')} />
+        <TextField
+          id={id('rnc')}
+          name="rnc"
+          label="RNC de la empresa"
+          autoComplete="off"
+          maxLength={SHORT_TEXT_MAX}
+          defaultValue={values.rnc ?? ''}
+          error={firstError(errors, 'rnc')}
+        />
       </div>
       <AntiAbuseFields startedAt={startedAt} />
       <FileField id={id('archivos')} error={firstError(errors, FILES_FIELD)} kept={kept} />
 
       <div className="rounded-card border border-brand-100 bg-brand-50 p-4">
         <p className="text-sm font-semibold text-brand-900">¿Necesitas asistencia remota?</p>
-        <p className="mt-1 text-sm text-muted">Descarga una de estas herramientas para que un técnico se conecte a tu equipo.</p>
+        <p className="mt-1 text-sm text-muted">
+          Descarga una de estas herramientas para que un técnico se conecte a tu equipo.
+        </p>
         <ul className="mt-3 flex flex-wrap gap-2">
           {REMOTE_TOOLS.map((tool) => (
             <li key={tool.name}>
@@ -91,7 +135,14 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
               >
                 {tool.name}
                 <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5">
-                  <path d="M6 3h7v7M13 3 5 11M3 6v7h7" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+                  <path
+                    d="M6 3h7v7M13 3 5 11M3 6v7h7"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="1.6"
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  />
                 </svg>
                 <span className="sr-only">(se abre en una pestaña nueva)</span>
               </a>
@@ -101,7 +152,10 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
       </div>
 
       {formError ? (
-        <div role="alert" className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+        <div
+          role="alert"
+          className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
           {formError}
         </div>
       ) : null}
@@ -117,11 +171,19 @@ export default function IncidentForm({ idPrefix, values = {}, errors, formError,
             Cancelar
           </button>
         ) : (
-          <a href={cancel.href} className="inline-flex min-h-11 items-center justify-center rounded-button border border-line bg-white px-5 py-2.5 font-semibold text-brand-900 hover:bg-surface">
+          <a
+            href={cancel.href}
+            className="inline-flex min-h-11 items-center justify-center rounded-button border border-line bg-white px-5 py-2.5 font-semibold text-brand-900 hover:bg-surface"
+          >
             Cancelar
           </a>
         )}
-        <button type="submit" className={primaryButtonClass} disabled={pending} aria-disabled={pending || undefined}>
+        <button
+          type="submit"
+          className={primaryButtonClass}
+          disabled={pending}
+          aria-disabled={pending || undefined}
+        >
           {pending ? (
             <>
               <Spinner />

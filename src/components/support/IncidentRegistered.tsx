@@ -9,26 +9,50 @@ export interface IncidentRegisteredProps {
 }
 
 /** The result of opening an incident without JavaScript (same texts as the widget's notice). */
-export default function IncidentRegistered({ numeroIncidencia, whatsappUrl, trackingHref, mailed }: IncidentRegisteredProps) {
+export default function IncidentRegistered({
+  numeroIncidencia,
+  whatsappUrl,
+  trackingHref,
+  mailed,
+}: IncidentRegisteredProps) {
   return (
     <div role="alert" className="flex flex-col items-start gap-4">
-      <span aria-hidden="true" className="grid size-12 place-items-center rounded-full bg-accent-100 text-accent-700">
+      <span
+        aria-hidden="true"
+        className="grid size-12 place-items-center rounded-full bg-accent-100 text-accent-700"
+      >
         <svg viewBox="0 0 20 20" className="size-6">
-          <path d="m5 10.5 3.2 3L15 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="m5 10.5 3.2 3L15 7"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
       </span>
       <p className="text-xl font-bold text-brand-900">
-        {INCIDENT_MESSAGES.success} <span className="font-mono whitespace-nowrap text-accent-700">{numeroIncidencia}</span>
+        {INCIDENT_MESSAGES.success}{' '}
+        <span className="font-mono whitespace-nowrap text-accent-700">{numeroIncidencia}</span>
       </p>
       <p className="text-muted">
         Guarda este número: con él y tu correo puedes consultar el estado en cualquier momento.
         {mailed ? ' También te lo enviamos por correo.' : ''}
       </p>
       <div className="flex flex-wrap gap-3">
-        <a href={whatsappUrl} target="_blank" rel="noopener noreferrer" className="inline-flex min-h-11 items-center rounded-button bg-accent-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-900">
+        <a
+          href={whatsappUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex min-h-11 items-center rounded-button bg-accent-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-900"
+        >
           Continuar por WhatsApp<span className="sr-only"> (se abre en una pestaña nueva)</span>
         </a>
-        <a href={trackingHref} className="inline-flex min-h-11 items-center rounded-button border border-line px-5 py-2.5 font-semibold text-brand-900 hover:bg-surface">
+        <a
+          href={trackingHref}
+          className="inline-flex min-h-11 items-center rounded-button border border-line px-5 py-2.5 font-semibold text-brand-900 hover:bg-surface"
+        >
           Consultar seguimiento
         </a>
       </div>

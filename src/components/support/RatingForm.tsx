@@ -21,7 +21,14 @@ export interface RatingFormProps {
  * fieldset: arrow keys, screen readers and no JavaScript all work), an optional comment and 'Enviar'.
  * Plain HTML posted to the page itself (`incidents.rate`), no island.
  */
-export default function RatingForm({ token, valor, comentario = '', errors, formError, startedAt }: RatingFormProps) {
+export default function RatingForm({
+  token,
+  valor,
+  comentario = '',
+  errors,
+  formError,
+  startedAt,
+}: RatingFormProps) {
   const valorError = firstError(errors, 'valor');
   return (
     <form method="post" action={FORM_ACTIONS.incidentRate} className="relative flex flex-col gap-6">
@@ -72,7 +79,10 @@ export default function RatingForm({ token, valor, comentario = '', errors, form
       />
       <AntiAbuseFields startedAt={startedAt} />
       {formError ? (
-        <div role="alert" className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+        <div
+          role="alert"
+          className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
           {formError}
         </div>
       ) : null}

@@ -1,6 +1,11 @@
 import { actions, isInputError, type ActionError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { FORM_EXPIRED_MESSAGE, STARTED_FIELD, validateForm, type FieldErrors } from '../../domain/forms/common';
+import {
+  FORM_EXPIRED_MESSAGE,
+  STARTED_FIELD,
+  validateForm,
+  type FieldErrors,
+} from '../../domain/forms/common';
 import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../domain/forms/incident';
 import { HELP_SUGGESTIONS_TITLE } from '../../domain/help';
 import { ROUTES } from '../../routes';
@@ -28,7 +33,11 @@ interface Suggestion {
  */
 function useHelpSuggestions() {
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
-  const state = useRef<{ timer?: ReturnType<typeof setTimeout>; controller?: AbortController; asked: string }>({ asked: '' });
+  const state = useRef<{
+    timer?: ReturnType<typeof setTimeout>;
+    controller?: AbortController;
+    asked: string;
+  }>({ asked: '' });
   const clear = () => {
     clearTimeout(state.current.timer);
     state.current.controller?.abort();
@@ -46,7 +55,9 @@ function useHelpSuggestions() {
       if (query.length < 3) return setSuggestions([]);
       const controller = (current.controller = new AbortController());
       fetch(`${ROUTES.helpSuggestions}?${new URLSearchParams({ q: query })}`, { signal: controller.signal })
-        .then((response) => (response.ok ? (response.json() as Promise<{ articulos?: Suggestion[] }>) : { articulos: [] }))
+        .then((response) =>
+          response.ok ? (response.json() as Promise<{ articulos?: Suggestion[] }>) : { articulos: [] },
+        )
         .then(({ articulos }) => setSuggestions(Array.isArray(articulos) ? articulos.slice(0, 3) : []))
         .catch(() => undefined);
     }, 400);
@@ -59,14 +70,22 @@ function HelpSuggestions({ items, idPrefix }: { items: Suggestion[]; idPrefix: s
   return (
     <div aria-live="polite">
       {items.length > 0 ? (
-        <section aria-labelledby={`${idPrefix}-sugerencias`} className="rounded-card border border-accent-100 bg-white p-4 shadow-xs">
+        <section
+          aria-labelledby={`${idPrefix}-sugerencias`}
+          className="rounded-card border border-accent-100 bg-white p-4 shadow-xs"
+        >
           <h3 id={`${idPrefix}-sugerencias`} className="text-sm font-semibold text-brand-900">
             {HELP_SUGGESTIONS_TITLE}
           </h3>
           <ul className="mt-2 flex flex-col gap-2">
             {items.map((item) => (
               <li key={item.url}>
-                <a href={item.url} target="_blank" rel="noopener" className="font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900">
+                <a
+                  href={item.url}
+                  target="_blank"
+                  rel="noopener"
+                  className="font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900"
+                >
                   {item.titulo}
                   <span className="sr-only"> (se abre en una pestaña nueva)</span>
                 </a>
@@ -83,7 +102,8 @@ function HelpSuggestions({ items, idPrefix }: { items: Suggestion[]; idPrefix: s
 /** What to add under 'Hubo un error al registrar' so the visitor knows what to do next. */
 function failureDetail(error: ActionError): string | undefined {
   if (isInputError(error)) return 'Revisa los campos marcados.';
-  if (error.code === 'INTERNAL_SERVER_ERROR') return 'Tus datos siguen aquí: intenta nuevamente en unos momentos.';
+  if (error.code === 'INTERNAL_SERVER_ERROR')
+    return 'Tus datos siguen aquí: intenta nuevamente en unos momentos.';
   return error.message || undefined;
 }
 
@@ -118,8 +138,12 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
     if (sending.current) return;
     const form = event.currentTarget;
     const formData = new FormData(form);
-    const fileProblem = pickedFilesProblem(formData.getAll(FILES_FIELD).filter((item) => item instanceof File));
-    const invalid = validateForm(incidentFormSchema, formData) ?? (fileProblem ? { [FILES_FIELD]: [fileProblem] } : undefined);
+    const fileProblem = pickedFilesProblem(
+      formData.getAll(FILES_FIELD).filter((item) => item instanceof File),
+    );
+    const invalid =
+      validateForm(incidentFormSchema, formData) ??
+      (fileProblem ? { [FILES_FIELD]: [fileProblem] } : undefined);
     if (invalid) {
       setErrors(invalid);
       setFormError(INCIDENT_MESSAGES.failure);
@@ -135,7 +159,13 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
       const { data, error } = await actions.incidents.create(formData);
       if (error) {
         // A refusal of the handler (a file not allowed) names its fields too.
-        setErrors(isInputError(error) ? error.fields : isFilesMessage(error.message) ? { [FILES_FIELD]: [error.message] } : undefined);
+        setErrors(
+          isInputError(error)
+            ? error.fields
+            : isFilesMessage(error.message)
+              ? { [FILES_FIELD]: [error.message] }
+              : undefined,
+        );
         setFormError(INCIDENT_MESSAGES.failure);
         setDetail(failureDetail(error));
         // The values stay; a new start time lets the next try through.
@@ -184,7 +214,9 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
             <h2 id={titleId} className="text-xl font-bold text-brand-900">
               Solicita ayuda
             </h2>
-            <p className="mt-1 text-sm text-muted">Cuéntanos qué sucede y abrimos una incidencia para darle seguimiento.</p>
+            <p className="mt-1 text-sm text-muted">
+              Cuéntanos qué sucede y abrimos una incidencia para darle seguimiento.
+            </p>
           </div>
           <button
             type="button"
@@ -226,16 +258,28 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
           className="fixed inset-x-3 top-[calc(var(--spacing-header)+4.5rem)] z-40 rounded-card border border-accent-100 bg-white p-5 shadow-2xl sm:inset-x-auto sm:right-6 sm:w-[26rem]"
         >
           <div className="flex items-start gap-3">
-            <span aria-hidden="true" className="grid size-9 shrink-0 place-items-center rounded-full bg-accent-100 text-accent-700">
+            <span
+              aria-hidden="true"
+              className="grid size-9 shrink-0 place-items-center rounded-full bg-accent-100 text-accent-700"
+            >
               <svg viewBox="0 0 20 20" className="size-5">
-                <path d="m5 10.5 3.2 3L15 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+                <path
+                  d="m5 10.5 3.2 3L15 7"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
               </svg>
             </span>
             <div className="min-w-0 flex-1">
               <p className="font-semibold text-brand-900">
                 {INCIDENT_MESSAGES.success} <span className="font-mono whitespace-nowrap">{registered}</span>
               </p>
-              <p className="mt-1 text-sm text-muted">Guarda este número para consultar el estado de tu solicitud.</p>
+              <p className="mt-1 text-sm text-muted">
+                Guarda este número para consultar el estado de tu solicitud.
+              </p>
               <div className="mt-3 flex flex-wrap gap-2">
                 <a
                   href={whatsappIncidentUrl(whatsappNumber, registered)}
@@ -245,14 +289,26 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
                 >
                   Continuar por WhatsApp<span className="sr-only"> (se abre en una pestaña nueva)</span>
                 </a>
-                <a href={ROUTES.supportTracking} className="inline-flex min-h-10 items-center rounded-button border border-line px-4 py-2 text-sm font-semibold text-brand-900 hover:bg-surface">
+                <a
+                  href={ROUTES.supportTracking}
+                  className="inline-flex min-h-10 items-center rounded-button border border-line px-4 py-2 text-sm font-semibold text-brand-900 hover:bg-surface"
+                >
                   Ver seguimiento
                 </a>
               </div>
             </div>
-            <button type="button" onClick={() => setRegistered(null)} className="grid size-9 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-brand-900">
+            <button
+              type="button"
+              onClick={() => setRegistered(null)}
+              className="grid size-9 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-brand-900"
+            >
               <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4">
-                <path d="M5 5l10 10M15 5 5 15" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+                <path
+                  d="M5 5l10 10M15 5 5 15"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                />
               </svg>
               <span className="sr-only">Cerrar aviso</span>
             </button>

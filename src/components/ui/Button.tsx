@@ -11,7 +11,8 @@ const VARIANTS: Record<ButtonVariant, string> = {
   secondary: 'border border-line bg-white text-brand-900 hover:border-brand-500 hover:text-brand-700',
   accent: 'bg-accent-500 text-brand-950 shadow-sm hover:bg-accent-100 focus-visible:outline-accent-500',
   light: 'bg-white text-brand-900 shadow-sm hover:bg-brand-50 focus-visible:outline-white',
-  'outline-light': 'border border-white/40 text-white hover:border-white hover:bg-white/10 focus-visible:outline-white',
+  'outline-light':
+    'border border-white/40 text-white hover:border-white hover:bg-white/10 focus-visible:outline-white',
   ghost: 'text-brand-700 hover:bg-brand-50',
 };
 
@@ -21,7 +22,11 @@ const SIZES: Record<ButtonSize, string> = {
 };
 
 /** Tailwind classes of a button, for `<button>` elements that cannot use {@link ButtonLink}. */
-export function buttonClasses(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', extra = ''): string {
+export function buttonClasses(
+  variant: ButtonVariant = 'primary',
+  size: ButtonSize = 'md',
+  extra = '',
+): string {
   return [BASE, VARIANTS[variant], SIZES[size], extra].filter(Boolean).join(' ');
 }
 
@@ -36,7 +41,14 @@ export interface ButtonLinkProps {
 }
 
 /** A link styled as a button. */
-export function ButtonLink({ href, children, variant = 'primary', size = 'md', external = false, className = '' }: ButtonLinkProps) {
+export function ButtonLink({
+  href,
+  children,
+  variant = 'primary',
+  size = 'md',
+  external = false,
+  className = '',
+}: ButtonLinkProps) {
   return (
     <a
       href={href}
@@ -56,7 +68,16 @@ export function ButtonLink({ href, children, variant = 'primary', size = 'md', e
 
 export function ExternalIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      className="size-4 shrink-0"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M11 4h5v5M16 4l-7 7M14 12v3a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h3" />
     </svg>
   );
@@ -64,7 +85,16 @@ export function ExternalIcon() {
 
 export function ArrowIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 transition-transform duration-200 group-hover:translate-x-0.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      className="size-4 shrink-0 transition-transform duration-200 group-hover:translate-x-0.5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M4 10h12M11 5l5 5-5 5" />
     </svg>
   );

@@ -49,13 +49,36 @@ export interface IndustryInfo {
 }
 
 export const INDUSTRIES: readonly IndustryInfo[] = [
-  { name: 'Manufactura', description: 'Costeo de producción, órdenes de trabajo, materia prima y producto terminado en el mismo inventario.' },
-  { name: 'Hotelería', description: 'Puntos de venta de bares y restaurantes del hotel conectados a la contabilidad central.' },
-  { name: 'Firmas de contadores', description: 'Varias empresas en una sola cuenta, formatos 606 y 607 y cierres mensuales sin hojas de cálculo.' },
-  { name: 'Farmacias', description: 'Lotes y fechas de vencimiento, ventas a seguros y control de inventario por sucursal.' },
-  { name: 'Comercio minorista', description: 'Facturación rápida en caja, listas de precios, ofertas y pedidos en línea con Tiendao.' },
-  { name: 'Restaurantes', description: 'Mesas, comandas a cocina, delivery y recetas que descuentan el inventario en cada venta.' },
-  { name: 'Empresas administrativas', description: 'Cuentas por cobrar y por pagar, presupuestos y reportes gerenciales al día.' },
+  {
+    name: 'Manufactura',
+    description:
+      'Costeo de producción, órdenes de trabajo, materia prima y producto terminado en el mismo inventario.',
+  },
+  {
+    name: 'Hotelería',
+    description: 'Puntos de venta de bares y restaurantes del hotel conectados a la contabilidad central.',
+  },
+  {
+    name: 'Firmas de contadores',
+    description:
+      'Varias empresas en una sola cuenta, formatos 606 y 607 y cierres mensuales sin hojas de cálculo.',
+  },
+  {
+    name: 'Farmacias',
+    description: 'Lotes y fechas de vencimiento, ventas a seguros y control de inventario por sucursal.',
+  },
+  {
+    name: 'Comercio minorista',
+    description: 'Facturación rápida en caja, listas de precios, ofertas y pedidos en línea con Tiendao.',
+  },
+  {
+    name: 'Restaurantes',
+    description: 'Mesas, comandas a cocina, delivery y recetas que descuentan el inventario en cada venta.',
+  },
+  {
+    name: 'Empresas administrativas',
+    description: 'Cuentas por cobrar y por pagar, presupuestos y reportes gerenciales al día.',
+  },
 ];
 
 export interface Testimonial {

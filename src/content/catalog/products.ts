@@ -56,7 +56,9 @@ export function productById(id: ProductId): Product {
 }
 
 /** Who each product fits and what it brings (the comparison on /productos). */
-export const PRODUCT_FIT: Readonly<Record<ProductId, { idealFor: string; modules: readonly string[]; timeline: string }>> = {
+export const PRODUCT_FIT: Readonly<
+  Record<ProductId, { idealFor: string; modules: readonly string[]; timeline: string }>
+> = {
   admcloud: {
     idealFor: 'empresas que necesitan orden contable y fiscal',
     modules: [

@@ -5,7 +5,11 @@
 import { ROUTES } from '../../routes.ts';
 import type { ProductId } from './products.ts';
 
-export const BUSINESS_FOCUSES = ['Contabilidad y Finanzas', 'Restaurantes', 'Venta digital de productos'] as const;
+export const BUSINESS_FOCUSES = [
+  'Contabilidad y Finanzas',
+  'Restaurantes',
+  'Venta digital de productos',
+] as const;
 
 export type BusinessFocus = (typeof BUSINESS_FOCUSES)[number];
 

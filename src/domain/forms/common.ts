@@ -24,7 +24,8 @@ export const FORM_EXPIRED_MESSAGE = 'El formulario caducó. Recarga la página e
  * A form that came without its start time (a prerendered page, without JavaScript): the page shows it
  * again with the values typed and a fresh start time, and asks to send it once more. Nothing is stored.
  */
-export const FORM_CONFIRM_MESSAGE = 'Para completar el envío, revisa tus datos y pulsa de nuevo el botón de enviar.';
+export const FORM_CONFIRM_MESSAGE =
+  'Para completar el envío, revisa tus datos y pulsa de nuevo el botón de enviar.';
 
 // C0 and C1 control characters except tab and line feed; carriage returns are normalised first.
 // eslint-disable-next-line no-control-regex
@@ -59,7 +60,8 @@ export function textField(rules: FieldRules) {
       const value = cleanText(raw ?? '', rules.multiline ?? false);
       let message: string | undefined;
       if (rules.required && value === '') message = rules.required;
-      else if (value.length > rules.max) message = `${rules.label} admite como máximo ${rules.max} caracteres.`;
+      else if (value.length > rules.max)
+        message = `${rules.label} admite como máximo ${rules.max} caracteres.`;
       else if (value !== '' && rules.check) message = rules.check(value);
       if (message) ctx.issues.push({ code: 'custom', message, input: raw });
       return value;

@@ -12,9 +12,17 @@ export const contactFormSchema = z.object({
     label: 'El correo electrónico',
     max: SHORT_TEXT_MAX,
     required: 'Escribe tu correo electrónico.',
-    check: (value) => (looksLikeEmail(value) ? undefined : 'Escribe un correo electrónico válido, por ejemplo nombre@empresa.com.'),
+    check: (value) =>
+      looksLikeEmail(value)
+        ? undefined
+        : 'Escribe un correo electrónico válido, por ejemplo nombre@empresa.com.',
   }),
-  message: textField({ label: 'El mensaje', max: LONG_TEXT_MAX, multiline: true, required: 'Escribe tu mensaje.' }),
+  message: textField({
+    label: 'El mensaje',
+    max: LONG_TEXT_MAX,
+    multiline: true,
+    required: 'Escribe tu mensaje.',
+  }),
   ...antiAbuseFields,
 });
 

@@ -16,7 +16,10 @@ export const incidentFormSchema = z.object({
 });
 
 export type IncidentFormInput = z.output<typeof incidentFormSchema>;
-export type IncidentFormValues = Pick<IncidentFormInput, 'problema' | 'nombre' | 'telefono' | 'email' | 'rnc'>;
+export type IncidentFormValues = Pick<
+  IncidentFormInput,
+  'problema' | 'nombre' | 'telefono' | 'email' | 'rnc'
+>;
 export const INCIDENT_FIELDS = ['problema', 'nombre', 'telefono', 'email', 'rnc'] as const;
 
 /** Texts of the spec (§8) shown by the widget and the no-JavaScript page. */

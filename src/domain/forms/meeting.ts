@@ -156,7 +156,9 @@ export function checkMeetingForm(
   now: Date = new Date(),
 ): MeetingFormCheck {
   const parsed = meetingInputSchema.safeParse(posted);
-  const errors: Partial<Record<MeetingFieldName, string>> = parsed.success ? {} : firstMessagePerField<MeetingFieldName>(parsed.error.issues);
+  const errors: Partial<Record<MeetingFieldName, string>> = parsed.success
+    ? {}
+    : firstMessagePerField<MeetingFieldName>(parsed.error.issues);
   const fecha = typeof posted.fecha === 'string' ? posted.fecha.trim() : '';
   const hora = typeof posted.hora === 'string' ? posted.hora.trim() : '';
   if (!errors.fecha && fecha) {

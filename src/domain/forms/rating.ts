@@ -12,7 +12,11 @@ export const RATING_WORDS = ['Muy mal', 'Mal', 'Regular', 'Bien', 'Muy bien'] as
 export const RATING_COMMENT_MAX = 2000;
 
 export const ratingFormSchema = z.object({
-  token: textField({ label: 'El enlace de valoración', max: SHORT_TEXT_MAX, required: 'Abre esta página con el enlace de tu correo.' }),
+  token: textField({
+    label: 'El enlace de valoración',
+    max: SHORT_TEXT_MAX,
+    required: 'Abre esta página con el enlace de tu correo.',
+  }),
   valor: textField({
     label: 'La valoración',
     max: 1,
@@ -29,7 +33,8 @@ export type RatingFormInput = z.output<typeof ratingFormSchema>;
 export const RATING_MESSAGES = {
   sent: '¡Gracias! Recibimos tu valoración. Nos ayuda a atenderte mejor.',
   used: 'Ya valoraste esta atención: cada resolución se valora una sola vez. ¡Gracias por tu opinión!',
-  expired: 'Este enlace de valoración caducó: vale 30 días desde el correo. Si necesitas algo más, abre una nueva incidencia.',
+  expired:
+    'Este enlace de valoración caducó: vale 30 días desde el correo. Si necesitas algo más, abre una nueva incidencia.',
   notFound: 'Este enlace de valoración no es válido. Revisa que lo abriste completo desde tu correo.',
   failure: 'No pudimos guardar tu valoración en este momento. Intenta nuevamente.',
 } as const;

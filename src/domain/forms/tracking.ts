@@ -13,7 +13,9 @@ export const trackingFormSchema = z.object({
       max: SHORT_TEXT_MAX,
       required: 'Escribe el número de la incidencia.',
       check: (value) =>
-        INCIDENT_NUMBER_PATTERN.test(value.toUpperCase()) ? undefined : 'El número tiene la forma INC-20250131-1234.',
+        INCIDENT_NUMBER_PATTERN.test(value.toUpperCase())
+          ? undefined
+          : 'El número tiene la forma INC-20250131-1234.',
     }),
     z.transform((value: string) => value.toUpperCase()),
   ),
@@ -35,7 +37,11 @@ export const TRACKING_NOT_FOUND = 'No encontramos una incidencia con esos datos.
  * and the text, 1 to 5,000 characters with lines kept.
  */
 export const answerFormSchema = z.object({
-  token: textField({ label: 'El enlace de seguimiento', max: SHORT_TEXT_MAX, required: 'Abre esta página con el enlace de tu correo.' }),
+  token: textField({
+    label: 'El enlace de seguimiento',
+    max: SHORT_TEXT_MAX,
+    required: 'Abre esta página con el enlace de tu correo.',
+  }),
   respuesta: textField({
     label: 'La respuesta',
     max: LONG_TEXT_MAX,
@@ -48,7 +54,8 @@ export const answerFormSchema = z.object({
 export type AnswerFormInput = z.output<typeof answerFormSchema>;
 
 /** Shown on the follow-up page after an answer was stored. */
-export const ANSWER_SENT_MESSAGE = 'Recibimos tu respuesta. Nuestro equipo de soporte la verá y te contestará por correo.';
+export const ANSWER_SENT_MESSAGE =
+  'Recibimos tu respuesta. Nuestro equipo de soporte la verá y te contestará por correo.';
 
 /**
  * Shown on the follow-up page, in place of 'Responder', once the incident has been resolved for 30

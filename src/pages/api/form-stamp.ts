@@ -9,4 +9,5 @@ import { newFormStamp } from '../../server/http/form-stamp.ts';
 export const prerender = false;
 
 // no-store: each form gets its own time; a cached answer would be older than it says (and expire).
-export const GET: APIRoute = () => Response.json({ startedAt: newFormStamp() }, { headers: { 'Cache-Control': 'no-store' } });
+export const GET: APIRoute = () =>
+  Response.json({ startedAt: newFormStamp() }, { headers: { 'Cache-Control': 'no-store' } });

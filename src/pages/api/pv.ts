@@ -12,7 +12,10 @@ import { clientNetworkOf } from '../../server/http/client-network.ts';
 export const prerender = false;
 
 let known: Promise<ReadonlySet<string>> | undefined;
-const knownPaths = () => (known ??= getCollection('blog').then((articles) => countablePaths(articles.map((article) => articlePath(article.id)))));
+const knownPaths = () =>
+  (known ??= getCollection('blog').then((articles) =>
+    countablePaths(articles.map((article) => articlePath(article.id))),
+  ));
 
 export const POST: APIRoute = async (context) => {
   const { request } = context;

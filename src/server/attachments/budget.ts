@@ -17,17 +17,29 @@ async function usedToday(db: Db, now: Date): Promise<number> {
     .select(['count', 'windowStart'])
     .where('key', '=', keyOf(now))
     .executeTakeFirst();
-  return row && Number(row.windowStart) === Math.floor(now.getTime() / DAY_MS) * DAY_MS ? Number(row.count) : 0;
+  return row && Number(row.windowStart) === Math.floor(now.getTime() / DAY_MS) * DAY_MS
+    ? Number(row.count)
+    : 0;
 }
 
 /** Whether `bytes` more would still fit today's total (checked before a file is read: nothing reserved). */
-export async function publicUploadFits(db: Db, bytes: number, dailyMb: number, now: Date = new Date()): Promise<boolean> {
+export async function publicUploadFits(
+  db: Db,
+  bytes: number,
+  dailyMb: number,
+  now: Date = new Date(),
+): Promise<boolean> {
   if (dailyMb <= 0) return true;
   return (await usedToday(db, now)) + kib(bytes) <= dailyMb * 1024;
 }
 
 /** Counts `bytes` against today's total; false (nothing counted) when they do not fit. */
-export async function reservePublicUpload(db: Db, bytes: number, dailyMb: number, now: Date = new Date()): Promise<boolean> {
+export async function reservePublicUpload(
+  db: Db,
+  bytes: number,
+  dailyMb: number,
+  now: Date = new Date(),
+): Promise<boolean> {
   if (dailyMb <= 0 || bytes <= 0) return true;
   const size = kib(bytes);
   const day = Math.floor(now.getTime() / DAY_MS) * DAY_MS;

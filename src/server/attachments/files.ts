@@ -71,7 +71,9 @@ export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'im
 
 /** Text: no NUL nor other control characters than tab, line feed, form feed and carriage return. */
 function readsAsText(data: Uint8Array): boolean {
-  for (const byte of data) if ((byte < 0x20 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13) || byte === 0x7f) return false;
+  for (const byte of data)
+    if ((byte < 0x20 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13) || byte === 0x7f)
+      return false;
   return true;
 }
 
@@ -87,7 +89,8 @@ function isUtf8(data: Uint8Array): boolean {
 /** The content type this file is allowed as, by its content; null when it is not allowed. */
 export async function sniffType(filename: string, data: Uint8Array): Promise<string | null> {
   const found = await fileTypeFromBuffer(data);
-  if (found) return SIGNED_TYPES.has(found.mime) ? (found.mime === 'image/heif' ? 'image/heic' : found.mime) : null;
+  if (found)
+    return SIGNED_TYPES.has(found.mime) ? (found.mime === 'image/heif' ? 'image/heic' : found.mime) : null;
   const extension = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
   const textType = TEXT_EXTENSIONS[extension];
   if (!textType || !readsAsText(data)) return null;
@@ -107,12 +110,16 @@ class ImageTooLargeError extends Error {
 }
 
 /** The image with orientation applied and no metadata, in its own format, and its thumbnail. */
-async function cleanImage(data: Uint8Array, contentType: string): Promise<{ data: Uint8Array; thumb: Uint8Array }> {
+async function cleanImage(
+  data: Uint8Array,
+  contentType: string,
+): Promise<{ data: Uint8Array; thumb: Uint8Array }> {
   const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const limits = { limitInputPixels: MAX_IMAGE_PIXELS };
   const sharp = await loadSharp();
   const metadata = await sharp(input, limits).metadata();
-  if ((metadata.width ?? 0) * (metadata.height ?? 0) * (metadata.pages ?? 1) > MAX_IMAGE_PIXELS) throw new ImageTooLargeError();
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) * (metadata.pages ?? 1) > MAX_IMAGE_PIXELS)
+    throw new ImageTooLargeError();
   const animated = (metadata.pages ?? 1) > 1 && (contentType === 'image/gif' || contentType === 'image/webp');
   const open = (options: SharpOptions = {}) => sharp(input, { ...limits, ...options });
   return encodeClean(open, contentType, animated);
@@ -130,7 +137,8 @@ async function cleanHeic(data: Uint8Array): Promise<{ data: Uint8Array; thumb: U
     throw error instanceof HeicTooLargeError ? new ImageTooLargeError() : error;
   });
   const raw = { width: decoded.width, height: decoded.height, channels: 4 as const };
-  const open = () => sharp(decoded.data, { raw, limitInputPixels: MAX_IMAGE_PIXELS }).flatten({ background: '#ffffff' });
+  const open = () =>
+    sharp(decoded.data, { raw, limitInputPixels: MAX_IMAGE_PIXELS }).flatten({ background: '#ffffff' });
   return encodeClean(open, 'image/jpeg', false);
 }
 
@@ -162,19 +170,27 @@ async function encodeClean(
  * Each file sniffed and, for an image, cleaned: those kept and those refused (each with its Spanish
  * message naming it), in the order sent.
  */
-export async function prepareFiles(files: readonly IncomingFile[]): Promise<{ prepared: PreparedFile[]; refused: RefusedFile[] }> {
+export async function prepareFiles(
+  files: readonly IncomingFile[],
+): Promise<{ prepared: PreparedFile[]; refused: RefusedFile[] }> {
   const prepared: PreparedFile[] = [];
   const refused: RefusedFile[] = [];
   for (const file of files) {
     const filename = safeFileName(file.filename);
     const size = file.size ?? file.data.byteLength;
     if (file.limit) {
-      const message = file.limit === 'too-many' ? ATTACHMENT_MESSAGES.tooMany : ATTACHMENT_MESSAGES.totalTooLarge;
+      const message =
+        file.limit === 'too-many' ? ATTACHMENT_MESSAGES.tooMany : ATTACHMENT_MESSAGES.totalTooLarge;
       refused.push({ filename, reason: file.limit, message, size });
       continue;
     }
     if (file.tooLarge || file.data.byteLength > MAX_FILE_BYTES) {
-      refused.push({ filename, reason: 'too-large', message: ATTACHMENT_MESSAGES.fileTooLarge(filename), size });
+      refused.push({
+        filename,
+        reason: 'too-large',
+        message: ATTACHMENT_MESSAGES.fileTooLarge(filename),
+        size,
+      });
       continue;
     }
     if (file.data.byteLength === 0) {
@@ -191,13 +207,29 @@ export async function prepareFiles(files: readonly IncomingFile[]): Promise<{ pr
       try {
         const clean = heic ? await cleanHeic(file.data) : await cleanImage(file.data, contentType);
         // A HEIC is kept as the JPEG it became, under its name with .jpg.
-        if (heic) prepared.push({ filename: filename.replace(/\.(heic|heif)$/i, '') + '.jpg', contentType: 'image/jpeg', ...clean });
+        if (heic)
+          prepared.push({
+            filename: filename.replace(/\.(heic|heif)$/i, '') + '.jpg',
+            contentType: 'image/jpeg',
+            ...clean,
+          });
         else prepared.push({ filename, contentType, ...clean });
       } catch (error) {
         if (error instanceof ImageTooLargeError || /pixel limit/i.test(String(error)))
-          refused.push({ filename, reason: 'too-large', message: ATTACHMENT_MESSAGES.imageTooLarge(filename), size });
+          refused.push({
+            filename,
+            reason: 'too-large',
+            message: ATTACHMENT_MESSAGES.imageTooLarge(filename),
+            size,
+          });
         // Its signature says image but it does not decode: not an image we can show or clean.
-        else refused.push({ filename, reason: 'type', message: ATTACHMENT_MESSAGES.refusedType(filename), size });
+        else
+          refused.push({
+            filename,
+            reason: 'type',
+            message: ATTACHMENT_MESSAGES.refusedType(filename),
+            size,
+          });
       }
       continue;
     }

@@ -51,7 +51,10 @@ let queue: Promise<unknown> = Promise.resolve();
 function decodeInWorker(data: Uint8Array, maxPixels: number): Promise<DecodedHeic> {
   modulePath ??= createRequire(import.meta.url).resolve('heic-decode');
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module: modulePath, data, maxPixels } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { module: modulePath, data, maxPixels },
+    });
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new Error('HEIC decoding took too long'));
@@ -61,12 +64,25 @@ function decodeInWorker(data: Uint8Array, maxPixels: number): Promise<DecodedHei
       action();
       void worker.terminate();
     };
-    worker.once('message', (message: { tooLarge?: boolean; error?: string; width: number; height: number; data: Uint8ClampedArray }) =>
-      settle(() => {
-        if (message.tooLarge) reject(new HeicTooLargeError());
-        else if (message.error) reject(new Error(message.error));
-        else resolve({ width: message.width, height: message.height, data: new Uint8Array(message.data.buffer, message.data.byteOffset, message.data.byteLength) });
-      }),
+    worker.once(
+      'message',
+      (message: {
+        tooLarge?: boolean;
+        error?: string;
+        width: number;
+        height: number;
+        data: Uint8ClampedArray;
+      }) =>
+        settle(() => {
+          if (message.tooLarge) reject(new HeicTooLargeError());
+          else if (message.error) reject(new Error(message.error));
+          else
+            resolve({
+              width: message.width,
+              height: message.height,
+              data: new Uint8Array(message.data.buffer, message.data.byteOffset, message.data.byteLength),
+            });
+        }),
     );
     worker.once('error', (error) => settle(() => reject(error)));
     worker.once('exit', (code) => settle(() => reject(new Error(`HEIC worker exited (${code})`))));

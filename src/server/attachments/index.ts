@@ -22,7 +22,8 @@ type Writer = Transaction<Database> | Db;
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** A Node Buffer over the same bytes (pg sends Buffers as bytea; a bare Uint8Array it would not). */
-const asBuffer = (data: Uint8Array) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+const asBuffer = (data: Uint8Array) =>
+  Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 /**
  * Stores the bytes once; their SHA-256 (hex). A blob already stored only has its time moved on, so that
@@ -44,14 +45,20 @@ export async function putBlob(trx: Writer, data: Uint8Array, now: Date): Promise
  */
 export async function storeAttachments(
   trx: Writer,
-  input: { incidentId: number; entryId: number | null; files: readonly PreparedFile[]; dropped?: readonly RefusedFile[] },
+  input: {
+    incidentId: number;
+    entryId: number | null;
+    files: readonly PreparedFile[];
+    dropped?: readonly RefusedFile[];
+  },
   now: Date,
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const file of input.files) {
     // Stored ahead of the transaction when the file went through storeBlobs (blob-store.ts).
     const blob = file.blob ?? (await putBlob(trx, file.data, now));
-    const thumb = file.thumbBlob !== undefined ? file.thumbBlob : file.thumb ? await putBlob(trx, file.thumb, now) : null;
+    const thumb =
+      file.thumbBlob !== undefined ? file.thumbBlob : file.thumb ? await putBlob(trx, file.thumb, now) : null;
     const row = await trx
       .insertInto('incidentAttachments')
       .values({
@@ -94,10 +101,20 @@ export interface AttachmentContent {
   data: Uint8Array;
 }
 
-async function content(db: Db, id: number, thumb: boolean, incidentId?: number, visitor = false): Promise<AttachmentContent | null> {
+async function content(
+  db: Db,
+  id: number,
+  thumb: boolean,
+  incidentId?: number,
+  visitor = false,
+): Promise<AttachmentContent | null> {
   let query = db
     .selectFrom('incidentAttachments')
-    .innerJoin('blobs', 'blobs.sha256', thumb ? 'incidentAttachments.thumbSha256' : 'incidentAttachments.blobSha256')
+    .innerJoin(
+      'blobs',
+      'blobs.sha256',
+      thumb ? 'incidentAttachments.thumbSha256' : 'incidentAttachments.blobSha256',
+    )
     .select(['incidentAttachments.filename', 'incidentAttachments.contentType', 'blobs.data'])
     .where('incidentAttachments.id', '=', id);
   if (incidentId !== undefined) query = query.where('incidentAttachments.incidentId', '=', incidentId);
@@ -131,7 +148,12 @@ export function attachmentForStaff(db: Db, id: number, thumb = false): Promise<A
  * For the customer holding a follow-up link's token: an attachment of that token's incident only, and
  * never one of an internal note; null otherwise (another incident's token included).
  */
-export async function attachmentForToken(db: Db, id: number, token: string, thumb = false): Promise<AttachmentContent | null> {
+export async function attachmentForToken(
+  db: Db,
+  id: number,
+  token: string,
+  thumb = false,
+): Promise<AttachmentContent | null> {
   const incidentId = await incidentIdByToken(db, token);
   if (incidentId === null) return null;
   return content(db, id, thumb, incidentId, true);
@@ -143,7 +165,10 @@ export function servedInline(contentType: string): boolean {
 }
 
 /** The headers every attachment is served with (issue 21): never sniffed, never run, never kept. */
-export function attachmentHeaders(file: Pick<AttachmentContent, 'filename' | 'contentType'>, data: Uint8Array): Record<string, string> {
+export function attachmentHeaders(
+  file: Pick<AttachmentContent, 'filename' | 'contentType'>,
+  data: Uint8Array,
+): Record<string, string> {
   const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const disposition = servedInline(file.contentType) ? 'inline' : 'attachment';
   return {
@@ -165,8 +190,14 @@ export async function mailAttachmentsOfEntry(trx: Writer, entryId: number): Prom
     .where('blobSha256', 'is not', null)
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({ filename: row.filename, contentType: row.contentType, content: '', blob: row.blobSha256! }));
+  return rows.map((row) => ({
+    filename: row.filename,
+    contentType: row.contentType,
+    content: '',
+    blob: row.blobSha256!,
+  }));
 }
 
 /** How many bytes `ids`' blobs hold (the daily public total counts what was stored). */
-export const totalSize = (files: readonly PreparedFile[]) => files.reduce((sum, file) => sum + (file.size ?? file.data.byteLength), 0);
+export const totalSize = (files: readonly PreparedFile[]) =>
+  files.reduce((sum, file) => sum + (file.size ?? file.data.byteLength), 0);

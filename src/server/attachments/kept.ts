@@ -34,10 +34,19 @@ interface Payload {
   x: number;
 }
 
-const mac = (secret: string, body: string) => createHmac('sha256', secret).update(PURPOSE + body).digest('base64url');
+const mac = (secret: string, body: string) =>
+  createHmac('sha256', secret)
+    .update(PURPOSE + body)
+    .digest('base64url');
 
 /** Stores the files and returns a signed reference to each (for `action`, valid {@link KEPT_FOR_MS}). */
-export async function keepFiles(db: Db, files: readonly PreparedFile[], action: string, secret: string, now: Date = new Date()): Promise<KeptFile[]> {
+export async function keepFiles(
+  db: Db,
+  files: readonly PreparedFile[],
+  action: string,
+  secret: string,
+  now: Date = new Date(),
+): Promise<KeptFile[]> {
   const kept: KeptFile[] = [];
   for (const file of await storeBlobs(db, files, now)) {
     const payload: Payload = {
@@ -70,7 +79,13 @@ function verified(ref: string, action: string, secret: string, now: Date): Paylo
 }
 
 /** The files these references name, read again from `blobs`: forged, stale, repeated or missing ones are left out. */
-export async function keptFilesOf(db: Db, refs: readonly string[], action: string, secret: string, now: Date = new Date()): Promise<PreparedFile[]> {
+export async function keptFilesOf(
+  db: Db,
+  refs: readonly string[],
+  action: string,
+  secret: string,
+  now: Date = new Date(),
+): Promise<PreparedFile[]> {
   const files: PreparedFile[] = [];
   const seen = new Set<string>();
   for (const ref of refs) {
@@ -104,8 +119,22 @@ export async function purgeUnusedBlobs(db: Db, now: Date = new Date()): Promise<
     .where('createdAt', '<', new Date(now.getTime() - UNUSED_BLOB_MS).toISOString())
     .where((eb) =>
       eb.and([
-        eb.not(eb.exists(eb.selectFrom('incidentAttachments').select('id').whereRef('incidentAttachments.blobSha256', '=', 'blobs.sha256'))),
-        eb.not(eb.exists(eb.selectFrom('incidentAttachments').select('id').whereRef('incidentAttachments.thumbSha256', '=', 'blobs.sha256'))),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('incidentAttachments')
+              .select('id')
+              .whereRef('incidentAttachments.blobSha256', '=', 'blobs.sha256'),
+          ),
+        ),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('incidentAttachments')
+              .select('id')
+              .whereRef('incidentAttachments.thumbSha256', '=', 'blobs.sha256'),
+          ),
+        ),
       ]),
     )
     .executeTakeFirst();

@@ -43,4 +43,3 @@ export async function attachmentsByEntry(
   }
   return { problem, byEntry };
 }
-

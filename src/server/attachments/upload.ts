@@ -46,7 +46,12 @@ export function readUploadForm(
       parser = busboy({
         headers: { 'content-type': contentType },
         defParamCharset: 'utf8',
-        limits: { files: MAX_FILES, fileSize: MAX_FILE_BYTES, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+        limits: {
+          files: MAX_FILES,
+          fileSize: MAX_FILE_BYTES,
+          fields: MAX_FIELDS,
+          fieldSize: MAX_FIELD_BYTES,
+        },
       });
     } catch {
       result.problem = 'malformed';
@@ -102,7 +107,13 @@ export function readUploadForm(
                 // Over 10 MB (busboy stopped at the limit): nothing of it is kept, and what was counted is given back.
                 if ((stream as unknown as { truncated?: boolean }).truncated) {
                   if (!dropped) total -= chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-                  if (keeping()) result.files.push({ filename, data: new Uint8Array(), tooLarge: true, size: MAX_FILE_BYTES + 1 });
+                  if (keeping())
+                    result.files.push({
+                      filename,
+                      data: new Uint8Array(),
+                      tooLarge: true,
+                      size: MAX_FILE_BYTES + 1,
+                    });
                 } else if (!dropped && keeping()) {
                   result.files.push({ filename, data: Buffer.concat(chunks), size });
                 }

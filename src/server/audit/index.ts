@@ -144,9 +144,15 @@ function subjectOf(
   if (action.startsWith('incident.')) return { text: subject, href: incidentPath(subject) };
   if (action.startsWith('contact.')) return { text: `Mensaje n.º ${subject}`, href: ROUTES.adminMessages };
   if (action.startsWith('announcement.'))
-    return { text: `Anuncio n.º ${subject}`, href: action === 'announcement.deleted' ? null : `${ROUTES.adminAnnouncements}/${subject}` };
+    return {
+      text: `Anuncio n.º ${subject}`,
+      href: action === 'announcement.deleted' ? null : `${ROUTES.adminAnnouncements}/${subject}`,
+    };
   if (action.startsWith('logo.'))
-    return { text: `Logo n.º ${subject}`, href: action === 'logo.deleted' ? null : `${ROUTES.adminLogos}/${subject}` };
+    return {
+      text: `Logo n.º ${subject}`,
+      href: action === 'logo.deleted' ? null : `${ROUTES.adminLogos}/${subject}`,
+    };
   return { text: subject, href: null };
 }
 

@@ -37,7 +37,10 @@ export async function createOrResetStaff(
   }
   // The page's rules (length, common and guessable passwords), the message without "nueva".
   const problem = passwordProblem({ password: input.password, current: '', name: input.name ?? '', email });
-  if (problem) throw new StaffAccountError(PASSWORD_PROBLEM_MESSAGES[problem].replace('La nueva contraseña', 'La contraseña'));
+  if (problem)
+    throw new StaffAccountError(
+      PASSWORD_PROBLEM_MESSAGES[problem].replace('La nueva contraseña', 'La contraseña'),
+    );
   const context = await auth.$context;
   const adapter = context.internalAdapter;
   const hash = await hashPassword(input.password);
@@ -45,9 +48,18 @@ export async function createOrResetStaff(
   if (existing) {
     const credential = existing.accounts.find((account) => account.providerId === 'credential');
     if (credential) await adapter.updatePassword(existing.user.id, hash);
-    else await adapter.linkAccount({ userId: existing.user.id, providerId: 'credential', accountId: existing.user.id, password: hash });
+    else
+      await adapter.linkAccount({
+        userId: existing.user.id,
+        providerId: 'credential',
+        accountId: existing.user.id,
+        password: hash,
+      });
     // A password an operator chose is not marked for a change.
-    await adapter.updateUser(existing.user.id, { mustChangePassword: false, ...(input.name === undefined ? {} : { name: input.name }) });
+    await adapter.updateUser(existing.user.id, {
+      mustChangePassword: false,
+      ...(input.name === undefined ? {} : { name: input.name }),
+    });
     // A reset must lock out whoever knew the old password, and lifts the lock they may have put on
     // the account's code step (wrong codes in a row, index.ts TWO_STEP_LOCK).
     await adapter.deleteUserSessions(existing.user.id);
@@ -67,17 +79,38 @@ type InternalAdapter = Awaited<StaffAuth['$context']>['internalAdapter'];
 
 /** Sets or clears the mark that sends an account to 'Contraseña' (migration 0009). */
 export async function setMustChangePassword(userId: string, value: boolean, db: Db): Promise<void> {
-  await db.withoutPlugins().updateTable('user').set({ mustChangePassword: value ? 1 : 0 }).where('id', '=', userId).execute();
+  await db
+    .withoutPlugins()
+    .updateTable('user')
+    .set({ mustChangePassword: value ? 1 : 0 })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /** A new user with its password; throws when the e-mail is taken (the column is unique). */
-async function createAccount(adapter: InternalAdapter, email: string, name: string, hash: string, mustChangePassword = false): Promise<void> {
-  const user = await adapter.createUser({ email, name, emailVerified: true, mustChangePassword }, { method: 'admin' });
-  await adapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
+async function createAccount(
+  adapter: InternalAdapter,
+  email: string,
+  name: string,
+  hash: string,
+  mustChangePassword = false,
+): Promise<void> {
+  const user = await adapter.createUser(
+    { email, name, emailVerified: true, mustChangePassword },
+    { method: 'admin' },
+  );
+  await adapter.linkAccount({
+    userId: user.id,
+    providerId: 'credential',
+    accountId: user.id,
+    password: hash,
+  });
 }
 
 export async function listStaff(auth: StaffAuth = getAuth(), db: Db = getDb()): Promise<StaffAccount[]> {
-  const users = await (await auth.$context).internalAdapter.listUsers(undefined, undefined, { field: 'email', direction: 'asc' });
+  const users = await (
+    await auth.$context
+  ).internalAdapter.listUsers(undefined, undefined, { field: 'email', direction: 'asc' });
   const signIns = await db
     .selectFrom('auditEvents')
     .select(['actorId', db.fn.max('at').as('at')])

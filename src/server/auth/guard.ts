@@ -185,7 +185,8 @@ export function staffActor(context: RequestClient, staff: StaffMember): AuditAct
  */
 export async function signedInStaff(context: GuardContext): Promise<StaffMember | null> {
   if (context.locals.staff) return pendingSetUp(context.locals.staff) ? null : context.locals.staff;
-  if (!/(?:^|;\s*)(?:__Secure-)?vertice\.session_token=/.test(context.request.headers.get('cookie') ?? '')) return null;
+  if (!/(?:^|;\s*)(?:__Secure-)?vertice\.session_token=/.test(context.request.headers.get('cookie') ?? ''))
+    return null;
   const check = await requireStaff(context.request.headers);
   if (!check.ok) return null;
   context.locals.staff = check.staff;

@@ -17,7 +17,14 @@
  */
 import { betterAuth } from 'better-auth';
 import { twoFactor } from 'better-auth/plugins';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { getConfig, type Config } from '../config.ts';
 import { getDbHandle, ping, type Db, type DbEngine } from '../db/index.ts';
 import { getLogger } from '../log.ts';
@@ -48,8 +55,14 @@ export const LAST_USE_WRITE_MS = 60_000;
  */
 export const TWO_STEP_LOCK = { maxFailedAttempts: 10, durationSeconds: 15 * 60 } as const;
 
-
-const DATE_COLUMNS = new Set(['createdAt', 'updatedAt', 'expiresAt', 'accessTokenExpiresAt', 'refreshTokenExpiresAt', 'lockedUntil']);
+const DATE_COLUMNS = new Set([
+  'createdAt',
+  'updatedAt',
+  'expiresAt',
+  'accessTokenExpiresAt',
+  'refreshTokenExpiresAt',
+  'lockedUntil',
+]);
 
 /**
  * Our PostgreSQL pool parses timestamptz into ISO strings (what the rest of the site wants); Better
@@ -78,7 +91,8 @@ export interface AuthDeps {
 }
 
 export function createStaffAuth({ db, engine, config, secret }: AuthDeps) {
-  const authDb = engine === 'postgres' ? db.withoutPlugins().withPlugin(new ReviveAuthDates()) : db.withoutPlugins();
+  const authDb =
+    engine === 'postgres' ? db.withoutPlugins().withPlugin(new ReviveAuthDates()) : db.withoutPlugins();
   const log = getLogger();
   return betterAuth({
     appName: config.COMPANY_NAME,
@@ -101,7 +115,9 @@ export function createStaffAuth({ db, engine, config, secret }: AuthDeps) {
     },
     user: {
       // Migration 0009: set on the generated first account until its owner chooses a password.
-      additionalFields: { mustChangePassword: { type: 'boolean', required: false, defaultValue: false, input: false } },
+      additionalFields: {
+        mustChangePassword: { type: 'boolean', required: false, defaultValue: false, input: false },
+      },
     },
     session: {
       // An absolute limit: Better Auth's sliding refresh is off; the last use is kept by requireStaff.
@@ -155,7 +171,12 @@ export function getAuth(): StaffAuth {
   const holder = globalThis as AuthHolder;
   if (!holder[AUTH_KEY]) {
     const handle = getDbHandle();
-    holder[AUTH_KEY] = createStaffAuth({ db: handle.db, engine: handle.engine, config: getConfig(), secret: getAuthSecret() });
+    holder[AUTH_KEY] = createStaffAuth({
+      db: handle.db,
+      engine: handle.engine,
+      config: getConfig(),
+      secret: getAuthSecret(),
+    });
   }
   return holder[AUTH_KEY];
 }
@@ -185,7 +206,6 @@ export interface StaffMember {
   twoStep: boolean;
 }
 
-
 export type StaffCheck =
   | { ok: true; staff: StaffMember }
   /** `idle`: the session existed but went unused for STAFF_SESSION_IDLE_MINUTES and has just been ended. */
@@ -212,7 +232,10 @@ export async function sessionStillValid(
     .where('token', '=', token)
     .executeTakeFirst();
   if (!session) return false;
-  return timeOf(session.expiresAt) > now && now - timeOf(session.updatedAt) <= config.STAFF_SESSION_IDLE_MINUTES * 60_000;
+  return (
+    timeOf(session.expiresAt) > now &&
+    now - timeOf(session.updatedAt) <= config.STAFF_SESSION_IDLE_MINUTES * 60_000
+  );
 }
 
 const timeOf = (value: Date | string) => (value instanceof Date ? value : new Date(value)).getTime();
@@ -225,7 +248,12 @@ const timeOf = (value: Date | string) => (value instanceof Date ? value : new Da
  * ({@link BACKGROUND_HEADER}) or their event stream (`Accept: text/event-stream`) is no use by the staff
  * member and leaves it as it is, idle or not.
  */
-export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth(), config: Config = getConfig(), now: number = Date.now()): Promise<StaffCheck> {
+export async function requireStaff(
+  headers: Headers,
+  auth: StaffAuth = getAuth(),
+  config: Config = getConfig(),
+  now: number = Date.now(),
+): Promise<StaffCheck> {
   let result;
   try {
     result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
@@ -241,17 +269,22 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
   // What the browser does by itself (the live updates' page fetches and their event stream, whose
   // reconnections no script can mark) is no use by the staff member: it neither moves the last use on
   // nor ends an idle session, which is left for their next request to end and say why.
-  const background = headers.get(BACKGROUND_HEADER) === '1' || /^text\/event-stream\b/i.test(headers.get('accept') ?? '');
+  const background =
+    headers.get(BACKGROUND_HEADER) === '1' || /^text\/event-stream\b/i.test(headers.get('accept') ?? '');
   try {
     const internal = (await auth.$context).internalAdapter;
     if (now - lastUse > idleMs) {
       if (background) return { ok: false, status: 401, reason: 'idle' };
       await internal.deleteSession(result.session.token);
-      getLogger().info({ event: 'session.idle', email: result.user.email }, 'staff session ended after inactivity');
+      getLogger().info(
+        { event: 'session.idle', email: result.user.email },
+        'staff session ended after inactivity',
+      );
       return { ok: false, status: 401, reason: 'idle' };
     }
     // Often enough that a session in use never looks idle, even with a one-minute setting.
-    if (now - lastUse >= Math.min(LAST_USE_WRITE_MS, idleMs / 10) && !background) await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
+    if (now - lastUse >= Math.min(LAST_USE_WRITE_MS, idleMs / 10) && !background)
+      await internal.updateSession(result.session.token, { updatedAt: new Date(now) });
   } catch (error) {
     getLogger().warn({ err: error }, 'session last-use update failed');
     return { ok: false, status: (await ping(getDbHandle().db)) ? 401 : 503 };
@@ -259,6 +292,13 @@ export async function requireStaff(headers: Headers, auth: StaffAuth = getAuth()
   if (!isStaffEmail(result.user.email, config)) return { ok: false, status: 403 };
   return {
     ok: true,
-    staff: { id: result.user.id, email: result.user.email, name: result.user.name, sessionToken: result.session.token, twoStep: Boolean(result.user.twoFactorEnabled), mustChangePassword: Boolean(result.user.mustChangePassword) },
+    staff: {
+      id: result.user.id,
+      email: result.user.email,
+      name: result.user.name,
+      sessionToken: result.session.token,
+      twoStep: Boolean(result.user.twoFactorEnabled),
+      mustChangePassword: Boolean(result.user.mustChangePassword),
+    },
   };
 }

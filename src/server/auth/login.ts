@@ -24,7 +24,14 @@ import { clearHits, reserveHit } from '../limits/counters.ts';
 import { processLimits, withinCounterLimit } from '../limits/first-line.ts';
 import type { MemoryLimiter } from '../limits/memory.ts';
 import { getLogger } from '../log.ts';
-import { AUTH_BASE_PATH, CLIENT_IP_HEADER, getAuth, isStaffEmail, withClientIp, type StaffAuth } from './index.ts';
+import {
+  AUTH_BASE_PATH,
+  CLIENT_IP_HEADER,
+  getAuth,
+  isStaffEmail,
+  withClientIp,
+  type StaffAuth,
+} from './index.ts';
 import { checkTotpCode, pendingSignInUser, spendTotpStep, totpCode } from './two-step.ts';
 
 export const NETWORK_WINDOW_MS = 10 * 60 * 1000;
@@ -77,12 +84,22 @@ export const signInKeys = (email: string, network: string) => ({
 type Refusal = 'network' | 'account-network';
 
 /** Reserves this attempt's place in each limit; the refusal, or the account's count in its window. */
-async function reserveAttempt(db: Db, memory: MemoryLimiter, email: string, network: string): Promise<{ refused: Refusal } | { accountCount: number }> {
+async function reserveAttempt(
+  db: Db,
+  memory: MemoryLimiter,
+  email: string,
+  network: string,
+): Promise<{ refused: Refusal } | { accountCount: number }> {
   const key = signInKeys(email, network);
   // The database counts what every process sees; the first line refuses, without asking it, a key
   // this process has already seen used up.
-  if (!(await withinCounterLimit(db, key.network, NETWORK_MAX, NETWORK_WINDOW_MS, { memory })).allowed) return { refused: 'network' };
-  if (!(await withinCounterLimit(db, key.accountNetwork, ACCOUNT_NETWORK_MAX, ACCOUNT_WINDOW_MS, { memory })).allowed) return { refused: 'account-network' };
+  if (!(await withinCounterLimit(db, key.network, NETWORK_MAX, NETWORK_WINDOW_MS, { memory })).allowed)
+    return { refused: 'network' };
+  if (
+    !(await withinCounterLimit(db, key.accountNetwork, ACCOUNT_NETWORK_MAX, ACCOUNT_WINDOW_MS, { memory }))
+      .allowed
+  )
+    return { refused: 'account-network' };
   return { accountCount: await reserveHit(db, key.account, ACCOUNT_WINDOW_MS) };
 }
 
@@ -97,12 +114,18 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
   const memory = deps.memory ?? processLimits;
   const reserved = await reserveAttempt(db, memory, email, network);
   if ('refused' in reserved) {
-    log.warn({ event: 'signin.rate-limited', email, ip: input.ip, network, reason: reserved.refused }, 'sign-in refused: limit reached');
+    log.warn(
+      { event: 'signin.rate-limited', email, ip: input.ip, network, reason: reserved.refused },
+      'sign-in refused: limit reached',
+    );
     return { kind: 'rate-limited' };
   }
   const delay = checkDelayMs(reserved.accountCount);
   if (delay > 0) {
-    log.warn({ event: 'signin.slowed', email, ip: input.ip, network, delayMs: delay, checks: reserved.accountCount }, 'sign-in slowed: many attempts on this account');
+    log.warn(
+      { event: 'signin.slowed', email, ip: input.ip, network, delayMs: delay, checks: reserved.accountCount },
+      'sign-in slowed: many attempts on this account',
+    );
     await (deps.wait ?? sleep)(delay);
   }
   const origin = new URL(config.SITE_URL).origin;
@@ -116,28 +139,55 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
     }),
   );
   if (!response.ok) {
-    log.info({ event: 'signin.failed', email, ip: input.ip, network, status: response.status }, 'sign-in failed');
+    log.info(
+      { event: 'signin.failed', email, ip: input.ip, network, status: response.status },
+      'sign-in failed',
+    );
     // Checked passwords only: the limits above keep a flood out of the audit log too.
     await recordEvent(db, { action: 'signin.failed', actorEmail: email, network });
     return { kind: 'invalid' };
   }
-  const body = (await response.json()) as { token?: string; user?: { id?: string; email?: string }; twoFactorRedirect?: boolean };
+  const body = (await response.json()) as {
+    token?: string;
+    user?: { id?: string; email?: string };
+    twoFactorRedirect?: boolean;
+  };
   if (body.twoFactorRedirect) {
     // No session yet: Better Auth left a short-lived two-factor cookie. The counters are cleared only
     // once the code is right, so a known password does not buy more code guesses.
     if (!isStaffEmail(email, config)) {
-      log.warn({ event: 'signin.forbidden', email, ip: input.ip, network }, 'sign-in refused: not on ADMIN_EMAILS');
-      await recordEvent(db, { action: 'signin.failed', actorEmail: email, network, detail: 'No está en ADMIN_EMAILS' });
+      log.warn(
+        { event: 'signin.forbidden', email, ip: input.ip, network },
+        'sign-in refused: not on ADMIN_EMAILS',
+      );
+      await recordEvent(db, {
+        action: 'signin.failed',
+        actorEmail: email,
+        network,
+        detail: 'No está en ADMIN_EMAILS',
+      });
       return { kind: 'forbidden' };
     }
-    log.info({ event: 'signin.two-step', email, ip: input.ip, network }, 'sign-in: password right, code asked');
+    log.info(
+      { event: 'signin.two-step', email, ip: input.ip, network },
+      'sign-in: password right, code asked',
+    );
     return { kind: 'two-step', setCookies: response.headers.getSetCookie() };
   }
   if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
     // A valid account that is not (or no longer) staff: end the session it was just given.
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
-    log.warn({ event: 'signin.forbidden', email, ip: input.ip, network }, 'sign-in refused: not on ADMIN_EMAILS');
-    await recordEvent(db, { action: 'signin.failed', actorId: body.user?.id, actorEmail: email, network, detail: 'No está en ADMIN_EMAILS' });
+    log.warn(
+      { event: 'signin.forbidden', email, ip: input.ip, network },
+      'sign-in refused: not on ADMIN_EMAILS',
+    );
+    await recordEvent(db, {
+      action: 'signin.failed',
+      actorId: body.user?.id,
+      actorEmail: email,
+      network,
+      detail: 'No está en ADMIN_EMAILS',
+    });
     return { kind: 'forbidden' };
   }
   // The right password gives this network its allowance for the account back; the account's own
@@ -187,7 +237,10 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
   const memory = deps.memory ?? processLimits;
   const reserved = await reserveAttempt(db, memory, email, network);
   if ('refused' in reserved) {
-    log.warn({ event: 'signin.rate-limited', email, ip: input.ip, network, reason: reserved.refused, step: 'code' }, 'sign-in code refused: limit reached');
+    log.warn(
+      { event: 'signin.rate-limited', email, ip: input.ip, network, reason: reserved.refused, step: 'code' },
+      'sign-in code refused: limit reached',
+    );
     return { kind: 'rate-limited' };
   }
   const delay = checkDelayMs(reserved.accountCount);
@@ -197,8 +250,17 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
   // neither reaches the plugin nor resets its count of wrong codes.
   const check = totp ? { code: totp, ...(await checkTotpCode(pending.id, totp, { auth, db })) } : null;
   if (check?.used) {
-    log.info({ event: 'signin.code-used', email, ip: input.ip, network }, 'sign-in code refused: already used');
-    await recordEvent(db, { action: 'signin.failed', actorId: pending.id, actorEmail: email, network, detail: 'Código de verificación ya usado' });
+    log.info(
+      { event: 'signin.code-used', email, ip: input.ip, network },
+      'sign-in code refused: already used',
+    );
+    await recordEvent(db, {
+      action: 'signin.failed',
+      actorId: pending.id,
+      actorEmail: email,
+      network,
+      detail: 'Código de verificación ya usado',
+    });
     return { kind: 'used' };
   }
   const headers = withClientIp(input.headers, input.ip);
@@ -207,33 +269,76 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
     : await auth.api.verifyBackupCode({ body: { code }, headers, asResponse: true });
   if (!response.ok) {
     const failure = (await response.json().catch(() => ({}))) as { code?: string };
-    log.info({ event: 'signin.code-failed', email, ip: input.ip, network, status: response.status, code: failure.code }, 'sign-in code refused');
-    await recordEvent(db, { action: 'signin.failed', actorId: pending.id, actorEmail: email, network, detail: totp ? 'Código de verificación incorrecto' : 'Código de recuperación incorrecto' });
-    if (failure.code === 'INVALID_TWO_FACTOR_COOKIE' || failure.code === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE') return { kind: 'expired' };
+    log.info(
+      {
+        event: 'signin.code-failed',
+        email,
+        ip: input.ip,
+        network,
+        status: response.status,
+        code: failure.code,
+      },
+      'sign-in code refused',
+    );
+    await recordEvent(db, {
+      action: 'signin.failed',
+      actorId: pending.id,
+      actorEmail: email,
+      network,
+      detail: totp ? 'Código de verificación incorrecto' : 'Código de recuperación incorrecto',
+    });
+    if (failure.code === 'INVALID_TWO_FACTOR_COOKIE' || failure.code === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE')
+      return { kind: 'expired' };
     if (failure.code === 'ACCOUNT_TEMPORARILY_LOCKED') return { kind: 'locked' };
     return { kind: 'invalid' };
   }
   const body = (await response.json()) as { token?: string; user?: { id?: string; email?: string } };
   const setCookies = response.headers.getSetCookie();
   // The step of the accepted code (found again if the clock moved past a step boundary meanwhile).
-  const step = check ? (check.step ?? (await checkTotpCode(pending.id, check.code, { auth, db })).step) : null;
+  const step = check
+    ? (check.step ?? (await checkTotpCode(pending.id, check.code, { auth, db })).step)
+    : null;
   if (step !== null && !(await spendTotpStep(db, pending.id, step))) {
     // Another sign-in with the same code was accepted first: the session just made must not stay.
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
-    log.info({ event: 'signin.code-used', email, ip: input.ip, network }, 'sign-in code refused: used by a concurrent sign-in');
-    await recordEvent(db, { action: 'signin.failed', actorId: pending.id, actorEmail: email, network, detail: 'Código de verificación ya usado' });
+    log.info(
+      { event: 'signin.code-used', email, ip: input.ip, network },
+      'sign-in code refused: used by a concurrent sign-in',
+    );
+    await recordEvent(db, {
+      action: 'signin.failed',
+      actorId: pending.id,
+      actorEmail: email,
+      network,
+      detail: 'Código de verificación ya usado',
+    });
     return { kind: 'used' };
   }
   if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
-    await recordEvent(db, { action: 'signin.failed', actorId: body.user?.id, actorEmail: email, network, detail: 'No está en ADMIN_EMAILS' });
+    await recordEvent(db, {
+      action: 'signin.failed',
+      actorId: body.user?.id,
+      actorEmail: email,
+      network,
+      detail: 'No está en ADMIN_EMAILS',
+    });
     return { kind: 'forbidden' };
   }
   const key = signInKeys(email, network);
   memory.forget(key.accountNetwork);
   await clearHits(db, key.accountNetwork);
-  log.info({ event: 'signin.ok', email, ip: input.ip, network, step: totp ? 'totp' : 'recovery-code' }, 'staff signed in');
-  await recordEvent(db, { action: 'signin.ok', actorId: body.user.id, actorEmail: body.user.email, network, detail: totp ? undefined : 'Con un código de recuperación' });
+  log.info(
+    { event: 'signin.ok', email, ip: input.ip, network, step: totp ? 'totp' : 'recovery-code' },
+    'staff signed in',
+  );
+  await recordEvent(db, {
+    action: 'signin.ok',
+    actorId: body.user.id,
+    actorEmail: body.user.email,
+    network,
+    detail: totp ? undefined : 'Con un código de recuperación',
+  });
   return { kind: 'ok', email: body.user.email, setCookies };
 }
 
@@ -249,6 +354,11 @@ export async function signOutStaff(
   const session = audit ? await auth.api.getSession({ headers, query: { disableCookieCache: true } }) : null;
   const response = await auth.api.signOut({ headers, asResponse: true });
   if (audit && session && response.ok)
-    await recordEvent(audit.db, { action: 'signout', actorId: session.user.id, actorEmail: session.user.email, network: audit.network });
+    await recordEvent(audit.db, {
+      action: 'signout',
+      actorId: session.user.id,
+      actorEmail: session.user.email,
+      network: audit.network,
+    });
   return response.headers.getSetCookie();
 }

@@ -8,9 +8,15 @@ import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const ARGON2_PARAMS = { memory: 19 * 1024, passes: 2, parallelism: 1, tagLength: 32 } as const;
 
-function derive(password: string, salt: Buffer, params: { memory: number; passes: number; parallelism: number; tagLength: number }): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  params: { memory: number; passes: number; parallelism: number; tagLength: number },
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    argon2('argon2id', { message: password, nonce: salt, ...params }, (error, key) => (error ? reject(error) : resolve(key)));
+    argon2('argon2id', { message: password, nonce: salt, ...params }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 

@@ -84,7 +84,11 @@ export function describeDevice(userAgent: string | null | undefined): string {
  * Checks and makes the change. Nothing changes unless every field is right; the refusal names each
  * field's problem.
  */
-export async function changeStaffPassword(input: PasswordChangeInput, context: PasswordChangeContext, deps: SettingsDeps = defaults()): Promise<{ ok: true } | { ok: false; errors: PasswordErrors }> {
+export async function changeStaffPassword(
+  input: PasswordChangeInput,
+  context: PasswordChangeContext,
+  deps: SettingsDeps = defaults(),
+): Promise<{ ok: true } | { ok: false; errors: PasswordErrors }> {
   const { staff } = context;
   const log = getLogger();
   const errors: PasswordErrors = {};
@@ -100,7 +104,10 @@ export async function changeStaffPassword(input: PasswordChangeInput, context: P
   // Only a check of the current password is counted, so a typo in the new one costs no attempt.
   const limitKey = `password-change:${staff.id}`;
   if ((await reserveHit(deps.db, limitKey, CHANGE_WINDOW_MS)) > CHANGE_MAX) {
-    log.warn({ event: 'password.change-limited', email: staff.email, ip: context.ip }, 'password change refused: limit reached');
+    log.warn(
+      { event: 'password.change-limited', email: staff.email, ip: context.ip },
+      'password change refused: limit reached',
+    );
     return { ok: false, errors: { actual: PASSWORD_MESSAGES.limited } };
   }
   try {
@@ -110,7 +117,10 @@ export async function changeStaffPassword(input: PasswordChangeInput, context: P
     });
   } catch (error) {
     if (error instanceof APIError && error.body?.code === 'INVALID_PASSWORD') {
-      log.info({ event: 'password.change-failed', email: staff.email, ip: context.ip }, 'password change refused: wrong current password');
+      log.info(
+        { event: 'password.change-failed', email: staff.email, ip: context.ip },
+        'password change refused: wrong current password',
+      );
       return { ok: false, errors: { actual: PASSWORD_MESSAGES.currentWrong } };
     }
     throw error;
@@ -120,10 +130,26 @@ export async function changeStaffPassword(input: PasswordChangeInput, context: P
   const changedAt = (deps.now?.() ?? new Date()).toISOString();
   await deps.db.transaction().execute(async (trx) => {
     // Every other session of the account ends; this one stays (Better Auth's own option would replace it).
-    await trx.withoutPlugins().deleteFrom('session').where('userId', '=', staff.id).where('token', '!=', staff.sessionToken).execute();
-    const mail = passwordChangedMail(mailBrand(getConfig()), { email: staff.email, name: staff.name, changedAt, ip: context.ip, device: describeDevice(context.userAgent) });
+    await trx
+      .withoutPlugins()
+      .deleteFrom('session')
+      .where('userId', '=', staff.id)
+      .where('token', '!=', staff.sessionToken)
+      .execute();
+    const mail = passwordChangedMail(mailBrand(getConfig()), {
+      email: staff.email,
+      name: staff.name,
+      changedAt,
+      ip: context.ip,
+      device: describeDevice(context.userAgent),
+    });
     await enqueueMail(trx, { kind: 'staff.password-changed', ...mail });
-    await recordEvent(trx, { action: 'password.changed', actorId: staff.id, actorEmail: staff.email, network: context.network });
+    await recordEvent(trx, {
+      action: 'password.changed',
+      actorId: staff.id,
+      actorEmail: staff.email,
+      network: context.network,
+    });
     // A generated password is gone: the account is no longer sent to this section.
     await setMustChangePassword(staff.id, false, trx);
   });
@@ -146,7 +172,11 @@ export interface StaffSession {
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 /** The account's live sessions, this one first, then by last use. */
-export async function listStaffSessions(staff: StaffMember, db: Db = getDb(), now: Date = new Date()): Promise<StaffSession[]> {
+export async function listStaffSessions(
+  staff: StaffMember,
+  db: Db = getDb(),
+  now: Date = new Date(),
+): Promise<StaffSession[]> {
   const rows = await authTables(db)
     .selectFrom('session')
     .select(['id', 'token', 'userAgent', 'ipAddress', 'createdAt', 'updatedAt', 'expiresAt'])
@@ -154,7 +184,11 @@ export async function listStaffSessions(staff: StaffMember, db: Db = getDb(), no
     .execute();
   const idleMs = getConfig().STAFF_SESSION_IDLE_MINUTES * 60_000;
   return rows
-    .filter((row) => new Date(row.expiresAt).getTime() > now.getTime() && now.getTime() - new Date(row.updatedAt).getTime() <= idleMs)
+    .filter(
+      (row) =>
+        new Date(row.expiresAt).getTime() > now.getTime() &&
+        now.getTime() - new Date(row.updatedAt).getTime() <= idleMs,
+    )
     .map((row) => ({
       id: row.id,
       device: describeDevice(row.userAgent),
@@ -167,7 +201,12 @@ export async function listStaffSessions(staff: StaffMember, db: Db = getDb(), no
 }
 
 /** Ends one other session of the account; false when there was none by that id (or it is this one). */
-export async function endStaffSession(staff: StaffMember, sessionId: string, network: string, db: Db = getDb()): Promise<boolean> {
+export async function endStaffSession(
+  staff: StaffMember,
+  sessionId: string,
+  network: string,
+  db: Db = getDb(),
+): Promise<boolean> {
   const ended = await db.transaction().execute(async (trx) => {
     const result = await authTables(trx)
       .deleteFrom('session')
@@ -176,22 +215,48 @@ export async function endStaffSession(staff: StaffMember, sessionId: string, net
       .where('token', '!=', staff.sessionToken)
       .executeTakeFirst();
     const deleted = Number(result.numDeletedRows) > 0;
-    if (deleted) await recordEvent(trx, { action: 'session.ended', actorId: staff.id, actorEmail: staff.email, network, detail: 'Una sesión' });
+    if (deleted)
+      await recordEvent(trx, {
+        action: 'session.ended',
+        actorId: staff.id,
+        actorEmail: staff.email,
+        network,
+        detail: 'Una sesión',
+      });
     return deleted;
   });
-  if (ended) getLogger().info({ event: 'session.ended', email: staff.email }, 'staff ended one of their sessions');
+  if (ended)
+    getLogger().info({ event: 'session.ended', email: staff.email }, 'staff ended one of their sessions');
   return ended;
 }
 
 /** Ends every session of the account but this one; how many ended. */
-export async function endOtherStaffSessions(staff: StaffMember, network: string, db: Db = getDb()): Promise<number> {
+export async function endOtherStaffSessions(
+  staff: StaffMember,
+  network: string,
+  db: Db = getDb(),
+): Promise<number> {
   const ended = await db.transaction().execute(async (trx) => {
-    const result = await authTables(trx).deleteFrom('session').where('userId', '=', staff.id).where('token', '!=', staff.sessionToken).executeTakeFirst();
+    const result = await authTables(trx)
+      .deleteFrom('session')
+      .where('userId', '=', staff.id)
+      .where('token', '!=', staff.sessionToken)
+      .executeTakeFirst();
     const deleted = Number(result.numDeletedRows);
-    if (deleted > 0) await recordEvent(trx, { action: 'session.ended', actorId: staff.id, actorEmail: staff.email, network, detail: `Las demás sesiones (${deleted})` });
+    if (deleted > 0)
+      await recordEvent(trx, {
+        action: 'session.ended',
+        actorId: staff.id,
+        actorEmail: staff.email,
+        network,
+        detail: `Las demás sesiones (${deleted})`,
+      });
     return deleted;
   });
-  getLogger().info({ event: 'session.ended-others', email: staff.email, count: ended }, 'staff ended their other sessions');
+  getLogger().info(
+    { event: 'session.ended-others', email: staff.email, count: ended },
+    'staff ended their other sessions',
+  );
   return ended;
 }
 
@@ -203,12 +268,7 @@ export async function renameStaff(
 ): Promise<void> {
   const name = normalStaffName(input.name);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .withoutPlugins()
-      .updateTable('user')
-      .set({ name })
-      .where('id', '=', input.staffId)
-      .execute();
+    await trx.withoutPlugins().updateTable('user').set({ name }).where('id', '=', input.staffId).execute();
     if (input.audit) await recordEvent(trx, { ...input.audit, action: 'account.renamed', detail: name }, now);
   });
 }

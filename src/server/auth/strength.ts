@@ -34,7 +34,17 @@ function estimator(): ZxcvbnFactory {
 export function personalWords(name: string, email: string): string[] {
   const [local = '', domain = ''] = email.toLowerCase().split('@');
   const nameWords = name.split(/\s+/);
-  const words = [name, nameWords.join(''), email, local, local.replace(/[._+-]+/g, ''), domain, ...nameWords, ...local.split(/[._+-]+/), ...domain.split('.')];
+  const words = [
+    name,
+    nameWords.join(''),
+    email,
+    local,
+    local.replace(/[._+-]+/g, ''),
+    domain,
+    ...nameWords,
+    ...local.split(/[._+-]+/),
+    ...domain.split('.'),
+  ];
   const lower = words.map((word) => word.trim().toLowerCase());
   // Also without accents: 'Martínez' is typed 'Martinez' as often as not.
   const plain = lower.map((word) => word.normalize('NFD').replace(/\p{M}/gu, ''));
@@ -58,12 +68,20 @@ export interface PasswordCandidate {
 }
 
 /** The first rule the new password breaks, or null when it may be used. */
-export function passwordProblem({ password, current, name, email }: PasswordCandidate): PasswordProblem | null {
+export function passwordProblem({
+  password,
+  current,
+  name,
+  email,
+}: PasswordCandidate): PasswordProblem | null {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH) return 'too-short';
   if (length > MAX_PASSWORD_LENGTH) return 'too-long';
   if (password === current) return 'same-as-current';
   // zxcvbn's cost grows with the length; past 100 characters the first 100 say enough.
-  const result = estimator().check(password.slice(0, 100), [...personalWords(name, email), current].filter(Boolean));
+  const result = estimator().check(
+    password.slice(0, 100),
+    [...personalWords(name, email), current].filter(Boolean),
+  );
   return result.score < MIN_SCORE ? 'weak' : null;
 }

@@ -126,7 +126,8 @@ function fromBase32(text: string): Buffer {
   return Buffer.from(bytes);
 }
 
-const errorCode = (error: unknown) => (error instanceof APIError ? (error.body?.code as string | undefined) : undefined);
+const errorCode = (error: unknown) =>
+  error instanceof APIError ? (error.body?.code as string | undefined) : undefined;
 
 /** TOTP's time step (RFC 6238, Better Auth's default): 30 seconds. */
 export const TOTP_STEP_MS = 30_000;
@@ -145,19 +146,31 @@ function hotp(key: Buffer, counter: number): string {
 
 /** The account's TOTP key, as Better Auth uses it (the decrypted secret's bytes), or null without one. */
 async function totpKey(userId: string, deps: TwoStepDeps): Promise<Buffer | null> {
-  const row = await deps.db.withoutPlugins().selectFrom('twoFactor').select('secret').where('userId', '=', userId).executeTakeFirst();
+  const row = await deps.db
+    .withoutPlugins()
+    .selectFrom('twoFactor')
+    .select('secret')
+    .where('userId', '=', userId)
+    .executeTakeFirst();
   if (!row) return null;
   const context = await deps.auth.$context;
   const secret = await symmetricDecrypt({ key: context.secretConfig, data: row.secret });
   // Better Auth stores a secret imported from another provider as `base32:<secret>`; its own as text.
-  return secret.startsWith('base32:') ? fromBase32(secret.slice('base32:'.length)) : Buffer.from(secret, 'utf8');
+  return secret.startsWith('base32:')
+    ? fromBase32(secret.slice('base32:'.length))
+    : Buffer.from(secret, 'utf8');
 }
 
 /**
  * The time step of this code among those Better Auth accepts at `now` (the current one and one either
  * side; the latest when two match), or null when it is none of them (a wrong code).
  */
-async function codeStep(userId: string, code: string, deps: TwoStepDeps, now = Date.now()): Promise<number | null> {
+async function codeStep(
+  userId: string,
+  code: string,
+  deps: TwoStepDeps,
+  now = Date.now(),
+): Promise<number | null> {
   const key = await totpKey(userId, deps);
   if (!key) return null;
   const current = timeStep(now);
@@ -169,7 +182,11 @@ async function codeStep(userId: string, code: string, deps: TwoStepDeps, now = D
 
 /** The last time step whose code the account had accepted, or null. */
 async function lastStep(db: Db, userId: string): Promise<number | null> {
-  const row = await db.selectFrom('totpLastSteps').select('step').where('userId', '=', userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('totpLastSteps')
+    .select('step')
+    .where('userId', '=', userId)
+    .executeTakeFirst();
   return row ? Number(row.step) : null;
 }
 
@@ -177,7 +194,11 @@ async function lastStep(db: Db, userId: string): Promise<number | null> {
  * Before a code is checked: its time step (null for a wrong code: the plugin refuses it), and whether
  * it is at or before the account's last accepted one (`used`: refuse it without asking the plugin).
  */
-export async function checkTotpCode(userId: string, code: string, deps: TwoStepDeps = defaults()): Promise<{ step: number | null; used: boolean }> {
+export async function checkTotpCode(
+  userId: string,
+  code: string,
+  deps: TwoStepDeps = defaults(),
+): Promise<{ step: number | null; used: boolean }> {
   const step = await codeStep(userId, code, deps);
   if (step === null) return { step, used: false };
   const last = await lastStep(deps.db, userId);
@@ -193,12 +214,7 @@ export async function spendTotpStep(db: Db, userId: string, step: number): Promi
   const row = await db
     .insertInto('totpLastSteps')
     .values({ userId, step })
-    .onConflict((oc) =>
-      oc
-        .column('userId')
-        .doUpdateSet({ step })
-        .where('totpLastSteps.step', '<', step),
-    )
+    .onConflict((oc) => oc.column('userId').doUpdateSet({ step }).where('totpLastSteps.step', '<', step))
     .returning('step')
     .executeTakeFirst();
   return row !== undefined;
@@ -206,7 +222,12 @@ export async function spendTotpStep(db: Db, userId: string, step: number): Promi
 
 /** Ends every session of the account but `keep` (the one Better Auth just put in place of the request's). */
 async function endOtherSessions(db: Db, userId: string, keep: string): Promise<void> {
-  await db.withoutPlugins().deleteFrom('session').where('userId', '=', userId).where('token', '!=', keep).execute();
+  await db
+    .withoutPlugins()
+    .deleteFrom('session')
+    .where('userId', '=', userId)
+    .where('token', '!=', keep)
+    .execute();
 }
 
 /** Reserves one password-or-code check of the account; false when over the limit. */
@@ -230,40 +251,66 @@ export function sessionTokenOf(setCookies: string[]): string | undefined {
 
 /** Whether an account has two-step verification on (the `twoFactorEnabled` flag). */
 export async function hasTwoStep(userId: string, db: Db = getDb()): Promise<boolean> {
-  const row = await db.withoutPlugins().selectFrom('user').select('twoFactorEnabled').where('id', '=', userId).executeTakeFirst();
+  const row = await db
+    .withoutPlugins()
+    .selectFrom('user')
+    .select('twoFactorEnabled')
+    .where('id', '=', userId)
+    .executeTakeFirst();
   return Boolean(row?.twoFactorEnabled);
 }
 
 /** Step 1: the current password starts an enrolment (a new secret, replacing any unconfirmed one). */
-export async function startTwoStep(password: string, context: TwoStepContext, deps: TwoStepDeps = defaults()): Promise<{ ok: true; enrolment: Enrolment } | { ok: false; errors: TwoStepErrors }> {
+export async function startTwoStep(
+  password: string,
+  context: TwoStepContext,
+  deps: TwoStepDeps = defaults(),
+): Promise<{ ok: true; enrolment: Enrolment } | { ok: false; errors: TwoStepErrors }> {
   const { staff } = context;
   if (staff.twoStep) return { ok: false, errors: { form: TWO_STEP_MESSAGES.alreadyOn } };
   if (!password) return { ok: false, errors: { actual: TWO_STEP_MESSAGES.passwordMissing } };
-  if (!(await reserveCheck(deps.db, staff))) return { ok: false, errors: { actual: TWO_STEP_MESSAGES.limited } };
+  if (!(await reserveCheck(deps.db, staff)))
+    return { ok: false, errors: { actual: TWO_STEP_MESSAGES.limited } };
   try {
     const result = await deps.auth.api.enableTwoFactor({
       body: { password: password.slice(0, MAX_PASSWORD_LENGTH + 1), method: 'totp' },
       headers: withClientIp(context.headers, context.ip),
     });
-    if (!('totpURI' in result) || !result.totpURI) return { ok: false, errors: { form: TWO_STEP_MESSAGES.failed } };
+    if (!('totpURI' in result) || !result.totpURI)
+      return { ok: false, errors: { form: TWO_STEP_MESSAGES.failed } };
     return { ok: true, enrolment: await enrolmentOf(result.totpURI) };
   } catch (error) {
-    if (errorCode(error) === 'INVALID_PASSWORD') return { ok: false, errors: { actual: TWO_STEP_MESSAGES.passwordWrong } };
-    if (errorCode(error) === 'TOTP_ALREADY_ENABLED') return { ok: false, errors: { form: TWO_STEP_MESSAGES.alreadyOn } };
+    if (errorCode(error) === 'INVALID_PASSWORD')
+      return { ok: false, errors: { actual: TWO_STEP_MESSAGES.passwordWrong } };
+    if (errorCode(error) === 'TOTP_ALREADY_ENABLED')
+      return { ok: false, errors: { form: TWO_STEP_MESSAGES.alreadyOn } };
     throw error;
   }
 }
 
 /** The unconfirmed enrolment of the account (to show again after a wrong code), or null. */
-export async function pendingEnrolment(staff: StaffMember, deps: TwoStepDeps = defaults()): Promise<Enrolment | null> {
+export async function pendingEnrolment(
+  staff: StaffMember,
+  deps: TwoStepDeps = defaults(),
+): Promise<Enrolment | null> {
   if (staff.twoStep) return null;
-  const row = await deps.db.withoutPlugins().selectFrom('twoFactor').select(['secret', 'verified']).where('userId', '=', staff.id).executeTakeFirst();
+  const row = await deps.db
+    .withoutPlugins()
+    .selectFrom('twoFactor')
+    .select(['secret', 'verified'])
+    .where('userId', '=', staff.id)
+    .executeTakeFirst();
   if (!row || (row.verified !== false && row.verified !== 0)) return null;
   const context = await deps.auth.$context;
   const secret = await symmetricDecrypt({ key: context.secretConfig, data: row.secret });
   // The URI Better Auth gave at the start: its secret is the raw string, base32-encoded in the URI.
   const label = encodeURIComponent(`${context.appName}:${staff.email}`);
-  const query = new URLSearchParams({ secret: base32(new TextEncoder().encode(secret)), issuer: context.appName, digits: '6', period: '30' });
+  const query = new URLSearchParams({
+    secret: base32(new TextEncoder().encode(secret)),
+    issuer: context.appName,
+    digits: '6',
+    period: '30',
+  });
   return enrolmentOf(`otpauth://totp/${label}?${query}`);
 }
 
@@ -276,18 +323,25 @@ export async function confirmTwoStep(
   code: string,
   context: TwoStepContext,
   deps: TwoStepDeps = defaults(),
-): Promise<{ ok: true; recoveryCodes: string[]; setCookies: string[] } | { ok: false; errors: TwoStepErrors }> {
+): Promise<
+  { ok: true; recoveryCodes: string[]; setCookies: string[] } | { ok: false; errors: TwoStepErrors }
+> {
   const { staff } = context;
   // A confirmation posted again (a reload) must not show the recovery codes a second time.
   if (staff.twoStep) return { ok: false, errors: { form: TWO_STEP_MESSAGES.alreadyOn } };
   const totp = totpCode(code);
   if (!totp) return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.codeMissing } };
-  if (!(await reserveCheck(deps.db, staff))) return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.limited } };
+  if (!(await reserveCheck(deps.db, staff)))
+    return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.limited } };
   // The step of the code (of the new secret) that confirms: it must not sign in afterwards.
   const step = await codeStep(staff.id, totp, deps);
   let setCookies: string[];
   try {
-    const { headers } = await deps.auth.api.verifyTOTP({ body: { code: totp }, headers: withClientIp(context.headers, context.ip), returnHeaders: true });
+    const { headers } = await deps.auth.api.verifyTOTP({
+      body: { code: totp },
+      headers: withClientIp(context.headers, context.ip),
+      returnHeaders: true,
+    });
     setCookies = cookiesOf(headers);
   } catch (error) {
     const code = errorCode(error);
@@ -306,8 +360,16 @@ export async function confirmTwoStep(
   await endOtherSessions(deps.db, staff.id, sessionTokenOf(setCookies) ?? staff.sessionToken);
   await clearHits(deps.db, `two-step:${staff.id}`);
   const { backupCodes } = await deps.auth.api.viewBackupCodes({ body: { userId: staff.id } });
-  await recordEvent(deps.db, { action: 'two-step.enabled', actorId: staff.id, actorEmail: staff.email, network: context.network });
-  getLogger().info({ event: 'two-step.enabled', email: staff.email, ip: context.ip }, 'staff two-step verification turned on');
+  await recordEvent(deps.db, {
+    action: 'two-step.enabled',
+    actorId: staff.id,
+    actorEmail: staff.email,
+    network: context.network,
+  });
+  getLogger().info(
+    { event: 'two-step.enabled', email: staff.email, ip: context.ip },
+    'staff two-step verification turned on',
+  );
   return { ok: true, recoveryCodes: backupCodes, setCookies };
 }
 
@@ -323,29 +385,45 @@ export async function disableTwoStep(
   const totp = totpCode(input.codigo);
   if (!totp) errors.codigo = TWO_STEP_MESSAGES.codeMissing;
   if (Object.keys(errors).length || !totp) return { ok: false, errors };
-  if (!(await reserveCheck(deps.db, staff))) return { ok: false, errors: { actual: TWO_STEP_MESSAGES.limited } };
-  if ((await checkTotpCode(staff.id, totp, deps)).used) return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.codeUsed } };
+  if (!(await reserveCheck(deps.db, staff)))
+    return { ok: false, errors: { actual: TWO_STEP_MESSAGES.limited } };
+  if ((await checkTotpCode(staff.id, totp, deps)).used)
+    return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.codeUsed } };
   const headers = withClientIp(context.headers, context.ip);
   try {
     await deps.auth.api.verifyTOTP({ body: { code: totp }, headers });
   } catch (error) {
-    if (errorCode(error) === 'INVALID_CODE') return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.codeWrong } };
+    if (errorCode(error) === 'INVALID_CODE')
+      return { ok: false, errors: { codigo: TWO_STEP_MESSAGES.codeWrong } };
     throw error;
   }
   let setCookies: string[];
   try {
-    const result = await deps.auth.api.disableTwoFactor({ body: { password: input.actual.slice(0, MAX_PASSWORD_LENGTH + 1) }, headers, returnHeaders: true });
+    const result = await deps.auth.api.disableTwoFactor({
+      body: { password: input.actual.slice(0, MAX_PASSWORD_LENGTH + 1) },
+      headers,
+      returnHeaders: true,
+    });
     setCookies = cookiesOf(result.headers);
   } catch (error) {
-    if (errorCode(error) === 'INVALID_PASSWORD') return { ok: false, errors: { actual: TWO_STEP_MESSAGES.passwordWrong } };
+    if (errorCode(error) === 'INVALID_PASSWORD')
+      return { ok: false, errors: { actual: TWO_STEP_MESSAGES.passwordWrong } };
     throw error;
   }
   // The secret is gone, and with it the meaning of its last step.
   await deps.db.deleteFrom('totpLastSteps').where('userId', '=', staff.id).execute();
   await endOtherSessions(deps.db, staff.id, sessionTokenOf(setCookies) ?? staff.sessionToken);
   await clearHits(deps.db, `two-step:${staff.id}`);
-  await recordEvent(deps.db, { action: 'two-step.disabled', actorId: staff.id, actorEmail: staff.email, network: context.network });
-  getLogger().info({ event: 'two-step.disabled', email: staff.email, ip: context.ip }, 'staff two-step verification turned off');
+  await recordEvent(deps.db, {
+    action: 'two-step.disabled',
+    actorId: staff.id,
+    actorEmail: staff.email,
+    network: context.network,
+  });
+  getLogger().info(
+    { event: 'two-step.disabled', email: staff.email, ip: context.ip },
+    'staff two-step verification turned off',
+  );
   return { ok: true, setCookies };
 }
 
@@ -367,7 +445,10 @@ export function recoveryCodesFile(email: string, codes: string[], companyName: s
  * request headers (null when missing, forged or expired), so its wrong codes count against the
  * account's limits before the plugin checks them.
  */
-export async function pendingSignInUser(headers: Headers, auth: StaffAuth = getAuth()): Promise<{ id: string; email: string } | null> {
+export async function pendingSignInUser(
+  headers: Headers,
+  auth: StaffAuth = getAuth(),
+): Promise<{ id: string; email: string } | null> {
   const context = await auth.$context;
   const name = context.createAuthCookie('two_factor').name;
   const cookie = (headers.get('cookie') ?? '')

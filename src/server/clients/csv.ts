@@ -353,7 +353,9 @@ export const IMPORT_PREVIEW_MAX_AGE_MS = 60 * 60 * 1000;
 
 function uploadMac(secret: string, staffId: string, time: string, nonce: string, bytes: Uint8Array): string {
   const digest = createHash('sha256').update(bytes).digest('base64url');
-  return createHmac('sha256', secret).update(`${PURPOSE}${staffId}:${time}:${nonce}:${digest}`).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(`${PURPOSE}${staffId}:${time}:${nonce}:${digest}`)
+    .digest('base64url');
 }
 
 /**
@@ -379,12 +381,20 @@ export function uploadNonce(signature: unknown): string | undefined {
 }
 
 /** What a confirmation posted again is told: the import it confirms was already made. */
-export const IMPORT_ALREADY_DONE = 'Esta vista previa ya se importó. Para importar de nuevo, vuelva a subir el archivo.';
+export const IMPORT_ALREADY_DONE =
+  'Esta vista previa ya se importó. Para importar de nuevo, vuelva a subir el archivo.';
 
 /** Records the confirmation's nonce, refusing one already used; forgets those past their hour. */
 async function useNonce(trx: Db, nonce: string, now: number): Promise<void> {
-  await trx.deleteFrom('clientImportNonces').where('usedAt', '<', now - IMPORT_PREVIEW_MAX_AGE_MS - 60_000).execute();
-  const used = await trx.selectFrom('clientImportNonces').select('nonce').where('nonce', '=', nonce).executeTakeFirst();
+  await trx
+    .deleteFrom('clientImportNonces')
+    .where('usedAt', '<', now - IMPORT_PREVIEW_MAX_AGE_MS - 60_000)
+    .execute();
+  const used = await trx
+    .selectFrom('clientImportNonces')
+    .select('nonce')
+    .where('nonce', '=', nonce)
+    .executeTakeFirst();
   if (used) throw new ImportRefusal(IMPORT_ALREADY_DONE);
   await trx.insertInto('clientImportNonces').values({ nonce, usedAt: now }).execute();
 }

@@ -111,10 +111,22 @@ export type ImportedClient = Omit<Parameters<typeof clientRow>[0], 'version'> & 
  * no natural unique key). A timeline without its creation entry gets one, dated as registered; the
  * version is derived from the edits ({@link timelineVersion}).
  */
-export async function insertImportedClient(trx: Db, { events: given, ...fields }: ImportedClient): Promise<number | null> {
+export async function insertImportedClient(
+  trx: Db,
+  { events: given, ...fields }: ImportedClient,
+): Promise<number | null> {
   const events = given.some((event) => event.kind === 'created')
     ? given
-    : [{ kind: 'created' as const, actorId: null, actorEmail: null, detail: null, createdAt: fields.fechaRegistro }, ...given];
+    : [
+        {
+          kind: 'created' as const,
+          actorId: null,
+          actorEmail: null,
+          detail: null,
+          createdAt: fields.fechaRegistro,
+        },
+        ...given,
+      ];
   const row = clientRow({ ...fields, version: timelineVersion(events) });
   const exists = await trx
     .selectFrom('clients')

@@ -122,7 +122,15 @@ function versioned(
   now: Date,
   write: VersionedWrite<Announcement>['write'],
 ): Promise<VersionedOutcome<Announcement>> {
-  return versionedWrite(db, { table: 'announcements', id, version, actor, now, read: announcementById, write });
+  return versionedWrite(db, {
+    table: 'announcements',
+    id,
+    version,
+    actor,
+    now,
+    read: announcementById,
+    write,
+  });
 }
 
 export async function updateAnnouncement(

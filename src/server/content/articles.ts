@@ -164,7 +164,14 @@ export interface ArticleRevision extends ArticleInput {
 /** A stored revision as the editor and `npm run data` read it. */
 export function toRevision(row: ArticleRevisionRow): ArticleRevision {
   const { id, articleId, version, createdAt, createdBy } = row;
-  const article = toArticle({ ...row, id: articleId, createdAt, createdBy, updatedAt: createdAt, updatedBy: createdBy });
+  const article = toArticle({
+    ...row,
+    id: articleId,
+    createdAt,
+    createdBy,
+    updatedAt: createdAt,
+    updatedBy: createdBy,
+  });
   return {
     id: Number(id),
     articleId: Number(articleId),
@@ -188,7 +195,11 @@ export async function articleRevisions(db: Db, articleId: number, limit = 50): P
 }
 
 /** One revision of an article (null when it is not one of that article's). */
-export async function articleRevision(db: Db, articleId: number, revisionId: number): Promise<ArticleRevision | null> {
+export async function articleRevision(
+  db: Db,
+  articleId: number,
+  revisionId: number,
+): Promise<ArticleRevision | null> {
   if (!Number.isSafeInteger(revisionId) || revisionId <= 0) return null;
   const row = await db
     .selectFrom('articleRevisions')

@@ -23,11 +23,9 @@ export const changeMarks = [
 ] as const;
 
 /** {@link changeMarks} as read, comparable. */
-export const marksOf = (row: { count: number; updated: string | null; versions: number | null } | undefined) => [
-  Number(row?.count ?? 0),
-  row?.updated ?? null,
-  Number(row?.versions ?? 0),
-];
+export const marksOf = (
+  row: { count: number; updated: string | null; versions: number | null } | undefined,
+) => [Number(row?.count ?? 0), row?.updated ?? null, Number(row?.versions ?? 0)];
 
 /** The channel of the content's changes: `vertice_content_<schema>` (the schema, so test databases never hear each other). */
 export const CONTENT_CHANNEL_PREFIX = 'vertice_content_';

@@ -63,7 +63,11 @@ interface Cache {
 let cache: { db: Db; value: Cache } | null = null;
 
 async function fingerprintOf(db: Db): Promise<string> {
-  const row = await db.selectFrom('articles').select(changeMarks).where('kind', '=', 'ayuda').executeTakeFirst();
+  const row = await db
+    .selectFrom('articles')
+    .select(changeMarks)
+    .where('kind', '=', 'ayuda')
+    .executeTakeFirst();
   return JSON.stringify(marksOf(row));
 }
 

@@ -36,7 +36,8 @@ export interface ProcessedImage {
 /** The image's files at each width and format; refused when it is too large or not an image. */
 export async function processArticleImage(data: Uint8Array): Promise<ProcessedImage> {
   if (data.byteLength === 0) throw new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.missing);
-  if (data.byteLength > ARTICLE_IMAGE_MAX_BYTES) throw new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.tooLarge);
+  if (data.byteLength > ARTICLE_IMAGE_MAX_BYTES)
+    throw new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.tooLarge);
   const sharp = await loadSharp();
   let upright: Sharp;
   let width: number;
@@ -44,7 +45,8 @@ export async function processArticleImage(data: Uint8Array): Promise<ProcessedIm
   try {
     const source = sharp(data, { limitInputPixels: MAX_PIXELS, failOn: 'error' });
     const meta = await source.metadata();
-    if (!meta.format || !ACCEPTED.has(meta.format)) throw new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.notImage);
+    if (!meta.format || !ACCEPTED.has(meta.format))
+      throw new ArticleImageRefusal(ARTICLE_IMAGE_MESSAGES.notImage);
     const { data: pixels, info } = await source.rotate().toBuffer({ resolveWithObject: true });
     upright = sharp(pixels, { limitInputPixels: MAX_PIXELS });
     width = info.width;
@@ -57,8 +59,16 @@ export async function processArticleImage(data: Uint8Array): Promise<ProcessedIm
   const files: ProcessedImage['files'] = [];
   for (const target of articleImageWidths(largest)) {
     const resized = upright.clone().resize({ width: target, withoutEnlargement: true });
-    files.push({ width: target, format: 'avif', data: await resized.clone().avif({ quality: 55, effort: 3 }).toBuffer() });
-    files.push({ width: target, format: 'webp', data: await resized.clone().webp({ quality: 78 }).toBuffer() });
+    files.push({
+      width: target,
+      format: 'avif',
+      data: await resized.clone().avif({ quality: 55, effort: 3 }).toBuffer(),
+    });
+    files.push({
+      width: target,
+      format: 'webp',
+      data: await resized.clone().webp({ quality: 78 }).toBuffer(),
+    });
   }
   return { width: largest, height: Math.round((height * largest) / width), files };
 }

@@ -58,7 +58,12 @@ export async function createPreviewLink(
     if (actor)
       await recordEvent(
         trx,
-        { ...actor, action: 'article.preview-link', subject: articleId, detail: `${article.title} (hasta ${expiresAt})` },
+        {
+          ...actor,
+          action: 'article.preview-link',
+          subject: articleId,
+          detail: `${article.title} (hasta ${expiresAt})`,
+        },
         now,
       );
     return { token, expiresAt };
@@ -66,7 +71,11 @@ export async function createPreviewLink(
 }
 
 /** The article a preview token opens at `now`: null for a malformed, unknown or expired token. */
-export async function articleOfPreviewToken(db: Db, token: string, now: Date = new Date()): Promise<Article | null> {
+export async function articleOfPreviewToken(
+  db: Db,
+  token: string,
+  now: Date = new Date(),
+): Promise<Article | null> {
   if (!isLinkToken(token)) return null;
   const link = await db
     .selectFrom('articlePreviewLinks')

@@ -122,7 +122,9 @@ export function withCharset(contentType: string): string {
 
 /** The next midnight in Santo Domingo after `now`: announcements start and end with the day. */
 export function nextSantoDomingoMidnight(now: Date): Date {
-  const tomorrow = new Date(Date.parse(`${santoDomingoToday(now)}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const tomorrow = new Date(Date.parse(`${santoDomingoToday(now)}T12:00:00Z`) + 86_400_000)
+    .toISOString()
+    .slice(0, 10);
   return santoDomingoInstant(tomorrow, '00:00');
 }
 
@@ -135,7 +137,10 @@ async function fingerprint(db: Db): Promise<string> {
   );
   const row = await db
     .selectFrom('articles')
-    .select([...changeMarks, sql<number>`sum(case when state = 'publicado' then 1 else 0 end)`.as('published')])
+    .select([
+      ...changeMarks,
+      sql<number>`sum(case when state = 'publicado' then 1 else 0 end)`.as('published'),
+    ])
     .executeTakeFirst();
   return JSON.stringify([...marksOf(row), Number(row?.published ?? 0), ...others]);
 }
@@ -183,7 +188,13 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
    */
   async function substituteBuiltPages(at: Date): Promise<void> {
     for (const [path, file] of files) {
-      if (owned.has(path) || made.has(file) || builtPages.has(path) || !file.contentType.startsWith('text/html')) continue;
+      if (
+        owned.has(path) ||
+        made.has(file) ||
+        builtPages.has(path) ||
+        !file.contentType.startsWith('text/html')
+      )
+        continue;
       if (hasFragments(file.bodies.identity.toString('utf8'))) builtPages.set(path, file);
     }
     const results = new Map<CachedFile, CachedFile>();
@@ -191,7 +202,10 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
     for (const [path, original] of builtPages) {
       let result = results.get(original);
       if (!result) {
-        const bytes = Buffer.from(substituteFragments(original.bodies.identity.toString('utf8'), fragments), 'utf8');
+        const bytes = Buffer.from(
+          substituteFragments(original.bodies.identity.toString('utf8'), fragments),
+          'utf8',
+        );
         const current = files.get(path);
         if (bytes.equals(original.bodies.identity)) result = original;
         else if (current && made.has(current) && current.bodies.identity.equals(bytes)) result = current;
@@ -207,16 +221,18 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
     }
     if (upgrades.length === 0) return;
     const current = (file: CachedFile) => [...builtPages.keys()].some((path) => files.get(path) === file);
-    upgrading = upgrading.then(async () => {
-      for (const { file, bytes } of upgrades) {
-        if (stopped) return;
-        // A page replaced since by a newer change is not worth the CPU.
-        if (!current(file)) continue;
-        const best = await renderedFile(bytes, file.contentType, file.pageHeaders, at, 'best');
-        if (best.bodies.br) file.bodies.br = best.bodies.br;
-        if (best.bodies.gzip) file.bodies.gzip = best.bodies.gzip;
-      }
-    }).catch((error: unknown) => log.warn({ err: error }, 'recompression of pages failed'));
+    upgrading = upgrading
+      .then(async () => {
+        for (const { file, bytes } of upgrades) {
+          if (stopped) return;
+          // A page replaced since by a newer change is not worth the CPU.
+          if (!current(file)) continue;
+          const best = await renderedFile(bytes, file.contentType, file.pageHeaders, at, 'best');
+          if (best.bodies.br) file.bodies.br = best.bodies.br;
+          if (best.bodies.gzip) file.bodies.gzip = best.bodies.gzip;
+        }
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'recompression of pages failed'));
   }
 
   async function renderOnce(): Promise<void> {
@@ -230,7 +246,11 @@ export function startPublicPages(options: PublicPagesOptions): PublicPages {
     for (const image of await uploadedLogoFiles(db)) {
       const current = files.get(image.path);
       if (current && owned.has(image.path)) next.set(image.path, current);
-      else next.set(image.path, { ...(await renderedFile(image.data, image.type, [], at, options.compression)), cacheControl: IMMUTABLE });
+      else
+        next.set(image.path, {
+          ...(await renderedFile(image.data, image.type, [], at, options.compression)),
+          cacheControl: IMMUTABLE,
+        });
     }
     for (const path of paths) {
       try {

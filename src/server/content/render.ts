@@ -70,7 +70,11 @@ const safeMode = {
       if (node.tagName === 'img') {
         const src = String(node.properties?.src ?? '');
         const uploaded = parseArticleImagePath(src);
-        if (uploaded) ctx.replaceNode(node, pictureOf(uploaded, String(node.properties?.alt ?? ''), node.properties?.title));
+        if (uploaded)
+          ctx.replaceNode(
+            node,
+            pictureOf(uploaded, String(node.properties?.alt ?? ''), node.properties?.title),
+          );
         else if (!isSafeUrl(src)) ctx.removeNode(node);
         return;
       }
@@ -100,8 +104,18 @@ function pictureOf(image: ArticleImageRef, alt: string, title: unknown) {
     tagName: 'picture',
     properties: {},
     children: [
-      { type: 'element', tagName: 'source', properties: { type: 'image/avif', srcset: srcset('avif'), sizes: ARTICLE_IMAGE_SIZES }, children: [] },
-      { type: 'element', tagName: 'source', properties: { type: 'image/webp', srcset: srcset('webp'), sizes: ARTICLE_IMAGE_SIZES }, children: [] },
+      {
+        type: 'element',
+        tagName: 'source',
+        properties: { type: 'image/avif', srcset: srcset('avif'), sizes: ARTICLE_IMAGE_SIZES },
+        children: [],
+      },
+      {
+        type: 'element',
+        tagName: 'source',
+        properties: { type: 'image/webp', srcset: srcset('webp'), sizes: ARTICLE_IMAGE_SIZES },
+        children: [],
+      },
       {
         type: 'element',
         tagName: 'img',
@@ -126,8 +140,37 @@ const CELL_ATTRIBUTES = ['style'];
 /** What an article's HTML may hold: what the Markdown parser writes (GFM: tables, task lists, footnotes), nothing else. */
 export const ARTICLE_HTML: sanitizeHtml.IOptions = {
   allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'strong', 'em', 'del',
-    'sup', 'a', 'img', 'picture', 'source', 'ul', 'ol', 'li', 'input', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'section',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'blockquote',
+    'pre',
+    'code',
+    'strong',
+    'em',
+    'del',
+    'sup',
+    'a',
+    'img',
+    'picture',
+    'source',
+    'ul',
+    'ol',
+    'li',
+    'input',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'section',
   ],
   allowedAttributes: {
     h1: HEADING_ATTRIBUTES,
@@ -136,7 +179,17 @@ export const ARTICLE_HTML: sanitizeHtml.IOptions = {
     h4: HEADING_ATTRIBUTES,
     h5: HEADING_ATTRIBUTES,
     h6: HEADING_ATTRIBUTES,
-    a: ['href', 'title', 'rel', 'id', 'class', 'aria-describedby', 'aria-label', 'data-footnote-ref', 'data-footnote-backref'],
+    a: [
+      'href',
+      'title',
+      'rel',
+      'id',
+      'class',
+      'aria-describedby',
+      'aria-label',
+      'data-footnote-ref',
+      'data-footnote-backref',
+    ],
     img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
     source: ['type', 'srcset', 'sizes'],
     code: ['class'],
@@ -156,7 +209,10 @@ export const ARTICLE_HTML: sanitizeHtml.IOptions = {
     a: ['data-footnote-backref'],
     section: ['footnotes'],
   },
-  allowedStyles: { th: { 'text-align': [/^(left|right|center)$/] }, td: { 'text-align': [/^(left|right|center)$/] } },
+  allowedStyles: {
+    th: { 'text-align': [/^(left|right|center)$/] },
+    td: { 'text-align': [/^(left|right|center)$/] },
+  },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: {},
   allowedSchemesAppliedToAttributes: ['href', 'src'],

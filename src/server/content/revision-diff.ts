@@ -10,8 +10,7 @@ import { ARTICLE_STATE_LABELS, type ArticleInput } from '../../domain/articles.t
 
 /** One line of the body's diff: kept, only in the revision ('removed'), only in the current text ('added'), or a fold. */
 export type DiffLine =
-  | { kind: 'same' | 'removed' | 'added'; text: string }
-  | { kind: 'folded'; count: number };
+  { kind: 'same' | 'removed' | 'added'; text: string } | { kind: 'folded'; count: number };
 
 export interface FieldChange {
   label: string;
@@ -78,15 +77,14 @@ export function bodyDiff(before: string, after: string): DiffLine[] {
 }
 
 /** What changed from a revision to the current article (and in its state, said apart). */
-export function revisionDiff(
-  revision: ArticleInput,
-  current: ArticleInput,
-): RevisionDiff {
-  const fields = FIELD_LABELS.filter(([key]) => shown(revision[key]) !== shown(current[key])).map(([key, label]) => ({
-    label,
-    before: shown(revision[key]),
-    after: shown(current[key]),
-  }));
+export function revisionDiff(revision: ArticleInput, current: ArticleInput): RevisionDiff {
+  const fields = FIELD_LABELS.filter(([key]) => shown(revision[key]) !== shown(current[key])).map(
+    ([key, label]) => ({
+      label,
+      before: shown(revision[key]),
+      after: shown(current[key]),
+    }),
+  );
   const body = bodyDiff(revision.body, current.body);
   return { fields, body, same: fields.length === 0 && body.length === 0 };
 }

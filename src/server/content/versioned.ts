@@ -33,7 +33,10 @@ export interface VersionedWrite<T> {
  * that committed in between makes this one stale), then makes the change, records the audit event and
  * tells the site. Saved, it answers the record as written (as it was, when the change deleted it).
  */
-export async function versionedWrite<T extends { version: number }>(db: Db, spec: VersionedWrite<T>): Promise<VersionedOutcome<T>> {
+export async function versionedWrite<T extends { version: number }>(
+  db: Db,
+  spec: VersionedWrite<T>,
+): Promise<VersionedOutcome<T>> {
   const { table, id, version, actor, now } = spec;
   let written = false;
   const outcome = await db.transaction().execute(async (trx): Promise<VersionedOutcome<T>> => {
@@ -42,11 +45,16 @@ export async function versionedWrite<T extends { version: number }>(db: Db, spec
     if (current.version !== version) return { kind: 'stale', current };
     const bumped = await trx
       .updateTable(table)
-      .set({ version: sql<number>`version + 1`, updatedAt: now.toISOString(), updatedBy: actor?.actorEmail ?? null })
+      .set({
+        version: sql<number>`version + 1`,
+        updatedAt: now.toISOString(),
+        updatedBy: actor?.actorEmail ?? null,
+      })
       .where('id', '=', id)
       .where('version', '=', version)
       .executeTakeFirst();
-    if (Number(bumped.numUpdatedRows) === 0) return { kind: 'stale', current: (await spec.read(trx, id)) ?? current };
+    if (Number(bumped.numUpdatedRows) === 0)
+      return { kind: 'stale', current: (await spec.read(trx, id)) ?? current };
     const planned = await spec.write(current, trx);
     if (planned && actor)
       await recordEvent(trx, { ...actor, action: planned.action, subject: id, detail: planned.detail }, now);

@@ -192,7 +192,12 @@ export async function ratingSummary(db: Db, now: Date = new Date()): Promise<Rat
     db
       .selectFrom('incidentRatings')
       .innerJoin('incidents', 'incidents.id', 'incidentRatings.incidentId')
-      .select(['incidents.numeroIncidencia', 'incidentRatings.valor', 'incidentRatings.comentario', 'incidentRatings.ratedAt'])
+      .select([
+        'incidents.numeroIncidencia',
+        'incidentRatings.valor',
+        'incidentRatings.comentario',
+        'incidentRatings.ratedAt',
+      ])
       .where('incidentRatings.ratedAt', '>=', from)
       .where('incidentRatings.ratedAt', '<=', to)
       .where('incidentRatings.comentario', 'is not', null)

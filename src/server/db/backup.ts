@@ -24,7 +24,10 @@ export async function backupSqlite(db: Db, destination: string): Promise<string>
 }
 
 /** The documented PostgreSQL backup and restore commands for a DATABASE_URL (credentials hidden). */
-export function postgresBackupCommands(url: string, dir = 'data/backups'): { backup: string; restore: string } {
+export function postgresBackupCommands(
+  url: string,
+  dir = 'data/backups',
+): { backup: string; restore: string } {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = '***';
   const file = join(dir, backupFileName().replace(/\.db$/, '.dump'));

@@ -5,7 +5,12 @@
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ClientEventKind, ClientRecord, ProjectState } from '../../domain/forms/client.ts';
-import type { HistoryEntry, IncidentOrigin, IncidentPriority, IncidentRecord } from '../../domain/incidents.ts';
+import type {
+  HistoryEntry,
+  IncidentOrigin,
+  IncidentPriority,
+  IncidentRecord,
+} from '../../domain/incidents.ts';
 
 /** The columns of the domain's incident record (src/domain/incidents.ts), plus the search columns. */
 export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'> {

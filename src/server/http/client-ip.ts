@@ -7,7 +7,11 @@
  * X-Forwarded-For entry (the one our proxy appended; entries to its left come from the visitor and
  * can be forged).
  */
-export function resolveClientIp(headers: Headers, socketAddress: string | undefined, trustProxy: boolean): string {
+export function resolveClientIp(
+  headers: Headers,
+  socketAddress: string | undefined,
+  trustProxy: boolean,
+): string {
   if (trustProxy) {
     const forwarded = headers.get('x-forwarded-for');
     const last = forwarded

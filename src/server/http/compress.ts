@@ -16,7 +16,8 @@ export function compressed(handler: Handler): Handler {
     brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
     // An event stream (/api/staff/eventos) must reach the browser as each event is written, never buffered.
     filter: (req, res) =>
-      !/^text\/event-stream/i.test(String(res.getHeader('Content-Type') ?? '')) && compression.filter(req, res),
+      !/^text\/event-stream/i.test(String(res.getHeader('Content-Type') ?? '')) &&
+      compression.filter(req, res),
   });
   return (req, res) => {
     middleware(req as never, res as never, () => handler(req, res));

@@ -23,7 +23,9 @@ export type StampRefusal = 'missing' | 'malformed' | 'forged' | 'future' | 'expi
 export type StampCheck = { ok: true; time: number } | { ok: false; reason: StampRefusal };
 
 function mac(secret: string, time: string): string {
-  return createHmac('sha256', secret).update(PURPOSE + time).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(PURPOSE + time)
+    .digest('base64url');
 }
 
 /** The stamp of `time` (ms since the epoch) under `secret`. */
@@ -43,7 +45,8 @@ export function verifyStamp(value: unknown, secret: string, now = Date.now()): S
   const [, ms, signature] = match as unknown as [string, string, string];
   const expected = Buffer.from(mac(secret, ms));
   const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'forged' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'forged' };
   const time = Number(ms);
   if (time > now + MAX_CLOCK_SKEW_MS) return { ok: false, reason: 'future' };
   if (now - time > FORM_STAMP_MAX_AGE_MS) return { ok: false, reason: 'expired' };

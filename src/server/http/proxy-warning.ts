@@ -17,7 +17,12 @@ export const PROXY_WARNING =
   '(see docs/deploy.md, "Limits").';
 
 /** Wraps the server's handler; with `trustProxy` on there is nothing to warn about and it is returned as is. */
-export function warnOnUntrustedProxy(handler: Handler, trustProxy: boolean, log: Pick<Logger, 'warn'>, intervalMs = PROXY_WARNING_INTERVAL_MS): Handler {
+export function warnOnUntrustedProxy(
+  handler: Handler,
+  trustProxy: boolean,
+  log: Pick<Logger, 'warn'>,
+  intervalMs = PROXY_WARNING_INTERVAL_MS,
+): Handler {
   if (trustProxy) return handler;
   let lastWarned = -Infinity;
   return (req, res) => {

@@ -5,16 +5,25 @@
  */
 
 /** What staff are told while the database does not answer (pages, actions and APIs alike). */
-export const SERVICE_UNAVAILABLE_MESSAGE = 'El servicio no está disponible en este momento. Inténtelo de nuevo en unos minutos.';
+export const SERVICE_UNAVAILABLE_MESSAGE =
+  'El servicio no está disponible en este momento. Inténtelo de nuevo en unos minutos.';
 
 /** The staff guard's refusals by status: the Spanish message, the action error code and the API code. */
 export const STAFF_REFUSALS = {
   401: { message: 'Inicia sesión para continuar.', actionCode: 'UNAUTHORIZED', apiCode: 'unauthenticated' },
-  403: { message: 'Este usuario no tiene permisos de administrador.', actionCode: 'FORBIDDEN', apiCode: 'permission-denied' },
+  403: {
+    message: 'Este usuario no tiene permisos de administrador.',
+    actionCode: 'FORBIDDEN',
+    apiCode: 'permission-denied',
+  },
   503: { message: SERVICE_UNAVAILABLE_MESSAGE, actionCode: 'SERVICE_UNAVAILABLE', apiCode: 'unavailable' },
 } as const;
 
 /** The JSON body Astro's action client turns back into an `ActionError` with this code and status. */
-export function actionErrorBody(code: string, status: number, message: string): { type: 'AstroActionError'; code: string; status: number; message: string } {
+export function actionErrorBody(
+  code: string,
+  status: number,
+  message: string,
+): { type: 'AstroActionError'; code: string; status: number; message: string } {
   return { type: 'AstroActionError', code, status, message };
 }

@@ -14,7 +14,17 @@ export function loggedRequests(handler: Handler, log: Pick<Logger, 'info'>): Han
     // 'close' also fires when the client went away before the answer was complete.
     res.once('close', () => {
       const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-      log.info({ event: 'request', method: req.method, path, status: res.statusCode, durationMs, completed: res.writableFinished }, 'request');
+      log.info(
+        {
+          event: 'request',
+          method: req.method,
+          path,
+          status: res.statusCode,
+          durationMs,
+          completed: res.writableFinished,
+        },
+        'request',
+      );
     });
     handler(req, res);
   };

@@ -20,7 +20,12 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  * Directives that hold for every response. A second CSP header is intersected with any page CSP, so
  * this one can only tighten: it carries what a `<meta>` CSP cannot (`frame-ancestors`).
  */
-const BASE_CSP = ["frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"].join('; ');
+const BASE_CSP = [
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
 
 const PERMISSIONS_POLICY = [
   'camera=()',
@@ -114,12 +119,28 @@ function isUploadRequest(pathname: string, search: string): boolean {
  */
 export function bodyLimit(pathname: string, search: string, contentType?: string): number {
   if (pathname === ROUTES.beacon) return BEACON_BODY_BYTES;
-  if (pathname === ROUTES.adminLogin || pathname.startsWith(`${ACTIONS_PREFIX}login.`)) return SIGN_IN_BODY_BYTES;
-  if (pathname === ROUTES.adminClientsImport && (CLIENT_IMPORT_ACTION.test(search) || !/[?&]_action=/.test(search))) return CLIENT_IMPORT_BODY_BYTES;
-  if (pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_IMAGE_ACTION.test(search)) return ASTRO_ACTION_BODY_BYTES;
-  if ((pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_SAVE_ACTION.test(search)) || pathname === `${ACTIONS_PREFIX}content.save` || pathname === ROUTES.staffMarkdownPreview) return ARTICLE_BODY_BYTES;
-  if ((pathname.startsWith(`${ROUTES.adminLogos}/`) && LOGO_SAVE_ACTION.test(search)) || pathname === `${ACTIONS_PREFIX}logos.save`) return LOGO_BODY_BYTES;
-  if (isUploadRequest(pathname, search) && /^multipart\/form-data\s*;/i.test(contentType ?? '')) return UPLOAD_BODY_BYTES;
+  if (pathname === ROUTES.adminLogin || pathname.startsWith(`${ACTIONS_PREFIX}login.`))
+    return SIGN_IN_BODY_BYTES;
+  if (
+    pathname === ROUTES.adminClientsImport &&
+    (CLIENT_IMPORT_ACTION.test(search) || !/[?&]_action=/.test(search))
+  )
+    return CLIENT_IMPORT_BODY_BYTES;
+  if (pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_IMAGE_ACTION.test(search))
+    return ASTRO_ACTION_BODY_BYTES;
+  if (
+    (pathname.startsWith(`${ROUTES.adminContent}/`) && CONTENT_SAVE_ACTION.test(search)) ||
+    pathname === `${ACTIONS_PREFIX}content.save` ||
+    pathname === ROUTES.staffMarkdownPreview
+  )
+    return ARTICLE_BODY_BYTES;
+  if (
+    (pathname.startsWith(`${ROUTES.adminLogos}/`) && LOGO_SAVE_ACTION.test(search)) ||
+    pathname === `${ACTIONS_PREFIX}logos.save`
+  )
+    return LOGO_BODY_BYTES;
+  if (isUploadRequest(pathname, search) && /^multipart\/form-data\s*;/i.test(contentType ?? ''))
+    return UPLOAD_BODY_BYTES;
   if (pathname.startsWith(ACTIONS_PREFIX) || /[?&]_action=/.test(search)) return ACTION_BODY_BYTES;
   return MAX_BODY_BYTES;
 }
@@ -163,7 +184,8 @@ function drain(req: IncomingMessage, max = DRAIN_MAX_BYTES): Promise<void> {
  * still sending, whose next write then fails (EPIPE) before it reads the answer.
  */
 function refuse(req: IncomingMessage, res: ServerResponse, status: 403 | 413, pathname: string): void {
-  const message = status === 413 ? 'La solicitud es demasiado grande.' : 'Solicitud rechazada: no proviene de este sitio.';
+  const message =
+    status === 413 ? 'La solicitud es demasiado grande.' : 'Solicitud rechazada: no proviene de este sitio.';
   const code = status === 413 ? 'CONTENT_TOO_LARGE' : 'FORBIDDEN';
   const json = pathname.startsWith(ACTIONS_PREFIX);
   const payload = Buffer.from(json ? JSON.stringify(actionErrorBody(code, status, message)) : message);
@@ -196,7 +218,9 @@ function refuseWithPage(req: IncomingMessage, res: ServerResponse, pathname: str
   }) as typeof res.end;
   req.method = 'GET';
   // Back to the page of the form; an endpoint (`/api/…`) is no page to go back to: home instead.
-  req.url = pathname.startsWith('/api/') ? ROUTES.tooLarge : `${ROUTES.tooLarge}?${new URLSearchParams({ volver: pathname })}`;
+  req.url = pathname.startsWith('/api/')
+    ? ROUTES.tooLarge
+    : `${ROUTES.tooLarge}?${new URLSearchParams({ volver: pathname })}`;
   delete req.headers['content-length'];
   delete req.headers['content-type'];
   delete req.headers['transfer-encoding'];
@@ -209,7 +233,13 @@ function refuseWithPage(req: IncomingMessage, res: ServerResponse, pathname: str
  * the same answer a body announcing its length gets; the adapter's own limit would fail the route
  * with a 500 instead.
  */
-function bufferBody(req: IncomingMessage, res: ServerResponse, limit: number, tooLarge: () => void, next: () => void): void {
+function bufferBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  tooLarge: () => void,
+  next: () => void,
+): void {
   readBodyUpTo(req, res, limit, {
     onTooLarge: tooLarge,
     onBody: (body) => {
@@ -237,14 +267,19 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
     if (isNoStorePath(pathname)) res.setHeader('Cache-Control', 'no-store');
     if (!SAFE_METHODS.has(req.method ?? 'GET')) {
       // Astro's checkOrigin covers form encodings only; this covers every write, JSON included.
-      if (isCrossOrigin(req.headers.origin, req.headers.host, siteOrigin)) return refuse(req, res, 403, pathname);
+      if (isCrossOrigin(req.headers.origin, req.headers.host, siteOrigin))
+        return refuse(req, res, 403, pathname);
       // The inbound-mail webhook counts its own body against INBOUND_MAX_BYTES as it streams in
       // (src/server/inbound/webhook.ts): buffering it here would hold a whole mail in memory first.
       if (pathname === ROUTES.inboundMail) return handler(req, res);
       const limit = bodyLimit(pathname, search, req.headers['content-type']);
-      const tooLarge = () => (wantsPage(req, pathname) ? refuseWithPage(req, res, pathname, handler) : refuse(req, res, 413, pathname));
+      const tooLarge = () =>
+        wantsPage(req, pathname)
+          ? refuseWithPage(req, res, pathname, handler)
+          : refuse(req, res, 413, pathname);
       if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge();
-      if (req.headers['transfer-encoding'] !== undefined) return bufferBody(req, res, limit, tooLarge, () => handler(req, res));
+      if (req.headers['transfer-encoding'] !== undefined)
+        return bufferBody(req, res, limit, tooLarge, () => handler(req, res));
     }
     handler(req, res);
   };

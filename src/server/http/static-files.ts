@@ -111,7 +111,10 @@ async function compressBoth(identity: Buffer): Promise<{ br?: Buffer; gzip?: Buf
     }),
     gzipAsync(identity, { level: 9 }),
   ]);
-  return { br: br.length < identity.length ? br : undefined, gzip: gz.length < identity.length ? gz : undefined };
+  return {
+    br: br.length < identity.length ? br : undefined,
+    gzip: gz.length < identity.length ? gz : undefined,
+  };
 }
 
 function isCompressible(file: string, size: number): boolean {
@@ -156,10 +159,15 @@ export function withSiteOrigin(identity: Buffer, siteUrl: string): Buffer {
 /** Brotli at a fast setting and gzip: for files changed at start, before the best copies are ready. */
 async function compressQuickly(identity: Buffer): Promise<{ br?: Buffer; gzip?: Buffer }> {
   const [br, gz] = await Promise.all([
-    brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    brotli(identity, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
     gzipAsync(identity, { level: 6 }),
   ]);
-  return { br: br.length < identity.length ? br : undefined, gzip: gz.length < identity.length ? gz : undefined };
+  return {
+    br: br.length < identity.length ? br : undefined,
+    gzip: gz.length < identity.length ? gz : undefined,
+  };
 }
 
 function readIfExists(path: string): Buffer | undefined {
@@ -180,13 +188,19 @@ export interface LoadOptions {
 }
 
 /** Reads and precompresses every servable file of `clientDir`. */
-export async function loadStaticFiles(clientDir: string, options: LoadOptions = {}): Promise<Map<string, CachedFile>> {
+export async function loadStaticFiles(
+  clientDir: string,
+  options: LoadOptions = {},
+): Promise<Map<string, CachedFile>> {
   const { headersFile, precompressedDir, siteUrl } = options;
   const upgrades: Array<() => Promise<void>> = [];
   const pageHeaders = new Map<string, Array<[string, string]>>();
   if (headersFile && existsSync(headersFile)) {
     for (const entry of JSON.parse(readFileSync(headersFile, 'utf8')) as HeadersEntry[]) {
-      pageHeaders.set(entry.pathname, entry.headers.map(({ key, value }) => [key, value]));
+      pageHeaders.set(
+        entry.pathname,
+        entry.headers.map(({ key, value }) => [key, value]),
+      );
     }
   }
   const files = new Map<string, CachedFile>();
@@ -205,10 +219,18 @@ export async function loadStaticFiles(clientDir: string, options: LoadOptions = 
         // The build's copies when they match this content (named by it); a file that took the site's
         // origin is compressed quickly now and at the best setting later; anything else, now.
         const copies = precompressedDir
-          ? { br: readIfExists(join(precompressedDir, `${tag}.br`)), gzip: readIfExists(join(precompressedDir, `${tag}.gz`)) }
+          ? {
+              br: readIfExists(join(precompressedDir, `${tag}.br`)),
+              gzip: readIfExists(join(precompressedDir, `${tag}.gz`)),
+            }
           : {};
         const changed = identity !== built;
-        const { br, gzip: gz } = copies.br || copies.gzip ? copies : changed ? await compressQuickly(identity) : await compressBoth(identity);
+        const { br, gzip: gz } =
+          copies.br || copies.gzip
+            ? copies
+            : changed
+              ? await compressQuickly(identity)
+              : await compressBoth(identity);
         if (br) bodies.br = br;
         if (gz) bodies.gzip = gz;
         if (changed && !(copies.br || copies.gzip) && options.recompress !== false) {
@@ -225,7 +247,9 @@ export async function loadStaticFiles(clientDir: string, options: LoadOptions = 
         lastModified: statSync(file).mtime.toUTCString(),
         cacheControl: paths[0]!.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE,
         // The route of its `_headers.json` entry: the last path it answers, less `.html` (`/404.html` → `/404`).
-        pageHeaders: contentType.startsWith('text/html') ? (pageHeaders.get(paths.at(-1)!.replace(/\.html$/, '')) ?? []) : [],
+        pageHeaders: contentType.startsWith('text/html')
+          ? (pageHeaders.get(paths.at(-1)!.replace(/\.html$/, '')) ?? [])
+          : [],
         bodies,
         compressible,
       };
@@ -261,7 +285,8 @@ export async function renderedFile(
   const compressible = COMPRESSIBLE.test(contentType);
   const bodies: CachedFile['bodies'] = { identity };
   if (compressible && identity.length >= COMPRESS_THRESHOLD) {
-    const { br, gzip: gz } = quality === 'best' ? await compressBoth(identity) : await compressQuickly(identity);
+    const { br, gzip: gz } =
+      quality === 'best' ? await compressBoth(identity) : await compressQuickly(identity);
     if (br) bodies.br = br;
     if (gz) bodies.gzip = gz;
   }
@@ -280,7 +305,10 @@ export async function renderedFile(
  * The encoding to send for an `Accept-Encoding` header among those available: brotli, then gzip,
  * then the plain bytes; an encoding with `q=0` is refused.
  */
-export function chooseEncoding(acceptEncoding: string | undefined, available: ReadonlySet<Encoding>): Encoding {
+export function chooseEncoding(
+  acceptEncoding: string | undefined,
+  available: ReadonlySet<Encoding>,
+): Encoding {
   if (!acceptEncoding) return 'identity';
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -306,11 +334,14 @@ export function htmlResponseFixes(next: Handler): Handler {
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((statusCode: number, ...rest: unknown[]) => {
       // writeHead(status[, statusMessage][, headers]): headers given as an object are merged here.
-      const headersArg = rest.find((arg) => arg && typeof arg === 'object') as Record<string, unknown> | unknown[] | undefined;
+      const headersArg = rest.find((arg) => arg && typeof arg === 'object') as
+        Record<string, unknown> | unknown[] | undefined;
       if (headersArg && !Array.isArray(headersArg)) {
-        for (const [name, value] of Object.entries(headersArg)) if (value !== undefined) res.setHeader(name, value as string);
+        for (const [name, value] of Object.entries(headersArg))
+          if (value !== undefined) res.setHeader(name, value as string);
       } else if (Array.isArray(headersArg)) {
-        for (let index = 0; index + 1 < headersArg.length; index += 2) res.setHeader(String(headersArg[index]), String(headersArg[index + 1]));
+        for (let index = 0; index + 1 < headersArg.length; index += 2)
+          res.setHeader(String(headersArg[index]), String(headersArg[index + 1]));
       }
       const contentType = String(res.getHeader('content-type') ?? '');
       if (/^text\/html\s*$/i.test(contentType)) res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -347,7 +378,11 @@ export const STATIC_METHODS = 'GET, HEAD';
  * no writes); paths it does not hold go to `next` (the Astro handler). Expects the site-wide security
  * headers to be set already (see {@link secureHandler}).
  */
-export function staticFilesHandler(files: Map<string, CachedFile>, next: Handler, options: StaticHandlerOptions = {}): Handler {
+export function staticFilesHandler(
+  files: Map<string, CachedFile>,
+  next: Handler,
+  options: StaticHandlerOptions = {},
+): Handler {
   // Per file (entries rendered at run time come and go: a WeakMap lets the replaced ones go).
   const available = new WeakMap<CachedFile, ReadonlySet<Encoding>>();
   const encodingsOf = (file: CachedFile) => {
@@ -363,7 +398,11 @@ export function staticFilesHandler(files: Map<string, CachedFile>, next: Handler
     const file = options.bypass?.(req) ? undefined : files.get(query >= 0 ? url.slice(0, query) : url);
     if (!file) return next(req, res);
     if (method !== 'GET' && method !== 'HEAD') {
-      res.writeHead(method === 'OPTIONS' ? 204 : 405, { Allow: STATIC_METHODS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.writeHead(method === 'OPTIONS' ? 204 : 405, {
+        Allow: STATIC_METHODS,
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
       res.end(method === 'OPTIONS' ? undefined : 'Método no permitido');
       // The body of a refused write is read and dropped, so the client can read the answer.
       req.resume();
@@ -379,7 +418,11 @@ export function staticFilesHandler(files: Map<string, CachedFile>, next: Handler
 
     const ifNoneMatch = req.headers['if-none-match'];
     const ifModifiedSince = req.headers['if-modified-since'];
-    const fresh = ifNoneMatch ? etagMatches(ifNoneMatch, file.etag) : ifModifiedSince ? notModifiedSince(ifModifiedSince, file.lastModified) : false;
+    const fresh = ifNoneMatch
+      ? etagMatches(ifNoneMatch, file.etag)
+      : ifModifiedSince
+        ? notModifiedSince(ifModifiedSince, file.lastModified)
+        : false;
     if (fresh) {
       res.removeHeader('Content-Type');
       res.writeHead(304);

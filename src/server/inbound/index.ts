@@ -33,7 +33,12 @@ import { wakeMailWorkers } from '../mail/outbox.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig, type Config } from '../config.ts';
 import { storeBlobs } from '../attachments/blob-store.ts';
-import { prepareFiles, type IncomingFile, type PreparedFile, type RefusedFile } from '../attachments/files.ts';
+import {
+  prepareFiles,
+  type IncomingFile,
+  type PreparedFile,
+  type RefusedFile,
+} from '../attachments/files.ts';
 import { mailBrand } from '../mail/index.ts';
 import { mailBlobWriter, type StagedOriginal } from './mime-worker.ts';
 import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './original.ts';
@@ -297,7 +302,12 @@ export type AdmitResult =
   | { status: 'gone' }
   | { status: 'no-sender' };
 
-const storedFiles = async (db: Db, files: PreparedFiles, now: Date, viaMailReader = false): Promise<PreparedFiles> => ({
+const storedFiles = async (
+  db: Db,
+  files: PreparedFiles,
+  now: Date,
+  viaMailReader = false,
+): Promise<PreparedFiles> => ({
   ...files,
   prepared: await storeBlobs(db, files.prepared, now, viaMailReader ? mailBlobWriter : undefined),
 });
@@ -403,53 +413,60 @@ async function storeAndAct(
   const files = message.files.length
     ? await storedFiles(db, await prepareFiles(message.files), now, Boolean(message.original))
     : { prepared: [], refused: [] };
-  return db.transaction().execute(async (trx): Promise<IngestResult & { wake?: boolean; originalMissing?: boolean }> => {
-    const stored = await trx
-      .insertInto('inboundMessages')
-      .values({
-        channel: message.channel,
-        dedupKey: message.dedupKey,
-        messageId: message.messageId,
-        sender: message.sender?.address ?? '',
-        subject: capped(message.subject, 500),
-        outcome: 'ignored',
-        reason: null,
-        incidentId: null,
-        receivedAt: now.toISOString(),
-      })
-      .onConflict((oc) => oc.column('dedupKey').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!stored) {
-      // What became of it the first time decides, e.g., the mailbox folder it goes to now.
-      const first = await trx
-        .selectFrom('inboundMessages')
-        .select(['id', 'outcome', 'receivedAt', sql<number | boolean>`original_parts is null`.as('noOriginal')])
-        .where('dedupKey', '=', message.dedupKey)
+  return db
+    .transaction()
+    .execute(async (trx): Promise<IngestResult & { wake?: boolean; originalMissing?: boolean }> => {
+      const stored = await trx
+        .insertInto('inboundMessages')
+        .values({
+          channel: message.channel,
+          dedupKey: message.dedupKey,
+          messageId: message.messageId,
+          sender: message.sender?.address ?? '',
+          subject: capped(message.subject, 500),
+          outcome: 'ignored',
+          reason: null,
+          incidentId: null,
+          receivedAt: now.toISOString(),
+        })
+        .onConflict((oc) => oc.column('dedupKey').doNothing())
+        .returning('id')
         .executeTakeFirst();
-      if (!first) return { outcome: 'duplicate' };
-      const recent = Date.parse(first.receivedAt) > now.getTime() - ORIGINAL_RETENTION_DAYS * DAY_MS;
-      return {
-        outcome: 'duplicate',
-        firstOutcome: first.outcome,
-        inboundId: first.id,
-        originalMissing: Boolean(first.noOriginal) && recent,
-      };
-    }
-    // A message read whole (not staged in the reader's worker) has its original written with its row.
-    if (rawGzip) await writeOriginal(trx, stored.id, rawGzip);
-    const decision = await decide(trx, message, stored.id, settings, now, files);
-    await trx
-      .updateTable('inboundMessages')
-      .set({
-        outcome: decision.outcome,
-        reason: decision.reason ?? null,
-        incidentId: decision.incidentId ?? null,
-      })
-      .where('id', '=', stored.id)
-      .execute();
-    return { ...decision, inboundId: stored.id };
-  });
+      if (!stored) {
+        // What became of it the first time decides, e.g., the mailbox folder it goes to now.
+        const first = await trx
+          .selectFrom('inboundMessages')
+          .select([
+            'id',
+            'outcome',
+            'receivedAt',
+            sql<number | boolean>`original_parts is null`.as('noOriginal'),
+          ])
+          .where('dedupKey', '=', message.dedupKey)
+          .executeTakeFirst();
+        if (!first) return { outcome: 'duplicate' };
+        const recent = Date.parse(first.receivedAt) > now.getTime() - ORIGINAL_RETENTION_DAYS * DAY_MS;
+        return {
+          outcome: 'duplicate',
+          firstOutcome: first.outcome,
+          inboundId: first.id,
+          originalMissing: Boolean(first.noOriginal) && recent,
+        };
+      }
+      // A message read whole (not staged in the reader's worker) has its original written with its row.
+      if (rawGzip) await writeOriginal(trx, stored.id, rawGzip);
+      const decision = await decide(trx, message, stored.id, settings, now, files);
+      await trx
+        .updateTable('inboundMessages')
+        .set({
+          outcome: decision.outcome,
+          reason: decision.reason ?? null,
+          incidentId: decision.incidentId ?? null,
+        })
+        .where('id', '=', stored.id)
+        .execute();
+      return { ...decision, inboundId: stored.id };
+    });
 }
 
 /** The address part of `Name <address>` (MAIL_FROM), lower case. */

@@ -78,13 +78,18 @@ export function htmlToText(html: string): string {
 export function filesOf(email: Email): IncomingFile[] {
   let total = 0;
   return email.attachments.map((part, index): IncomingFile => {
-    const data = typeof part.content === 'string' ? new TextEncoder().encode(part.content) : new Uint8Array(part.content);
+    const data =
+      typeof part.content === 'string'
+        ? new TextEncoder().encode(part.content)
+        : new Uint8Array(part.content);
     const filename = part.filename?.trim() || `adjunto-${index + 1}${extensionOf(part.mimeType)}`;
     const size = data.byteLength;
-    if (index >= MAX_FILES) return { filename, data: new Uint8Array(), tooLarge: true, size, limit: 'too-many' };
+    if (index >= MAX_FILES)
+      return { filename, data: new Uint8Array(), tooLarge: true, size, limit: 'too-many' };
     if (size > MAX_FILE_BYTES) return { filename, data: new Uint8Array(), tooLarge: true, size };
     total += size;
-    if (total > MAX_SUBMISSION_BYTES) return { filename, data: new Uint8Array(), tooLarge: true, size, limit: 'total-too-large' };
+    if (total > MAX_SUBMISSION_BYTES)
+      return { filename, data: new Uint8Array(), tooLarge: true, size, limit: 'total-too-large' };
     return { filename, data };
   });
 }
@@ -119,7 +124,12 @@ function messageFrom({ email, sha256, raw, original }: ReadMime): ChannelMessage
   }
 }
 
-function messageOf(email: Email, sha256: string, raw: Uint8Array | null, original: StagedOriginal | null): ChannelMessage {
+function messageOf(
+  email: Email,
+  sha256: string,
+  raw: Uint8Array | null,
+  original: StagedOriginal | null,
+): ChannelMessage {
   const header = (name: string) => email.headers.find((item) => item.key === name)?.value;
   const allHeaders = (name: string) =>
     email.headers.filter((item) => item.key === name).map((item) => item.value);

@@ -538,7 +538,12 @@ let current: RequestWorker | undefined;
 function worker(): RequestWorker {
   if (current) return current;
   const resolve = createRequire(import.meta.url).resolve;
-  modulePaths ??= { module: resolve('postal-mime'), pg: resolve('pg'), imapflow: resolve('imapflow'), spool: tmpdir() };
+  modulePaths ??= {
+    module: resolve('postal-mime'),
+    pg: resolve('pg'),
+    imapflow: resolve('imapflow'),
+    spool: tmpdir(),
+  };
   const made = new RequestWorker({
     source: WORKER_SOURCE,
     workerData: modulePaths,
@@ -559,7 +564,12 @@ function worker(): RequestWorker {
  * Buffers, nor shared memory).
  */
 function ownsBuffer(view: Uint8Array): view is Uint8Array<ArrayBuffer> {
-  return view.buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.byteLength > 8192;
+  return (
+    view.buffer instanceof ArrayBuffer &&
+    view.byteOffset === 0 &&
+    view.byteLength === view.buffer.byteLength &&
+    view.byteLength > 8192
+  );
 }
 
 /** The database the worker writes to with a connection of its own; null for SQLite in memory. */
@@ -741,10 +751,14 @@ export class MailStream {
   async download(connection: MailboxConnection, uid: number, maxBytes: number): Promise<boolean> {
     if (this.#closed || this.size) throw new Error('El correo ya se está leyendo');
     try {
-      const reply = await this.#worker.request({ op: 'imap', stream: this.#key, connection, uid, maxBytes }, [], {
-        ms: DOWNLOAD_TIMEOUT_MS,
-        message: 'El correo tardó demasiado en descargarse',
-      });
+      const reply = await this.#worker.request(
+        { op: 'imap', stream: this.#key, connection, uid, maxBytes },
+        [],
+        {
+          ms: DOWNLOAD_TIMEOUT_MS,
+          message: 'El correo tardó demasiado en descargarse',
+        },
+      );
       this.size = reply.size as number;
       if (!reply.found) this.abort();
       return reply.found as boolean;

@@ -34,10 +34,19 @@ export function originalParts(gzip: Uint8Array): Uint8Array[] {
  * `onlyIfMissing`, only when it has none (complete). Used where the bytes are on the server's thread
  * (an import, a message read whole, SQLite in memory); the reader's worker does the same itself.
  */
-export async function writeOriginal(db: Executor, inboundId: number, gzip: Uint8Array, onlyIfMissing = false): Promise<void> {
+export async function writeOriginal(
+  db: Executor,
+  inboundId: number,
+  gzip: Uint8Array,
+  onlyIfMissing = false,
+): Promise<void> {
   const write = async (trx: Executor) => {
     if (onlyIfMissing) {
-      const row = await trx.selectFrom('inboundMessages').select('originalParts').where('id', '=', inboundId).executeTakeFirst();
+      const row = await trx
+        .selectFrom('inboundMessages')
+        .select('originalParts')
+        .where('id', '=', inboundId)
+        .executeTakeFirst();
       if (!row || row.originalParts !== null) return;
     }
     await trx.deleteFrom('inboundOriginalParts').where('inboundId', '=', inboundId).execute();
@@ -45,7 +54,11 @@ export async function writeOriginal(db: Executor, inboundId: number, gzip: Uint8
     for (const [part, data] of parts.entries()) {
       await trx.insertInto('inboundOriginalParts').values({ inboundId, part, data }).execute();
     }
-    await trx.updateTable('inboundMessages').set({ originalParts: parts.length }).where('id', '=', inboundId).execute();
+    await trx
+      .updateTable('inboundMessages')
+      .set({ originalParts: parts.length })
+      .where('id', '=', inboundId)
+      .execute();
   };
   if (db.isTransaction) await write(db);
   else await (db as Kysely<Database>).transaction().execute(write);
@@ -56,7 +69,11 @@ export async function writeOriginal(db: Executor, inboundId: number, gzip: Uint8
  * original (none, purged, unfinished, or a part missing).
  */
 async function gzipParts(db: Executor, id: number): Promise<AsyncGenerator<Uint8Array> | null> {
-  const row = await db.selectFrom('inboundMessages').select('originalParts').where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('inboundMessages')
+    .select('originalParts')
+    .where('id', '=', id)
+    .executeTakeFirst();
   const count = row?.originalParts;
   if (count === null || count === undefined) return null;
   const stored = await db
@@ -135,7 +152,11 @@ export async function purgeOldOriginals(db: Db, now: Date = new Date()): Promise
     // And the parts of unfinished ones.
     await trx
       .deleteFrom('inboundOriginalParts')
-      .where('inboundId', 'in', trx.selectFrom('inboundMessages').select('id').where('receivedAt', '<', before))
+      .where(
+        'inboundId',
+        'in',
+        trx.selectFrom('inboundMessages').select('id').where('receivedAt', '<', before),
+      )
       .execute();
     return Number(result.numUpdatedRows);
   });

@@ -12,7 +12,6 @@ import { admitRefused, type AdmitResult, type ChannelMessage, type InboundSettin
 import { MAIL_CHANNEL, readMail } from './mail.ts';
 import { originalBytes } from './original.ts';
 
-
 /** How many refused messages the list shows (newest first). */
 export const REFUSED_LIST_LIMIT = 50;
 
@@ -81,7 +80,9 @@ async function readAgain(row: {
   original: Buffer | null;
 }): Promise<ChannelMessage> {
   if (row.original && row.channel === MAIL_CHANNEL) {
-    const message = await readMail(new Uint8Array(row.original.buffer, row.original.byteOffset, row.original.byteLength));
+    const message = await readMail(
+      new Uint8Array(row.original.buffer, row.original.byteOffset, row.original.byteLength),
+    );
     return { ...message, raw: null };
   }
   return {

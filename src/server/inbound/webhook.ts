@@ -40,7 +40,10 @@ export function authorizedBearer(header: string | null | undefined, secret: stri
  * The body handed to the mail reader's worker as it arrives ({@link MailStream}), or `too-large` as soon
  * as it passes `max` bytes (what was read is dropped).
  */
-export async function streamLimited(body: AsyncIterable<Uint8Array>, max: number): Promise<MailStream | 'too-large'> {
+export async function streamLimited(
+  body: AsyncIterable<Uint8Array>,
+  max: number,
+): Promise<MailStream | 'too-large'> {
   const stream = new MailStream();
   try {
     for await (const chunk of body) {
@@ -180,7 +183,9 @@ export function inboundMailHandler(
           refuse(req, res, WEBHOOK_ANSWERS.unavailable);
           return;
         }
-        void storeWebhookMail(database, mail, config, log).then((result) => writeAnswer(res, result, {}, true));
+        void storeWebhookMail(database, mail, config, log).then((result) =>
+          writeAnswer(res, result, {}, true),
+        );
       },
     });
   };

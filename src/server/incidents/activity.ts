@@ -37,7 +37,8 @@ export async function touchIncident(
     .returning(['numeroIncidencia', 'assignedTo'])
     .executeTakeFirst();
   // The business-hours clock (issue 22) moves with the state, the priority and the first staff reply.
-  if (kind === 'state' || kind === 'priority' || kind === 'reply') await syncClock(trx, incidentId, { reply: kind === 'reply' }, at);
+  if (kind === 'state' || kind === 'priority' || kind === 'reply')
+    await syncClock(trx, incidentId, { reply: kind === 'reply' }, at);
   if (incident)
     await recordLiveEvent(
       trx,

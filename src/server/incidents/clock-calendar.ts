@@ -40,6 +40,7 @@ let latest: { key: string; calendar: BusinessCalendar } | undefined;
 export function calendarOf(times: ResponseTimes): BusinessCalendar {
   const week = weekHours(times);
   const key = JSON.stringify([week, times.timeZone]);
-  if (latest?.key !== key) latest = { key, calendar: { week, timeZone: times.timeZone, isHoliday: dominicanHolidays() } };
+  if (latest?.key !== key)
+    latest = { key, calendar: { week, timeZone: times.timeZone, isHoliday: dominicanHolidays() } };
   return latest.calendar;
 }

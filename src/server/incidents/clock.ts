@@ -11,7 +11,15 @@
  */
 import { sql, type Transaction } from 'kysely';
 import { localDate } from '../../domain/business-hours.ts';
-import { BLANK_CLOCK, clockViews, nextClock, type ClockColumns, type ClockEvent, type ClockSubject, type ClockView } from '../../domain/incident-clock.ts';
+import {
+  BLANK_CLOCK,
+  clockViews,
+  nextClock,
+  type ClockColumns,
+  type ClockEvent,
+  type ClockSubject,
+  type ClockView,
+} from '../../domain/incident-clock.ts';
 import {
   DEFAULT_PRIORITY,
   INITIAL_STATE,
@@ -20,7 +28,12 @@ import {
   type IncidentPriority,
   type IncidentState,
 } from '../../domain/incidents.ts';
-import { CLOCK_TARGETS, responseTimesFrom, type ClockTarget, type ResponseTimes } from '../../domain/response-times.ts';
+import {
+  CLOCK_TARGETS,
+  responseTimesFrom,
+  type ClockTarget,
+  type ResponseTimes,
+} from '../../domain/response-times.ts';
 import { TZDate } from '@date-fns/tz';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { isPostgres } from '../db/engine.ts';
@@ -38,7 +51,11 @@ type Reader = Db | Transaction<Database>;
 
 /** 'Tiempos de respuesta' as stored (the defaults for anything missing or wrong). */
 export async function loadResponseTimes(db: Reader): Promise<ResponseTimes> {
-  const row = await db.selectFrom('deskSettings').select('value').where('key', '=', RESPONSE_TIMES_KEY).executeTakeFirst();
+  const row = await db
+    .selectFrom('deskSettings')
+    .select('value')
+    .where('key', '=', RESPONSE_TIMES_KEY)
+    .executeTakeFirst();
   if (!row) return responseTimesFrom(null);
   try {
     return responseTimesFrom(JSON.parse(row.value));
@@ -61,7 +78,11 @@ const CLOCK_COLUMNS = [
   'clockResolvedAt',
 ] as const;
 
-type ClockRow = { [K in (typeof CLOCK_COLUMNS)[number]]: unknown } & { estado: string; prioridad: string; fecha: string };
+type ClockRow = { [K in (typeof CLOCK_COLUMNS)[number]]: unknown } & {
+  estado: string;
+  prioridad: string;
+  fecha: string;
+};
 
 /** A stored row as the clock reads it. */
 export function clockSubject(row: ClockRow): ClockSubject {
@@ -106,7 +127,12 @@ export function clockValues(db: Reader, clock: ClockColumns & { alerts?: unknown
  * Moves the incident's clock for what just happened (its state is already the new one), in the
  * caller's transaction: a staff reply (`reply`), a state or priority change, the customer's answer.
  */
-export async function syncClock(trx: Transaction<Database>, incidentId: number, event: ClockEvent, now: Date): Promise<void> {
+export async function syncClock(
+  trx: Transaction<Database>,
+  incidentId: number,
+  event: ClockEvent,
+  now: Date,
+): Promise<void> {
   const row = await trx
     .selectFrom('incidents')
     .select(['estado', 'prioridad', 'fecha', ...CLOCK_COLUMNS])
@@ -126,7 +152,11 @@ export async function startingClock(trx: Transaction<Database>, fecha: string, n
 }
 
 /** Both clocks of an incident for its page, with the settings they are counted against. */
-export async function incidentClocks(db: Db, incidentId: number, now: Date = new Date()): Promise<{ clocks: ClockView[]; times: ResponseTimes } | null> {
+export async function incidentClocks(
+  db: Db,
+  incidentId: number,
+  now: Date = new Date(),
+): Promise<{ clocks: ClockView[]; times: ResponseTimes } | null> {
   const row = await db
     .selectFrom('incidents')
     .select(['estado', 'prioridad', 'fecha', ...CLOCK_COLUMNS])
@@ -147,13 +177,27 @@ export function endOfLocalDay(now: Date, timeZone: string): string {
  * Saves 'Tiempos de respuesta' and, in the same transaction, recounts every running clock with them
  * (the time counted so far stays; the due times follow the new targets and hours).
  */
-export async function saveResponseTimes(db: Db, times: ResponseTimes, actor: AuditActor, now: Date = new Date()): Promise<number> {
+export async function saveResponseTimes(
+  db: Db,
+  times: ResponseTimes,
+  actor: AuditActor,
+  now: Date = new Date(),
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const value = JSON.stringify(times);
     await trx
       .insertInto('deskSettings')
-      .values({ key: RESPONSE_TIMES_KEY, value, updatedAt: now.toISOString(), updatedBy: actor.actorEmail ?? null })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updatedAt: now.toISOString(), updatedBy: actor.actorEmail ?? null }))
+      .values({
+        key: RESPONSE_TIMES_KEY,
+        value,
+        updatedAt: now.toISOString(),
+        updatedBy: actor.actorEmail ?? null,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({ value, updatedAt: now.toISOString(), updatedBy: actor.actorEmail ?? null }),
+      )
       .execute();
     const calendar = calendarOf(times);
     const running = await trx
@@ -184,7 +228,11 @@ export interface OverdueOptions {
  * they are staff, else to `staffInbox`. Safe to run from several processes at once (see the module's
  * comment). Returns how many it queued.
  */
-export async function queueOverdueAlerts(db: Db, options: OverdueOptions, now: Date = new Date()): Promise<number> {
+export async function queueOverdueAlerts(
+  db: Db,
+  options: OverdueOptions,
+  now: Date = new Date(),
+): Promise<number> {
   const at = now.toISOString();
   let queued = 0;
   for (const target of CLOCK_TARGETS) {
@@ -213,7 +261,13 @@ export async function queueOverdueAlerts(db: Db, options: OverdueOptions, now: D
 }
 
 /** One incident's overdue mail for one target, in one transaction with its alert row; false when another got there first. */
-async function alertOnce(db: Db, incidentId: number, target: ClockTarget, options: OverdueOptions, now: Date): Promise<boolean> {
+async function alertOnce(
+  db: Db,
+  incidentId: number,
+  target: ClockTarget,
+  options: OverdueOptions,
+  now: Date,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const column = target === 'primera-respuesta' ? 'firstReplyDueAt' : 'resolutionDueAt';
     // Read again in the transaction: a reply or a pause since the look-up takes the target out.
@@ -261,7 +315,11 @@ async function alertOnce(db: Db, incidentId: number, target: ClockTarget, option
 }
 
 /** Every `intervalMs` at most: the overdue check of a server's background loop (src/server/startup.ts). */
-export function overdueChecker(db: Db, options: () => OverdueOptions, intervalMs: number): () => Promise<number> {
+export function overdueChecker(
+  db: Db,
+  options: () => OverdueOptions,
+  intervalMs: number,
+): () => Promise<number> {
   let last = 0;
   return async () => {
     if (Date.now() - last < intervalMs) return 0;
@@ -282,14 +340,20 @@ export const ON_TIME_PERIOD_DAYS = 30;
  * '% dentro del plazo' for the last 30 days and the 30 before: every first reply and resolution reached
  * in the period (met or not), plus every target that came due in it and is still open (missed).
  */
-export async function onTimeSummary(db: Db, now: Date = new Date()): Promise<{ current: OnTimePeriod; previous: OnTimePeriod }> {
+export async function onTimeSummary(
+  db: Db,
+  now: Date = new Date(),
+): Promise<{ current: OnTimePeriod; previous: OnTimePeriod }> {
   const day = 24 * 3_600_000;
   const period = async (from: Date, to: Date): Promise<OnTimePeriod> => {
     const [a, b] = [from.toISOString(), to.toISOString()];
     const reached = (at: 'firstReplyAt' | 'clockResolvedAt', met: 'firstReplyMet' | 'resolutionMet') =>
       db
         .selectFrom('incidents')
-        .select((eb) => [eb.fn.countAll<number>().as('total'), sql<number>`sum(case when ${sql.ref(met)} then 1 else 0 end)`.as('met')])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('total'),
+          sql<number>`sum(case when ${sql.ref(met)} then 1 else 0 end)`.as('met'),
+        ])
         .where(at, '>=', a)
         .where(at, '<', b)
         .where(met, 'is not', null)
@@ -309,7 +373,11 @@ export async function onTimeSummary(db: Db, now: Date = new Date()): Promise<{ c
       missedOpen('resolutionDueAt'),
     ]);
     const met = Number(replies?.met ?? 0) + Number(resolutions?.met ?? 0);
-    const total = Number(replies?.total ?? 0) + Number(resolutions?.total ?? 0) + Number(openReplies?.total ?? 0) + Number(openResolutions?.total ?? 0);
+    const total =
+      Number(replies?.total ?? 0) +
+      Number(resolutions?.total ?? 0) +
+      Number(openReplies?.total ?? 0) +
+      Number(openResolutions?.total ?? 0);
     return { met, total };
   };
   const start = new Date(now.getTime() - ON_TIME_PERIOD_DAYS * day);
@@ -319,4 +387,3 @@ export async function onTimeSummary(db: Db, now: Date = new Date()): Promise<{ c
   ]);
   return { current, previous };
 }
-

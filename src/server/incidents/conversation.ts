@@ -173,7 +173,12 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       ...(files.byEntry.has(entry.id) ? { adjuntos: files.byEntry.get(entry.id) } : {}),
       rank: 2,
     })),
-    ...bounces.map((mail) => ({ kind: 'bounce' as const, fecha: isoOf(mail.bouncedAt!), autor: null, rank: 2 })),
+    ...bounces.map((mail) => ({
+      kind: 'bounce' as const,
+      fecha: isoOf(mail.bouncedAt!),
+      autor: null,
+      rank: 2,
+    })),
     ...ratings.map((rating) => ({
       kind: 'rating' as const,
       fecha: rating.ratedAt,
@@ -241,7 +246,13 @@ async function appendEntry(
 /** Stores an internal note: never mailed, never shown to the visitor. */
 export async function addNote(
   db: Db,
-  input: { incidentId: number; author: EntryAuthor; body: string; audit?: AuditActor; files?: readonly PreparedFile[] },
+  input: {
+    incidentId: number;
+    author: EntryAuthor;
+    body: string;
+    audit?: AuditActor;
+    files?: readonly PreparedFile[];
+  },
   now: Date = new Date(),
 ): Promise<IncidentEntry> {
   checkText(input.body);
@@ -253,7 +264,8 @@ export async function addNote(
       .executeTakeFirst();
     if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'note', input.author, input.body, now);
-    if (input.files?.length) await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
+    if (input.files?.length)
+      await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
     if (input.audit)
       await recordEvent(
         trx,
@@ -292,7 +304,8 @@ export async function replyToVisitor(
       .executeTakeFirst();
     if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
     const entry = await appendEntry(trx, incident.id, 'reply', input.author, input.body, now);
-    if (input.files?.length) await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
+    if (input.files?.length)
+      await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
     let mail: ReplyMailOutcome = 'no-email';
     if (looksLikeEmail(incident.email)) {
       const refusal = await reserveVisitorMail(trx, {
@@ -309,7 +322,14 @@ export async function replyToVisitor(
         const attachments = input.files?.length ? await mailAttachmentsOfEntry(trx, entry.id) : [];
         const reply = {
           kind: 'incident.reply',
-          ...incidentReplyMail(input.brand, to, input.body, token, input.author.name, attachments.map((file) => file.filename)),
+          ...incidentReplyMail(
+            input.brand,
+            to,
+            input.body,
+            token,
+            input.author.name,
+            attachments.map((file) => file.filename),
+          ),
           ...(attachments.length ? { attachments } : {}),
         };
         await enqueueMail(trx, await threadIncidentMail(trx, incident.id, reply, input.brand, now), now);
@@ -410,7 +430,9 @@ export async function recordCustomerAnswer(
     .where('id', '=', incidentId)
     .executeTakeFirstOrThrow();
   if (!takesAnswers(incident.estado, await lastResolvedAt(trx, incident.id), now))
-    throw new FollowUpClosedError(`La incidencia ${incident.numeroIncidencia} se resolvió hace demasiado tiempo`);
+    throw new FollowUpClosedError(
+      `La incidencia ${incident.numeroIncidencia} se resolvió hace demasiado tiempo`,
+    );
   const unverified = input.unverified === true;
   const reopened = incident.estado === 'Resuelto' && !unverified;
   // The answer the desk waited for (issue 22): back to 'En Proceso', and the clock runs again.
@@ -436,7 +458,12 @@ export async function recordCustomerAnswer(
   if (input.files?.length || input.droppedFiles?.length)
     await storeAttachments(
       trx,
-      { incidentId: incident.id, entryId: entry.id, files: input.files ?? [], dropped: input.droppedFiles ?? [] },
+      {
+        incidentId: incident.id,
+        entryId: entry.id,
+        files: input.files ?? [],
+        dropped: input.droppedFiles ?? [],
+      },
       now,
     );
   // Reserved in this transaction: an answer that is not stored uses no notice.
@@ -456,16 +483,30 @@ export async function recordCustomerAnswer(
     : undefined;
   // An account removed from ADMIN_EMAILS no longer reads the visitors' words: the inbox does.
   const assignee = account && isCurrentStaff(account.email, staffEmails) ? account : undefined;
-  if (unverified && !assignee) return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'nobody' };
+  if (unverified && !assignee)
+    return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'nobody' };
   const to = assignee?.email ?? input.staffInbox;
   const via = input.via ? (unverified ? 'correo-sin-verificar' : 'correo') : undefined;
   await enqueueMail(
     trx,
     {
       kind: 'incident.answer',
-      ...incidentAnswerMail(input.brand, to, incident, input.body, resumed ? 'esperando' : reopened, via, (input.files ?? []).map((file) => file.filename)),
+      ...incidentAnswerMail(
+        input.brand,
+        to,
+        incident,
+        input.body,
+        resumed ? 'esperando' : reopened,
+        via,
+        (input.files ?? []).map((file) => file.filename),
+      ),
     },
     now,
   );
-  return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: assignee ? 'assignee' : 'staff-inbox' };
+  return {
+    entry,
+    numeroIncidencia: incident.numeroIncidencia,
+    reopened,
+    notified: assignee ? 'assignee' : 'staff-inbox',
+  };
 }

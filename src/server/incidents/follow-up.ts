@@ -17,7 +17,6 @@ import type { AttachmentView } from '../../domain/attachments.ts';
 import { attachmentsByEntry } from '../attachments/list.ts';
 import { loadHistories } from './history.ts';
 
-
 /** A new token for this incident, stored hashed in the caller's transaction (the mail's own). */
 export async function issueFollowUpToken(
   trx: Kysely<Database>,

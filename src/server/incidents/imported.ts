@@ -174,7 +174,9 @@ export async function insertImportedIncident(
   // One by one when files name entries: each file needs its entry's id, in order.
   if (attachments.some((file) => file.entry !== null))
     for (const row of entryRows)
-      entryIds.push((await trx.insertInto('incidentEntries').values(row).returning('id').executeTakeFirstOrThrow()).id);
+      entryIds.push(
+        (await trx.insertInto('incidentEntries').values(row).returning('id').executeTakeFirstOrThrow()).id,
+      );
   else if (entryRows.length) await trx.insertInto('incidentEntries').values(entryRows).execute();
   for (const file of attachments) {
     const entryId = file.entry === null ? null : (entryIds[file.entry] ?? null);

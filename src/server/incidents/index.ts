@@ -115,7 +115,11 @@ export async function insertNewIncident(
   const insert = (numeroIncidencia: string) =>
     trx
       .insertInto('incidents')
-      .values({ ...incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }), origen, ...clock })
+      .values({
+        ...incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }),
+        origen,
+        ...clock,
+      })
       // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
       .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
       .returning('id')

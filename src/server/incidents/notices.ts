@@ -114,7 +114,11 @@ export async function sendStaffDigestIfDue(db: Db, options: DigestOptions): Prom
       .selectFrom('incidentEntries')
       .select(['incidentId', 'body', 'createdAt'])
       .where('kind', '=', 'answer')
-      .where('incidentId', 'in', claimed.map((incident) => incident.id))
+      .where(
+        'incidentId',
+        'in',
+        claimed.map((incident) => incident.id),
+      )
       .orderBy('createdAt', 'asc')
       .orderBy('id', 'asc')
       .execute();

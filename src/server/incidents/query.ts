@@ -66,7 +66,9 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
         ? (asignacion as AssignmentFilter)
         : undefined,
       origen: isIncidentOrigin(origen) ? origen : undefined,
-      plazo: (DEADLINE_FILTERS as readonly (string | null)[]).includes(plazo) ? (plazo as DeadlineFilter) : undefined,
+      plazo: (DEADLINE_FILTERS as readonly (string | null)[]).includes(plazo)
+        ? (plazo as DeadlineFilter)
+        : undefined,
       orden: params.get('orden') === 'actividad' ? 'actividad' : undefined,
     },
     page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
@@ -76,7 +78,18 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
 /** The query string for these filters (and page), for links that keep the current view. */
 export function incidentQueryString(filters: IncidentFilters, page = 1): string {
   const params = new URLSearchParams();
-  for (const key of ['q', 'numero', 'nombre', 'rnc', 'estado', 'prioridad', 'asignacion', 'origen', 'plazo', 'orden'] as const) {
+  for (const key of [
+    'q',
+    'numero',
+    'nombre',
+    'rnc',
+    'estado',
+    'prioridad',
+    'asignacion',
+    'origen',
+    'plazo',
+    'orden',
+  ] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }

@@ -14,7 +14,6 @@ import { touchIncident } from './activity.ts';
 export const RATING_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-
 /**
  * A new rating token for the resolution the incident just reached, stored hashed in the caller's
  * transaction (the notice's own). `wasResolved`: the incident was already 'Resuelto' before this
@@ -39,7 +38,12 @@ export async function issueRatingToken(
   const createdAt = now.toISOString();
   await trx
     .insertInto('incidentRatings')
-    .values({ tokenHash: hashLinkToken(token), incidentId, resolvedAt: previous?.resolvedAt ?? createdAt, createdAt })
+    .values({
+      tokenHash: hashLinkToken(token),
+      incidentId,
+      resolvedAt: previous?.resolvedAt ?? createdAt,
+      createdAt,
+    })
     .execute();
   return token;
 }
@@ -56,7 +60,13 @@ export async function ratingLink(db: Db, token: string, now: Date = new Date()):
   const row = await db
     .selectFrom('incidentRatings')
     .innerJoin('incidents', 'incidents.id', 'incidentRatings.incidentId')
-    .select(['incidents.numeroIncidencia', 'incidentRatings.incidentId', 'incidentRatings.resolvedAt', 'incidentRatings.createdAt', 'incidentRatings.ratedAt'])
+    .select([
+      'incidents.numeroIncidencia',
+      'incidentRatings.incidentId',
+      'incidentRatings.resolvedAt',
+      'incidentRatings.createdAt',
+      'incidentRatings.ratedAt',
+    ])
     .where('incidentRatings.tokenHash', '=', hashLinkToken(token))
     .executeTakeFirst();
   if (!row) return { status: 'not-found' };
@@ -126,5 +136,9 @@ export async function incidentRatings(
     .where('ratedAt', 'is not', null)
     .orderBy('ratedAt')
     .execute();
-  return rows.map((row) => ({ valor: Number(row.valor), comentario: row.comentario ?? '', ratedAt: row.ratedAt! }));
+  return rows.map((row) => ({
+    valor: Number(row.valor),
+    comentario: row.comentario ?? '',
+    ratedAt: row.ratedAt!,
+  }));
 }

@@ -95,7 +95,8 @@ export async function lookingAt(
   now: Date = new Date(),
 ): Promise<(IncidentViewer & Partial<DeadlineBounds>) | undefined> {
   if (!filters.plazo) return viewer;
-  const endOfDay = filters.plazo === 'hoy' ? endOfLocalDay(now, (await loadResponseTimes(db)).timeZone) : now.toISOString();
+  const endOfDay =
+    filters.plazo === 'hoy' ? endOfLocalDay(now, (await loadResponseTimes(db)).timeZone) : now.toISOString();
   return { staffId: viewer?.staffId ?? '', now: now.toISOString(), endOfDay };
 }
 
@@ -104,7 +105,11 @@ export async function lookingAt(
  * with the list's orders; 'Vence', from the viewer's time; and the words of 'Texto', `q`, looked up in
  * the search index of issue 22).
  */
-function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer & Partial<DeadlineBounds>, db?: Db) {
+function exactConditions(
+  filters: IncidentFilters,
+  viewer?: IncidentViewer & Partial<DeadlineBounds>,
+  db?: Db,
+) {
   const conditions = [];
   if (db && filters.q) conditions.push(searchCondition(db, 'incidents', 'incidents.id', filters.q));
   // 'Vence' (`due_at`, set only while the clock runs; migration 0031's index).
@@ -119,7 +124,8 @@ function exactConditions(filters: IncidentFilters, viewer?: IncidentViewer & Par
   if (filters.estado) conditions.push(sql<SqlBool>`${sql.ref('incidents.estado')} = ${filters.estado}`);
   if (filters.origen) conditions.push(sql<SqlBool>`${sql.ref('incidents.origen')} = ${filters.origen}`);
   // (prioridad, fecha, id) and (prioridad, last_activity_at, id), migration 0029.
-  if (filters.prioridad) conditions.push(sql<SqlBool>`${sql.ref('incidents.prioridad')} = ${filters.prioridad}`);
+  if (filters.prioridad)
+    conditions.push(sql<SqlBool>`${sql.ref('incidents.prioridad')} = ${filters.prioridad}`);
   const assignment = assignmentCondition(filters, viewer);
   if (assignment) conditions.push(assignment);
   return conditions;
@@ -178,7 +184,8 @@ async function pageIds(
   const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
   const ordered = (query: IdQuery) =>
     query.orderBy(`incidents.${column}`, 'desc').orderBy('incidents.id', 'desc').limit(limit).offset(offset);
-  const filtered = () => applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer, false, db);
+  const filtered = () =>
+    applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer, false, db);
   const exact = exactConditions(filters, viewer, db);
 
   // No text: an index walk that stops at the page, on (date desc, id desc), or on (estado, date…) /
@@ -213,7 +220,13 @@ async function pageIds(
     .limit(1)
     .offset(RECENT_WINDOW - 1)
     .executeTakeFirst();
-  let inWindow = applyFilters(db.selectFrom('incidents').select('incidents.id'), filters, viewer, !sqlite, db);
+  let inWindow = applyFilters(
+    db.selectFrom('incidents').select('incidents.id'),
+    filters,
+    viewer,
+    !sqlite,
+    db,
+  );
   if (edge) inWindow = inWindow.where(`incidents.${column}`, '>=', edge.edge);
   const recent = ids(await ordered(inWindow).execute());
   // A full page, or the window held every incident: that is the answer.

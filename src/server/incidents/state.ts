@@ -46,7 +46,11 @@ export async function setIncidentState(
   const fecha = now.toISOString();
   const { incident, notified } = await db.transaction().execute(async (trx) => {
     // Already resolved: a new 'Resuelto' notice rates the same resolution (rating.ts).
-    const before = await trx.selectFrom('incidents').select('estado').where('id', '=', input.id).executeTakeFirst();
+    const before = await trx
+      .selectFrom('incidents')
+      .select('estado')
+      .where('id', '=', input.id)
+      .executeTakeFirst();
     const updated = await trx
       .updateTable('incidents')
       .set({
@@ -62,7 +66,13 @@ export async function setIncidentState(
       .insertInto('incidentEvents')
       .values({ incidentId: input.id, estado: input.estado, fecha, actor: input.actor })
       .execute();
-    await touchIncident(trx, input.id, 'state', now, input.audit?.actorId ? { id: input.audit.actorId, name: input.actor } : null);
+    await touchIncident(
+      trx,
+      input.id,
+      'state',
+      now,
+      input.audit?.actorId ? { id: input.audit.actorId, name: input.actor } : null,
+    );
     if (input.audit)
       await recordEvent(
         trx,

@@ -82,7 +82,8 @@ export class MemoryLimiter {
   }
 
   private evict(now: number): void {
-    for (const [key, entry] of this.windows) if (now - entry.start >= entry.windowMs) this.windows.delete(key);
+    for (const [key, entry] of this.windows)
+      if (now - entry.start >= entry.windowMs) this.windows.delete(key);
     // Still more than nine tenths full: drop the oldest (a Map iterates in insertion order).
     const keep = this.maxKeys - Math.max(1, Math.floor(this.maxKeys / 10));
     for (const key of this.windows.keys()) {

@@ -65,10 +65,18 @@ export async function recordLiveEvent(
     .executeTakeFirstOrThrow();
   const id = Number(row.id);
   // Now and then, the window's oldest rows go (by id: an index walk on the primary key).
-  if (id % 100 === 0) await trx.deleteFrom('liveEvents').where('id', '<=', id - LIVE_WINDOW).execute();
+  if (id % 100 === 0)
+    await trx
+      .deleteFrom('liveEvents')
+      .where('id', '<=', id - LIVE_WINDOW)
+      .execute();
   // PostgreSQL numbers it and wakes the hubs at commit (the trigger); SQLite here.
   if (!postgres) {
-    await trx.updateTable('liveEvents').set({ seq: sql`id` }).where('id', '=', id).execute();
+    await trx
+      .updateTable('liveEvents')
+      .set({ seq: sql`id` })
+      .where('id', '=', id)
+      .execute();
     const wake = (globalThis as WakeHolder)[WAKE_KEY];
     if (wake) setTimeout(wake, 0);
   }
@@ -84,7 +92,11 @@ function parse(row: { seq: number | string | null; data: string; createdAt: stri
 }
 
 /** The events after `afterId`, oldest first (at most `limit`). */
-export async function liveEventsAfter(db: Kysely<Database>, afterId: number, limit = 500): Promise<LiveEvent[]> {
+export async function liveEventsAfter(
+  db: Kysely<Database>,
+  afterId: number,
+  limit = 500,
+): Promise<LiveEvent[]> {
   const rows = await db
     .selectFrom('liveEvents')
     .select(['seq', 'data', 'createdAt'])

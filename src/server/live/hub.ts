@@ -12,7 +12,13 @@ import pg from 'pg';
 import { getConfig, isPostgresUrl } from '../config.ts';
 import { getDb, searchPathOf } from '../db/index.ts';
 import { getLogger } from '../log.ts';
-import { LIVE_CHANNEL_PREFIX, latestLiveEventId, liveEventsAfter, setLiveWaker, type LiveEvent } from './events.ts';
+import {
+  LIVE_CHANNEL_PREFIX,
+  latestLiveEventId,
+  liveEventsAfter,
+  setLiveWaker,
+  type LiveEvent,
+} from './events.ts';
 
 export interface Viewer {
   id: string;
@@ -114,7 +120,12 @@ class LiveHub {
     void this.wake();
     this.repeatPresence();
     // A hub that has just started knows nobody's viewers yet: ask the other processes for theirs.
-    void client.query('select pg_notify($1, $2)', [`${PRESENCE_PREFIX}${this.schema}`, JSON.stringify({ p: this.process, q: 1 })]).catch(() => {});
+    void client
+      .query('select pg_notify($1, $2)', [
+        `${PRESENCE_PREFIX}${this.schema}`,
+        JSON.stringify({ p: this.process, q: 1 }),
+      ])
+      .catch(() => {});
   }
 
   /** Reads the events after the cursor and hands them out; called again while reading, it reads once more. */

@@ -65,8 +65,7 @@ export async function liveStream(options: StreamOptions): Promise<Response> {
     incident: options.incident,
     viewer: options.viewer,
     event: (event) => (pending ? pending.push(event) : send(event)),
-    presence: (numero, viewers) =>
-      write(`event: presence\ndata: ${JSON.stringify({ numero, viewers })}\n\n`),
+    presence: (numero, viewers) => write(`event: presence\ndata: ${JSON.stringify({ numero, viewers })}\n\n`),
     close: () => {
       const open = controller;
       finish();

@@ -19,22 +19,22 @@ export interface PasswordChangedMailData {
 export function passwordChangedMail(brand: MailBrand, data: PasswordChangedMailData): MailMessage {
   return automatic(
     renderMail(brand, formatAddress(data.name, data.email), {
-    subject: `Tu contraseña de ${brand.companyName} cambió`,
-    preheader: 'La contraseña de tu cuenta del panel administrativo acaba de cambiar.',
-    heading: 'Tu contraseña cambió',
-    intro: [
-      data.name ? `Hola, ${data.name}:` : 'Hola:',
-      'La contraseña de tu cuenta del panel administrativo acaba de cambiar. Las demás sesiones abiertas de la cuenta se cerraron.',
-    ],
-    rows: [
-      ['Cuenta', data.email],
-      ['Fecha y hora (Santo Domingo)', formatStaffDateTime(data.changedAt)],
-      ['Red', data.ip],
-      ['Dispositivo', data.device],
-    ],
-    outro: [
-      `Si no fuiste tú, avisa de inmediato al administrador del sitio o escribe a ${brand.email}: alguien conoce tu contraseña.`,
-    ],
+      subject: `Tu contraseña de ${brand.companyName} cambió`,
+      preheader: 'La contraseña de tu cuenta del panel administrativo acaba de cambiar.',
+      heading: 'Tu contraseña cambió',
+      intro: [
+        data.name ? `Hola, ${data.name}:` : 'Hola:',
+        'La contraseña de tu cuenta del panel administrativo acaba de cambiar. Las demás sesiones abiertas de la cuenta se cerraron.',
+      ],
+      rows: [
+        ['Cuenta', data.email],
+        ['Fecha y hora (Santo Domingo)', formatStaffDateTime(data.changedAt)],
+        ['Red', data.ip],
+        ['Dispositivo', data.device],
+      ],
+      outro: [
+        `Si no fuiste tú, avisa de inmediato al administrador del sitio o escribe a ${brand.email}: alguien conoce tu contraseña.`,
+      ],
     }),
   );
 }

@@ -31,25 +31,25 @@ export function contactStaffNoticeMail(
 ): MailMessage {
   return automatic(
     renderMail(
-    brand,
-    staffInbox,
-    {
-      subject: `Nuevo mensaje de contacto de ${contact.name}`,
-      preheader: `${contact.name} escribió desde el formulario de contacto.`,
-      heading: 'Nuevo mensaje desde el sitio web',
-      intro: [
-        'Alguien escribió desde el formulario de contacto. Responde a este correo para contestarle directamente.',
-      ],
-      rows: [
-        ['Nombre', contact.name],
-        ['Correo', contact.email],
-        ['Fecha', formatDominicanTime(contact.createdAt)],
-      ],
-      quote: { label: 'Mensaje', text: contact.message },
-      action: { label: 'Abrir en Mensajes', href: contactMessageUrl(brand, contact.id) },
-      outro: ['Cuando lo atiendas, márcalo como atendido en Mensajes.'],
-    },
-    formatAddress(contact.name, contact.email),
+      brand,
+      staffInbox,
+      {
+        subject: `Nuevo mensaje de contacto de ${contact.name}`,
+        preheader: `${contact.name} escribió desde el formulario de contacto.`,
+        heading: 'Nuevo mensaje desde el sitio web',
+        intro: [
+          'Alguien escribió desde el formulario de contacto. Responde a este correo para contestarle directamente.',
+        ],
+        rows: [
+          ['Nombre', contact.name],
+          ['Correo', contact.email],
+          ['Fecha', formatDominicanTime(contact.createdAt)],
+        ],
+        quote: { label: 'Mensaje', text: contact.message },
+        action: { label: 'Abrir en Mensajes', href: contactMessageUrl(brand, contact.id) },
+        outro: ['Cuando lo atiendas, márcalo como atendido en Mensajes.'],
+      },
+      formatAddress(contact.name, contact.email),
     ),
   );
 }
@@ -61,19 +61,19 @@ export function contactConfirmationMail(
 ): MailMessage {
   return automatic(
     renderMail(brand, contact.email, {
-    subject: `Recibimos tu mensaje — ${brand.companyName}`,
-    preheader: 'Tu mensaje llegó a nuestro equipo: un consultor te responderá en un día laborable.',
-    heading: 'Recibimos tu mensaje',
-    intro: [
-      'Hola:',
-      `Gracias por escribir a ${brand.companyName}. Tu mensaje llegó a nuestro equipo y un consultor te responderá en un día laborable.`,
-    ],
-    rows: [['Recibido', formatDominicanTime(contact.createdAt)]],
-    outro: [
-      `¿Es urgente? Escríbenos por WhatsApp al ${formatWhatsappNumber(brand.whatsappNumber)} o llámanos al ${brand.phone}.`,
-      'Si no escribiste tú desde nuestro sitio web, puedes ignorar este correo.',
-      `El equipo de ${brand.companyName}`,
-    ],
+      subject: `Recibimos tu mensaje — ${brand.companyName}`,
+      preheader: 'Tu mensaje llegó a nuestro equipo: un consultor te responderá en un día laborable.',
+      heading: 'Recibimos tu mensaje',
+      intro: [
+        'Hola:',
+        `Gracias por escribir a ${brand.companyName}. Tu mensaje llegó a nuestro equipo y un consultor te responderá en un día laborable.`,
+      ],
+      rows: [['Recibido', formatDominicanTime(contact.createdAt)]],
+      outro: [
+        `¿Es urgente? Escríbenos por WhatsApp al ${formatWhatsappNumber(brand.whatsappNumber)} o llámanos al ${brand.phone}.`,
+        'Si no escribiste tú desde nuestro sitio web, puedes ignorar este correo.',
+        `El equipo de ${brand.companyName}`,
+      ],
     }),
   );
 }

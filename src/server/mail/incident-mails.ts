@@ -99,7 +99,9 @@ export function incidentConfirmationMail(
     outro: [
       'El botón abre el seguimiento de tu incidencia sin más datos: guarda este correo y no lo reenvíes. También puedes consultarla con tu número de incidencia y este correo en la página de seguimiento.',
       ...(brand.inboundAddress
-        ? ['Para añadir algo a tu incidencia, responde a este correo: tu respuesta llega a la misma incidencia.']
+        ? [
+            'Para añadir algo a tu incidencia, responde a este correo: tu respuesta llega a la misma incidencia.',
+          ]
         : []),
       `Si lo prefieres, escríbenos por WhatsApp al ${formatWhatsappNumber(brand.whatsappNumber)} indicando tu número de incidencia.`,
     ],
@@ -155,7 +157,9 @@ export function incidentStateMail(
  */
 /** "Te enviamos adjunto: a.pdf." / "… adjuntos 2 archivos: a.pdf, b.png." */
 function filesLine(lead: string, files: readonly string[]): string {
-  return files.length === 1 ? `${lead}: ${files[0]}.` : `${lead}s ${files.length} archivos: ${files.join(', ')}.`;
+  return files.length === 1
+    ? `${lead}: ${files[0]}.`
+    : `${lead}s ${files.length} archivos: ${files.join(', ')}.`;
 }
 
 export function incidentReplyMail(
@@ -168,7 +172,9 @@ export function incidentReplyMail(
   /** The names of the files sent with it, as the mail's attachments (issue 21). */
   files: readonly string[] = [],
 ): MailMessage {
-  const who = authorName.trim() ? `${authorName.trim()}, de nuestro equipo de soporte,` : 'Nuestro equipo de soporte';
+  const who = authorName.trim()
+    ? `${authorName.trim()}, de nuestro equipo de soporte,`
+    : 'Nuestro equipo de soporte';
   const said = `${who} respondió a tu incidencia ${incident.numeroIncidencia}.`;
   return renderMail(brand, incident.email, {
     subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
@@ -179,7 +185,11 @@ export function incidentReplyMail(
       said,
       // Also on the conversation's page: where to find them if the mail's files are lost (or, with the
       // emailjs transport, never attached).
-      ...(files.length ? [`${filesLine('Te enviamos adjunto', files)} También ${files.length === 1 ? 'está' : 'están'} en la conversación.`] : []),
+      ...(files.length
+        ? [
+            `${filesLine('Te enviamos adjunto', files)} También ${files.length === 1 ? 'está' : 'están'} en la conversación.`,
+          ]
+        : []),
     ],
     quote: { label: 'Respuesta', text: reply },
     action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) },
@@ -197,27 +207,29 @@ export function incidentStaffNoticeMail(
   incident: IncidentMailData,
   visitorEmail: string | null,
 ): MailMessage {
-  return automatic(renderMail(
-    brand,
-    staffInbox,
-    {
-      subject: `Nueva incidencia ${incident.numeroIncidencia}${incident.nombre ? ` de ${incident.nombre}` : ''}`,
-      preheader: `Se registró la incidencia ${incident.numeroIncidencia} desde el sitio web.`,
-      heading: `Nueva incidencia ${incident.numeroIncidencia}`,
-      intro: ['Se registró una incidencia desde el formulario de soporte del sitio web.'],
-      rows: [
-        ['Número', incident.numeroIncidencia],
-        ['Fecha', formatDominicanTime(incident.fecha)],
-        ['Nombre', incident.nombre],
-        ['Teléfono', incident.telefono],
-        ['Correo', incident.email],
-        ['RNC', incident.rnc],
-      ],
-      quote: { label: 'Problema', text: incident.problema },
-      action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
-    },
-    visitorEmail,
-  ));
+  return automatic(
+    renderMail(
+      brand,
+      staffInbox,
+      {
+        subject: `Nueva incidencia ${incident.numeroIncidencia}${incident.nombre ? ` de ${incident.nombre}` : ''}`,
+        preheader: `Se registró la incidencia ${incident.numeroIncidencia} desde el sitio web.`,
+        heading: `Nueva incidencia ${incident.numeroIncidencia}`,
+        intro: ['Se registró una incidencia desde el formulario de soporte del sitio web.'],
+        rows: [
+          ['Número', incident.numeroIncidencia],
+          ['Fecha', formatDominicanTime(incident.fecha)],
+          ['Nombre', incident.nombre],
+          ['Teléfono', incident.telefono],
+          ['Correo', incident.email],
+          ['RNC', incident.rnc],
+        ],
+        quote: { label: 'Problema', text: incident.problema },
+        action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
+      },
+      visitorEmail,
+    ),
+  );
 }
 
 /** An incident in the staff digest: new, or held for its customer's answers (then with the last one). */
@@ -230,36 +242,44 @@ export type DigestIncident = Pick<IncidentMailData, 'numeroIncidencia' | 'nombre
  * (src/server/incidents/notices.ts), oldest first: a new incident with its name and the first line of
  * its problem; one held for its customer's answers with the first line of the last answer.
  */
-export function incidentDigestMail(brand: MailBrand, staffInbox: string, incidents: DigestIncident[]): MailMessage {
+export function incidentDigestMail(
+  brand: MailBrand,
+  staffInbox: string,
+  incidents: DigestIncident[],
+): MailMessage {
   const count = incidents.length;
   const answered = incidents.filter((incident) => incident.answer).length;
   const what =
     answered === 0
-      ? count === 1 ? 'incidencia nueva' : 'incidencias nuevas'
+      ? count === 1
+        ? 'incidencia nueva'
+        : 'incidencias nuevas'
       : answered === count
         ? `${count === 1 ? 'incidencia' : 'incidencias'} con respuestas del cliente`
         : 'incidencias con novedades';
-  return automatic(renderMail(brand, staffInbox, {
-    subject: `${count} ${what} (resumen)`,
-    preheader: `Llegaron muchas ${answered ? 'novedades' : 'incidencias'} en poco tiempo: este resumen reúne ${count}.`,
-    heading: `Resumen de ${count} ${what}`,
-    intro: [
-      `Llegaron más ${answered ? 'incidencias y respuestas' : 'incidencias'} de lo habitual en la última hora, así que en lugar de un aviso por cada una te enviamos este resumen (como máximo uno cada pocos minutos, hasta que el ritmo baje).`,
-    ],
-    rows: incidents.map((incident) => {
-      const name = incident.nombre.trim() || 'Sin nombre';
-      return incident.answer
-        ? [
-            `${incident.numeroIncidencia} · respuesta del ${formatDominicanTime(incident.answer.at)}`,
-            `${name} respondió: ${firstLine(incident.answer.body) || 'Sin texto'}`,
-          ]
-        : [
-            `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
-            `${name}: ${firstLine(incident.problema) || 'Sin descripción'}`,
-          ];
+  return automatic(
+    renderMail(brand, staffInbox, {
+      subject: `${count} ${what} (resumen)`,
+      preheader: `Llegaron muchas ${answered ? 'novedades' : 'incidencias'} en poco tiempo: este resumen reúne ${count}.`,
+      heading: `Resumen de ${count} ${what}`,
+      intro: [
+        `Llegaron más ${answered ? 'incidencias y respuestas' : 'incidencias'} de lo habitual en la última hora, así que en lugar de un aviso por cada una te enviamos este resumen (como máximo uno cada pocos minutos, hasta que el ritmo baje).`,
+      ],
+      rows: incidents.map((incident) => {
+        const name = incident.nombre.trim() || 'Sin nombre';
+        return incident.answer
+          ? [
+              `${incident.numeroIncidencia} · respuesta del ${formatDominicanTime(incident.answer.at)}`,
+              `${name} respondió: ${firstLine(incident.answer.body) || 'Sin texto'}`,
+            ]
+          : [
+              `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
+              `${name}: ${firstLine(incident.problema) || 'Sin descripción'}`,
+            ];
+      }),
+      action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
     }),
-    action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
-  }));
+  );
 }
 
 /** To a staff member an incident was assigned to by someone else (issue 11), with the incident's link. */
@@ -270,21 +290,23 @@ export function incidentAssignedMail(
   assignedBy: string,
 ): MailMessage {
   const name = to.name.trim();
-  return automatic(renderMail(brand, formatAddress(name, to.email), {
-    subject: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
-    preheader: `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
-    heading: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
-    intro: [
-      name ? `Hola, ${name}:` : 'Hola:',
-      `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
-    ],
-    rows: [
-      ['Número', incident.numeroIncidencia],
-      ['Cliente', incident.nombre],
-      ['Asignada por', assignedBy],
-    ],
-    action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
-  }));
+  return automatic(
+    renderMail(brand, formatAddress(name, to.email), {
+      subject: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
+      preheader: `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
+      heading: `Te asignaron la incidencia ${incident.numeroIncidencia}`,
+      intro: [
+        name ? `Hola, ${name}:` : 'Hola:',
+        `${assignedBy} te asignó la incidencia ${incident.numeroIncidencia}.`,
+      ],
+      rows: [
+        ['Número', incident.numeroIncidencia],
+        ['Cliente', incident.nombre],
+        ['Asignada por', assignedBy],
+      ],
+      action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
+    }),
+  );
 }
 
 /**
@@ -295,27 +317,35 @@ export function incidentAssignedMail(
 export function incidentOverdueMail(
   brand: MailBrand,
   to: { email: string; name: string },
-  incident: { numeroIncidencia: string; nombre: string; prioridad: string; target: ClockTarget; dueAt: string },
+  incident: {
+    numeroIncidencia: string;
+    nombre: string;
+    prioridad: string;
+    target: ClockTarget;
+    dueAt: string;
+  },
 ): MailMessage {
   const name = to.name.trim();
   const what = incident.target === 'primera-respuesta' ? 'la primera respuesta' : 'la resolución';
-  return automatic(renderMail(brand, name ? formatAddress(name, to.email) : to.email, {
-    subject: `Venció el plazo de ${what}: ${incident.numeroIncidencia}`,
-    preheader: `La incidencia ${incident.numeroIncidencia} pasó el plazo de ${what}.`,
-    heading: `Venció el plazo de ${what}`,
-    intro: [
-      name ? `Hola, ${name}:` : 'Hola:',
-      `La incidencia ${incident.numeroIncidencia} (prioridad ${incident.prioridad}) pasó el plazo de ${what}, contado en horario laborable. Este aviso se envía una sola vez.`,
-    ],
-    rows: [
-      ['Número', incident.numeroIncidencia],
-      ['Cliente', incident.nombre],
-      ['Prioridad', incident.prioridad],
-      ['Plazo', CLOCK_TARGET_LABEL[incident.target]],
-      ['Venció', formatDominicanTime(incident.dueAt)],
-    ],
-    action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
-  }));
+  return automatic(
+    renderMail(brand, name ? formatAddress(name, to.email) : to.email, {
+      subject: `Venció el plazo de ${what}: ${incident.numeroIncidencia}`,
+      preheader: `La incidencia ${incident.numeroIncidencia} pasó el plazo de ${what}.`,
+      heading: `Venció el plazo de ${what}`,
+      intro: [
+        name ? `Hola, ${name}:` : 'Hola:',
+        `La incidencia ${incident.numeroIncidencia} (prioridad ${incident.prioridad}) pasó el plazo de ${what}, contado en horario laborable. Este aviso se envía una sola vez.`,
+      ],
+      rows: [
+        ['Número', incident.numeroIncidencia],
+        ['Cliente', incident.nombre],
+        ['Prioridad', incident.prioridad],
+        ['Plazo', CLOCK_TARGET_LABEL[incident.target]],
+        ['Venció', formatDominicanTime(incident.dueAt)],
+      ],
+      action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
+    }),
+  );
 }
 
 /**
@@ -344,29 +374,35 @@ export function incidentAnswerMail(
       : via === 'correo'
         ? `El cliente respondió por correo en la incidencia ${incident.numeroIncidencia}.`
         : `El cliente respondió desde la página de seguimiento de la incidencia ${incident.numeroIncidencia}.`;
-  return automatic(renderMail(brand, to, {
-    subject: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
-    preheader: `El cliente respondió en la incidencia ${incident.numeroIncidencia}.`,
-    heading: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
-    intro: [
-      how,
-      ...(reopened === 'esperando'
-        ? ['La incidencia esperaba al cliente y volvió a «En Proceso»: el reloj de los plazos corre de nuevo.']
-        : reopened
-          ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).']
+  return automatic(
+    renderMail(brand, to, {
+      subject: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
+      preheader: `El cliente respondió en la incidencia ${incident.numeroIncidencia}.`,
+      heading: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,
+      intro: [
+        how,
+        ...(reopened === 'esperando'
+          ? [
+              'La incidencia esperaba al cliente y volvió a «En Proceso»: el reloj de los plazos corre de nuevo.',
+            ]
+          : reopened
+            ? ['La incidencia estaba resuelta y volvió a «En Proceso» (reabierta por el cliente).']
+            : []),
+        ...(files.length
+          ? [
+              `${filesLine('Trae adjunto', files)} ${files.length === 1 ? 'Ábrelo' : 'Ábrelos'} en la página de la incidencia.`,
+            ]
           : []),
-      ...(files.length
-        ? [`${filesLine('Trae adjunto', files)} ${files.length === 1 ? 'Ábrelo' : 'Ábrelos'} en la página de la incidencia.`]
-        : []),
-    ],
-    rows: [
-      ['Número', incident.numeroIncidencia],
-      ['Cliente', incident.nombre],
-    ],
-    quote: { label: 'Respuesta del cliente', text: answer },
-    action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
-    outro: [
-      'Responde desde la página de la incidencia: así tu respuesta queda en la conversación y llega al cliente.',
-    ],
-  }));
+      ],
+      rows: [
+        ['Número', incident.numeroIncidencia],
+        ['Cliente', incident.nombre],
+      ],
+      quote: { label: 'Respuesta del cliente', text: answer },
+      action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
+      outro: [
+        'Responde desde la página de la incidencia: así tu respuesta queda en la conversación y llega al cliente.',
+      ],
+    }),
+  );
 }

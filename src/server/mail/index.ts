@@ -58,7 +58,10 @@ export async function sendNow(mail: MailMessage, kind: string): Promise<void> {
   try {
     await transport.send(mail);
   } catch (error) {
-    getLogger().error({ kind, transport: transport.kind, error: error instanceof Error ? error.message : String(error) }, 'mail failed');
+    getLogger().error(
+      { kind, transport: transport.kind, error: error instanceof Error ? error.message : String(error) },
+      'mail failed',
+    );
     throw error;
   }
   getLogger().info({ kind, transport: transport.kind }, 'mail sent');

@@ -14,7 +14,13 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Database, OutboxMail } from '../db/schema.ts';
-import { MailDeliveryError, type MailAttachment, type MailMessage, type MailTransport, type QueuedMail } from './types.ts';
+import {
+  MailDeliveryError,
+  type MailAttachment,
+  type MailMessage,
+  type MailTransport,
+  type QueuedMail,
+} from './types.ts';
 
 export const RETRY_BASE_MS = 60_000;
 export const RETRY_MAX_MS = 60 * 60_000;
@@ -23,7 +29,11 @@ const DEFAULT_LEASE_MS = 5 * 60_000;
 const STOP_GRACE_MS = 7000;
 
 /** Writes a mail row inside the caller's transaction; it is sent once that transaction commits. */
-export async function enqueueMail(trx: Transaction<Database> | Db, mail: QueuedMail, now: Date = new Date()): Promise<number> {
+export async function enqueueMail(
+  trx: Transaction<Database> | Db,
+  mail: QueuedMail,
+  now: Date = new Date(),
+): Promise<number> {
   const row = await trx
     .insertInto('mailOutbox')
     .values({
@@ -60,23 +70,35 @@ export function storedAttachments(row: Pick<OutboxMail, 'attachments'>): { attac
  * The files of a row with the bytes of those that name a stored blob (a staff reply's files: the row
  * keeps only their SHA-256, src/server/attachments), read now, when the mail is sent.
  */
-export async function attachmentsToSend(db: Db, row: Pick<OutboxMail, 'attachments'>): Promise<{ attachments?: MailAttachment[] }> {
+export async function attachmentsToSend(
+  db: Db,
+  row: Pick<OutboxMail, 'attachments'>,
+): Promise<{ attachments?: MailAttachment[] }> {
   const stored = storedAttachments(row);
   if (!stored.attachments?.some((file) => file.blob)) return stored;
   const attachments = await Promise.all(
     stored.attachments.map(async (file) => {
       if (!file.blob) return file;
-      const blob = await db.selectFrom('blobs').select('data').where('sha256', '=', file.blob).executeTakeFirst();
+      const blob = await db
+        .selectFrom('blobs')
+        .select('data')
+        .where('sha256', '=', file.blob)
+        .executeTakeFirst();
       if (!blob) throw new MailDeliveryError(`Falta el archivo adjunto ${file.filename}`, false);
       const data = blob.data as Uint8Array;
-      return { ...file, content: Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength) };
+      return {
+        ...file,
+        content: Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      };
     }),
   );
   return { attachments };
 }
 
 /** The Message-ID and extra headers of a stored row (none on rows from before migration 0024). */
-export function storedHeaders(row: Pick<OutboxMail, 'messageId' | 'headers'>): Pick<MailMessage, 'messageId' | 'headers'> {
+export function storedHeaders(
+  row: Pick<OutboxMail, 'messageId' | 'headers'>,
+): Pick<MailMessage, 'messageId' | 'headers'> {
   const headers = row.headers ? (JSON.parse(row.headers) as Record<string, string>) : null;
   return {
     ...(row.messageId ? { messageId: row.messageId } : {}),
@@ -90,19 +112,30 @@ export function retryDelayMs(failedAttempts: number): number {
 }
 
 /** Claims up to `limit` due rows for this worker until `now + leaseMs`. */
-export async function claimDueMail(db: Db, now: Date, limit: number, leaseMs: number = DEFAULT_LEASE_MS): Promise<OutboxMail[]> {
+export async function claimDueMail(
+  db: Db,
+  now: Date,
+  limit: number,
+  leaseMs: number = DEFAULT_LEASE_MS,
+): Promise<OutboxMail[]> {
   const nowIso = now.toISOString();
   const due = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q =>
     query
       .where('status', '=', 'pending')
       .where('nextAttemptAt', '<=', nowIso)
       .where((eb: any) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', nowIso)]));
-  let candidates = due(db.selectFrom('mailOutbox').select('id')).orderBy('nextAttemptAt').orderBy('id').limit(limit);
+  let candidates = due(db.selectFrom('mailOutbox').select('id'))
+    .orderBy('nextAttemptAt')
+    .orderBy('id')
+    .limit(limit);
   if (isPostgres(db)) candidates = candidates.forUpdate().skipLocked();
   return due(
     db
       .updateTable('mailOutbox')
-      .set({ lockedUntil: new Date(now.getTime() + leaseMs).toISOString(), attempts: sql<number>`attempts + 1` })
+      .set({
+        lockedUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        attempts: sql<number>`attempts + 1`,
+      })
       .where('id', 'in', candidates),
   )
     .returningAll()
@@ -119,7 +152,12 @@ export async function markSent(db: Db, id: number, now: Date): Promise<void> {
 }
 
 /** Records a failed attempt: retry later with backoff, or give up ('failed') when final or too old. */
-export async function markFailed(db: Db, row: OutboxMail, error: unknown, now: Date): Promise<'retry' | 'failed'> {
+export async function markFailed(
+  db: Db,
+  row: OutboxMail,
+  error: unknown,
+  now: Date,
+): Promise<'retry' | 'failed'> {
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
   const retriable = error instanceof MailDeliveryError ? error.retriable : true;
   const age = now.getTime() - new Date(row.createdAt).getTime();
@@ -129,7 +167,11 @@ export async function markFailed(db: Db, row: OutboxMail, error: unknown, now: D
     .set(
       giveUp
         ? { status: 'failed', lockedUntil: null, lastError: message }
-        : { nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts)).toISOString(), lockedUntil: null, lastError: message },
+        : {
+            nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts)).toISOString(),
+            lockedUntil: null,
+            lastError: message,
+          },
     )
     .where('id', '=', row.id)
     .where('status', '=', 'pending')
@@ -226,7 +268,12 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     for (const row of rows) {
       if (!running && attempted > 0) {
         // Shutting down: hand the rest back instead of holding them until the lease expires.
-        await db.updateTable('mailOutbox').set({ lockedUntil: null }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+        await db
+          .updateTable('mailOutbox')
+          .set({ lockedUntil: null })
+          .where('id', '=', row.id)
+          .where('status', '=', 'pending')
+          .execute();
         unfinished.delete(row.id);
         continue;
       }
@@ -242,12 +289,23 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
           ...storedHeaders(row),
         });
         await markSent(db, row.id, now());
-        log?.info({ mailId: row.id, kind: row.kind, attempt: row.attempts, transport: transport.kind }, 'mail sent');
+        log?.info(
+          { mailId: row.id, kind: row.kind, attempt: row.attempts, transport: transport.kind },
+          'mail sent',
+        );
       } catch (error) {
         const outcome = await markFailed(db, row, error, now());
         const message = error instanceof Error ? error.message : String(error);
-        if (outcome === 'failed') log?.error({ mailId: row.id, kind: row.kind, attempt: row.attempts, error: message }, 'mail failed for good');
-        else log?.warn({ mailId: row.id, kind: row.kind, attempt: row.attempts, error: message }, 'mail send failed; will retry');
+        if (outcome === 'failed')
+          log?.error(
+            { mailId: row.id, kind: row.kind, attempt: row.attempts, error: message },
+            'mail failed for good',
+          );
+        else
+          log?.warn(
+            { mailId: row.id, kind: row.kind, attempt: row.attempts, error: message },
+            'mail send failed; will retry',
+          );
       } finally {
         unfinished.delete(row.id);
       }
@@ -264,7 +322,10 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         attempted = await runOnce();
       } catch (error) {
         // The database may be restarting; keep polling, it recovers by itself.
-        log?.error({ error: error instanceof Error ? error.message : String(error) }, 'mail outbox round failed');
+        log?.error(
+          { error: error instanceof Error ? error.message : String(error) },
+          'mail outbox round failed',
+        );
       }
       if (!running) break;
       await sleep(attempted > 0 ? busyDelayMs : idleDelayMs);
@@ -281,7 +342,9 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       wakers().delete(wake);
       interruptSleep?.();
       let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<'grace-over'>((resolve) => (timer = setTimeout(() => resolve('grace-over'), options.stopGraceMs ?? STOP_GRACE_MS)));
+      const graceOver = new Promise<'grace-over'>(
+        (resolve) => (timer = setTimeout(() => resolve('grace-over'), options.stopGraceMs ?? STOP_GRACE_MS)),
+      );
       const outcome = await Promise.race([loop, graceOver]);
       clearTimeout(timer);
       const stuck = [...unfinished];
@@ -289,7 +352,12 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         // Hand the rows back so that the next start, or another process, sends them: if the stalled
         // server did take the message after all, it is delivered twice, the at-least-once window above.
         log?.warn({ mailIds: stuck }, 'mail send still running at shutdown; released for a retry');
-        await db.updateTable('mailOutbox').set({ lockedUntil: null }).where('id', 'in', stuck).where('status', '=', 'pending').execute();
+        await db
+          .updateTable('mailOutbox')
+          .set({ lockedUntil: null })
+          .where('id', 'in', stuck)
+          .where('status', '=', 'pending')
+          .execute();
       }
     },
   };

@@ -28,9 +28,23 @@ function toNodemailer(from: string, mail: MailMessage) {
     html: mail.html,
     ...(mail.messageId ? { messageId: `<${mail.messageId}>` } : {}),
     ...(mail.headers ? { headers: mail.headers } : {}),
-    ...(invitation ? { icalEvent: { method: invitation.method, filename: invitation.filename, content: String(invitation.content) } } : {}),
+    ...(invitation
+      ? {
+          icalEvent: {
+            method: invitation.method,
+            filename: invitation.filename,
+            content: String(invitation.content),
+          },
+        }
+      : {}),
     ...(others.length
-      ? { attachments: others.map((file) => ({ filename: file.filename, contentType: file.contentType, content: typeof file.content === 'string' ? file.content : Buffer.from(file.content) })) }
+      ? {
+          attachments: others.map((file) => ({
+            filename: file.filename,
+            contentType: file.contentType,
+            content: typeof file.content === 'string' ? file.content : Buffer.from(file.content),
+          })),
+        }
       : {}),
   };
 }
@@ -52,7 +66,11 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
       } catch (error) {
         const code = (error as { responseCode?: number }).responseCode;
         const message = error instanceof Error ? error.message : String(error);
-        throw new MailDeliveryError(`SMTP: ${message}`, !(typeof code === 'number' && code >= 500 && code < 600), code);
+        throw new MailDeliveryError(
+          `SMTP: ${message}`,
+          !(typeof code === 'number' && code >= 500 && code < 600),
+          code,
+        );
       }
     },
     close() {
@@ -68,7 +86,11 @@ export function fileTransport(dir: string, from: string): MailTransport {
     kind: 'file',
     async send(mail) {
       try {
-        composer ??= (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+        composer ??= (await loadNodemailer()).createTransport({
+          streamTransport: true,
+          buffer: true,
+          newline: 'unix',
+        });
         const info = (await composer.sendMail(toNodemailer(from, mail))) as unknown as { message: Buffer };
         await mkdir(dir, { recursive: true });
         const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
@@ -76,7 +98,10 @@ export function fileTransport(dir: string, from: string): MailTransport {
         await writeFile(temporary, info.message);
         await rename(temporary, join(dir, name));
       } catch (error) {
-        throw new MailDeliveryError(`Archivo: ${error instanceof Error ? error.message : String(error)}`, true);
+        throw new MailDeliveryError(
+          `Archivo: ${error instanceof Error ? error.message : String(error)}`,
+          true,
+        );
       }
     },
   };
@@ -109,7 +134,9 @@ export function emailJsRetriable(status: number): boolean {
 
 function splitAddress(value: string): { name: string; address: string } {
   const match = /^\s*"?([^"<]*)"?\s*<([^>]+)>\s*$/.exec(value);
-  return match ? { name: (match[1] ?? '').trim(), address: (match[2] ?? '').trim() } : { name: '', address: value.trim() };
+  return match
+    ? { name: (match[1] ?? '').trim(), address: (match[2] ?? '').trim() }
+    : { name: '', address: value.trim() };
 }
 
 const EMAILJS_LIB_VERSION = '4.4.1';
@@ -174,7 +201,11 @@ export function emailJsTransport(settings: EmailJsSettings): MailTransport {
       } catch {
         // Connection refused, DNS, time-out: the SDK's status 0 'Network Error'.
       }
-      throw new MailDeliveryError(`EmailJS ${status}: ${text.slice(0, 200)}`, emailJsRetriable(status), status);
+      throw new MailDeliveryError(
+        `EmailJS ${status}: ${text.slice(0, 200)}`,
+        emailJsRetriable(status),
+        status,
+      );
     },
   };
 }

@@ -83,11 +83,21 @@ export type ImportedMeeting = Omit<ClientMeeting, 'id' | 'clientId' | 'endsAt'> 
  * duration. A UID is unique: one already stored is the same meeting (its invitations share it) and is
  * left as it is.
  */
-export async function insertImportedMeetings(trx: Db, clientId: number, meetings: ImportedMeeting[]): Promise<void> {
+export async function insertImportedMeetings(
+  trx: Db,
+  clientId: number,
+  meetings: ImportedMeeting[],
+): Promise<void> {
   if (!meetings.length) return;
   await trx
     .insertInto('clientMeetings')
-    .values(meetings.map((meeting) => ({ ...meeting, clientId, endsAt: meeting.endsAt ?? meetingEnd(meeting.startsAt, meeting.durationMinutes) })))
+    .values(
+      meetings.map((meeting) => ({
+        ...meeting,
+        clientId,
+        endsAt: meeting.endsAt ?? meetingEnd(meeting.startsAt, meeting.durationMinutes),
+      })),
+    )
     .onConflict((conflict) => conflict.column('uid').doNothing())
     .execute();
 }
@@ -160,9 +170,7 @@ async function queueMeetingMails(
 
 export type ScheduleOutcome =
   /** `repeated`: the form had been sent already (same request id): nothing was stored or sent again. */
-  | { kind: 'sent'; meeting: MeetingView; repeated?: boolean }
-  | { kind: 'not-found' }
-  | { kind: 'archived' };
+  { kind: 'sent'; meeting: MeetingView; repeated?: boolean } | { kind: 'not-found' } | { kind: 'archived' };
 
 /** The form's request id: a UUID the page renders into the form (see {@link scheduleMeeting}). */
 export const MEETING_REQUEST_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -218,7 +226,11 @@ export async function scheduleMeeting(
       .returningAll()
       .executeTakeFirst();
     if (!row) {
-      const sent = await trx.selectFrom('clientMeetings').selectAll().where('uid', '=', uid).executeTakeFirst();
+      const sent = await trx
+        .selectFrom('clientMeetings')
+        .selectAll()
+        .where('uid', '=', uid)
+        .executeTakeFirst();
       return sent?.clientId === client.id
         ? { kind: 'sent', meeting: toView(sent), repeated: true }
         : { kind: 'not-found' };

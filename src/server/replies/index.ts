@@ -34,7 +34,11 @@ export class SavedReplyRefusal extends Error {
   readonly errors: SavedReplyErrors;
   readonly notFound: boolean;
   constructor(errors: SavedReplyErrors, notFound = false) {
-    super(notFound ? SAVED_REPLY_MESSAGES.notFound : (errors.titulo ?? errors.texto ?? SAVED_REPLY_MESSAGES.failed));
+    super(
+      notFound
+        ? SAVED_REPLY_MESSAGES.notFound
+        : (errors.titulo ?? errors.texto ?? SAVED_REPLY_MESSAGES.failed),
+    );
     this.errors = errors;
     this.notFound = notFound;
   }
@@ -43,7 +47,9 @@ export class SavedReplyRefusal extends Error {
 /** Every saved reply, by title (accents and case as people sort them). */
 export async function listSavedReplies(db: Db): Promise<SavedReply[]> {
   const rows = await db.selectFrom('savedReplies').selectAll().execute();
-  return rows.sort((a, b) => a.title.localeCompare(b.title, 'es', { sensitivity: 'base' }) || Number(a.id) - Number(b.id));
+  return rows.sort(
+    (a, b) => a.title.localeCompare(b.title, 'es', { sensitivity: 'base' }) || Number(a.id) - Number(b.id),
+  );
 }
 
 export async function savedReplyById(db: Db, id: number): Promise<SavedReply | null> {
@@ -75,7 +81,14 @@ export async function createSavedReply(
     const at = now.toISOString();
     const stored = await trx
       .insertInto('savedReplies')
-      .values({ title: reply.title, body: reply.body, createdAt: at, createdBy: audit.actorEmail, updatedAt: at, updatedBy: audit.actorEmail })
+      .values({
+        title: reply.title,
+        body: reply.body,
+        createdAt: at,
+        createdBy: audit.actorEmail,
+        updatedAt: at,
+        updatedBy: audit.actorEmail,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordEvent(trx, { ...audit, action: 'saved-reply.created', subject: reply.title }, now);
@@ -97,18 +110,32 @@ export async function editSavedReply(
     const reply = await checked(trx, input, Number(current.id));
     const stored = await trx
       .updateTable('savedReplies')
-      .set({ title: reply.title, body: reply.body, updatedAt: now.toISOString(), updatedBy: audit.actorEmail })
+      .set({
+        title: reply.title,
+        body: reply.body,
+        updatedAt: now.toISOString(),
+        updatedBy: audit.actorEmail,
+      })
       .where('id', '=', current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
     const renamed = current.title !== reply.title ? `Antes: ${current.title}` : null;
-    await recordEvent(trx, { ...audit, action: 'saved-reply.edited', subject: reply.title, detail: renamed }, now);
+    await recordEvent(
+      trx,
+      { ...audit, action: 'saved-reply.edited', subject: reply.title, detail: renamed },
+      now,
+    );
     return stored;
   });
 }
 
 /** Deletes a saved reply ('saved-reply.deleted', its title); false when it was already gone. */
-export async function deleteSavedReply(db: Db, id: number, audit: AuditActor, now: Date = new Date()): Promise<boolean> {
+export async function deleteSavedReply(
+  db: Db,
+  id: number,
+  audit: AuditActor,
+  now: Date = new Date(),
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const current = await savedReplyById(trx, id);
     if (!current) return false;

@@ -37,7 +37,9 @@ function tsMatch(words: string[]): RawBuilder<SqlBool> {
       // on indexes not yet rebuilt, an incident number's queries took 15.1 ms with both forms asked for
       // and 7.8 ms with one (npm run bench:admin); the rest of that cost was the indexes' bloat, which
       // migration 0038 now rebuilds away.
-      return termsOf(word).length > 1 ? sql`(${folded} || to_tsquery('spanish', ${`'${writtenForm(word)}'`}))` : folded;
+      return termsOf(word).length > 1
+        ? sql`(${folded} || to_tsquery('spanish', ${`'${writtenForm(word)}'`}))`
+        : folded;
     }),
     sql` && `,
   )})`;
@@ -94,7 +96,8 @@ function relevance(words: string[], fields: [ident: string, name: string, text: 
     const found = new Set<string>();
     for (const [word] of field.matchAll(WORDS)) for (const term of termsOf(word)) found.add(term);
     // A digit run written with separators (an RNC with dashes) counts by its digits too.
-    if (numbers) for (const term of indexTerms(field.match(DIGIT_RUNS)?.join(' ') ?? '').split(' ')) found.add(term);
+    if (numbers)
+      for (const term of indexTerms(field.match(DIGIT_RUNS)?.join(' ') ?? '').split(' ')) found.add(term);
     needed = needed.filter((terms) => !terms.some((term) => found.has(term)));
     if (!needed.length) return 3 - index;
   }
@@ -105,7 +108,11 @@ const WORDS = /[\p{L}\p{N}]+/gu;
 const DIGIT_RUNS = /\d+(?:[-./]\d+)+/g;
 
 /** Candidates ranked: by relevance, then newest first (the higher id). */
-function ranked<T extends { id: number }>(rows: T[], words: string[], fields: (row: T) => [string, string, string]): T[] {
+function ranked<T extends { id: number }>(
+  rows: T[],
+  words: string[],
+  fields: (row: T) => [string, string, string],
+): T[] {
   return rows
     .map((row) => ({ row, score: relevance(words, fields(row)) }))
     .sort((a, b) => b.score - a.score || b.row.id - a.row.id)
@@ -165,7 +172,11 @@ async function incidentHits(db: Db, ids: RawBuilder<number>, words: string[], sh
     .select(['id', 'numeroIncidencia', 'nombre', 'email', 'rnc', 'problema', 'estado', 'fecha'])
     .where('id', 'in', ids)
     .execute();
-  const best = ranked(candidates, words, (row) => [`${row.numeroIncidencia} ${row.email} ${row.rnc}`, row.nombre, row.problema]).slice(0, shown);
+  const best = ranked(candidates, words, (row) => [
+    `${row.numeroIncidencia} ${row.email} ${row.rnc}`,
+    row.nombre,
+    row.problema,
+  ]).slice(0, shown);
   if (!best.length) return { total: 0, hits: [] };
   const entries = await db
     .selectFrom('incidentEntries')
@@ -189,7 +200,10 @@ async function incidentHits(db: Db, ids: RawBuilder<number>, words: string[], sh
       id: incident.id,
       href: incidentPath(incident.numeroIncidencia),
       titleHtml: join(highlight(incident.numeroIncidencia, words), highlight(incident.nombre, words)),
-      detailHtml: join(highlight(incident.email, words), incident.rnc ? `RNC ${highlight(incident.rnc, words)}` : ''),
+      detailHtml: join(
+        highlight(incident.email, words),
+        incident.rnc ? `RNC ${highlight(incident.rnc, words)}` : '',
+      ),
       date: incident.fecha,
       badge: incident.estado,
       snippet: bestSnippet(texts, words),
@@ -198,7 +212,13 @@ async function incidentHits(db: Db, ids: RawBuilder<number>, words: string[], sh
   return { total: candidates.length, hits };
 }
 
-async function messageHits(db: Db, ids: RawBuilder<number>, words: string[], shown: number, query: string): Promise<Found> {
+async function messageHits(
+  db: Db,
+  ids: RawBuilder<number>,
+  words: string[],
+  shown: number,
+  query: string,
+): Promise<Found> {
   const messages = await db
     .selectFrom('contactMessages')
     .select(['id', 'name', 'email', 'message', 'createdAt', 'handledAt'])
@@ -233,7 +253,11 @@ async function clientHits(db: Db, ids: RawBuilder<number>, words: string[], show
     .where('id', 'in', ids)
     .execute();
   // A client's main text is its notes, read for the shown ones only: its relevance stops at the names.
-  const best = ranked(clients, words, (row) => [`${row.email} ${row.rnc}`, `${row.razonSocial} ${row.nombreRepresentante}`, '']).slice(0, shown);
+  const best = ranked(clients, words, (row) => [
+    `${row.email} ${row.rnc}`,
+    `${row.razonSocial} ${row.nombreRepresentante}`,
+    '',
+  ]).slice(0, shown);
   if (!best.length) return { total: 0, hits: [] };
   const notes = await db
     .selectFrom('clientEvents')
@@ -270,7 +294,11 @@ interface Found {
 }
 
 /** `/admin/buscar?q=…`: every kind's best matches, grouped, in the order incidents, messages, clients. */
-export async function searchEverything(db: Db, query: string, shown = SHOWN_PER_KIND): Promise<SearchResults> {
+export async function searchEverything(
+  db: Db,
+  query: string,
+  shown = SHOWN_PER_KIND,
+): Promise<SearchResults> {
   const words = queryWords(query);
   if (!words.length) return { query, words, groups: [] };
   const kinds = SEARCH_KINDS;

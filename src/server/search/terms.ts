@@ -26,7 +26,10 @@ const DIGIT_RUN = /\d+(?:[-./]\d+)+/g;
 
 /** Lower case without accents (as `normalizeForSearch`, for one word). */
 function fold(word: string): string {
-  return word.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return word
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 // Terms of the words seen, bounded: the same words recur in every conversation.
@@ -113,7 +116,14 @@ export const foldWord = fold;
 
 /** The FTS5 query of these words: every one required, by any of its terms (`("a" OR "a2") AND "b"`); terms are letters and digits only. */
 export function ftsQuery(words: string[]): string {
-  return words.map((word) => `(${termsOf(word).map((term) => `"${term}"`).join(' OR ')})`).join(' AND ');
+  return words
+    .map(
+      (word) =>
+        `(${termsOf(word)
+          .map((term) => `"${term}"`)
+          .join(' OR ')})`,
+    )
+    .join(' AND ');
 }
 
 function escapeHtml(text: string): string {
@@ -153,7 +163,8 @@ export function highlight(text: string, words: string[], width = 240): string {
     // Cut at word boundaries.
     const from = start === 0 ? 0 : text.indexOf(' ', start) + 1 || start;
     const end = Math.min(text.length, from + width);
-    const to = end === text.length ? end : text.lastIndexOf(' ', end) > from ? text.lastIndexOf(' ', end) : end;
+    const to =
+      end === text.length ? end : text.lastIndexOf(' ', end) > from ? text.lastIndexOf(' ', end) : end;
     shown = text.slice(from, to);
     before = from > 0 ? '… ' : '';
     after = to < text.length ? ' …' : '';

@@ -44,7 +44,8 @@ export async function articleRoute(
 ): Promise<ArticleRoute> {
   const found = kind === 'blog' ? await blogArticleView(slug) : await helpArticleView(slug);
   if (found.kind === 'redirect') return { kind: 'response', response: context.redirect(found.to, 301) };
-  if (found.kind === 'article') return { kind: 'page', article: found.article, related: found.related, preview: null };
+  if (found.kind === 'article')
+    return { kind: 'page', article: found.article, related: found.related, preview: null };
   const preview = await articlePreviewView(kind, slug, {
     token: context.url.searchParams.get(PREVIEW_PARAM),
     staff: (await signedInStaff(context)) !== null,

@@ -5,7 +5,13 @@
  * a request reaches them only for a path the memory table does not hold (a draft, an old address, a
  * wrong slug), which answers 404 or a 301.
  */
-import { articlePathOf, isPublicAt, socialCardPathOf, type ArticleKind, type ArticleState } from '../../domain/articles.ts';
+import {
+  articlePathOf,
+  isPublicAt,
+  socialCardPathOf,
+  type ArticleKind,
+  type ArticleState,
+} from '../../domain/articles.ts';
 import { santoDomingoToday } from '../../domain/forms/meeting.ts';
 import {
   articleById,
@@ -158,7 +164,9 @@ export function groupByTag(articles: readonly PublicArticle[]): HelpGroup[] {
 }
 
 /** `/ayuda`: the public help articles by tag. */
-export async function helpCentreView(now: Date = new Date()): Promise<{ count: number; groups: HelpGroup[] }> {
+export async function helpCentreView(
+  now: Date = new Date(),
+): Promise<{ count: number; groups: HelpGroup[] }> {
   const articles = (await publicArticles(getDb(), 'ayuda', now)).map(publicArticle);
   return { count: articles.length, groups: groupByTag(articles) };
 }
@@ -169,7 +177,10 @@ export async function helpArticlesView(now: Date = new Date()): Promise<PublicAr
 }
 
 /** `/ayuda?q=…`: the query as typed (at most 200 characters) and the public help articles it finds, best first. */
-export async function helpSearchView(query: string, now: Date = new Date()): Promise<{ query: string; results: PublicArticle[] }> {
+export async function helpSearchView(
+  query: string,
+  now: Date = new Date(),
+): Promise<{ query: string; results: PublicArticle[] }> {
   const typed = query.trim().slice(0, 200);
   const hits = await searchHelp(getDb(), typed, { now });
   const byId = new Map((await publicArticles(getDb(), 'ayuda', now)).map((article) => [article.id, article]));
@@ -286,7 +297,6 @@ export const articleImageView = (
 /** The editor's 'Vista previa': an article body's Markdown as its public page shows it. */
 export const markdownPreview = (markdown: string): Promise<string> => renderArticleHtml(markdown);
 
-
 /** A row of 'Contenido'. */
 export interface ContentListItem {
   id: number;
@@ -341,7 +351,9 @@ export const HISTORY_LIMIT = 30;
 /** The editor of `/admin/contenido/{id}`: the stored article with its history (none for `nuevo`), or missing for an id that is not one. */
 export async function articleEditorView(
   param: string | undefined,
-): Promise<{ kind: 'new' } | { kind: 'article'; article: Article; revisions: RevisionItem[] } | { kind: 'missing' }> {
+): Promise<
+  { kind: 'new' } | { kind: 'article'; article: Article; revisions: RevisionItem[] } | { kind: 'missing' }
+> {
   if (param === 'nuevo') return { kind: 'new' };
   const db = getDb();
   const article = param && /^[1-9]\d{0,9}$/.test(param) ? await articleById(db, Number(param)) : null;

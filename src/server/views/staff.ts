@@ -36,16 +36,17 @@ import type { ProjectState } from '../../domain/forms/client.ts';
 /** The staff home: the cards, the charts, the meetings ahead, the pending messages and the customers' ratings. */
 export async function staffHomeView() {
   const db = getDb();
-  const [visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings, onTime] = await Promise.all([
-    visitsOnDay(db),
-    mostViewedPages(db),
-    countIncidentsByState(db),
-    loadDashboardCharts(db),
-    upcomingMeetings(db),
-    countPendingMessages(db),
-    ratingSummary(db),
-    onTimeSummary(db),
-  ]);
+  const [visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings, onTime] =
+    await Promise.all([
+      visitsOnDay(db),
+      mostViewedPages(db),
+      countIncidentsByState(db),
+      loadDashboardCharts(db),
+      upcomingMeetings(db),
+      countPendingMessages(db),
+      ratingSummary(db),
+      onTimeSummary(db),
+    ]);
   return { visitsToday, topPages, incidentCounts, charts, meetings, pendingMessages, ratings, onTime };
 }
 
@@ -70,7 +71,14 @@ export async function incidentPageView(numero: string) {
   const incident = await incidentByNumber(db, numero);
   const none: Assignee = { kind: 'none' };
   if (!incident)
-    return { incident: null, timeline: [], staffAccounts: [], assignee: none, matchedClients: [], clocks: null };
+    return {
+      incident: null,
+      timeline: [],
+      staffAccounts: [],
+      assignee: none,
+      matchedClients: [],
+      clocks: null,
+    };
   const [entries, staffAccounts, assignee, matchedClients, names, clocks] = await Promise.all([
     staffTimeline(db, incident),
     listAssignableStaff(db),
@@ -84,7 +92,11 @@ export async function incidentPageView(numero: string) {
     if (entry.kind === 'problem' || entry.kind === 'bounce' || entry.kind === 'rating') return entry;
     if (entry.kind === 'priority') return { ...entry, autor: nameByEmail(names, entry.autor) };
     if (entry.kind === 'assignment')
-      return { ...entry, autor: nameByEmail(names, entry.autor), asignado: nameByEmail(names, entry.asignado) };
+      return {
+        ...entry,
+        autor: nameByEmail(names, entry.autor),
+        asignado: nameByEmail(names, entry.asignado),
+      };
     return { ...entry, autor: nameByEmail(names, entry.autor) };
   });
   return { incident, timeline, staffAccounts, assignee, matchedClients, clocks };
@@ -168,9 +180,14 @@ export async function settingsView(staff: StaffMember) {
 export const pendingEnrolmentView = (staff: StaffMember) => pendingEnrolment(staff);
 
 /** A file of any incident, for staff (`/admin/adjuntos/{id}/{nombre}`): the response, or a Spanish 404. */
-export async function staffAttachmentResponse(idParam: string | undefined, thumb: boolean): Promise<Response> {
+export async function staffAttachmentResponse(
+  idParam: string | undefined,
+  thumb: boolean,
+): Promise<Response> {
   const id = Number.parseInt(idParam ?? '', 10);
-  return attachmentResponse(Number.isSafeInteger(id) && id > 0 ? await attachmentForStaff(getDb(), id, thumb) : null);
+  return attachmentResponse(
+    Number.isSafeInteger(id) && id > 0 ? await attachmentForStaff(getDb(), id, thumb) : null,
+  );
 }
 
 /**
@@ -189,7 +206,12 @@ export async function inboundPanelView(now: Date = new Date()) {
   return {
     address: config.INBOUND_ADDRESS ?? null,
     imap: imap
-      ? { host: imap.host, user: imap.auth.user, mailbox: imap.mailbox, everySeconds: config.INBOUND_POLL_SECONDS }
+      ? {
+          host: imap.host,
+          user: imap.auth.user,
+          mailbox: imap.mailbox,
+          everySeconds: config.INBOUND_POLL_SECONDS,
+        }
       : null,
     webhook: config.INBOUND_WEBHOOK_SECRET ? new URL(ROUTES.inboundMail, config.SITE_URL).href : null,
     maxBytes: config.INBOUND_MAX_BYTES,
@@ -217,7 +239,8 @@ export async function savedRepliesForIncidentView(
 ) {
   const db = getDb();
   const replies = (await listSavedReplies(db)).map((reply) => ({ id: Number(reply.id), title: reply.title }));
-  if (!incident || requested === null || !/^[1-9]\d{0,9}$/.test(requested)) return { replies, inserted: null };
+  if (!incident || requested === null || !/^[1-9]\d{0,9}$/.test(requested))
+    return { replies, inserted: null };
   const filled = await fillSavedReplyFor(db, Number(requested), { incident, staff, brand: mailBrand() });
   return { replies, inserted: filled ?? ('gone' as const) };
 }

@@ -22,7 +22,10 @@ export async function followUpView(
  * What the rating page shows for a link's token: whether it still rates, or why not. Limited per client
  * network like the follow-up page's token (a wrong token costs a try too).
  */
-export async function ratingView(token: string, network: string): Promise<RatingLink | { status: 'limited' }> {
+export async function ratingView(
+  token: string,
+  network: string,
+): Promise<RatingLink | { status: 'limited' }> {
   const limit = await withinRateLimit(getDb(), `incidents.token:${network}`, getConfig().FORM_RATE_LIMIT * 2);
   return limit.allowed ? ratingLink(getDb(), token) : { status: 'limited' };
 }
@@ -32,9 +35,14 @@ export async function ratingView(token: string, network: string): Promise<Rating
  * another incident): the response to send, 404 in Spanish otherwise. Not limited per network like the
  * page: the token is 144 random bits, and a page with five thumbnails would spend the allowance.
  */
-export async function visitorAttachmentResponse(idParam: string | undefined, token: string, thumb: boolean): Promise<Response> {
+export async function visitorAttachmentResponse(
+  idParam: string | undefined,
+  token: string,
+  thumb: boolean,
+): Promise<Response> {
   const id = Number.parseInt(idParam ?? '', 10);
-  const file = Number.isSafeInteger(id) && id > 0 && token ? await attachmentForToken(getDb(), id, token, thumb) : null;
+  const file =
+    Number.isSafeInteger(id) && id > 0 && token ? await attachmentForToken(getDb(), id, token, thumb) : null;
   return attachmentResponse(file);
 }
 
@@ -50,5 +58,7 @@ export function attachmentResponse(file: AttachmentContent | null): Response {
         'Cache-Control': 'private, no-store',
       },
     });
-  return new Response(new Uint8Array(file.data) as Uint8Array<ArrayBuffer>, { headers: attachmentHeaders(file, file.data) });
+  return new Response(new Uint8Array(file.data) as Uint8Array<ArrayBuffer>, {
+    headers: attachmentHeaders(file, file.data),
+  });
 }

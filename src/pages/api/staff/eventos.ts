@@ -19,7 +19,9 @@ export const GET: APIRoute = async (context) => {
   return liveStream({
     viewer: { id: staff.id, name: staffDisplayName(staff) },
     stillValid: () => sessionStillValid(staff.sessionToken),
-    after: eventIdOf(context.request.headers.get('last-event-id')) ?? eventIdOf(context.url.searchParams.get('desde')),
+    after:
+      eventIdOf(context.request.headers.get('last-event-id')) ??
+      eventIdOf(context.url.searchParams.get('desde')),
     incident: incident && /^[\w-]{1,40}$/.test(incident) ? incident : null,
     signal: context.request.signal,
   });

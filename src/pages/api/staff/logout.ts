@@ -12,7 +12,10 @@ export const prerender = false;
 export const POST: APIRoute = async (context) => {
   let setCookies: string[] = [];
   try {
-    setCookies = await signOutStaff(context.request.headers, getAuth(), { db: getDb(), network: clientNetworkOf(context) });
+    setCookies = await signOutStaff(context.request.headers, getAuth(), {
+      db: getDb(),
+      network: clientNetworkOf(context),
+    });
   } catch {
     // No session (already signed out): nothing to end.
   }

@@ -18,8 +18,14 @@ export const POST: APIRoute = async (context) => {
   const input: unknown = await context.request.json().catch(() => null);
   const body = (input as { cuerpo?: unknown } | null)?.cuerpo;
   if (typeof body !== 'string')
-    return Response.json({ code: 'invalid', message: 'Envía el texto del artículo en «cuerpo».' }, { status: 400 });
+    return Response.json(
+      { code: 'invalid', message: 'Envía el texto del artículo en «cuerpo».' },
+      { status: 400 },
+    );
   if (body.length > ARTICLE_LIMITS.body)
-    return Response.json({ code: 'too-long', message: `El texto admite hasta ${ARTICLE_LIMITS.body} caracteres.` }, { status: 413 });
+    return Response.json(
+      { code: 'too-long', message: `El texto admite hasta ${ARTICLE_LIMITS.body} caracteres.` },
+      { status: 413 },
+    );
   return Response.json({ html: await markdownPreview(body) }, { headers: { 'Cache-Control': 'no-store' } });
 };

@@ -9,13 +9,18 @@ import sharp from 'sharp';
 export const prerender = true;
 
 /** The illustrations are named after their article ids. */
-const illustrations = import.meta.glob<string>('../../../assets/blog/*.svg', { query: '?raw', import: 'default', eager: true });
+const illustrations = import.meta.glob<string>('../../../assets/blog/*.svg', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 
 export const getStaticPaths = (async () => {
   const articles = await getCollection('blog');
   return articles.map((article) => {
     const svg = illustrations[`../../../assets/blog/${article.id}.svg`];
-    if (!svg) throw new Error(`Falta la ilustración src/assets/blog/${article.id}.svg del artículo ${article.id}`);
+    if (!svg)
+      throw new Error(`Falta la ilustración src/assets/blog/${article.id}.svg del artículo ${article.id}`);
     return { params: { id: article.id }, props: { svg } };
   });
 }) satisfies GetStaticPaths;

@@ -18,8 +18,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('nombre_norm', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('rnc_norm', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
-  await db.schema.createIndex('incidents_fecha_idx').on('incidents').columns(['fecha desc', 'id desc']).execute();
-  await db.schema.createIndex('incidents_estado_fecha_idx').on('incidents').columns(['estado', 'fecha desc']).execute();
+  await db.schema
+    .createIndex('incidents_fecha_idx')
+    .on('incidents')
+    .columns(['fecha desc', 'id desc'])
+    .execute();
+  await db.schema
+    .createIndex('incidents_estado_fecha_idx')
+    .on('incidents')
+    .columns(['estado', 'fecha desc'])
+    .execute();
 
   await idColumn(db, db.schema.createTable('incident_events'))
     .addColumn('incident_id', 'integer', (c) => c.notNull().references('incidents.id').onDelete('cascade'))
@@ -27,7 +35,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('fecha', ts, (c) => c.notNull())
     .addColumn('actor', 'text')
     .execute();
-  await db.schema.createIndex('incident_events_incident_idx').on('incident_events').columns(['incident_id', 'fecha']).execute();
+  await db.schema
+    .createIndex('incident_events_incident_idx')
+    .on('incident_events')
+    .columns(['incident_id', 'fecha'])
+    .execute();
 
   await idColumn(db, db.schema.createTable('clients'))
     .addColumn('razon_social', 'text', (c) => c.notNull())
@@ -67,7 +79,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('sent_at', ts)
     .execute();
-  await db.schema.createIndex('mail_outbox_due_idx').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('mail_outbox_due_idx')
+    .on('mail_outbox')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 
   await db.schema
     .createTable('page_views')
@@ -76,11 +92,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('count', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('page_views_pk', ['day', 'path'])
     .execute();
-
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['page_views', 'mail_outbox', 'contact_messages', 'clients', 'incident_events', 'incidents']) {
+  for (const table of [
+    'page_views',
+    'mail_outbox',
+    'contact_messages',
+    'clients',
+    'incident_events',
+    'incidents',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -57,10 +57,18 @@ async function postgresTrigramIndexes(db: Kysely<any>): Promise<void> {
   try {
     // In `public`, once per database: extensions are database-wide, schemas (e.g. a test run's) come and go.
     await sql`create extension if not exists pg_trgm schema public`.execute(db);
-    const found = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+    const found = await sql<{
+      schema: string;
+    }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
+      db,
+    );
     const ops = `"${found.rows[0]!.schema}".gin_trgm_ops`;
-    await sql.raw(`create index incidents_numero_trgm on incidents using gin (lower(numero_incidencia) ${ops})`).execute(db);
-    await sql.raw(`create index incidents_nombre_trgm on incidents using gin (nombre_norm ${ops})`).execute(db);
+    await sql
+      .raw(`create index incidents_numero_trgm on incidents using gin (lower(numero_incidencia) ${ops})`)
+      .execute(db);
+    await sql
+      .raw(`create index incidents_nombre_trgm on incidents using gin (nombre_norm ${ops})`)
+      .execute(db);
     await sql.raw(`create index incidents_rnc_trgm on incidents using gin (rnc_norm ${ops})`).execute(db);
     await sql`release savepoint trgm`.execute(db);
   } catch {
@@ -78,9 +86,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
-    for (const index of ['incidents_numero_trgm', 'incidents_nombre_trgm', 'incidents_rnc_trgm']) await sql.raw(`drop index if exists ${index}`).execute(db);
+    for (const index of ['incidents_numero_trgm', 'incidents_nombre_trgm', 'incidents_rnc_trgm'])
+      await sql.raw(`drop index if exists ${index}`).execute(db);
   } else {
-    for (const trigger of ['incidents_search_ai', 'incidents_search_ad', 'incidents_search_au']) await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
+    for (const trigger of ['incidents_search_ai', 'incidents_search_ad', 'incidents_search_au'])
+      await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
     await sql.raw('drop table if exists incidents_search').execute(db);
   }
   for (const table of ['rateLimit', 'verification', 'account', 'session', 'user']) {

@@ -42,15 +42,23 @@ const OLD_SQLITE_SEARCH = ['incidents_search_ai', 'incidents_search_ad', 'incide
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('incidents_estado_fecha_idx').ifExists().execute();
-  await db.schema.createIndex('incidents_estado_fecha_id_idx').on('incidents').columns(['estado', 'fecha desc', 'id desc']).execute();
+  await db.schema
+    .createIndex('incidents_estado_fecha_id_idx')
+    .on('incidents')
+    .columns(['estado', 'fecha desc', 'id desc'])
+    .execute();
   if (!isPostgres(db)) {
     for (const trigger of OLD_SQLITE_SEARCH) await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
     await sql.raw('drop table if exists incidents_search').execute(db);
-    for (const column of FTS_COLUMNS) for (const statement of ftsStatements(column)) await sql.raw(statement).execute(db);
+    for (const column of FTS_COLUMNS)
+      for (const statement of ftsStatements(column)) await sql.raw(statement).execute(db);
   } else {
     for (const index of TRIGRAM_INDEXES) {
       // The indexes exist only where pg_trgm could be installed (migration 0003).
-      if ((await sql<{ found: string | null }>`select to_regclass(${index})::text as found`.execute(db)).rows[0]?.found) {
+      if (
+        (await sql<{ found: string | null }>`select to_regclass(${index})::text as found`.execute(db)).rows[0]
+          ?.found
+      ) {
         await sql.raw(`alter index ${index} set (fastupdate = off)`).execute(db);
         await sql`select gin_clean_pending_list(to_regclass(${index}))`.execute(db);
       }
@@ -61,15 +69,21 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) {
     for (const column of FTS_COLUMNS) {
-      for (const suffix of ['ai', 'ad', 'au']) await sql.raw(`drop trigger if exists incidents_fts_${column}_${suffix}`).execute(db);
+      for (const suffix of ['ai', 'ad', 'au'])
+        await sql.raw(`drop trigger if exists incidents_fts_${column}_${suffix}`).execute(db);
       await sql.raw(`drop table if exists incidents_fts_${column}`).execute(db);
     }
     // Migration 0003's down() drops the combined table and its triggers; recreate them for it.
     for (const statement of SQLITE_SEARCH) await sql.raw(statement).execute(db);
   }
   if (isPostgres(db)) {
-    for (const index of TRIGRAM_INDEXES) await sql.raw(`alter index if exists ${index} reset (fastupdate)`).execute(db);
+    for (const index of TRIGRAM_INDEXES)
+      await sql.raw(`alter index if exists ${index} reset (fastupdate)`).execute(db);
   }
   await db.schema.dropIndex('incidents_estado_fecha_id_idx').ifExists().execute();
-  await db.schema.createIndex('incidents_estado_fecha_idx').on('incidents').columns(['estado', 'fecha desc']).execute();
+  await db.schema
+    .createIndex('incidents_estado_fecha_idx')
+    .on('incidents')
+    .columns(['estado', 'fecha desc'])
+    .execute();
 }

@@ -17,10 +17,14 @@ const POSTGRES = [
   `create table "twoFactor" ("id" text not null primary key, "secret" text not null, "backupCodes" text not null, "userId" text not null references "user" ("id") on delete cascade, "verified" boolean, "failedVerificationCount" integer, "lockedUntil" timestamptz)`,
 ];
 
-const COMMON = [`create index "twoFactor_secret_idx" on "twoFactor" ("secret")`, `create index "twoFactor_userId_idx" on "twoFactor" ("userId")`];
+const COMMON = [
+  `create index "twoFactor_secret_idx" on "twoFactor" ("secret")`,
+  `create index "twoFactor_userId_idx" on "twoFactor" ("userId")`,
+];
 
 export async function up(db: Kysely<any>): Promise<void> {
-  for (const statement of [...(isPostgres(db) ? POSTGRES : SQLITE), ...COMMON]) await sql.raw(statement).execute(db);
+  for (const statement of [...(isPostgres(db) ? POSTGRES : SQLITE), ...COMMON])
+    await sql.raw(statement).execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -41,7 +41,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['incident_id', 'id'])
     .execute();
   // The files of an entry (a reply's mail), and whether a blob is still named (the purge of unused blobs).
-  await db.schema.createIndex('incident_attachments_entry_idx').on('incident_attachments').column('entry_id').execute();
+  await db.schema
+    .createIndex('incident_attachments_entry_idx')
+    .on('incident_attachments')
+    .column('entry_id')
+    .execute();
   await db.schema
     .createIndex('incident_attachments_blob_idx')
     .on('incident_attachments')

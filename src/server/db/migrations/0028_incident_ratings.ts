@@ -19,8 +19,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('comentario', 'text')
     .addColumn('rated_at', 'text')
     .execute();
-  await db.schema.createIndex('incident_ratings_incident_idx').on('incident_ratings').columns(['incident_id', 'resolved_at']).execute();
-  await db.schema.createIndex('incident_ratings_rated_idx').on('incident_ratings').column('rated_at').execute();
+  await db.schema
+    .createIndex('incident_ratings_incident_idx')
+    .on('incident_ratings')
+    .columns(['incident_id', 'resolved_at'])
+    .execute();
+  await db.schema
+    .createIndex('incident_ratings_rated_idx')
+    .on('incident_ratings')
+    .column('rated_at')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

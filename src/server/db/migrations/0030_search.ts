@@ -22,13 +22,19 @@ const SQLITE_TABLES = {
 } as const;
 
 /** SQLite: the statement that (re)writes the search document of the records the condition selects. */
-export const sqliteIncident = (where: string) => `insert or replace into search_incidents(rowid, ident, nombre, texto, conversacion)
+export const sqliteIncident = (
+  where: string,
+) => `insert or replace into search_incidents(rowid, ident, nombre, texto, conversacion)
   select i.id, search_terms(i.numero_incidencia || ' ' || i.email || ' ' || i.rnc), search_terms(i.nombre), search_terms(i.problema),
     (select search_terms(group_concat(e.body, ' ')) from incident_entries e where e.incident_id = i.id)
   from incidents i ${where}`;
-export const sqliteMessage = (where: string) => `insert or replace into search_messages(rowid, ident, nombre, texto)
+export const sqliteMessage = (
+  where: string,
+) => `insert or replace into search_messages(rowid, ident, nombre, texto)
   select m.id, search_terms(m.email), search_terms(m.name), search_terms(m.message) from contact_messages m ${where}`;
-export const sqliteClient = (where: string) => `insert or replace into search_clients(rowid, ident, nombre, texto)
+export const sqliteClient = (
+  where: string,
+) => `insert or replace into search_clients(rowid, ident, nombre, texto)
   select c.id, search_terms(c.email || ' ' || c.rnc), search_terms(c.razon_social || ' ' || c.nombre_representante),
     (select search_terms(group_concat(n.detail, ' ')) from client_events n where n.client_id = c.id and n.kind = 'note')
   from clients c ${where}`;
@@ -137,7 +143,9 @@ async function postgresUp(db: Kysely<any>): Promise<void> {
   const dictionary = `"${found.rows[0]!.schema}".unaccent`;
   await sql.raw('create text search configuration es_unaccent (copy = pg_catalog.spanish)').execute(db);
   await sql
-    .raw(`alter text search configuration es_unaccent alter mapping for hword, hword_part, word with ${dictionary}, spanish_stem`)
+    .raw(
+      `alter text search configuration es_unaccent alter mapping for hword, hword_part, word with ${dictionary}, spanish_stem`,
+    )
     .execute(db);
   for (const [table, references] of [
     ['search_incidents', 'incidents'],
@@ -145,10 +153,14 @@ async function postgresUp(db: Kysely<any>): Promise<void> {
     ['search_clients', 'clients'],
   ] as const) {
     await sql
-      .raw(`create table ${table} (id integer primary key references ${references}(id) on delete cascade, document tsvector not null)`)
+      .raw(
+        `create table ${table} (id integer primary key references ${references}(id) on delete cascade, document tsvector not null)`,
+      )
       .execute(db);
     // Without fastupdate, as the trigram indexes (migration 0004): a pending list is read by every search.
-    await sql.raw(`create index ${table}_document_idx on ${table} using gin (document) with (fastupdate = off)`).execute(db);
+    await sql
+      .raw(`create index ${table}_document_idx on ${table} using gin (document) with (fastupdate = off)`)
+      .execute(db);
   }
   for (const statement of [...POSTGRES_FUNCTIONS, ...POSTGRES_TRIGGERS, ...POSTGRES_BACKFILL])
     await sql.raw(statement).execute(db);

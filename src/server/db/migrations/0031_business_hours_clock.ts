@@ -51,10 +51,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.schema
       .alterTable('incidents')
       .addColumn(name, type, (c) =>
-        type === 'boolean' && !nullable ? c.notNull().defaultTo(false) : type === 'integer' ? c.notNull().defaultTo(0) : c,
+        type === 'boolean' && !nullable
+          ? c.notNull().defaultTo(false)
+          : type === 'integer'
+            ? c.notNull().defaultTo(0)
+            : c,
       )
       .execute();
-  for (const column of ['due_at', 'first_reply_due_at', 'resolution_due_at', 'first_reply_at', 'clock_resolved_at'])
+  for (const column of [
+    'due_at',
+    'first_reply_due_at',
+    'resolution_due_at',
+    'first_reply_at',
+    'clock_resolved_at',
+  ])
     await db.schema.createIndex(`incidents_${column}_idx`).on('incidents').column(column).execute();
   await db.schema
     .createTable('incident_clock_alerts')
@@ -68,14 +78,22 @@ export async function up(db: Kysely<any>): Promise<void> {
   await backfill(db);
 }
 
-const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
+const iso = (value: unknown) =>
+  value === null || value === undefined ? null : new Date(value as string).toISOString();
 
 async function backfill(db: Kysely<any>): Promise<void> {
   const now = new Date();
   const calendar = calendarOf(DEFAULT_RESPONSE_TIMES);
   const since60 = new Date(now.getTime() - 60 * 24 * 3_600_000).toISOString();
   const rows = (
-    await sql<{ id: number; estado: string; prioridad: string; fecha: unknown; firstReply: unknown; lastResolved: unknown }>`
+    await sql<{
+      id: number;
+      estado: string;
+      prioridad: string;
+      fecha: unknown;
+      firstReply: unknown;
+      lastResolved: unknown;
+    }>`
       select i.id, i.estado, i.prioridad, i.fecha,
         (select min(r.created_at) from incident_entries r where r.incident_id = i.id and r.kind = 'reply') as "firstReply",
         (select max(e.fecha) from incident_events e where e.incident_id = i.id and e.estado = 'Resuelto') as "lastResolved"
@@ -94,9 +112,21 @@ async function backfill(db: Kysely<any>): Promise<void> {
     if (open || (lastResolved && lastResolved >= since60)) {
       const stop = open ? now : new Date(lastResolved!);
       // Running since its creation, as a new incident's clock is.
-      clock = nextClock({ ...clock, estado: 'Registrado', prioridad, fecha }, {}, new Date(fecha), DEFAULT_RESPONSE_TIMES, calendar);
+      clock = nextClock(
+        { ...clock, estado: 'Registrado', prioridad, fecha },
+        {},
+        new Date(fecha),
+        DEFAULT_RESPONSE_TIMES,
+        calendar,
+      );
       if (firstReply && firstReply <= stop.toISOString())
-        clock = nextClock({ ...clock, estado: 'En Proceso', prioridad, fecha }, { reply: true }, new Date(firstReply), DEFAULT_RESPONSE_TIMES, calendar);
+        clock = nextClock(
+          { ...clock, estado: 'En Proceso', prioridad, fecha },
+          { reply: true },
+          new Date(firstReply),
+          DEFAULT_RESPONSE_TIMES,
+          calendar,
+        );
       clock = nextClock({ ...clock, estado, prioridad, fecha }, {}, stop, DEFAULT_RESPONSE_TIMES, calendar);
     } else {
       clock = { ...clock, clockStarted: true };
@@ -120,7 +150,13 @@ async function backfill(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('incident_clock_alerts').ifExists().execute();
-  for (const column of ['due_at', 'first_reply_due_at', 'resolution_due_at', 'first_reply_at', 'clock_resolved_at'])
+  for (const column of [
+    'due_at',
+    'first_reply_due_at',
+    'resolution_due_at',
+    'first_reply_at',
+    'clock_resolved_at',
+  ])
     await db.schema.dropIndex(`incidents_${column}_idx`).ifExists().execute();
   for (const column of [
     'clock_resolved_at',

@@ -19,7 +19,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   const postgres = isPostgres(db);
   await db.schema
     .createTable('inbound_original_parts')
-    .addColumn('inbound_id', 'integer', (c) => c.notNull().references('inbound_messages.id').onDelete('cascade'))
+    .addColumn('inbound_id', 'integer', (c) =>
+      c.notNull().references('inbound_messages.id').onDelete('cascade'),
+    )
     .addColumn('part', 'integer', (c) => c.notNull())
     .addColumn('data', postgres ? 'bytea' : 'blob', (c) => c.notNull())
     .addPrimaryKeyConstraint('inbound_original_parts_pkey', ['inbound_id', 'part'])
@@ -27,10 +29,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('inbound_messages').addColumn('original_parts', 'integer').execute();
 
   // One original at a time, so that a database with many holds only one in memory.
-  const ids = await db.selectFrom('inbound_messages').select('id').where('raw_gzip', 'is not', null).orderBy('id').execute();
+  const ids = await db
+    .selectFrom('inbound_messages')
+    .select('id')
+    .where('raw_gzip', 'is not', null)
+    .orderBy('id')
+    .execute();
   for (const { id } of ids) {
     // Aliases without an underscore: the application's connection names result columns in camelCase.
-    const row = await db.selectFrom('inbound_messages').select('raw_gzip as gzip').where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('inbound_messages')
+      .select('raw_gzip as gzip')
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row?.gzip) continue;
     const gzip = row.gzip as Uint8Array;
     let part = 0;
@@ -48,7 +59,10 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   const postgres = isPostgres(db);
-  await db.schema.alterTable('inbound_messages').addColumn('raw_gzip', postgres ? 'bytea' : 'blob').execute();
+  await db.schema
+    .alterTable('inbound_messages')
+    .addColumn('raw_gzip', postgres ? 'bytea' : 'blob')
+    .execute();
   const rows = await db
     .selectFrom('inbound_messages')
     .select(['id', 'original_parts as count'])

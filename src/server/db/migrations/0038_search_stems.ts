@@ -1,6 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine.ts';
-import { POSTGRES_BACKFILL, POSTGRES_FUNCTIONS, sqliteClient, sqliteIncident, sqliteMessage } from './0030_search.ts';
+import {
+  POSTGRES_BACKFILL,
+  POSTGRES_FUNCTIONS,
+  sqliteClient,
+  sqliteIncident,
+  sqliteMessage,
+} from './0030_search.ts';
 
 /**
  * The staff search's second form of a word (docs/decisions/0016, addendum): the stem of the word as
@@ -55,9 +61,9 @@ const POSTGRES_UP = [
 ];
 
 /** Migration 0030's three refresh functions, as they were (`create function` made `create or replace`). */
-const POSTGRES_DOWN = POSTGRES_FUNCTIONS.filter((statement) => statement.includes('function search_refresh_')).map(
-  (statement) => statement.replace('create function', 'create or replace function'),
-);
+const POSTGRES_DOWN = POSTGRES_FUNCTIONS.filter((statement) =>
+  statement.includes('function search_refresh_'),
+).map((statement) => statement.replace('create function', 'create or replace function'));
 
 /**
  * PostgreSQL's documents are written anew into emptied tables, then their GIN indexes built again in one

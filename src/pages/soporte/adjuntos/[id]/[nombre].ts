@@ -9,4 +9,8 @@ import { visitorAttachmentResponse } from '../../../../server/views/support.ts';
 export const prerender = false;
 
 export const GET: APIRoute = ({ params, url }) =>
-  visitorAttachmentResponse(params.id, url.searchParams.get('token') ?? '', url.searchParams.has('miniatura'));
+  visitorAttachmentResponse(
+    params.id,
+    url.searchParams.get('token') ?? '',
+    url.searchParams.has('miniatura'),
+  );
