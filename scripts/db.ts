@@ -15,13 +15,13 @@ async function backup(): Promise<void> {
   if (handle.engine === 'postgres') {
     const { backup: dump, restore } = postgresBackupCommands(getConfig().DATABASE_URL);
     console.log(
-      `PostgreSQL: haga la copia con pg_dump (el servidor puede seguir en marcha):\n  ${dump}\nRestaurar:\n  ${restore}`,
+      `PostgreSQL: haz la copia con pg_dump (el servidor puede seguir en marcha):\n  ${dump}\nRestaurar:\n  ${restore}`,
     );
     return;
   }
   const target = await backupSqlite(handle.db, argument ?? join('data', 'backups', backupFileName()));
   console.log(
-    `Copia de seguridad escrita en ${target}\nRestaurar: detenga el servidor y copie ese archivo sobre ${handle.describe.replace(/^sqlite:/, '')} (borre los archivos -wal y -shm que queden junto a él).`,
+    `Copia de seguridad escrita en ${target}\nRestaurar: detén el servidor y copia ese archivo sobre ${handle.describe.replace(/^sqlite:/, '')} (borra los archivos -wal y -shm que queden junto a él).`,
   );
 }
 

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     throw error;
   }
   if (!existsSync(entry)) {
-    console.error('No hay compilación de producción: ejecute `npm run build` antes de `npm start`.');
+    console.error('No hay compilación de producción: ejecuta `npm run build` antes de `npm start`.');
     process.exit(1);
   }
   const log = getLogger();

@@ -280,7 +280,7 @@ async function benchEngine(engine: DbEngine, pgUrl: string): Promise<Row[]> {
         },
       );
     } else {
-      console.log('  (sin dist/: se omite la medida de la página completa; ejecute antes `npm run build`)');
+      console.log('  (sin dist/: se omite la medida de la página completa; ejecuta antes `npm run build`)');
     }
     return rows;
   } finally {

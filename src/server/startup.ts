@@ -62,7 +62,7 @@ export async function ensureFirstStaffAccount(): Promise<void> {
   const file = getConfig().FIRST_PASSWORD_FILE;
   writeFirstPassword(file, created.email, created.password);
   console.log(
-    `\nCuenta de personal creada: ${created.email}\nSu contraseña inicial está en ${file} (solo la puede leer este usuario).\n` +
+    `\nCuenta de personal creada: ${created.email}\nTu contraseña inicial está en ${file} (solo la puede leer este usuario).\n` +
       'Al iniciar sesión se pide cambiarla; el archivo se borra entonces.\n',
   );
 }

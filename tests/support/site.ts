@@ -73,7 +73,7 @@ function handle<T extends object>(name: string, current: () => T | undefined): T
       const target = current();
       if (!target)
         throw new Error(
-          `${name} no está disponible: úselo dentro de una prueba o de un hook, y pídalo a useSite().`,
+          `${name} no está disponible: úsalo dentro de una prueba o de un hook, y pídelo a useSite().`,
         );
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;

@@ -109,7 +109,7 @@ function readRecords(bytes: Uint8Array): string[][] {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new ImportRefusal(
-      'El archivo no está en UTF-8. En Excel, guárdelo como «CSV UTF-8 (delimitado por comas)» y vuelva a subirlo.',
+      'El archivo no está en UTF-8. En Excel, guárdalo como «CSV UTF-8 (delimitado por comas)» y vuelve a subirlo.',
     );
   }
   // Excel in Spanish writes ';' between cells: the header line tells which one this file uses.
@@ -382,7 +382,7 @@ export function uploadNonce(signature: unknown): string | undefined {
 
 /** What a confirmation posted again is told: the import it confirms was already made. */
 export const IMPORT_ALREADY_DONE =
-  'Esta vista previa ya se importó. Para importar de nuevo, vuelva a subir el archivo.';
+  'Esta vista previa ya se importó. Para importar de nuevo, vuelve a subir el archivo.';
 
 /** Records the confirmation's nonce, refusing one already used; forgets those past their hour. */
 async function useNonce(trx: Db, nonce: string, now: number): Promise<void> {

@@ -17,7 +17,7 @@ export function backupFileName(now = new Date()): string {
 /** Writes a consistent copy of the SQLite database to `destination` (which must not exist). */
 export async function backupSqlite(db: Db, destination: string): Promise<string> {
   const target = resolve(destination);
-  if (existsSync(target)) throw new Error(`Ya existe ${target}; elija otro nombre.`);
+  if (existsSync(target)) throw new Error(`Ya existe ${target}; elige otro nombre.`);
   mkdirSync(dirname(target), { recursive: true });
   await sql`vacuum into ${target}`.execute(db);
   return target;
