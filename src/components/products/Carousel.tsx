@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { LineIcon } from '../site/icons';
 
 export interface CarouselSlide {
   src: string;
@@ -152,46 +153,8 @@ export default function Carousel({
           >
             1 / {total}
           </span>
-          <button
-            type="button"
-            data-carousel-prev=""
-            aria-controls={containerId}
-            aria-label="Diapositiva anterior"
-            className={arrowClass}
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="size-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
-              <path d="M15 18l-6-6 6-6" />
-            </svg>
-          </button>
-          <button
-            type="button"
-            data-carousel-next=""
-            aria-controls={containerId}
-            aria-label="Diapositiva siguiente"
-            className={arrowClass}
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="size-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
-              <path d="M9 18l6-6-6-6" />
-            </svg>
-          </button>
+          <ArrowButton direction="prev" controls={containerId} className={arrowClass} />
+          <ArrowButton direction="next" controls={containerId} className={arrowClass} />
         </div>
       </div>
 
@@ -222,5 +185,36 @@ export default function Carousel({
 
       <p data-carousel-live="" className="sr-only" aria-live="polite" aria-atomic="true" />
     </section>
+  );
+}
+
+const ARROWS = {
+  prev: { label: 'Diapositiva anterior', path: 'M15 18l-6-6 6-6' },
+  next: { label: 'Diapositiva siguiente', path: 'M9 18l6-6-6-6' },
+} as const;
+
+/** 'Diapositiva anterior' or 'siguiente': carousel-behaviour.ts finds it by its data attribute. */
+function ArrowButton({
+  direction,
+  controls,
+  className,
+}: {
+  direction: keyof typeof ARROWS;
+  controls: string;
+  className: string;
+}) {
+  const data = direction === 'prev' ? { 'data-carousel-prev': '' } : { 'data-carousel-next': '' };
+  return (
+    <button
+      type="button"
+      {...data}
+      aria-controls={controls}
+      aria-label={ARROWS[direction].label}
+      className={className}
+    >
+      <LineIcon className="size-5" weight="2.2">
+        <path d={ARROWS[direction].path} />
+      </LineIcon>
+    </button>
   );
 }

@@ -174,13 +174,37 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
     );
     return { kind: 'two-step', setCookies: response.headers.getSetCookie() };
   }
+  return concludeSignIn(
+    { auth, config, db, memory },
+    { email, ip: input.ip, network, body, setCookies: response.headers.getSetCookie() },
+  );
+}
+
+/**
+ * The end of a sign-in whose password (or second-step code) was right. An account that is not (or no
+ * longer) on ADMIN_EMAILS is refused and the session it was just given is ended. Staff get their session,
+ * and the network its allowance for the account back; the account's own count stays, so a sign-in in the
+ * middle of an attack does not reset the attacker's slow-down.
+ */
+async function concludeSignIn(
+  { auth, config, db, memory }: Required<Pick<LoginDeps, 'auth' | 'config' | 'db' | 'memory'>>,
+  attempt: {
+    email: string;
+    ip: string;
+    network: string;
+    /** Better Auth's answer: the new session's token and its user. */
+    body: { token?: string; user?: { id?: string; email?: string } };
+    setCookies: string[];
+    /** The second step's kind of code; none for a sign-in by password alone. */
+    step?: 'totp' | 'recovery-code';
+  },
+): Promise<{ kind: 'ok'; email: string; setCookies: string[] } | { kind: 'forbidden' }> {
+  const log = getLogger();
+  const { email, ip, network, body, step } = attempt;
+  const logged = { email, ip, network, ...(step ? { step } : {}) };
   if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
-    // A valid account that is not (or no longer) staff: end the session it was just given.
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
-    log.warn(
-      { event: 'signin.forbidden', email, ip: input.ip, network },
-      'sign-in refused: not on ADMIN_EMAILS',
-    );
+    log.warn({ event: 'signin.forbidden', ...logged }, 'sign-in refused: not on ADMIN_EMAILS');
     await recordEvent(db, {
       action: 'signin.failed',
       actorId: body.user?.id,
@@ -190,14 +214,18 @@ export async function signInStaff(input: SignInInput, deps: LoginDeps = defaults
     });
     return { kind: 'forbidden' };
   }
-  // The right password gives this network its allowance for the account back; the account's own
-  // count stays, so a sign-in in the middle of an attack does not reset the attacker's slow-down.
   const key = signInKeys(email, network);
   memory.forget(key.accountNetwork);
   await clearHits(db, key.accountNetwork);
-  log.info({ event: 'signin.ok', email, ip: input.ip, network }, 'staff signed in');
-  await recordEvent(db, { action: 'signin.ok', actorId: body.user.id, actorEmail: body.user.email, network });
-  return { kind: 'ok', email: body.user.email, setCookies: response.headers.getSetCookie() };
+  log.info({ event: 'signin.ok', ...logged }, 'staff signed in');
+  await recordEvent(db, {
+    action: 'signin.ok',
+    actorId: body.user.id,
+    actorEmail: body.user.email,
+    network,
+    detail: step === 'recovery-code' ? 'Con un código de recuperación' : undefined,
+  });
+  return { kind: 'ok', email: body.user.email, setCookies: attempt.setCookies };
 }
 
 export type CodeOutcome =
@@ -314,32 +342,10 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
     });
     return { kind: 'used' };
   }
-  if (!body.user?.email || !isStaffEmail(body.user.email, config)) {
-    if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
-    await recordEvent(db, {
-      action: 'signin.failed',
-      actorId: body.user?.id,
-      actorEmail: email,
-      network,
-      detail: 'No está en ADMIN_EMAILS',
-    });
-    return { kind: 'forbidden' };
-  }
-  const key = signInKeys(email, network);
-  memory.forget(key.accountNetwork);
-  await clearHits(db, key.accountNetwork);
-  log.info(
-    { event: 'signin.ok', email, ip: input.ip, network, step: totp ? 'totp' : 'recovery-code' },
-    'staff signed in',
+  return concludeSignIn(
+    { auth, config, db, memory },
+    { email, ip: input.ip, network, body, setCookies, step: totp ? 'totp' : 'recovery-code' },
   );
-  await recordEvent(db, {
-    action: 'signin.ok',
-    actorId: body.user.id,
-    actorEmail: body.user.email,
-    network,
-    detail: totp ? undefined : 'Con un código de recuperación',
-  });
-  return { kind: 'ok', email: body.user.email, setCookies };
 }
 
 /**
