@@ -277,11 +277,9 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
   // A code of the app is taken once: refused here when its step was already accepted, so a replay
   // neither reaches the plugin nor resets its count of wrong codes.
   const check = totp ? { code: totp, ...(await checkTotpCode(pending.id, totp, { auth, db })) } : null;
-  if (check?.used) {
-    log.info(
-      { event: 'signin.code-used', email, ip: input.ip, network },
-      'sign-in code refused: already used',
-    );
+  // A code of the app that was already accepted: refused, logged and audited the same way wherever found.
+  const refuseUsedCode = async (message: string): Promise<CodeOutcome> => {
+    log.info({ event: 'signin.code-used', email, ip: input.ip, network }, message);
     await recordEvent(db, {
       action: 'signin.failed',
       actorId: pending.id,
@@ -290,7 +288,8 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
       detail: 'Código de verificación ya usado',
     });
     return { kind: 'used' };
-  }
+  };
+  if (check?.used) return refuseUsedCode('sign-in code refused: already used');
   const headers = withClientIp(input.headers, input.ip);
   const response = totp
     ? await auth.api.verifyTOTP({ body: { code: totp }, headers, asResponse: true })
@@ -329,18 +328,7 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
   if (step !== null && !(await spendTotpStep(db, pending.id, step))) {
     // Another sign-in with the same code was accepted first: the session just made must not stay.
     if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
-    log.info(
-      { event: 'signin.code-used', email, ip: input.ip, network },
-      'sign-in code refused: used by a concurrent sign-in',
-    );
-    await recordEvent(db, {
-      action: 'signin.failed',
-      actorId: pending.id,
-      actorEmail: email,
-      network,
-      detail: 'Código de verificación ya usado',
-    });
-    return { kind: 'used' };
+    return refuseUsedCode('sign-in code refused: used by a concurrent sign-in');
   }
   return concludeSignIn(
     { auth, config, db, memory },
