@@ -6,10 +6,9 @@
  * that are not ours (a customer's own text seeded by a benchmark), each named below with its place.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '../..');
+import { ROOT } from '../support/server.ts';
 
 /** 'usted' and imperatives that only 'usted' uses (the 'tú' form differs: guárdalo, vuelve, elige…). */
 const USTED = [
@@ -60,12 +59,11 @@ const NOT_OURS: Record<string, string[]> = {
   'scripts/bench/search.ts': ['intente'],
 };
 
+/** The source files under `dir` (src/ or scripts/), by their path from the project's root. */
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.(ts|tsx|astro|mjs)$/.test(entry.name) ? [path] : [];
-  });
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(ts|tsx|astro|mjs)$/.test(file))
+    .map((file) => `${dir}/${file}`);
 }
 
 /** The file's text without its comments (line, block, JSX and HTML ones), its lines where they were. */
@@ -80,11 +78,10 @@ function withoutComments(text: string): string {
 /** The 'usted' words of each file, with their lines. */
 function formalWords(): Record<string, string[]> {
   const found: Record<string, string[]> = {};
-  for (const file of [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'scripts'))]) {
-    const path = relative(ROOT, file);
+  for (const path of [...sources('src'), ...sources('scripts')]) {
     if (FORMAL.includes(path) || path.endsWith('.test.ts')) continue;
     const allowed = NOT_OURS[path] ?? [];
-    withoutComments(readFileSync(file, 'utf8'))
+    withoutComments(readFileSync(join(ROOT, path), 'utf8'))
       .split('\n')
       .forEach((line, index) => {
         for (const word of line.toLowerCase().match(/\p{L}+/gu) ?? []) {
