@@ -36,6 +36,7 @@ import { insertIncidents } from '../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
 import { benchCrm } from './bench/crm.ts';
 import { benchLive } from './bench/live.ts';
+import { FIRST, LAST } from './bench/names.ts';
 import { benchSearch } from './bench/search.ts';
 
 // `BENCH_SIZES=1000,2000` measures other sizes, e.g. a quick check that the script still runs.
@@ -44,19 +45,6 @@ const SIZES = process.env.BENCH_SIZES
   : [1_000, 10_000, 100_000];
 const WARM_UP = 50;
 const RUNS = 200;
-const FIRST = ['José', 'María', 'Ana', 'Pedro', 'Luis', 'Carmen', 'Rafael', 'Yolanda', 'Juan', 'Altagracia'];
-const LAST = [
-  'Pérez',
-  'Gómez',
-  'Núñez',
-  'Rodríguez',
-  'Martínez',
-  'Santos',
-  'Reyes',
-  'Almonte',
-  'Báez',
-  'Castillo',
-];
 
 /** A client with a steady trickle of incidents: ~30 among the first 1,000, ~57 at 10,000, ~84 at 100,000. */
 const CLIENT_RNC = '131246757';

@@ -37,6 +37,7 @@ import { clientRow, contactMessageRow } from '../../src/server/db/rows.ts';
 import { searchEverything } from '../../src/server/search/index.ts';
 import { insertIncidents } from '../../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer } from '../../tests/support/server.ts';
+import { FIRST, LAST } from './names.ts';
 
 const INCIDENTS = Number(process.env.BENCH_SEARCH_INCIDENTS ?? 100_000);
 const MESSAGES = Number(process.env.BENCH_SEARCH_MESSAGES ?? 100_000);
@@ -109,19 +110,6 @@ const REPLIES = [
   'El técnico pasará mañana temprano.',
   'Se actualizó la versión del programa.',
   'Hicimos una copia de seguridad antes del cambio.',
-];
-const FIRST = ['José', 'María', 'Ana', 'Pedro', 'Luis', 'Carmen', 'Rafael', 'Yolanda', 'Juan', 'Altagracia'];
-const LAST = [
-  'Pérez',
-  'Gómez',
-  'Núñez',
-  'Rodríguez',
-  'Martínez',
-  'Santos',
-  'Reyes',
-  'Almonte',
-  'Báez',
-  'Castillo',
 ];
 
 const pick = <T>(list: readonly T[], n: number): T => list[n % list.length]!;
