@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { CHROME_PATH } from '../tests/support/browser.ts';
+import { CHROME_ARGS, CHROME_PATH } from '../tests/support/browser.ts';
 import { ROOT, startServer } from '../tests/support/server.ts';
 import { publishSampleHelp, SAMPLE_HELP } from './bench/sample-content.ts';
 
@@ -73,16 +73,8 @@ async function main(): Promise<void> {
   await publishSampleHelp(server.url, server.env.DATABASE_URL!);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    // The tests' flags (no sandbox, no GPU, no background connections), in the full browser's headless mode.
+    chromeFlags: ['--headless=new', ...CHROME_ARGS],
   });
   const rows: Array<[string, Sample]> = [];
   try {
