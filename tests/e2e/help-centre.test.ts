@@ -6,7 +6,7 @@
  * problem is typed, and opening one keeps what was typed; '¿Te resultó útil?' counts without
  * JavaScript and with it, and 'Contenido' shows the counts. Axe-clean at 390 and 1280 px.
  */
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, islandHydrated, PHONE, poll } from '../support/browser.ts';
 import { useSite } from '../support/site.ts';
@@ -43,6 +43,9 @@ const ARTICLES = [
     cuerpo: 'Ve a **Seguridad → Usuarios** y pulsa *Nuevo usuario*.',
   },
 ];
+
+/** Once the page now shown has come whole: its footer, the last thing a page of the site holds, is in it. */
+const wholePage = (page: Page) => page.getByRole('contentinfo').waitFor({ state: 'attached' });
 
 let staff: BrowserContext;
 /** Each article's id in 'Contenido', by its first slug. */
@@ -130,6 +133,7 @@ describe('help centre', () => {
     await page.getByRole('link', { name: 'Buscar en la ayuda →' }).click();
     // Until the next document loads (waitForLoadState alone can answer for the page being left).
     await page.waitForURL((url) => url.pathname === '/ayuda');
+    await wholePage(page);
     expect(new URL(page.url()).pathname).toBe('/ayuda');
     expect(
       await page.getByRole('contentinfo').getByRole('link', { name: 'Centro de ayuda' }).getAttribute('href'),
@@ -140,8 +144,10 @@ describe('help centre', () => {
       .getByRole('searchbox', { name: 'Buscar en el centro de ayuda' })
       .fill('FACTURACION electronica');
     await page.getByRole('button', { name: 'Buscar' }).click();
-    // The results page is rendered on demand and streamed: read it once it has all come.
+    // The results page is rendered on demand and streamed: read it once it has all come (its footer,
+    // the last thing it holds, is there), not as soon as its heading's element is.
     await page.waitForURL((url) => url.search === '?q=FACTURACION+electronica');
+    await wholePage(page);
     expect(page.url()).toContain('/ayuda?q=FACTURACION+electronica');
     expect(await page.getByRole('heading', { level: 2 }).first().innerText()).toBe(
       'Resultados para «FACTURACION electronica»',
@@ -160,13 +166,15 @@ describe('help centre', () => {
       .getByRole('link', { name: 'Cómo emitir una factura electrónica (e-CF)' })
       .click();
     await page.waitForURL((url) => url.pathname === '/ayuda/emitir-factura-electronica');
+    await wholePage(page);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(
       'Cómo emitir una factura electrónica (e-CF)',
     );
     expect(await page.getByRole('heading', { level: 2, name: 'Antes de empezar' }).count()).toBe(1);
     expect(await page.getByText('¡Gracias por tu opinión!').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Sí', exact: true }).click();
-    await page.waitForLoadState();
+    await page.waitForURL((url) => url.hash === '#gracias');
+    await wholePage(page);
     expect(page.url()).toBe(`${server.url}/ayuda/emitir-factura-electronica#gracias`);
     expect(await page.getByText('¡Gracias por tu opinión!').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Sí', exact: true }).isVisible()).toBe(false);

@@ -7,7 +7,7 @@
  * staff account's e-mail and password (`staff`).
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { connectBrowser, watchConsole } from './browser.ts';
 import {
@@ -130,6 +130,18 @@ export function useSite(options: SiteOptions = {}): Site {
     if (launched.status === 'fulfilled') browser = launched.value;
     for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
     if (!options.keepGeneratedPassword) await prepareFirstStaff(server!);
+  });
+
+  // A test that fails prints what the file's own server wrote while it ran (warnings, errors, a render
+  // cut short): in a CI log, the only trace of the server's side of a failure.
+  beforeEach(({ onTestFailed }) => {
+    if (!server || options.shared) return;
+    const running = server;
+    const from = running.output().length;
+    onTestFailed(() => {
+      const printed = running.output().slice(from).trim();
+      if (printed) console.error(`El servidor escribió durante la prueba:\n${printed}`);
+    });
   });
 
   afterAll(async () => {
