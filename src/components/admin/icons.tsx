@@ -1,22 +1,12 @@
 /** Small line icons of the staff islands (24×24, stroke = currentColor); the staff frame's are AdminIcon.astro. */
 import type { ReactNode } from 'react';
+import { LineIcon } from '../ui/LineIcon';
 
-function Icon({ children, className = 'size-5' }: { children: ReactNode; className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className={className}
-      aria-hidden="true"
-    >
-      {children}
-    </svg>
-  );
-}
+const Icon = ({ children, className = 'size-5' }: { children: ReactNode; className?: string }) => (
+  <LineIcon className={className} weight="1.8">
+    {children}
+  </LineIcon>
+);
 
 export const ExternalIcon = (p: { className?: string }) => (
   <Icon {...p}>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { LineIcon } from '../ui/LineIcon';
 
 export interface ContactDetails {
   address: string;
@@ -86,17 +87,9 @@ function ContactItem({ label, icon, children }: { label: string; icon: ContactIc
         aria-hidden="true"
         className="grid size-11 shrink-0 place-items-center rounded-button bg-white/10 text-accent-500"
       >
-        <svg
-          viewBox="0 0 24 24"
-          className="size-5"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        >
+        <LineIcon className="size-5" weight="1.8">
           <path d={ICON_PATHS[icon]} />
-        </svg>
+        </LineIcon>
       </span>
       <div>
         <p className="text-sm font-medium text-brand-100">{label}</p>

@@ -1,6 +1,7 @@
 import { ROUTES } from '../../routes';
 import ContactActions from './ContactActions';
 import type { ImageSource } from '../ui/image';
+import { LineIcon } from '../ui/LineIcon';
 
 export interface HeroProps {
   tagline: string;
@@ -44,19 +45,10 @@ export default function Hero({ tagline, bookingUrl, logos, recommendationDialogI
             aria-haspopup="dialog"
             className="mt-6 inline-flex min-h-11 items-center gap-2 rounded-full bg-white/10 px-4 py-2 text-sm font-semibold text-white ring-1 ring-white/25 transition-colors hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
           >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              className="size-5 text-accent-500"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
+            <LineIcon className="size-5 text-accent-500" weight="1.8" box={20}>
               <circle cx="10" cy="10" r="8" />
               <path d="M7.8 7.6a2.3 2.3 0 1 1 3.2 2.1c-.6.3-1 .8-1 1.5v.3M10 14.2v.1" />
-            </svg>
+            </LineIcon>
             ¿No sabes qué sistema necesitas?
           </button>
         </div>

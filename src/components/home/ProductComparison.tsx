@@ -1,4 +1,5 @@
 import { Section } from '../ui/Section';
+import { CheckIcon } from '../ui/LineIcon';
 
 export interface ProductFit {
   name: string;
@@ -29,18 +30,7 @@ export default function ProductComparison({ products }: { products: readonly Pro
             <ul className="mt-5 flex-1 space-y-2 text-muted">
               {product.modules.map((module) => (
                 <li key={module} className="flex gap-2">
-                  <svg
-                    aria-hidden="true"
-                    viewBox="0 0 20 20"
-                    className="mt-1 size-4 shrink-0 text-accent-600"
-                    fill="none"
-                    stroke="currentColor"
-                    strokeWidth="2.5"
-                    strokeLinecap="round"
-                    strokeLinejoin="round"
-                  >
-                    <path d="M4 10.5l4 4 8-9" />
-                  </svg>
+                  <CheckIcon className="mt-1 size-4 shrink-0 text-accent-600" />
                   {module}
                 </li>
               ))}

@@ -1,5 +1,6 @@
 import { ButtonLink, buttonClasses } from '../ui/Button';
 import type { ImageSource } from '../ui/image';
+import { LineIcon } from '../ui/LineIcon';
 
 export interface RecommendationOption {
   /** The business focus, exactly as the spec words it ('Contabilidad y Finanzas'…). */
@@ -39,17 +40,9 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
               aria-hidden="true"
               className="grid size-7 place-items-center rounded-full bg-accent-100 text-accent-700"
             >
-              <svg
-                viewBox="0 0 20 20"
-                className="size-4"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              >
+              <LineIcon className="size-4" weight="2" box={20}>
                 <path d="M10 2l2.2 4.6 5 .7-3.6 3.5.9 5L10 13.4 5.5 15.8l.9-5L2.8 7.3l5-.7z" />
-              </svg>
+              </LineIcon>
             </span>
             <span>
               <span className="block tracking-wider uppercase">Encuentra tu sistema ideal</span>
@@ -62,17 +55,9 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
             className="reco-close grid size-11 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
             aria-label="Cerrar"
           >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              className="size-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            >
+            <LineIcon className="size-5" weight="2" box={20}>
               <path d="M5 5l10 10M15 5L5 15" />
-            </svg>
+            </LineIcon>
           </button>
         </div>
 
@@ -108,18 +93,9 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
                   <span className="block font-semibold text-brand-900">{option.focus}</span>
                   <span className="block text-sm text-muted">{option.hint}</span>
                 </span>
-                <svg
-                  aria-hidden="true"
-                  viewBox="0 0 20 20"
-                  className="size-5 text-muted group-hover:text-brand-700"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                >
+                <LineIcon className="size-5 text-muted group-hover:text-brand-700" weight="2" box={20}>
                   <path d="M8 5l5 5-5 5" />
-                </svg>
+                </LineIcon>
               </label>
             ))}
           </div>
@@ -158,18 +134,9 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
             </div>
           ))}
           <button type="reset" className={buttonClasses('ghost', 'md', 'mt-4 -ml-2 px-2')}>
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              className="size-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
+            <LineIcon className="size-4" weight="2" box={20}>
               <path d="M16 10H4M9 5l-5 5 5 5" />
-            </svg>
+            </LineIcon>
             Elegir otro enfoque
           </button>
         </div>
@@ -179,34 +146,25 @@ export default function RecommendationDialog({ id, options, consultationUrl }: R
 }
 
 function FocusIcon({ productId }: { productId: string }) {
-  const common = {
-    viewBox: '0 0 24 24',
-    className: 'size-6',
-    fill: 'none',
-    stroke: 'currentColor',
-    strokeWidth: 1.8,
-    strokeLinecap: 'round',
-    strokeLinejoin: 'round',
-  } as const;
   if (productId === 'admcloud') {
     return (
-      <svg {...common}>
+      <LineIcon className="size-6" weight="1.8">
         <rect x="4" y="3" width="16" height="18" rx="2" />
         <path d="M8 7h8M8 11h2M12 11h2M16 11v6M8 15h2M12 15h2M8 18h6" />
-      </svg>
+      </LineIcon>
     );
   }
   if (productId === 'restaurantpe') {
     return (
-      <svg {...common}>
+      <LineIcon className="size-6" weight="1.8">
         <path d="M7 3v7a2 2 0 0 0 2 2v9M5 3v5M9 3v5M17 3c-2 1.5-3 4.5-3 8h3v10" />
-      </svg>
+      </LineIcon>
     );
   }
   return (
-    <svg {...common}>
+    <LineIcon className="size-6" weight="1.8">
       <rect x="7" y="2" width="10" height="20" rx="2" />
       <path d="M10 6h4M10 18h4M10 10h4v4h-4z" />
-    </svg>
+    </LineIcon>
   );
 }

@@ -1,4 +1,5 @@
 import ServiceIcon, { type ServiceIconName } from './ServiceIcon';
+import { CheckIcon } from '../ui/LineIcon';
 
 export type ServiceTone = 'brand' | 'accent' | 'sun';
 
@@ -45,18 +46,7 @@ export default function ServiceCard({
         <ul className="mt-6 space-y-2 border-t border-ink/10 pt-5 text-sm text-ink/80">
           {service.highlights.map((item) => (
             <li key={item} className="flex gap-2">
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 20 20"
-                className={`mt-0.5 size-4 shrink-0 ${tone.bullet}`}
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2.5"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              >
-                <path d="M4 10.5l4 4 8-9" />
-              </svg>
+              <CheckIcon className={`mt-0.5 size-4 shrink-0 ${tone.bullet}`} />
               {item}
             </li>
           ))}

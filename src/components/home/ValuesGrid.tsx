@@ -1,3 +1,5 @@
+import { LineIcon } from '../ui/LineIcon';
+
 export type ValueIcon = 'excellence' | 'integrity' | 'customer' | 'innovation';
 
 export interface CompanyValue {
@@ -55,17 +57,9 @@ export default function ValuesGrid({ values }: { values: readonly CompanyValue[]
             aria-hidden="true"
             className="grid size-12 place-items-center rounded-button bg-accent-100 text-accent-700"
           >
-            <svg
-              viewBox="0 0 24 24"
-              className="size-6"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
+            <LineIcon className="size-6" weight="1.8">
               <path d={ICONS[value.icon]} />
-            </svg>
+            </LineIcon>
           </span>
           <h3 className="mt-5 text-lg font-bold text-brand-900">{value.title}</h3>
           <p className="mt-2 text-sm text-muted">{value.description}</p>

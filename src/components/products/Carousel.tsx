@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { LineIcon } from '../site/icons';
+import { LineIcon } from '../ui/LineIcon';
 
 export interface CarouselSlide {
   src: string;
@@ -104,19 +104,10 @@ export default function Carousel({
 
       <div className="mt-5 flex flex-wrap items-center justify-between gap-4">
         <p className="flex items-center gap-2 text-sm text-muted">
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="size-5 text-accent-600 motion-safe:animate-pulse"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          >
+          <LineIcon className="size-5 text-accent-600 motion-safe:animate-pulse" weight="2">
             <path d="M18 11V6a2 2 0 0 0-4 0v5M14 10V4a2 2 0 0 0-4 0v6M10 10.5V6a2 2 0 0 0-4 0v8" />
             <path d="M18 8a2 2 0 1 1 4 0v6a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.86-5.99-2.34l-3.6-3.6a2 2 0 0 1 2.83-2.82L7 15" />
-          </svg>
+          </LineIcon>
           <span>{hint}</span>
         </p>
         <div className="flex items-center gap-2">

@@ -1,3 +1,5 @@
+import { LineIcon } from '../ui/LineIcon';
+
 export interface PresentationLinkProps {
   href: string;
   label?: string;
@@ -23,18 +25,9 @@ export default function PresentationLink({
       className={`inline-flex items-center justify-center gap-2 rounded-button px-6 py-3.5 font-semibold shadow-sm transition ${toneClass}`}
     >
       {label}
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 20 20"
-        className="size-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      >
+      <LineIcon className="size-4" weight="2" box={20}>
         <path d="M8 4H4.5A1.5 1.5 0 0 0 3 5.5v10A1.5 1.5 0 0 0 4.5 17h10a1.5 1.5 0 0 0 1.5-1.5V12M11 3h6v6M17 3l-8 8" />
-      </svg>
+      </LineIcon>
       <span className="sr-only"> (se abre en una pestaña nueva)</span>
     </a>
   );

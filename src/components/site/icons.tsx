@@ -1,36 +1,8 @@
 /** Small inline icons of the frame (decorative: the link or button around them carries the name). */
-import type { ReactNode } from 'react';
+import { LineIcon } from '../ui/LineIcon';
 
 interface IconProps {
   className?: string;
-}
-
-/** A 24×24 icon drawn in lines of the text's colour, with round ends and corners. */
-export function LineIcon({
-  className,
-  weight,
-  children,
-}: {
-  className: string;
-  /** The line's width, in the icon's 24 units. */
-  weight: string;
-  children: ReactNode;
-}) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      className={className}
-      aria-hidden="true"
-      focusable="false"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={weight}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      {children}
-    </svg>
-  );
 }
 
 export function GearIcon({ className = 'size-5' }: IconProps) {

@@ -5,6 +5,7 @@ import { REMOTE_TOOLS } from '../../content/catalog/remote-tools';
 import { FORM_ACTIONS } from '../../routes';
 import { FILES_FIELD, type KeptFile } from '../../domain/attachments';
 import { AntiAbuseFields, FileField, primaryButtonClass, Spinner, TextArea, TextField } from './FormField';
+import { LineIcon } from '../ui/LineIcon';
 
 export interface IncidentFormProps {
   /** Prefix of the element ids (unique per page). */
@@ -134,16 +135,9 @@ export default function IncidentForm({
                 className="inline-flex items-center gap-1.5 rounded-button border border-line bg-white px-3 py-2 text-sm font-semibold text-brand-800 hover:border-brand-500"
               >
                 {tool.name}
-                <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5">
-                  <path
-                    d="M6 3h7v7M13 3 5 11M3 6v7h7"
-                    fill="none"
-                    stroke="currentColor"
-                    strokeWidth="1.6"
-                    strokeLinecap="round"
-                    strokeLinejoin="round"
-                  />
-                </svg>
+                <LineIcon className="size-3.5" weight="1.6" box={16}>
+                  <path d="M6 3h7v7M13 3 5 11M3 6v7h7" />
+                </LineIcon>
                 <span className="sr-only">(se abre en una pestaña nueva)</span>
               </a>
             </li>

@@ -1,5 +1,6 @@
 import { whatsappLink } from '../../lib/whatsapp';
 import { ROUTES } from '../../routes';
+import { LineIcon } from '../ui/LineIcon';
 
 export interface SupportHubProps {
   whatsappNumber: string;
@@ -15,16 +16,9 @@ function Icon({ path }: { path: string }) {
       aria-hidden="true"
       className="grid size-11 place-items-center rounded-button bg-brand-50 text-brand-700"
     >
-      <svg viewBox="0 0 24 24" className="size-6">
-        <path
-          d={path}
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </svg>
+      <LineIcon className="size-6" weight="1.8">
+        <path d={path} />
+      </LineIcon>
     </span>
   );
 }

@@ -12,6 +12,7 @@ import { ROUTES } from '../../routes';
 import { FILES_FIELD, isFilesMessage, pickedFilesProblem } from '../../domain/attachments';
 import IncidentForm from './IncidentForm';
 import { useFormStamp } from './useFormStamp';
+import { LineIcon } from '../ui/LineIcon';
 
 export interface SupportWidgetProps {
   /** Company WhatsApp number, digits with country code (config `WHATSAPP_NUMBER`). */
@@ -224,9 +225,9 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
             command="close"
             className="grid size-10 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-brand-900"
           >
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5">
-              <path d="M5 5l10 10M15 5 5 15" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
-            </svg>
+            <LineIcon className="size-5" weight="1.8" box={20}>
+              <path d="M5 5l10 10M15 5 5 15" />
+            </LineIcon>
             <span className="sr-only">Cerrar</span>
           </button>
         </div>
@@ -262,16 +263,9 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
               aria-hidden="true"
               className="grid size-9 shrink-0 place-items-center rounded-full bg-accent-100 text-accent-700"
             >
-              <svg viewBox="0 0 20 20" className="size-5">
-                <path
-                  d="m5 10.5 3.2 3L15 7"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                />
-              </svg>
+              <LineIcon className="size-5" weight="2" box={20}>
+                <path d="m5 10.5 3.2 3L15 7" />
+              </LineIcon>
             </span>
             <div className="min-w-0 flex-1">
               <p className="font-semibold text-brand-900">
@@ -302,14 +296,9 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
               onClick={() => setRegistered(null)}
               className="grid size-9 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-brand-900"
             >
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4">
-                <path
-                  d="M5 5l10 10M15 5 5 15"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <LineIcon className="size-4" weight="1.8" box={20}>
+                <path d="M5 5l10 10M15 5 5 15" />
+              </LineIcon>
               <span className="sr-only">Cerrar aviso</span>
             </button>
           </div>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { LineIcon } from './LineIcon';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'accent' | 'light' | 'outline-light' | 'ghost';
 export type ButtonSize = 'md' | 'lg';
@@ -68,34 +69,20 @@ export function ButtonLink({
 
 export function ExternalIcon() {
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 20 20"
-      className="size-4 shrink-0"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
+    <LineIcon className="size-4 shrink-0" weight="2" box={20}>
       <path d="M11 4h5v5M16 4l-7 7M14 12v3a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h3" />
-    </svg>
+    </LineIcon>
   );
 }
 
 export function ArrowIcon() {
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 20 20"
+    <LineIcon
       className="size-4 shrink-0 transition-transform duration-200 group-hover:translate-x-0.5"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
+      weight="2"
+      box={20}
     >
       <path d="M4 10h12M11 5l5 5-5 5" />
-    </svg>
+    </LineIcon>
   );
 }
