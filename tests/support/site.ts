@@ -113,7 +113,8 @@ export function useSite(options: SiteOptions = {}): Site {
         );
       }
       server = sharedServer(inject('sharedServer'));
-      if (options.browser !== false) browser = await connectBrowser(inject('browserWsEndpoint'));
+      if (options.browser !== false)
+        browser = watchDocuments(await connectBrowser(inject('browserWsEndpoint')));
       return;
     }
     if (options.smtp) smtp = await startSmtpPeer();
@@ -127,20 +128,42 @@ export function useSite(options: SiteOptions = {}): Site {
       options.browser === false ? Promise.resolve(undefined) : connectBrowser(inject('browserWsEndpoint')),
     ]);
     if (started.status === 'fulfilled') server = started.value;
-    if (launched.status === 'fulfilled') browser = launched.value;
+    if (launched.status === 'fulfilled') browser = launched.value && watchDocuments(launched.value);
     for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
     if (!options.keepGeneratedPassword) await prepareFirstStaff(server!);
   });
 
-  // A test that fails prints what the file's own server wrote while it ran (warnings, errors, a render
-  // cut short): in a CI log, the only trace of the server's side of a failure.
+  // The pages the browser could not load whole (a connection cut mid-page, an error page), as it saw them.
+  const documentTrouble: string[] = [];
+  const watchDocuments = (connected: Browser): Browser => {
+    const newContext = connected.newContext.bind(connected);
+    connected.newContext = async (contextOptions) => {
+      const context = await newContext(contextOptions);
+      context.on('requestfailed', (request) => {
+        if (request.resourceType() === 'document')
+          documentTrouble.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? ''}`);
+      });
+      context.on('response', (response) => {
+        if (response.request().resourceType() === 'document' && response.status() >= 500)
+          documentTrouble.push(`${response.request().method()} ${response.url()}: ${response.status()}`);
+      });
+      return context;
+    };
+    return connected;
+  };
+
+  // A test that fails prints what the file's own server wrote while it ran (warnings, errors) and the
+  // pages its browser could not load whole: in a CI log, the only trace of either side of a failure.
   beforeEach(({ onTestFailed }) => {
-    if (!server || options.shared) return;
-    const running = server;
-    const from = running.output().length;
+    documentTrouble.length = 0;
+    const running = server && !options.shared ? server : undefined;
+    const from = running?.output().length ?? 0;
     onTestFailed(() => {
-      const printed = running.output().slice(from).trim();
-      if (printed) console.error(`El servidor escribió durante la prueba:\n${printed}`);
+      // Its last 100 lines: at the default level, every request is one.
+      const printed = running?.output().slice(from).trim().split('\n').slice(-100).join('\n');
+      if (printed) console.error(`El servidor escribió durante la prueba (últimas líneas):\n${printed}`);
+      if (documentTrouble.length > 0)
+        console.error(`Páginas que el navegador no cargó enteras:\n${documentTrouble.join('\n')}`);
     });
   });
 
