@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/index.ts';
 import { expectIncidentsWhole, submitIncident } from '../support/actions.ts';
-import { startServer } from '../support/server.ts';
+import { freePort, startServer } from '../support/server.ts';
 
 describe('server lifecycle', () => {
   it('drains in-flight requests on SIGTERM and exits 0 within 10 s', async () => {
@@ -57,6 +58,36 @@ describe('server lifecycle', () => {
       }
     } finally {
       rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('starts the test server on another port when the one it found free is taken before it binds', async () => {
+    // A port held by another listener, as another file's server or an outgoing connection can take it
+    // between freePort's probe and the server's bind.
+    const holder = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolveListen) => holder.listen(0, '127.0.0.1', resolveListen));
+    const taken = (holder.address() as AddressInfo).port;
+    const offered: number[] = [];
+    try {
+      const server = await startServer({
+        findPort: async () => {
+          const port = offered.length === 0 ? taken : await freePort();
+          offered.push(port);
+          return port;
+        },
+      });
+      try {
+        expect(offered.length).toBe(2);
+        expect(server.port).toBe(offered[1]);
+        expect(server.env.SITE_URL).toBe(`http://127.0.0.1:${offered[1]}`);
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        // The first try's output is kept, its refusal included.
+        expect(server.output()).toContain('EADDRINUSE');
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await new Promise((resolveClose) => holder.close(resolveClose));
     }
   });
 

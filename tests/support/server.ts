@@ -63,6 +63,8 @@ export interface StartOptions {
   /** Reuse a data folder (to restart on the same database); a new one is made otherwise. */
   dataDir?: string;
   port?: number;
+  /** Where a port is found when none is given (default {@link freePort}); a test of the retry gives its own. */
+  findPort?: () => Promise<number>;
   /** Remove the data folder when stopped (default true when this call made it). */
   cleanup?: boolean;
   /**
@@ -76,7 +78,38 @@ export interface StartOptions {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vertice-e2e-'));
   const cleanup = options.cleanup ?? !options.dataDir;
-  const port = options.port ?? (await freePort());
+  const spawnedAt = Date.now() - 200;
+  let output = '';
+  // A port freePort found free can be taken before the server binds it (another file's server given the
+  // same one, an outgoing connection's local port): then the start is tried again on another, up to five
+  // times, unless the caller chose the port. The output of every try is kept: the first one may have
+  // made the first staff account.
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await spawnServer(options, dataDir, (text) => (output += text));
+    if (started.ok) return finishStart(started, dataDir, cleanup, spawnedAt, () => output);
+    const portTaken = /EADDRINUSE/.test(started.output);
+    if (!portTaken || options.port !== undefined || options.env?.PORT !== undefined || attempt === 5)
+      throw new Error(started.reason);
+  }
+}
+
+type Spawned =
+  | {
+      ok: true;
+      child: ChildProcess;
+      exited: Promise<number | null>;
+      env: Record<string, string>;
+      port: number;
+    }
+  | { ok: false; reason: string; output: string };
+
+/** One start of the server; its health check answered, or why not (with this try's output). */
+async function spawnServer(
+  options: StartOptions,
+  dataDir: string,
+  record: (text: string) => void,
+): Promise<Spawned> {
+  const port = options.port ?? (await (options.findPort ?? freePort)());
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -103,34 +136,59 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (options.template && env.DATABASE_URL === defaultDatabase && !existsSync(defaultDatabase)) {
     copyFileSync(options.template, defaultDatabase);
   }
-  const spawnedAt = Date.now() - 200;
   const child = spawn(process.execPath, ['scripts/start.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const take = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output += text;
+    record(text);
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  // After the exit and its pipes' last data.
+  const closed = new Promise((resolveClose) => child.once('close', resolveClose));
 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`El servidor terminó al arrancar (código ${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) {
+      // Its last words (an error printed just before exiting) can still be in the pipes; a process it
+      // started may hold them open, so this waits a second at most.
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 1_000))]);
+      return {
+        ok: false,
+        reason: `El servidor terminó al arrancar (código ${child.exitCode}):\n${output}`,
+        output,
+      };
+    }
     try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) break;
+      // Bounded: whatever else holds the port may take the connection and never answer.
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return { ok: true, child, exited, env, port };
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`El servidor no respondió en 30 s:\n${output}`);
+      return { ok: false, reason: `El servidor no respondió en 30 s:\n${output}`, output };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+async function finishStart(
+  { child, exited, env, port }: Extract<Spawned, { ok: true }>,
+  dataDir: string,
+  cleanup: boolean,
+  spawnedAt: number,
+  output: () => string,
+): Promise<RunningServer> {
+  const url = `http://127.0.0.1:${port}`;
   // A first staff account made by this start is announced on the console before the server listens,
   // but the pipe's data can reach this process after the health check's answer: wait for the line, so
   // that tests reading it from `output()` never race it.
@@ -139,7 +197,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     passwordFile !== undefined && existsSync(passwordFile) && statSync(passwordFile).mtimeMs >= spawnedAt;
   for (
     const until = Date.now() + 10_000;
-    madeNow && !output.includes('Cuenta de personal creada:') && Date.now() < until;
+    madeNow && !output().includes('Cuenta de personal creada:') && Date.now() < until;
   )
     await new Promise((r) => setTimeout(r, 20));
 
@@ -151,7 +209,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     port,
     dataDir,
     env,
-    output: () => output,
+    output,
     process: child,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
