@@ -1,5 +1,5 @@
 import { INCIDENT_MESSAGES } from '../../domain/forms/incident';
-import { LineIcon } from '../ui/LineIcon';
+import { DoneIcon } from '../ui/LineIcon';
 
 export interface IncidentRegisteredProps {
   numeroIncidencia: string;
@@ -22,9 +22,7 @@ export default function IncidentRegistered({
         aria-hidden="true"
         className="grid size-12 place-items-center rounded-full bg-accent-100 text-accent-700"
       >
-        <LineIcon className="size-6" weight="2" box={20}>
-          <path d="m5 10.5 3.2 3L15 7" />
-        </LineIcon>
+        <DoneIcon className="size-6" />
       </span>
       <p className="text-xl font-bold text-brand-900">
         {INCIDENT_MESSAGES.success}{' '}

@@ -12,7 +12,7 @@ import { ROUTES } from '../../routes';
 import { FILES_FIELD, isFilesMessage, pickedFilesProblem } from '../../domain/attachments';
 import IncidentForm from './IncidentForm';
 import { useFormStamp } from './useFormStamp';
-import { LineIcon } from '../ui/LineIcon';
+import { DoneIcon, LineIcon } from '../ui/LineIcon';
 
 export interface SupportWidgetProps {
   /** Company WhatsApp number, digits with country code (config `WHATSAPP_NUMBER`). */
@@ -106,6 +106,15 @@ function failureDetail(error: ActionError): string | undefined {
   if (error.code === 'INTERNAL_SERVER_ERROR')
     return 'Tus datos siguen aquí: intenta nuevamente en unos momentos.';
   return error.message || undefined;
+}
+
+/** The thin cross of the dialog's and the notice's close buttons. */
+function CloseMark({ className }: { className: string }) {
+  return (
+    <LineIcon className={className} weight="1.8" box={20}>
+      <path d="M5 5l10 10M15 5 5 15" />
+    </LineIcon>
+  );
 }
 
 /**
@@ -225,9 +234,7 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
             command="close"
             className="grid size-10 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-brand-900"
           >
-            <LineIcon className="size-5" weight="1.8" box={20}>
-              <path d="M5 5l10 10M15 5 5 15" />
-            </LineIcon>
+            <CloseMark className="size-5" />
             <span className="sr-only">Cerrar</span>
           </button>
         </div>
@@ -263,9 +270,7 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
               aria-hidden="true"
               className="grid size-9 shrink-0 place-items-center rounded-full bg-accent-100 text-accent-700"
             >
-              <LineIcon className="size-5" weight="2" box={20}>
-                <path d="m5 10.5 3.2 3L15 7" />
-              </LineIcon>
+              <DoneIcon className="size-5" />
             </span>
             <div className="min-w-0 flex-1">
               <p className="font-semibold text-brand-900">
@@ -296,9 +301,7 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
               onClick={() => setRegistered(null)}
               className="grid size-9 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-brand-900"
             >
-              <LineIcon className="size-4" weight="1.8" box={20}>
-                <path d="M5 5l10 10M15 5 5 15" />
-              </LineIcon>
+              <CloseMark className="size-4" />
               <span className="sr-only">Cerrar aviso</span>
             </button>
           </div>

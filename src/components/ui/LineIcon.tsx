@@ -39,3 +39,12 @@ export function CheckIcon({ className }: { className: string }) {
     </LineIcon>
   );
 }
+
+/** The tick of a done outcome (an incident registered), drawn inside a round badge. */
+export function DoneIcon({ className }: { className: string }) {
+  return (
+    <LineIcon className={className} weight="2" box={20}>
+      <path d="m5 10.5 3.2 3L15 7" />
+    </LineIcon>
+  );
+}
