@@ -105,6 +105,25 @@ export function useSite(options: SiteOptions = {}): Site {
   let smtp: SmtpPeer | undefined;
   let db: Db | undefined;
 
+  // The pages the browser could not load whole (a connection cut mid-page, an error page), as it saw them.
+  const documentTrouble: string[] = [];
+  const watchDocuments = (connected: Browser): Browser => {
+    const newContext = connected.newContext.bind(connected);
+    connected.newContext = async (contextOptions) => {
+      const context = await newContext(contextOptions);
+      context.on('requestfailed', (request) => {
+        if (request.resourceType() === 'document')
+          documentTrouble.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? ''}`);
+      });
+      context.on('response', (response) => {
+        if (response.request().resourceType() === 'document' && response.status() >= 500)
+          documentTrouble.push(`${response.request().method()} ${response.url()}: ${response.status()}`);
+      });
+      return context;
+    };
+    return connected;
+  };
+
   beforeAll(async () => {
     if (options.shared) {
       if (options.env || options.smtp || options.keepGeneratedPassword) {
@@ -132,25 +151,6 @@ export function useSite(options: SiteOptions = {}): Site {
     for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
     if (!options.keepGeneratedPassword) await prepareFirstStaff(server!);
   });
-
-  // The pages the browser could not load whole (a connection cut mid-page, an error page), as it saw them.
-  const documentTrouble: string[] = [];
-  const watchDocuments = (connected: Browser): Browser => {
-    const newContext = connected.newContext.bind(connected);
-    connected.newContext = async (contextOptions) => {
-      const context = await newContext(contextOptions);
-      context.on('requestfailed', (request) => {
-        if (request.resourceType() === 'document')
-          documentTrouble.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? ''}`);
-      });
-      context.on('response', (response) => {
-        if (response.request().resourceType() === 'document' && response.status() >= 500)
-          documentTrouble.push(`${response.request().method()} ${response.url()}: ${response.status()}`);
-      });
-      return context;
-    };
-    return connected;
-  };
 
   // A test that fails prints what the file's own server wrote while it ran (warnings, errors) and the
   // pages its browser could not load whole: in a CI log, the only trace of either side of a failure.
