@@ -18,7 +18,14 @@ import { listIncidents } from '../../src/server/incidents/search.ts';
 import { searchEverything, type SearchResults } from '../../src/server/search/index.ts';
 import { highlight, queryWords, termsOf } from '../../src/server/search/terms.ts';
 import { describeEachEngine } from '../support/db.ts';
-import { insertClient, insertContactMessage, insertIncident } from '../support/factories.ts';
+import {
+  buildClient,
+  buildContactMessage,
+  insertClient,
+  insertContactMessage,
+  insertIncident,
+  insertIncidents,
+} from '../support/factories.ts';
 
 const author = { id: 'user-1', email: 'soporte@example.com' };
 const group = (results: SearchResults, kind: 'incidents' | 'messages' | 'clients') =>
@@ -243,6 +250,79 @@ describeEachEngine('staff search', (database) => {
     ]);
     expect(group(await searchEverything(db, 'escaner'), 'incidents').total).toBe(1);
     expect(group(await searchEverything(db, 'nomina'), 'messages').total).toBe(1);
+  });
+
+  it('indexes every row of a statement that inserts many, in each table, before and after migration 0039', async () => {
+    const { db } = database();
+    // Each table gets one statement of three rows (PostgreSQL: one trigger call per statement since 0039).
+    const seed = async (word: string) => {
+      const incidents = await insertIncidents(
+        db,
+        ['uno', 'dos', 'tres'].map((n) => ({ problema: `${word} ${n}: la caja no abre.` })),
+      );
+      const entries = await db
+        .insertInto('incidentEntries')
+        .values(
+          incidents.map((incidentId, index) => ({
+            incidentId,
+            kind: 'reply' as const,
+            authorId: author.id,
+            authorEmail: author.email,
+            body: `Respuesta ${word}respuesta número ${index}.`,
+            createdAt: '2025-01-01T11:00:00.000Z',
+          })),
+        )
+        .returning('id')
+        .execute();
+      expect(entries).toHaveLength(3);
+      const messages = await db
+        .insertInto('contactMessages')
+        .values(
+          ['Ana', 'Luis', 'Eva'].map((name) => buildContactMessage({ name, message: `${word} mensaje.` })),
+        )
+        .returning('id')
+        .execute();
+      const clients = await db
+        .insertInto('clients')
+        .values(
+          ['Uno', 'Dos', 'Tres'].map((n, index) =>
+            buildClient({
+              razonSocial: `${word} ${n} SRL`,
+              rnc: `10101010${index}`,
+              email: `${n}@example.com`,
+            }),
+          ),
+        )
+        .returning('id')
+        .execute();
+      // Only notes are searched: the meeting in the same statement indexes nothing of its own.
+      await db
+        .insertInto('clientEvents')
+        .values(
+          clients.map(({ id }, index) => ({
+            clientId: id,
+            kind: index === 2 ? 'created' : 'note',
+            actorId: null,
+            actorEmail: null,
+            detail: `${word}nota del cliente.`,
+            createdAt: '2025-01-01T11:00:00.000Z',
+          })),
+        )
+        .execute();
+      const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
+      const found = async (query: string, kind: 'incidents' | 'messages' | 'clients') =>
+        sorted(ids(await searchEverything(db, query), kind));
+      expect(await found(word, 'incidents')).toEqual(sorted(incidents));
+      expect(await found(`${word}respuesta`, 'incidents')).toEqual(sorted(incidents));
+      expect(await found(word, 'messages')).toEqual(sorted(messages.map(({ id }) => id)));
+      expect(await found(`${word}nota`, 'clients')).toEqual(sorted(clients.slice(0, 2).map(({ id }) => id)));
+      expect(await found(word, 'clients')).toEqual(sorted(clients.map(({ id }) => id)));
+    };
+    await seed('girasol');
+    await migrator(db).migrateTo('0038_search_stems');
+    await seed('amapola');
+    await migrator(db).migrateToLatest();
+    await seed('azucena');
   });
 
   it("filters the incident list by 'Texto' and the inbox by its search through the same index", async () => {

@@ -38,6 +38,7 @@ import * as liveEvents from './0032_live_events.ts';
 import * as articles from './0033_articles.ts';
 import * as articleRevisions from './0037_article_revisions.ts';
 import * as searchStems from './0038_search_stems.ts';
+import * as searchBulkTriggers from './0039_search_bulk_triggers.ts';
 import * as inboundOriginalParts from './0034_inbound_original_parts.ts';
 import * as articleVotes from './0035_article_votes.ts';
 import * as announcementsLogos from './0036_announcements_logos.ts';
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0036_announcements_logos': announcementsLogos,
   '0037_article_revisions': articleRevisions,
   '0038_search_stems': searchStems,
+  '0039_search_bulk_triggers': searchBulkTriggers,
 };
