@@ -6,7 +6,7 @@ import { isPostgres } from '../engine.ts';
  * (docs/decisions/0016, addendum). Migration 0030's row triggers called a refresh function for each new
  * row, and each call planned its insert again: 9,000 incidents inserted in one statement took 5.5 s,
  * against 2.0 s for the same insert with the documents written in one pass afterwards. An `after insert`
- * trigger `for each statement` sees the statement's new rows as a transition table (`added`) and
+ * trigger `for each statement` sees the statement's new rows as a transition table (`new_rows`, as migration 0020's counters) and
  * refreshes them all at once; a single-row insert costs what it did.
  *
  * Updates and deletes keep their row triggers: PostgreSQL allows no transition table on a trigger that
@@ -17,15 +17,15 @@ const POSTGRES_UP = [
   `create function search_rows_added() returns trigger language plpgsql as $$
     begin
       if tg_table_name = 'incidents' then
-        perform search_refresh_incident(array(select id from added));
+        perform search_refresh_incident(array(select id from new_rows));
       elsif tg_table_name = 'contact_messages' then
-        perform search_refresh_message(array(select id from added));
+        perform search_refresh_message(array(select id from new_rows));
       elsif tg_table_name = 'clients' then
-        perform search_refresh_client(array(select id from added));
+        perform search_refresh_client(array(select id from new_rows));
       elsif tg_table_name = 'incident_entries' then
-        perform search_refresh_incident(array(select distinct incident_id from added));
+        perform search_refresh_incident(array(select distinct incident_id from new_rows));
       elsif tg_table_name = 'client_events' then
-        perform search_refresh_client(array(select distinct client_id from added where kind = 'note'));
+        perform search_refresh_client(array(select distinct client_id from new_rows where kind = 'note'));
       end if;
       return null;
     end
@@ -42,7 +42,7 @@ const POSTGRES_UP = [
   `create trigger search_client_notes_changed after delete or update of detail, kind, client_id on client_events for each row execute function search_record_changed()`,
   ...['incidents', 'incident_entries', 'contact_messages', 'clients', 'client_events'].map(
     (table) =>
-      `create trigger search_${table}_added after insert on ${table} referencing new table as added for each statement execute function search_rows_added()`,
+      `create trigger search_${table}_added after insert on ${table} referencing new table as new_rows for each statement execute function search_rows_added()`,
   ),
 ];
 
