@@ -156,13 +156,23 @@ class LiveHub {
 
   add(subscriber: LiveSubscriber): void {
     this.subscribers.add(subscriber);
+    this.trace('live stream opened', subscriber);
     if (subscriber.incident) this.presenceChanged(subscriber.incident);
     else this.sendPresenceTo(subscriber);
   }
 
   remove(subscriber: LiveSubscriber): void {
     if (!this.subscribers.delete(subscriber)) return;
+    this.trace('live stream closed', subscriber);
     if (subscriber.incident) this.presenceChanged(subscriber.incident);
+  }
+
+  /** At LOG_LEVEL=debug, each stream's start and end: who, which incident, how many streams are open. */
+  private trace(message: string, subscriber: LiveSubscriber): void {
+    getLogger().debug(
+      { viewer: subscriber.viewer.id, incident: subscriber.incident, streams: this.subscribers.size },
+      message,
+    );
   }
 
   /** Ends every stream (shutdown: the browsers reconnect to another process with Last-Event-ID). */
@@ -212,11 +222,16 @@ class LiveHub {
   }
 
   private publish(numero: string, viewers: Viewer[]): void {
-    if (!this.listener) return;
+    const log = getLogger();
+    if (!this.listener) {
+      log.debug({ incident: numero, viewers: viewers.length }, 'presence not published: no listener');
+      return;
+    }
     const payload = JSON.stringify({ p: this.process, n: numero, v: viewers });
-    void this.listener
-      .query('select pg_notify($1, $2)', [`${PRESENCE_PREFIX}${this.schema}`, payload])
-      .catch(() => {});
+    void this.listener.query('select pg_notify($1, $2)', [`${PRESENCE_PREFIX}${this.schema}`, payload]).then(
+      () => log.debug({ incident: numero, viewers: viewers.length }, 'presence published'),
+      (error: unknown) => log.debug({ err: error, incident: numero }, 'presence not published'),
+    );
   }
 
   private repeatPresence(): void {
@@ -247,6 +262,10 @@ class LiveHub {
     else incidents.delete(message.n);
     if (incidents.size) this.remote.set(message.p, incidents);
     else this.remote.delete(message.p);
+    getLogger().debug(
+      { from: message.p, incident: message.n, viewers: viewers.length },
+      'presence from another process',
+    );
     if (before !== JSON.stringify(viewers)) this.tellLocal(message.n);
   }
 }

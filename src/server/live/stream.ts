@@ -37,6 +37,10 @@ const frame = (event: LiveEvent) => `id: ${event.id}\ndata: ${JSON.stringify(eve
 export async function liveStream(options: StreamOptions): Promise<Response> {
   const hub = liveHub();
   await hub.start();
+  // The browser left while the session was checked (its page closed or left just after loading): an
+  // aborted signal never fires 'abort' again, and nobody will read or cancel this stream, so it must
+  // not be opened at all, or it would stay among the incident's viewers for good.
+  if (options.signal?.aborted) return new Response(null, { status: 204 });
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   let closed = false;
