@@ -3,7 +3,8 @@
  * 'Asignadas a mí' and 'Sin asignar' filters alone and with the state filter, kept in the URL, across
  * pages and in the CSV link; the sort by last activity; the 'Asignada a', 'Última actividad' and age
  * columns; the 'Respuesta del cliente' mark on desktop and phone; axe at both sizes and no sideways
- * scroll on a phone. `LIST_SCREENSHOTS=/tmp/lista` saves screenshots at 390 and 1280 px.
+ * scroll on a phone, where 'Más filtros' folds the fields beside 'Texto' so the incidents come first.
+ * `LIST_SCREENSHOTS=/tmp/lista` saves screenshots at 390 and 1280 px.
  */
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -231,6 +232,11 @@ describe('incident list of the support desk', () => {
     }
     expect(await page.getByTestId('respuesta-del-cliente').count()).toBe(2);
     await hydrated(page);
+    // On a desktop every filter is shown, with no 'Más filtros' switch.
+    const form = page.getByRole('search', { name: 'Filtrar incidencias' });
+    for (const label of ['Número', 'Nombre', 'RNC', 'Estado', 'Vencimiento', 'Ordenar por', 'Texto'])
+      expect(await form.getByLabel(label, { exact: true }).isVisible()).toBe(true);
+    expect(await form.getByText('Más filtros').isVisible()).toBe(false);
     await expectNoAxeViolations(page);
     if (SHOTS) {
       await page.screenshot({ path: `${SHOTS}-desktop.png` });
@@ -264,6 +270,65 @@ describe('incident list of the support desk', () => {
     await page.waitForURL(/asignacion=mias/);
     expect(new URL(page.url()).searchParams.get('orden')).toBe('actividad');
     expect((await numbers(page))[0]).toBe(OLD_ACTIVE);
+    consoleWatch.assertNone();
+    await context.close();
+  });
+
+  it("puts the incidents first on a phone: 'Más filtros' folds the nine fields beside 'Texto', open when one is set", async () => {
+    const { context, page } = await signedIn(PHONE);
+    const consoleWatch = watchConsole(page);
+    await page.goto(`${server.url}/admin/incidencias`);
+    await hydrated(page);
+    const form = page.getByRole('search', { name: 'Filtrar incidencias' });
+    const more = form.getByText('Más filtros');
+    const fields = [
+      'Número',
+      'Nombre',
+      'RNC',
+      'Estado',
+      'Prioridad',
+      'Asignación',
+      'Origen',
+      'Vencimiento',
+      'Ordenar por',
+    ];
+    const shown = async () => {
+      const seen: string[] = [];
+      for (const label of fields)
+        if (await form.getByLabel(label, { exact: true }).isVisible()) seen.push(label);
+      return seen;
+    };
+    expect(await shown()).toEqual([]);
+    expect(await form.getByLabel('Texto').isVisible()).toBe(true);
+    expect(await form.getByRole('button', { name: 'Filtrar' }).isVisible()).toBe(true);
+    // The first incident starts on the first screen (844 px high).
+    const first = await page.locator('article[data-incidencia]').first().boundingBox();
+    expect(first && first.y + 120 < 844).toBe(true);
+    await expectNoAxeViolations(page);
+
+    await more.click();
+    expect(await shown()).toEqual(fields);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await more.click();
+    expect(await shown()).toEqual([]);
+    // By keyboard too: the switch is a checkbox, focused and turned with the space bar.
+    await form.getByLabel('Más filtros').focus();
+    await page.keyboard.press('Space');
+    expect(await shown()).toEqual(fields);
+
+    await form.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
+    await form.getByLabel('Ordenar por').selectOption('actividad');
+    await Promise.all([page.waitForURL(/estado=En/), form.getByRole('button', { name: 'Filtrar' }).click()]);
+    await hydrated(page);
+    // Set filters keep the fields open and are counted.
+    expect(await shown()).toEqual(fields);
+    expect(await more.innerText()).toBe('Más filtros2 activos');
+    expect(await form.getByLabel('Estado', { exact: true }).inputValue()).toBe('En Proceso');
+    // 'Texto' alone leaves them folded.
+    await page.goto(`${server.url}/admin/incidencias?q=factura`);
+    await hydrated(page);
+    expect(await shown()).toEqual([]);
+    expect(await more.innerText()).toBe('Más filtros');
     consoleWatch.assertNone();
     await context.close();
   });

@@ -11,7 +11,7 @@ import {
 import { incidentPath, ROUTES } from '../../routes';
 import type { IncidentFilters } from '../../server/incidents/query';
 import type { IncidentListItem } from '../../server/incidents/search';
-import { DownloadIcon } from './icons';
+import { ChevronDownIcon, DownloadIcon } from './icons';
 import IncidentPriorityControl, { PriorityBadge } from './IncidentPriority';
 import IncidentStateControl from './IncidentStateControl';
 
@@ -276,18 +276,19 @@ export default function IncidentsPanel({
 }: IncidentsPanelProps) {
   const [loading, setLoading] = useState(false);
   const onSubmit = (_event: FormEvent<HTMLFormElement>) => setLoading(true);
-  const filtered = Boolean(
-    filters.q ||
-    filters.numero ||
-    filters.nombre ||
-    filters.rnc ||
-    filters.estado ||
-    filters.prioridad ||
-    filters.asignacion ||
-    filters.origen ||
-    filters.plazo ||
+  // The filters beside 'Texto' that are set: on a phone their fields start open when any is.
+  const setFilters = [
+    filters.numero,
+    filters.nombre,
+    filters.rnc,
+    filters.estado,
+    filters.prioridad,
+    filters.asignacion,
+    filters.origen,
+    filters.plazo,
     filters.orden,
-  );
+  ].filter(Boolean).length;
+  const filtered = Boolean(filters.q) || setFilters > 0;
 
   return (
     <div className="flex flex-col gap-6">
@@ -317,74 +318,103 @@ export default function IncidentsPanel({
         aria-label="Filtrar incidencias"
         className="grid grid-cols-2 gap-3 rounded-card border border-line bg-white p-4 shadow-sm sm:gap-4 lg:grid-cols-4 lg:items-end"
       >
-        <FilterField id="f-numero" label="Número">
-          <input
-            id="f-numero"
-            name="numero"
-            defaultValue={filters.numero}
-            placeholder="INC-20250101-1234"
-            className={inputClass}
+        {/* On a phone the nine fields would fill the first screen: they fold behind 'Más filtros' (a
+            checkbox, so it works before and without JavaScript), open when one of them is set. From
+            'lg' up they are always shown, in the form's grid (the wrapper is 'contents'). */}
+        <input
+          id="f-mas"
+          type="checkbox"
+          defaultChecked={setFilters > 0}
+          className="peer sr-only lg:hidden"
+          aria-controls="f-campos"
+        />
+        <label
+          htmlFor="f-mas"
+          className="col-span-2 flex cursor-pointer items-center justify-between gap-2 rounded-button px-1 py-1 text-sm font-semibold text-brand-900 peer-checked:[&>svg]:rotate-180 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-500 lg:hidden"
+        >
+          <span>
+            Más filtros
+            {setFilters > 0 ? (
+              <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-700">
+                {setFilters === 1 ? '1 activo' : `${setFilters} activos`}
+              </span>
+            ) : null}
+          </span>
+          <ChevronDownIcon className="size-5 text-muted transition-transform" />
+        </label>
+        <div
+          id="f-campos"
+          className="col-span-2 grid-cols-2 gap-3 sm:gap-4 max-lg:hidden max-lg:peer-checked:grid lg:contents"
+        >
+          <FilterField id="f-numero" label="Número">
+            <input
+              id="f-numero"
+              name="numero"
+              defaultValue={filters.numero}
+              placeholder="INC-20250101-1234"
+              className={inputClass}
+            />
+          </FilterField>
+          <FilterField id="f-nombre" label="Nombre">
+            <input id="f-nombre" name="nombre" defaultValue={filters.nombre} className={inputClass} />
+          </FilterField>
+          <FilterField id="f-rnc" label="RNC">
+            <input
+              id="f-rnc"
+              name="rnc"
+              defaultValue={filters.rnc}
+              inputMode="numeric"
+              className={inputClass}
+            />
+          </FilterField>
+          <SelectFilter
+            name="estado"
+            label="Estado"
+            value={filters.estado}
+            options={[['', 'Todos'], ...INCIDENT_STATES.map((state) => [state, state] as const)]}
           />
-        </FilterField>
-        <FilterField id="f-nombre" label="Nombre">
-          <input id="f-nombre" name="nombre" defaultValue={filters.nombre} className={inputClass} />
-        </FilterField>
-        <FilterField id="f-rnc" label="RNC">
-          <input
-            id="f-rnc"
-            name="rnc"
-            defaultValue={filters.rnc}
-            inputMode="numeric"
-            className={inputClass}
+          <SelectFilter
+            name="prioridad"
+            label="Prioridad"
+            value={filters.prioridad}
+            options={[['', 'Todas'], ...INCIDENT_PRIORITIES.map((priority) => [priority, priority] as const)]}
           />
-        </FilterField>
-        <SelectFilter
-          name="estado"
-          label="Estado"
-          value={filters.estado}
-          options={[['', 'Todos'], ...INCIDENT_STATES.map((state) => [state, state] as const)]}
-        />
-        <SelectFilter
-          name="prioridad"
-          label="Prioridad"
-          value={filters.prioridad}
-          options={[['', 'Todas'], ...INCIDENT_PRIORITIES.map((priority) => [priority, priority] as const)]}
-        />
-        <SelectFilter
-          name="asignacion"
-          label="Asignación"
-          value={filters.asignacion}
-          options={[
-            ['', 'Todas'],
-            ['mias', 'Asignadas a mí'],
-            ['sin-asignar', 'Sin asignar'],
-          ]}
-        />
-        <SelectFilter
-          name="origen"
-          label="Origen"
-          value={filters.origen}
-          options={[['', 'Todos'], ...INCIDENT_ORIGINS.map((origin) => [origin, origin] as const)]}
-        />
-        <SelectFilter
-          name="plazo"
-          label="Vencimiento"
-          value={filters.plazo}
-          options={[
-            ['', 'Todas'],
-            ['vencidas', 'Vencidas'],
-            ['hoy', 'Vencen hoy'],
-          ]}
-        />
-        <SelectFilter
-          name="orden"
-          label="Ordenar por"
-          value={filters.orden}
-          options={[
-            ['', 'Más recientes'],
-            ['actividad', 'Última actividad'],
-          ]}
-        />
+          <SelectFilter
+            name="asignacion"
+            label="Asignación"
+            value={filters.asignacion}
+            options={[
+              ['', 'Todas'],
+              ['mias', 'Asignadas a mí'],
+              ['sin-asignar', 'Sin asignar'],
+            ]}
+          />
+          <SelectFilter
+            name="origen"
+            label="Origen"
+            value={filters.origen}
+            options={[['', 'Todos'], ...INCIDENT_ORIGINS.map((origin) => [origin, origin] as const)]}
+          />
+          <SelectFilter
+            name="plazo"
+            label="Vencimiento"
+            value={filters.plazo}
+            options={[
+              ['', 'Todas'],
+              ['vencidas', 'Vencidas'],
+              ['hoy', 'Vencen hoy'],
+            ]}
+          />
+          <SelectFilter
+            name="orden"
+            label="Ordenar por"
+            value={filters.orden}
+            options={[
+              ['', 'Más recientes'],
+              ['actividad', 'Última actividad'],
+            ]}
+          />
+        </div>
         <FilterField id="f-texto" label="Texto" className="col-span-2 lg:col-span-3">
           <input
             id="f-texto"

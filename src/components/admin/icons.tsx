@@ -19,3 +19,8 @@ export const DownloadIcon = (p: { className?: string }) => (
     <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
   </Icon>
 );
+export const ChevronDownIcon = (p: { className?: string }) => (
+  <Icon {...p}>
+    <path d="m6 9 6 6 6-6" />
+  </Icon>
+);
