@@ -305,6 +305,7 @@ describe('incident list of the support desk', () => {
     const first = await page.locator('article[data-incidencia]').first().boundingBox();
     expect(first && first.y + 120 < 844).toBe(true);
     await expectNoAxeViolations(page);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}-phone-folded.png` });
 
     await more.click();
     expect(await shown()).toEqual(fields);
