@@ -179,6 +179,8 @@ describe('business-hours clock', () => {
       { ...PHONE, javaScriptEnabled: false },
     );
     await page.goto(`${server.url}/admin/incidencias`);
+    // On a phone the fields beside 'Texto' are folded; 'Más filtros' opens them without JavaScript too.
+    await page.getByRole('search', { name: 'Filtrar incidencias' }).getByText('Más filtros').click();
     await page.getByLabel('Vencimiento').selectOption('hoy');
     await Promise.all([page.waitForURL(/plazo=hoy/), page.getByRole('button', { name: 'Filtrar' }).click()]);
     const listed = await page
