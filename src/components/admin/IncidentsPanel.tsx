@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode, type SubmitEvent } from 'react';
 import { formatAgo, formatStaffDateTime } from '../../domain/dates';
 import {
   INCIDENT_ORIGINS,
@@ -275,7 +275,7 @@ export default function IncidentsPanel({
   selfHref = ROUTES.adminIncidents,
 }: IncidentsPanelProps) {
   const [loading, setLoading] = useState(false);
-  const onSubmit = (_event: FormEvent<HTMLFormElement>) => setLoading(true);
+  const onSubmit = (_event: SubmitEvent<HTMLFormElement>) => setLoading(true);
   // The filters beside 'Texto' that are set: on a phone their fields start open when any is.
   const setFilters = [
     filters.numero,

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { useHydrated } from './hydrated';
 
 export type Feedback = { kind: 'ok' | 'error'; text: string } | null;
@@ -52,7 +52,7 @@ export function useChoiceForm<T extends string>(
     }
   }
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     if (!hydrated) return;
     if (!changed) {
       event.preventDefault();
