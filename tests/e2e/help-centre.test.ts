@@ -149,7 +149,10 @@ describe('help centre', () => {
     await page.waitForURL((url) => url.search === '?q=FACTURACION+electronica');
     await wholePage(page);
     expect(page.url()).toContain('/ayuda?q=FACTURACION+electronica');
-    expect(await page.getByRole('heading', { level: 2 }).first().innerText()).toBe(
+    // The results are the page's second section (`content-visibility: auto`): until the browser's first
+    // frame after the load decides it is near the viewport, its contents are skipped and its heading's
+    // innerText is '' (seen in 6 of 30 loads read at once, page complete; the CI failures of this test).
+    await poll(() => page.getByRole('heading', { level: 2 }).first().innerText()).toBe(
       'Resultados para «FACTURACION electronica»',
     );
     expect(
