@@ -71,6 +71,12 @@ describe.each([
         'clientes',
         'contacto',
       ]);
+      // Below the first, each section is laid out only as it nears the viewport.
+      expect(
+        await page
+          .locator('main > section')
+          .evaluateAll((sections) => sections.map((section) => getComputedStyle(section).contentVisibility)),
+      ).toEqual(['visible', ...Array(5).fill('auto')]);
 
       const hero = page.locator('section#inicio');
       await poll(() => hero.getByRole('heading', { level: 1 }).innerText()).toMatch(
