@@ -116,7 +116,7 @@ export const POSTGRES_FUNCTIONS = [
   $$`,
 ];
 
-const POSTGRES_TRIGGERS = [
+export const POSTGRES_TRIGGERS = [
   `create trigger search_incidents_changed after insert or update of numero_incidencia, email, rnc, nombre, problema on incidents for each row execute function search_record_changed()`,
   `create trigger search_entries_changed after insert or delete or update of body, incident_id on incident_entries for each row execute function search_record_changed()`,
   `create trigger search_messages_changed after insert or update of email, name, message on contact_messages for each row execute function search_record_changed()`,

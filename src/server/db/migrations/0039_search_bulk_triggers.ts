@@ -1,18 +1,31 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine.ts';
+import { POSTGRES_TRIGGERS } from './0030_search.ts';
 
 /**
  * PostgreSQL: the search documents of inserted rows are written once per statement, not once per row
  * (docs/decisions/0016, addendum). Migration 0030's row triggers called a refresh function for each new
  * row, and each call planned its insert again: 9,000 incidents inserted in one statement took 5.5 s,
  * against 2.0 s for the same insert with the documents written in one pass afterwards. An `after insert`
- * trigger `for each statement` sees the statement's new rows as a transition table (`new_rows`, as migration 0020's counters) and
- * refreshes them all at once; a single-row insert costs what it did.
+ * trigger `for each statement` sees the statement's new rows as a transition table (`new_rows`, as
+ * migration 0020's counters) and refreshes them all at once; a single-row insert costs what it did.
  *
  * Updates and deletes keep their row triggers: PostgreSQL allows no transition table on a trigger that
  * names its columns (`update of …`) or has more than one event, and those come one row at a time.
  * SQLite is unchanged (its triggers are statements inside the row's write, with no planning to repeat).
  */
+
+/** The tables whose rows are searched, and migration 0030's row trigger on each. */
+const TABLES = [
+  ['incidents', 'search_incidents_changed'],
+  ['incident_entries', 'search_entries_changed'],
+  ['contact_messages', 'search_messages_changed'],
+  ['clients', 'search_clients_changed'],
+  ['client_events', 'search_client_notes_changed'],
+] as const;
+
+const DROP_ROW_TRIGGERS = TABLES.map(([table, trigger]) => `drop trigger ${trigger} on ${table}`);
+
 const POSTGRES_UP = [
   `create function search_rows_added() returns trigger language plpgsql as $$
     begin
@@ -30,38 +43,25 @@ const POSTGRES_UP = [
       return null;
     end
   $$`,
-  'drop trigger search_incidents_changed on incidents',
-  'drop trigger search_entries_changed on incident_entries',
-  'drop trigger search_messages_changed on contact_messages',
-  'drop trigger search_clients_changed on clients',
-  'drop trigger search_client_notes_changed on client_events',
+  ...DROP_ROW_TRIGGERS,
+  // 0030's triggers without their insert event.
   `create trigger search_incidents_changed after update of numero_incidencia, email, rnc, nombre, problema on incidents for each row execute function search_record_changed()`,
   `create trigger search_entries_changed after delete or update of body, incident_id on incident_entries for each row execute function search_record_changed()`,
   `create trigger search_messages_changed after update of email, name, message on contact_messages for each row execute function search_record_changed()`,
   `create trigger search_clients_changed after update of email, rnc, razon_social, nombre_representante on clients for each row execute function search_record_changed()`,
   `create trigger search_client_notes_changed after delete or update of detail, kind, client_id on client_events for each row execute function search_record_changed()`,
-  ...['incidents', 'incident_entries', 'contact_messages', 'clients', 'client_events'].map(
-    (table) =>
+  ...TABLES.map(
+    ([table]) =>
       `create trigger search_${table}_added after insert on ${table} referencing new table as new_rows for each statement execute function search_rows_added()`,
   ),
 ];
 
-/** Migration 0030's triggers, as they were. */
+/** Back to migration 0030's triggers, as they were. */
 const POSTGRES_DOWN = [
-  ...['incidents', 'incident_entries', 'contact_messages', 'clients', 'client_events'].map(
-    (table) => `drop trigger search_${table}_added on ${table}`,
-  ),
+  ...TABLES.map(([table]) => `drop trigger search_${table}_added on ${table}`),
   'drop function search_rows_added()',
-  'drop trigger search_incidents_changed on incidents',
-  'drop trigger search_entries_changed on incident_entries',
-  'drop trigger search_messages_changed on contact_messages',
-  'drop trigger search_clients_changed on clients',
-  'drop trigger search_client_notes_changed on client_events',
-  `create trigger search_incidents_changed after insert or update of numero_incidencia, email, rnc, nombre, problema on incidents for each row execute function search_record_changed()`,
-  `create trigger search_entries_changed after insert or delete or update of body, incident_id on incident_entries for each row execute function search_record_changed()`,
-  `create trigger search_messages_changed after insert or update of email, name, message on contact_messages for each row execute function search_record_changed()`,
-  `create trigger search_clients_changed after insert or update of email, rnc, razon_social, nombre_representante on clients for each row execute function search_record_changed()`,
-  `create trigger search_client_notes_changed after insert or delete or update of detail, kind, client_id on client_events for each row execute function search_record_changed()`,
+  ...DROP_ROW_TRIGGERS,
+  ...POSTGRES_TRIGGERS,
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {
