@@ -276,8 +276,8 @@ export default function IncidentsPanel({
 }: IncidentsPanelProps) {
   const [loading, setLoading] = useState(false);
   const onSubmit = (_event: SubmitEvent<HTMLFormElement>) => setLoading(true);
-  // The filters beside 'Texto' that are set: on a phone their fields start open when any is.
-  const setFilters = [
+  // How many of the filters beside 'Texto' are set: on a phone their folded fields start open when any is.
+  const activeFolded = [
     filters.numero,
     filters.nombre,
     filters.rnc,
@@ -288,7 +288,7 @@ export default function IncidentsPanel({
     filters.plazo,
     filters.orden,
   ].filter(Boolean).length;
-  const filtered = Boolean(filters.q) || setFilters > 0;
+  const filtered = Boolean(filters.q) || activeFolded > 0;
 
   return (
     <div className="flex flex-col gap-6">
@@ -324,7 +324,7 @@ export default function IncidentsPanel({
         <input
           id="f-mas"
           type="checkbox"
-          defaultChecked={setFilters > 0}
+          defaultChecked={activeFolded > 0}
           className="peer sr-only lg:hidden"
           aria-controls="f-campos"
         />
@@ -334,9 +334,9 @@ export default function IncidentsPanel({
         >
           <span>
             Más filtros
-            {setFilters > 0 ? (
+            {activeFolded > 0 ? (
               <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-700">
-                {setFilters === 1 ? '1 activo' : `${setFilters} activos`}
+                {activeFolded === 1 ? '1 activo' : `${activeFolded} activos`}
               </span>
             ) : null}
           </span>
