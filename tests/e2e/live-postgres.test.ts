@@ -25,6 +25,7 @@ import {
   createStaffAccount,
   firstStaffPassword,
   generatedFirstPassword,
+  outputFrom,
   startServer,
   TEST_AUTH_SECRET,
   type RunningServer,
@@ -86,14 +87,10 @@ describe.skipIf(!postgresAvailable)('live updates across two processes (PostgreS
 
   // A failed test prints what both processes wrote while it ran: which side of a live update was late.
   beforeEach(({ onTestFailed }) => {
-    const from = [a.output().length, b.output().length];
+    const written = { A: outputFrom(a, 60), B: outputFrom(b, 60) };
     onTestFailed(() => {
-      for (const [index, server] of [a, b].entries()) {
-        const lines = server.output().slice(from[index]).trim().split('\n').slice(-60).join('\n');
-        console.error(
-          `El proceso ${index === 0 ? 'A' : 'B'} escribió durante la prueba (últimas líneas):\n${lines}`,
-        );
-      }
+      for (const [name, lines] of Object.entries(written))
+        console.error(`El proceso ${name} escribió durante la prueba (últimas líneas):\n${lines()}`);
     });
   });
 

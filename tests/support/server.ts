@@ -46,6 +46,15 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * What `server` writes from now on, read when asked: its last `lines` lines (a failed test prints them,
+ * the only trace of the server's side in a CI log).
+ */
+export function outputFrom(server: RunningServer, lines: number): () => string {
+  const from = server.output().length;
+  return () => server.output().slice(from).trim().split('\n').slice(-lines).join('\n');
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const probe = createServer();

@@ -13,6 +13,7 @@ import { connectBrowser, watchConsole } from './browser.ts';
 import {
   firstStaffEmail,
   firstStaffPassword,
+  outputFrom,
   prepareFirstStaff,
   startServer,
   type RunningServer,
@@ -156,11 +157,10 @@ export function useSite(options: SiteOptions = {}): Site {
   // pages its browser could not load whole: in a CI log, the only trace of either side of a failure.
   beforeEach(({ onTestFailed }) => {
     documentTrouble.length = 0;
-    const running = server && !options.shared ? server : undefined;
-    const from = running?.output().length ?? 0;
+    // Its last 100 lines: at the default level, every request is one.
+    const written = server && !options.shared ? outputFrom(server, 100) : undefined;
     onTestFailed(() => {
-      // Its last 100 lines: at the default level, every request is one.
-      const printed = running?.output().slice(from).trim().split('\n').slice(-100).join('\n');
+      const printed = written?.();
       if (printed) console.error(`El servidor escribió durante la prueba (últimas líneas):\n${printed}`);
       if (documentTrouble.length > 0)
         console.error(`Páginas que el navegador no cargó enteras:\n${documentTrouble.join('\n')}`);
