@@ -19,8 +19,13 @@
  *    the three ratios is the figure. Target: ≥ 0.8× alone.
  *    The server reads them at its default `UPLOAD_MB_PER_SECOND` (all uploads together), reported.
  *
+ * 5. HTML (issue 38, F2): twenty HTML-only mails of 20 MB (`<p>palabra <b>x</b></p>` repeated) posted to
+ *    the webhook, 2 at a time, while `/healthz` is asked every 50 ms from a process of its own; its p50,
+ *    p99 and slowest answer during the posts. Target: p99 under 100 ms (the conversion to text happens in
+ *    the mail reader's worker, never on the server's thread).
+ *
  * Builds first unless `--no-build`. `BENCH_MAILS=200` sets another count (a quick check).
- * `BENCH_ONLY=memory` runs only part 3 (the 25 MB mail by IMAP and by the webhook, each on a fresh server),
+ * `BENCH_ONLY=html` runs only part 5 (on a server of its own, no mailbox). `BENCH_ONLY=memory` runs only part 3 (the 25 MB mail by IMAP and by the webhook, each on a fresh server),
  * on a database with no mails yet; `BENCH_ONLY=memory BENCH_REPEAT=2` measures it twice in one run. glibc's
  * allocator settings in the bench's environment (`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`, …)
  * are passed on to the server, to try them. Never touches DATABASE_URL; everything lives in temporary
@@ -45,10 +50,12 @@ import { MAIL_BRAND } from '../tests/support/mail-brand.ts';
 import { createStaffAccount, ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
 
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && ONLY !== 'memory') throw new Error(`BENCH_ONLY=${ONLY}: solo se admite 'memory'`);
+if (ONLY !== '' && ONLY !== 'memory' && ONLY !== 'html')
+  throw new Error(`BENCH_ONLY=${ONLY}: solo se admite 'memory' o 'html'`);
 const MEMORY_ONLY = ONLY === 'memory';
+const HTML_ONLY = ONLY === 'html';
 const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
-const MAILS = MEMORY_ONLY ? 0 : Number(process.env.BENCH_MAILS ?? 1000);
+const MAILS = MEMORY_ONLY || HTML_ONLY ? 0 : Number(process.env.BENCH_MAILS ?? 1000);
 const OPEN_INCIDENTS = Math.max(1, Math.round(MAILS / 5));
 const TARGET_SECONDS = 60;
 const TARGET_GROWTH_MB = 100;
@@ -341,6 +348,108 @@ async function uploadWhile(
   return { done, bytes: done * UPLOAD_BYTES };
 }
 
+const HTML_MAILS = 20;
+const HTML_BYTES = 20 * 1000 * 1000;
+const HTML_PARALLEL = 2;
+const HEALTH_EVERY_MS = 50;
+const TARGET_HEALTH_P99_MS = 100;
+
+/**
+ * `/healthz` asked every {@link HEALTH_EVERY_MS} ms by a process of its own (so that this one's posting
+ * does not delay the asking), until it is told to stop on its standard input; each answer's time in ms.
+ */
+async function healthTimesWhile(url: string, run: () => Promise<void>): Promise<number[]> {
+  const source = `
+    const times = [];
+    let stop = false;
+    process.stdin.on('data', () => (stop = true));
+    (async () => {
+      while (!stop) {
+        const started = performance.now();
+        const response = await fetch(${JSON.stringify(`${url}/healthz`)});
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error('healthz ' + response.status);
+        const took = performance.now() - started;
+        times.push(took);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, ${HEALTH_EVERY_MS} - took)));
+      }
+      process.stdout.write(JSON.stringify(times));
+      process.exit(0);
+    })();
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  try {
+    await run();
+  } finally {
+    child.stdin.end('stop\n');
+  }
+  if ((await exited) !== 0) throw new Error('El proceso que pregunta /healthz falló');
+  return JSON.parse(output) as number[];
+}
+
+const percentile = (values: number[], share: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
+};
+
+/** Part 5: twenty 20 MB HTML mails to the webhook while /healthz is timed (see the module's comment). */
+async function htmlScenario(dataDir: string): Promise<void> {
+  const file = join(dataDir, 'html.db');
+  const server = await startServer({
+    dataDir,
+    env: {
+      DATABASE_URL: file,
+      LOG_LEVEL: 'warn',
+      INBOUND_ADDRESS: INBOUND,
+      STAFF_INBOX,
+      INBOUND_WEBHOOK_SECRET: SECRET,
+      VISITOR_MAIL_DAILY_CAP: '0',
+    },
+  });
+  try {
+    const unit = '<p>palabra <b>x</b></p>\r\n';
+    const body = unit.repeat(Math.ceil(HTML_BYTES / unit.length));
+    const mails = Array.from({ length: HTML_MAILS }, (_, index) =>
+      Buffer.from(
+        [
+          `From: Remitente ${index} <html${index}@bench.example>`,
+          `To: ${INBOUND}`,
+          `Subject: Correo HTML grande ${index}`,
+          `Message-ID: <html-${index}@bench.example>`,
+          'MIME-Version: 1.0',
+          'Content-Type: text/html; charset=utf-8',
+          '',
+          `<p>No abre el sistema (${index}).</p>`,
+          body,
+        ].join('\r\n'),
+      ),
+    );
+    const started = performance.now();
+    const times = await healthTimesWhile(server.url, () => postAll(server.url, mails, HTML_PARALLEL));
+    const seconds = (performance.now() - started) / 1000;
+    const db = new DatabaseSync(file, { readOnly: true });
+    const incidents = Number((db.prepare('select count(*) as n from incidents').get() as { n: number }).n);
+    db.close();
+    if (incidents < HTML_MAILS)
+      throw new Error(`Solo ${incidents} de ${HTML_MAILS} correos HTML abrieron incidencia`);
+    const p99 = percentile(times, 0.99);
+    console.log(
+      `HTML: ${HTML_MAILS} correos de ${(mails[0]!.length / 1e6).toFixed(1)} MB por el webhook (${HTML_PARALLEL} a la vez) en ${seconds.toFixed(1)} s; /healthz cada ${HEALTH_EVERY_MS} ms (${times.length} respuestas):`,
+    );
+    console.log(
+      `  p50 ${percentile(times, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, máximo ${Math.max(...times).toFixed(1)} ms  objetivo p99 < ${TARGET_HEALTH_P99_MS} ms  ${p99 < TARGET_HEALTH_P99_MS ? 'OK' : 'NO'}`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   if (!process.argv.includes('--no-build')) {
     console.log('Compilando el sitio (astro build)…');
@@ -350,6 +459,14 @@ async function main(): Promise<void> {
     });
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'vertice-bench-mail-'));
+  if (HTML_ONLY) {
+    try {
+      await htmlScenario(dataDir);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    return;
+  }
   const file = join(dataDir, 'site.db');
   let imap: PrivateDovecot | undefined;
   let server: RunningServer | undefined;
@@ -561,6 +678,9 @@ async function main(): Promise<void> {
     console.log(
       `  sola ${rates(aloneRates)} req/s, con las subidas ${rates(besideRates)} req/s (tramos alternos de ${UPLOAD_SECONDS} s): ${ratios.map((value) => `${value.toFixed(2)}×`).join(', ')}; mediana ${ratio.toFixed(2)}×  objetivo ≥ ${TARGET_UPLOAD_RATIO}×  ${ratio >= TARGET_UPLOAD_RATIO ? 'OK' : 'NO'}`,
     );
+    await server?.stop();
+    server = undefined;
+    await htmlScenario(dataDir);
   } finally {
     await server?.stop();
     await imap?.stop();

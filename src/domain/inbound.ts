@@ -14,7 +14,13 @@ export const REFUSAL_REASONS: Record<string, string> = {
   'no-sender': 'No trae remitente',
 };
 
+/** 'No se pudo leer el correo (más de 64 niveles de partes anidadas)' for `unreadable: <why>`. */
+const UNREADABLE = /^unreadable(?::\s*(.*))?$/s;
+
 export function refusalReasonLabel(reason: string | null): string {
+  const unreadable = reason ? UNREADABLE.exec(reason) : null;
+  if (unreadable)
+    return unreadable[1] ? `No se pudo leer el correo (${unreadable[1]})` : 'No se pudo leer el correo';
   return (reason && REFUSAL_REASONS[reason]) ?? reason ?? 'Sin motivo registrado';
 }
 

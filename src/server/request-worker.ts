@@ -31,6 +31,15 @@ interface Pending {
   timer?: NodeJS.Timeout;
 }
 
+/**
+ * The rejection of a request that outlasted its time-out (the worker is ended for it): that request's
+ * own work is what did not end (a mail that takes too long to read), unlike the other requests waiting,
+ * which fail with a plain error, as at any end of the worker.
+ */
+export class RequestTimeoutError extends Error {
+  override name = 'RequestTimeoutError';
+}
+
 export class RequestWorker {
   readonly #worker: Worker;
   readonly #options: RequestWorkerOptions;
@@ -104,6 +113,8 @@ export class RequestWorker {
     return new Promise((resolve, reject) => {
       const timer = timeout
         ? setTimeout(() => {
+            this.#pending.delete(id);
+            reject(new RequestTimeoutError(timeout.message));
             this.#end(new Error(timeout.message));
             void this.#worker.terminate();
           }, timeout.ms)

@@ -11,7 +11,9 @@ import { parseConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { authorizedBearer, inboundMailHandler } from '../../src/server/inbound/webhook.ts';
 import { describeEachEngine } from '../support/db.ts';
-import { inboundFixture } from '../support/inbound.ts';
+import { refusalReasonLabel } from '../../src/domain/inbound.ts';
+import { originalBytes } from '../../src/server/inbound/original.ts';
+import { deepHtmlMail, inboundFixture, nestedMultipartMail } from '../support/inbound.ts';
 
 const SECRET = 'webhook-secreto-de-prueba-0123456789abcdef';
 const silent = { info() {}, error() {} };
@@ -149,6 +151,53 @@ describeEachEngine('inbound-mail webhook', (database) => {
     });
     expect((await post(url, body, auth)).status).toBe(202);
     expect(await stored(db)).toHaveLength(1);
+  });
+});
+
+describeEachEngine('inbound-mail webhook, hostile mail (issue 38, F1)', (database) => {
+  const auth = { Authorization: `Bearer ${SECRET}` };
+
+  it('a mail nested 300 multipart levels deep is stored as refused, with its original, and the next mail goes on (202, never 503)', async () => {
+    const { db } = database();
+    const url = await serve(db, { INBOUND_WEBHOOK_SECRET: SECRET });
+    const nested = nestedMultipartMail(300);
+    const response = await post(url, nested, auth);
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ resultado: 'rejected' });
+    const [row] = await db
+      .selectFrom('inboundMessages')
+      .select(['id', 'outcome', 'reason', 'sender', 'subject', 'messageId'])
+      .execute();
+    expect(row).toMatchObject({
+      outcome: 'rejected',
+      reason: 'unreadable: más de 64 niveles de partes anidadas',
+      sender: 'carmen@panaderia.example',
+      subject: 'Factura anidada',
+      messageId: 'anidado@panaderia.example',
+    });
+    expect(refusalReasonLabel(row!.reason)).toBe(
+      'No se pudo leer el correo (más de 64 niveles de partes anidadas)',
+    );
+    expect((await originalBytes(db, row!.id))?.equals(nested)).toBe(true);
+    // Delivered again: the same record, nothing new.
+    expect(await (await post(url, nested, auth)).json()).toEqual({ resultado: 'duplicate' });
+
+    const next = await post(url, inboundFixture('new-incident'), auth);
+    expect(next.status).toBe(202);
+    expect(await next.json()).toEqual({ resultado: 'new-incident' });
+    expect(await db.selectFrom('incidents').select('origen').execute()).toEqual([{ origen: 'Correo' }]);
+  });
+
+  it("an HTML-only mail of <div> nested 5,000 deep becomes an incident with its readable text (202), the depth past the conversion's limit left out", async () => {
+    const { db } = database();
+    const url = await serve(db, { INBOUND_WEBHOOK_SECRET: SECRET });
+    const response = await post(url, deepHtmlMail(5000), auth);
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ resultado: 'new-incident' });
+    const incident = await db.selectFrom('incidents').select(['problema', 'email']).executeTakeFirstOrThrow();
+    expect(incident.email).toBe('carmen@panaderia.example');
+    expect(incident.problema).toContain('La impresora fiscal no imprime.');
+    expect(incident.problema).not.toContain('hondo');
   });
 });
 

@@ -24,8 +24,11 @@ import { receiveMail } from '../../src/server/inbound/mail.ts';
 import type { DbEngine } from '../../src/server/db/index.ts';
 import { describeEngine } from './db.ts';
 import { dovecotProblem, startPrivateDovecot, type PrivateDovecot } from './dovecot.ts';
+import { originalBytes } from '../../src/server/inbound/original.ts';
 import {
+  deepHtmlMail,
   inboundFixture,
+  nestedMultipartMail,
   openFormIncident,
   testInboundSettings,
   testMailbox,
@@ -171,6 +174,32 @@ export function pollerSuite(engine: DbEngine): void {
 
         // Nothing left: the next round does nothing.
         expect(await pollMailbox(db, options())).toEqual({ status: 'done', processed: 0, rejected: 0 });
+      });
+
+      it('a mail nested 300 multipart levels deep goes to Rechazados with its original, and the two mails behind it go on in the same round (issue 38, F1)', async () => {
+        const { db } = database();
+        const nested = nestedMultipartMail(300);
+        await append([nested, deepHtmlMail(5000), inboundFixture('new-incident')]);
+        expect(await pollMailbox(db, options())).toEqual({ status: 'done', processed: 2, rejected: 1 });
+        const after = await folders();
+        expect(after.INBOX).toEqual([]);
+        expect(after[REJECTED_FOLDER]).toEqual([['<anidado@panaderia.example>', true]]);
+        expect(after[PROCESSED_FOLDER]).toEqual([
+          ['<profundo@panaderia.example>', true],
+          [NEW_ID, true],
+        ]);
+        const stored = await db
+          .selectFrom('inboundMessages')
+          .select(['id', 'outcome', 'reason'])
+          .orderBy('id')
+          .execute();
+        expect(stored.map(({ outcome, reason }) => ({ outcome, reason }))).toEqual([
+          { outcome: 'rejected', reason: 'unreadable: más de 64 niveles de partes anidadas' },
+          { outcome: 'new-incident', reason: null },
+          { outcome: 'new-incident', reason: null },
+        ]);
+        expect((await originalBytes(db, stored[0]!.id))?.equals(nested)).toBe(true);
+        expect(await db.selectFrom('incidents').select('origen').execute()).toHaveLength(2);
       });
 
       it('a crash between storing and moving stores nothing twice; a failure before storing loses nothing', async () => {

@@ -148,3 +148,47 @@ export function testMailbox(imap: () => PrivateDovecot) {
 
   return { mailbox, folders, append };
 }
+
+/** Hostile mails of the security review (issue 38, F1 and F2), built here: CRLF lines, as on the wire. */
+const hostileHead = (messageId: string, subject: string, contentType: string) =>
+  [
+    'From: Carmen Peña <carmen@panaderia.example>',
+    'To: soporte@vertice.example',
+    `Subject: ${subject}`,
+    `Message-ID: <${messageId}>`,
+    'Date: Mon, 03 Mar 2025 11:00:00 -0400',
+    'MIME-Version: 1.0',
+    `Content-Type: ${contentType}`,
+    '',
+    '',
+  ].join('\r\n');
+
+/** `depth` levels of `multipart/mixed`, one inside the other, around one line of text. */
+export function nestedMultipartMail(depth: number, messageId = 'anidado@panaderia.example'): Buffer {
+  const open: string[] = [];
+  const close: string[] = [];
+  for (let level = 1; level < depth; level += 1) {
+    open.push(`--b${level - 1}\r\nContent-Type: multipart/mixed; boundary="b${level}"\r\n\r\n`);
+    close.unshift(`--b${level - 1}--\r\n`);
+  }
+  const inner = `--b${depth - 1}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nNo imprime la factura.\r\n--b${depth - 1}--\r\n`;
+  return Buffer.from(
+    hostileHead(messageId, 'Factura anidada', 'multipart/mixed; boundary="b0"') +
+      open.join('') +
+      inner +
+      close.join(''),
+  );
+}
+
+/** An HTML-only mail: one paragraph, then `<div>` nested `depth` deep around a word. */
+export function deepHtmlMail(depth: number, messageId = 'profundo@panaderia.example'): Buffer {
+  const html = `<p>La impresora fiscal no imprime.</p>${'<div>'.repeat(depth)}hondo${'</div>'.repeat(depth)}`;
+  return Buffer.from(hostileHead(messageId, 'HTML profundo', 'text/html; charset=utf-8') + html + '\r\n');
+}
+
+/** An HTML-only mail of about `bytes` bytes: `<p>palabra <b>x</b></p>` repeated after a first paragraph. */
+export function largeHtmlMail(bytes: number, messageId = 'grande-html@panaderia.example'): Buffer {
+  const unit = '<p>palabra <b>x</b></p>\r\n';
+  const html = `<p>No abre el sistema.</p>\r\n${unit.repeat(Math.ceil(bytes / unit.length))}`;
+  return Buffer.from(hostileHead(messageId, 'HTML grande', 'text/html; charset=utf-8') + html);
+}

@@ -19,8 +19,9 @@ import type { Logger } from 'pino';
 import { isPostgres } from '../db/engine.ts';
 import type { Db } from '../db/index.ts';
 import { ingestMessage, type InboundSettings, type IngestResult } from './index.ts';
-import { MAIL_CHANNEL, receiveMailStream } from './mail.ts';
+import { MAIL_CHANNEL, readMailStream } from './mail.ts';
 import { MailStream } from './mime-worker.ts';
+import { RequestTimeoutError } from '../request-worker.ts';
 
 export const PROCESSED_FOLDER = 'Procesados';
 export const REJECTED_FOLDER = 'Rechazados';
@@ -100,14 +101,21 @@ async function ensureFolders(client: ImapFlow): Promise<void> {
     if (!existing.has(folder)) await client.mailboxCreate(folder);
 }
 
-/** A mail too large to download: recorded through the same path (so it is counted once), refused. */
-async function refuseTooLarge(
+type Envelope =
+  { messageId?: string; subject?: string; from?: Array<{ address?: string; name?: string }> } | undefined;
+
+/**
+ * A mail not read (too large to download, or its reading failed in the reader's worker): recorded
+ * through the same path from what the server's envelope says (so it is counted once), refused, with no
+ * original (the mail itself is in 'Rechazados'). `unreadable`: why its reading failed.
+ */
+async function refuseUnread(
   db: Db,
   settings: InboundSettings,
   uid: number,
-  envelope:
-    { messageId?: string; subject?: string; from?: Array<{ address?: string; name?: string }> } | undefined,
+  envelope: Envelope,
   now: Date,
+  unreadable: string | null = null,
 ): Promise<IngestResult> {
   const messageId = envelope?.messageId?.replace(/^<|>$/g, '') ?? null;
   const from = envelope?.from?.[0];
@@ -124,12 +132,20 @@ async function refuseTooLarge(
       text: '',
       files: [],
       raw: null,
-      refusal: { outcome: 'rejected', reason: 'too-large' },
+      refusal: unreadable ? null : { outcome: 'rejected', reason: 'too-large' },
       reportOf: null,
+      unreadable,
     },
     settings,
     now,
   );
+}
+
+/** Why the reading of a mail failed, as 'Rechazados' shows it (after 'No se pudo leer el correo'). */
+function unreadText(error: unknown): string {
+  if (error instanceof RequestTimeoutError) return 'tardó demasiado en leerse';
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 /** The channel name of the mailbox reader in `inbound_polls`. */
@@ -215,12 +231,26 @@ export async function pollMailbox(db: Db, options: PollOptions): Promise<PollRes
           const meta = await client.fetchOne(range, { size: true, envelope: true }, { uid: true });
           if (!meta) continue;
           let stored: IngestResult;
+          const envelope = meta.envelope as Envelope;
           if ((meta.size ?? 0) > options.maxBytes) {
-            stored = await refuseTooLarge(db, options.settings, uid, meta.envelope as never, now());
+            stored = await refuseUnread(db, options.settings, uid, envelope, now());
           } else {
             const mail = await downloadMail(target, uid, options.maxBytes);
             if (!mail) continue;
-            stored = await receiveMailStream(db, mail, options.settings, now());
+            // A mail whose reading fails (it outlasted the reader's time-out, or ended its worker) is
+            // refused on its own, and the round goes on: a failed read of one mail never keeps the others
+            // waiting behind it. One that cannot be parsed comes back read as unreadable, its original kept.
+            const read = await readMailStream(mail).then(
+              (message) => ({ message }),
+              (error: unknown) => ({ error }),
+            );
+            mail.abort();
+            if ('message' in read) {
+              stored = await ingestMessage(db, read.message, options.settings, now());
+            } else {
+              options.log?.warn({ err: read.error, uid }, 'inbound mail could not be read');
+              stored = await refuseUnread(db, options.settings, uid, envelope, now(), unreadText(read.error));
+            }
           }
           const refused =
             (stored.outcome === 'duplicate' ? stored.firstOutcome : stored.outcome) === 'rejected';

@@ -82,7 +82,15 @@ export interface ChannelMessage {
   refusal?: { outcome: 'ignored' | 'rejected'; reason: string } | null;
   /** A delivery report: the ids of the messages it reports on; null when it is none. */
   reportOf?: string[] | null;
+  /**
+   * The channel could not read it (a mail too deeply nested, say): why, in Spanish. It is refused
+   * whatever else it says ({@link UNREADABLE_REASON}), its original kept, so that the channel goes on.
+   */
+  unreadable?: string | null;
 }
+
+/** The reason of a refused message its channel could not read: `unreadable: <why>` (src/domain/inbound.ts). */
+export const UNREADABLE_REASON = 'unreadable';
 
 export interface InboundSettings {
   /** The mail brand, with `inboundAddress` and `staffInbox` (src/server/mail/index.ts `mailBrand`). */
@@ -186,6 +194,8 @@ async function decide(
   now: Date,
   files: { prepared: PreparedFile[]; refused: RefusedFile[] },
 ): Promise<Decision> {
+  if (message.unreadable)
+    return { outcome: 'rejected', reason: capped(`${UNREADABLE_REASON}: ${message.unreadable}`, 300) };
   // A delivery report names the mail that bounced: it may come from mailer-daemon, and is automatic.
   if (message.reportOf) {
     const ids = message.reportOf.map((id) => normalizeMessageId(id).toLowerCase());

@@ -1,20 +1,20 @@
 /**
  * The e-mail channel's reading of a raw RFC 5322 message (IMAP and the webhook both hand it the bytes):
- * postal-mime parses the MIME tree; an HTML-only mail becomes text through html-to-text; the quoted
+ * postal-mime parses the MIME tree and an HTML-only mail becomes text (html-to-text), both in the reader's
+ * worker (mime-worker.ts), which also says when a mail cannot be read; the quoted
  * history ("El … escribió:", "On … wrote:", Outlook's "De: … Enviado: …" block, `>` lines) and
  * signatures are removed by email-reply-parser. It also says what the desk must not act on (automatic
  * mail, the mailbox's spam flag) and which of our mails a delivery report names. Nothing here touches
  * the database: src/server/inbound/index.ts decides.
  */
 import EmailReplyParser from 'email-reply-parser';
-import { convert } from 'html-to-text';
 import type { Address, Email } from 'postal-mime';
 import { normalizeMessageId } from '../incidents/mail-thread.ts';
 import type { Db } from '../db/index.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/attachments.ts';
 import type { IncomingFile } from '../attachments/files.ts';
 import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
-import { MailStream, readMime, type ReadMime, type StagedOriginal } from './mime-worker.ts';
+import { MailStream, readMime, type ReadMime } from './mime-worker.ts';
 
 /** The channel's name in `inbound_messages.channel`. */
 export const MAIL_CHANNEL = 'correo';
@@ -50,23 +50,13 @@ function partText(content: ArrayBuffer | Uint8Array | string): string {
   return typeof content === 'string' ? content : new TextDecoder().decode(content);
 }
 
+/** The text of a mail that could not be read: what an incident opened from it ('Crear incidencia') says. */
+export const UNREADABLE_TEXT = '(No se pudo leer el correo: ver el original.)';
+
 /** The new text of a reply: quoted history and signatures removed; the whole text if that leaves nothing readable. */
 export function newTextOf(text: string): string {
   const visible = new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
   return visible;
-}
-
-/** HTML as plain text: links without their URLs, images dropped, quoted blocks kept as `>` lines. */
-export function htmlToText(html: string): string {
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'a', options: { ignoreHref: true } },
-      { selector: 'img', format: 'skip' },
-      { selector: 'style', format: 'skip' },
-      { selector: 'head', format: 'skip' },
-    ],
-  });
 }
 
 /**
@@ -115,21 +105,16 @@ export async function readMailStream(stream: MailStream): Promise<ChannelMessage
   return messageFrom(await stream.finish());
 }
 
-function messageFrom({ email, sha256, raw, original }: ReadMime): ChannelMessage {
+function messageFrom(read: ReadMime): ChannelMessage {
   try {
-    return messageOf(email, sha256, raw, original);
+    return messageOf(read);
   } catch (error) {
-    original?.release();
+    read.original?.release();
     throw error;
   }
 }
 
-function messageOf(
-  email: Email,
-  sha256: string,
-  raw: Uint8Array | null,
-  original: StagedOriginal | null,
-): ChannelMessage {
+function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadMime): ChannelMessage {
   const header = (name: string) => email.headers.find((item) => item.key === name)?.value;
   const allHeaders = (name: string) =>
     email.headers.filter((item) => item.key === name).map((item) => item.value);
@@ -150,7 +135,7 @@ function messageOf(
     .map((item) => item.address.replace(/^<|>$/g, '').trim().toLowerCase())
     .filter(Boolean);
 
-  const isReport = /^\s*multipart\/report/i.test(header('content-type') ?? '');
+  const isReport = !unreadable && /^\s*multipart\/report/i.test(header('content-type') ?? '');
   const reportOf = isReport
     ? [
         ...new Set(
@@ -171,7 +156,6 @@ function messageOf(
       ]
     : null;
 
-  const text = email.text?.trim() ? email.text : email.html ? htmlToText(email.html) : '';
   const automatic = automaticReason(header);
   const spam = /^\s*yes\b/i.test(header('x-spam-flag') ?? '');
   return {
@@ -182,7 +166,7 @@ function messageOf(
     recipients,
     threadKeys: [...new Set([...messageIds(header('in-reply-to')), ...messageIds(header('references'))])],
     subject: (email.subject ?? '').trim(),
-    text: newTextOf(text),
+    text: unreadable ? UNREADABLE_TEXT : newTextOf(readable),
     files: isReport ? [] : filesOf(email),
     raw,
     original,
@@ -192,6 +176,7 @@ function messageOf(
         ? { outcome: 'rejected', reason: 'spam' }
         : null,
     reportOf,
+    unreadable,
   };
 }
 

@@ -29,6 +29,27 @@ import { ORIGINAL_PART_BYTES, writeOriginal } from './original.ts';
 import type { Email } from 'postal-mime';
 
 const YOUNG_GENERATION_MB = 4;
+/** MIME parts nested deeper than this make a mail unreadable (postal-mime's own limit is 256). */
+export const MAX_MIME_DEPTH = 64;
+/** HTML a mail's text is made from, at most (characters); the rest stays in its original. */
+export const HTML_MAX_CHARS = 1024 * 1024;
+/** A mail's readable text, at most (characters): far past what an entry keeps (5,000). */
+export const READABLE_MAX_CHARS = 100_000;
+/**
+ * How an HTML-only mail becomes text (html-to-text): links without their URLs, images dropped, quoted
+ * blocks kept as `>` lines; elements deeper than 200 levels or past 20,000 children of one element
+ * are left out (what a real mail never reaches; 5,000 nested `<div>` overflowed the stack).
+ */
+export const HTML_TEXT_OPTIONS = {
+  wordwrap: false,
+  limits: { maxDepth: 200, maxChildNodes: 20_000, ellipsis: '…' },
+  selectors: [
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'img', format: 'skip' },
+    { selector: 'style', format: 'skip' },
+    { selector: 'head', format: 'skip' },
+  ],
+} as const;
 export const PARSE_TIMEOUT_MS = 60_000;
 /** Longest a write of the original or of the files may take before the worker is ended. */
 const WRITE_TIMEOUT_MS = 60_000;
@@ -277,7 +298,70 @@ const owned = (views) => [...new Set(views.map((view) => view.buffer))];
 // methods are there: else the chunks are kept and joined for PostalMime.parse.
 const PARSER_STEPS = ['processLine', 'hasReportParts', 'collectNode', 'renderTextContent', 'buildMessage', 'encodeAttachments'];
 const linesByHand = PARSER_STEPS.every((name) => typeof PostalMime.prototype[name] === 'function');
-const PARSE_OPTIONS = { forceRfc822Attachments: true, attachmentEncoding: 'arraybuffer' };
+const PARSE_OPTIONS = {
+  forceRfc822Attachments: true,
+  attachmentEncoding: 'arraybuffer',
+  maxNestingDepth: ${MAX_MIME_DEPTH},
+};
+// A mail that cannot be read (a parse that failed: too deep, headers too large, …) is not an error of
+// the stream: it is hashed and compressed to its end all the same, its reading stopped, and ends as
+// 'unreadable' with its reason in Spanish and what its own headers say (read from the first
+// HEAD_BYTES alone), so that its channel stores it as refused, with its original, and goes on.
+const HEAD_BYTES = 64 * 1024;
+const unreadableReason = (error) => {
+  const text = String((error && error.message) || error);
+  if (/nesting depth/i.test(text)) return 'más de ${MAX_MIME_DEPTH} niveles de partes anidadas';
+  if (/header size/i.test(text)) return 'cabeceras demasiado grandes';
+  if (/call stack/i.test(text)) return 'estructura demasiado profunda';
+  return text.slice(0, 200);
+};
+// The header block at the start of the bytes (up to the first empty line, else its complete lines).
+const headerBlock = (bytes) => {
+  for (let index = 0; index + 1 < bytes.length; index++) {
+    if (bytes[index] !== 0x0a) continue;
+    if (bytes[index + 1] === 0x0a) return bytes.subarray(0, index + 1);
+    if (bytes[index + 1] === 0x0d && bytes[index + 2] === 0x0a) return bytes.subarray(0, index + 1);
+  }
+  const last = bytes.lastIndexOf(0x0a);
+  return last === -1 ? new Uint8Array() : bytes.subarray(0, last + 1);
+};
+const headersOnly = async (bytes) => {
+  const block = headerBlock(bytes);
+  const whole = new Uint8Array(block.length + 2);
+  whole.set(block);
+  whole.set([0x0d, 0x0a], block.length);
+  try {
+    const email = await PostalMime.parse(whole.buffer, PARSE_OPTIONS);
+    return { ...email, text: undefined, html: undefined, attachments: [] };
+  } catch {
+    return { headers: [], attachments: [] };
+  }
+};
+// The readable text of a mail, computed here rather than on the server's thread (issue 38, F2: a 20 MB
+// HTML mail converted there stalled every page for seconds): its plain text, else its HTML as text
+// (html-to-text, with limits on the HTML it takes, its depth and its children: a <div> nested 5,000
+// deep overflowed the stack), at most READABLE_MAX characters. The rest stays in the original.
+const { convert: convertHtml } = require(workerData.htmlToText);
+const HTML_TEXT_OPTIONS = ${JSON.stringify(HTML_TEXT_OPTIONS)};
+const HTML_MAX = ${HTML_MAX_CHARS};
+const READABLE_MAX = ${READABLE_MAX_CHARS};
+const readableOf = (email) => {
+  if (email.text && email.text.trim()) return email.text.slice(0, READABLE_MAX);
+  if (!email.html) return '';
+  try {
+    return convertHtml(email.html.slice(0, HTML_MAX), HTML_TEXT_OPTIONS).slice(0, READABLE_MAX);
+  } catch {
+    return '';
+  }
+};
+// What goes back for a mail read: the MIME tree without its bodies (their text is 'readable'), and
+// the attachments' buffers to move.
+const replyOf = (email, unreadable) => {
+  const buffers = [];
+  for (const part of email.attachments) if (part.content instanceof ArrayBuffer) buffers.push(part.content);
+  const readable = unreadable ? '' : readableOf(email);
+  return [{ email: { ...email, text: undefined, html: undefined }, readable, unreadable }, buffers];
+};
 const streams = new Map();
 // A line as postal-mime's readLine gives it: without its trailing CR and LF bytes.
 const trimLine = (line) => {
@@ -355,7 +439,21 @@ const readChunk = async (state, view) => {
   if (state.spoolError) throw state.spoolError;
   state.hash.update(view);
   const compressed = new Promise((resolve, reject) => state.gzip.write(view, (error) => (error ? reject(error) : resolve())));
-  state.work = state.work.then(() => feedLines(state, view));
+  if (state.headLength < HEAD_BYTES) {
+    const head = view.slice(0, HEAD_BYTES - state.headLength);
+    state.head.push(head);
+    state.headLength += head.length;
+  }
+  state.work = state.work.then(() =>
+    state.unreadable
+      ? undefined
+      : feedLines(state, view).catch((error) => {
+          state.unreadable = unreadableReason(error);
+          state.kept = [];
+          state.partial = [];
+          state.pending = null;
+        }),
+  );
   // Both settled before the chunk is let go (zlib may still be reading it when the parse failed).
   const [read, written] = await Promise.allSettled([state.work, compressed]);
   if (read.status === 'rejected') throw read.reason;
@@ -390,6 +488,7 @@ const ops = {
     const state = {
       hash: createHash('sha256'), gzip, spool, spoolError, parser: null, settle,
       work: Promise.resolve(), pending: null, partial: [], partialLength: 0, kept: [], keptLength: 0,
+      head: [], headLength: 0, unreadable: null,
     };
     gzip.on('data', (data) => {
       if (state.spoolError || !spool || spool.closed) return;
@@ -463,7 +562,16 @@ const ops = {
     if (!state) throw new Error('el correo ya no se está leyendo');
     try {
       await state.work;
-      const email = await closeLines(state);
+      let unreadable = state.unreadable;
+      let email = null;
+      if (!unreadable)
+        try {
+          email = await closeLines(state);
+        } catch (error) {
+          unreadable = unreadableReason(error);
+        }
+      if (unreadable) email = await headersOnly(joined(state.head, state.headLength));
+      state.head = [];
       await new Promise((resolve, reject) => {
         state.gzip.once('error', reject);
         state.gzip.once('end', resolve);
@@ -474,9 +582,8 @@ const ops = {
       streams.delete(key);
       state.settle();
       staged.set(key, state.spool);
-      const buffers = [];
-      for (const part of email.attachments) if (part.content instanceof ArrayBuffer) buffers.push(part.content);
-      return [{ email, sha256, staged: key }, buffers];
+      const [reply, buffers] = replyOf(email, unreadable);
+      return [{ ...reply, sha256, staged: key }, buffers];
     } catch (error) {
       if (streams.get(key) === state) dropStream(key, state);
       throw error;
@@ -488,11 +595,17 @@ const ops = {
     return [{}, []];
   },
   async parse({ raw }) {
-    const email = await PostalMime.parse(raw, PARSE_OPTIONS);
+    let email;
+    let unreadable = null;
+    try {
+      email = await PostalMime.parse(raw, PARSE_OPTIONS);
+    } catch (error) {
+      unreadable = unreadableReason(error);
+      email = await headersOnly(new Uint8Array(raw, 0, Math.min(raw.byteLength, HEAD_BYTES)));
+    }
     const sha256 = createHash('sha256').update(new Uint8Array(raw)).digest('hex');
-    const buffers = [];
-    for (const part of email.attachments) if (part.content instanceof ArrayBuffer) buffers.push(part.content);
-    return [{ email, sha256, raw }, [raw, ...buffers]];
+    const [reply, buffers] = replyOf(email, unreadable);
+    return [{ ...reply, sha256, raw }, [raw, ...buffers]];
   },
   async original({ staged: key, target, inboundId, onlyIfMissing }) {
     const spool = staged.get(key);
@@ -532,7 +645,8 @@ parentPort.on('message', async ({ id, op, ...message }) => {
 });
 `;
 
-let modulePaths: { module: string; pg: string; imapflow: string; spool: string } | undefined;
+let modulePaths:
+  { module: string; pg: string; imapflow: string; htmlToText: string; spool: string } | undefined;
 let current: RequestWorker | undefined;
 
 function worker(): RequestWorker {
@@ -542,6 +656,7 @@ function worker(): RequestWorker {
     module: resolve('postal-mime'),
     pg: resolve('pg'),
     imapflow: resolve('imapflow'),
+    htmlToText: resolve('html-to-text'),
     spool: tmpdir(),
   };
   const made = new RequestWorker({
@@ -627,7 +742,12 @@ export class StagedOriginal {
 }
 
 export interface ReadMime {
+  /** Postal-mime's tree, without its bodies (`text`, `html`): their text is {@link readable}. */
   email: Email;
+  /** The mail's text: its plain text, else its HTML as text (both capped: see {@link HTML_MAX_CHARS}). */
+  readable: string;
+  /** Why the mail could not be read (in Spanish), its `email` then only its own headers; else null. */
+  unreadable: string | null;
   /** Hex SHA-256 of the mail's bytes. */
   sha256: string;
   /** The bytes ({@link readMime}); null for a streamed mail. */
@@ -652,6 +772,8 @@ export async function readMime(given: Uint8Array, options: { move?: boolean } = 
   });
   return {
     email: reply.email as Email,
+    readable: reply.readable as string,
+    unreadable: (reply.unreadable as string | null) ?? null,
     sha256: reply.sha256 as string,
     raw: new Uint8Array(reply.raw as ArrayBuffer),
     original: null,
@@ -814,6 +936,8 @@ export class MailStream {
     });
     return {
       email: reply.email as Email,
+      readable: reply.readable as string,
+      unreadable: (reply.unreadable as string | null) ?? null,
       sha256: reply.sha256 as string,
       raw: null,
       original: new StagedOriginal(this.#worker, reply.staged as string),

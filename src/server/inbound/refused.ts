@@ -80,10 +80,11 @@ async function readAgain(row: {
   original: Buffer | null;
 }): Promise<ChannelMessage> {
   if (row.original && row.channel === MAIL_CHANNEL) {
+    // A mail whose reading fails again (it outlasts the reader's time-out) opens from its record.
     const message = await readMail(
       new Uint8Array(row.original.buffer, row.original.byteOffset, row.original.byteLength),
-    );
-    return { ...message, raw: null };
+    ).catch(() => null);
+    if (message) return { ...message, raw: null };
   }
   return {
     channel: row.channel,

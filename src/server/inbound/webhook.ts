@@ -6,9 +6,11 @@
  * whole, and refused past `INBOUND_MAX_BYTES`; `astro dev` answers it
  * through src/pages/api/inbound-mail.ts. Both share {@link authorizedBearer} and {@link streamLimited}.
  *
- * 202 stored (a mail delivered twice is stored once: 202 again), 401 a wrong or missing secret (the
- * body is not read), 404 when no secret is set (the webhook is off), 413 past the limit, 503 when the
- * database fails (the sender keeps the mail and retries).
+ * 202 stored (a mail delivered twice is stored once: 202 again; a mail that cannot be parsed is stored
+ * too, refused with its original), 401 a wrong or missing secret (the body is not read), 404 when no
+ * secret is set (the webhook is off), 413 past the limit, 422 a mail whose reading outlasted the
+ * reader's time-out (nothing of it kept: the sender's server bounces it to its sender), 503 only when
+ * the database or the reader's worker fails (the sender keeps the mail and retries).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,8 +18,9 @@ import type { Logger } from 'pino';
 import { ROUTES } from '../../routes.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { inboundSettings, type IngestResult } from './index.ts';
-import { receiveMail, receiveMailStream } from './mail.ts';
+import { RequestTimeoutError } from '../request-worker.ts';
+import { inboundSettings, ingestMessage, type ChannelMessage, type IngestResult } from './index.ts';
+import { readMailStream } from './mail.ts';
 import { MailStream } from './mime-worker.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -61,7 +64,7 @@ export async function streamLimited(
 }
 
 export interface WebhookAnswer {
-  status: 202 | 401 | 404 | 405 | 413 | 503;
+  status: 202 | 401 | 404 | 405 | 413 | 422 | 503;
   body: Record<string, string>;
 }
 
@@ -70,6 +73,7 @@ export const WEBHOOK_ANSWERS = {
   wrongMethod: { status: 405, body: { error: 'Solo se admite POST' } },
   unauthorized: { status: 401, body: { error: 'No autorizado' } },
   tooLarge: { status: 413, body: { error: 'El correo supera INBOUND_MAX_BYTES' } },
+  unreadable: { status: 422, body: { error: 'No se pudo leer el correo: tardó demasiado en leerse' } },
   unavailable: { status: 503, body: { error: 'No se pudo guardar el correo; reinténtalo más tarde' } },
 } as const satisfies Record<string, WebhookAnswer>;
 
@@ -83,12 +87,26 @@ export async function storeWebhookMail(
   config: Config,
   log?: Pick<Logger, 'info' | 'error'>,
 ): Promise<WebhookAnswer> {
+  // Read first: a mail that cannot be parsed comes back read as unreadable (stored, refused); one whose
+  // reading outlasts the time-out is this mail's fault, not an outage, and retrying it would not help.
+  let message: ChannelMessage;
+  const stream = mail instanceof MailStream ? mail : new MailStream();
+  try {
+    if (!(mail instanceof MailStream)) await stream.push(mail);
+    message = await readMailStream(stream);
+  } catch (error) {
+    if (error instanceof RequestTimeoutError) {
+      log?.error({ err: error }, 'inbound mail could not be read');
+      return WEBHOOK_ANSWERS.unreadable;
+    }
+    log?.error({ err: error }, 'inbound mail not stored');
+    return WEBHOOK_ANSWERS.unavailable;
+  } finally {
+    stream.abort();
+  }
   let result: IngestResult;
   try {
-    result =
-      mail instanceof MailStream
-        ? await receiveMailStream(db, mail, inboundSettings(config), new Date())
-        : await receiveMail(db, mail, inboundSettings(config), new Date());
+    result = await ingestMessage(db, message, inboundSettings(config), new Date());
   } catch (error) {
     log?.error({ err: error }, 'inbound mail not stored');
     return WEBHOOK_ANSWERS.unavailable;
