@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { safeFileName } from '../../domain/attachments.ts';
+import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
 import type { Database } from '../db/schema.ts';
 import type { MailAttachment } from '../mail/types.ts';
 import { incidentIdByToken } from '../incidents/follow-up.ts';
@@ -66,7 +66,8 @@ export async function storeAttachments(
         entryId: input.entryId,
         blobSha256: blob,
         thumbSha256: thumb,
-        filename: safeFileName(file.filename),
+        // Named by what it is, whoever prepared it (files.ts does the same).
+        filename: fileNameForType(file.filename, file.contentType),
         contentType: file.contentType,
         size: file.size ?? file.data.byteLength,
         droppedReason: null,
