@@ -10,7 +10,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
 import type { Database } from '../db/schema.ts';
 import type { MailAttachment } from '../mail/types.ts';
-import { incidentIdByToken } from '../incidents/follow-up.ts';
+import { incidentIdByToken, shownToCustomer } from '../incidents/follow-up.ts';
 import { IMAGE_TYPES, type PreparedFile, type RefusedFile } from './files.ts';
 
 export { attachmentsByEntry, droppedText } from './list.ts';
@@ -119,7 +119,7 @@ async function content(
     .select(['incidentAttachments.filename', 'incidentAttachments.contentType', 'blobs.data'])
     .where('incidentAttachments.id', '=', id);
   if (incidentId !== undefined) query = query.where('incidentAttachments.incidentId', '=', incidentId);
-  // The visitor never sees the files of an internal note.
+  // The visitor never sees the files of an internal note, nor of an unverified answer not accepted.
   if (visitor)
     query = query.where((eb) =>
       eb.or([
@@ -127,7 +127,11 @@ async function content(
         eb(
           'incidentAttachments.entryId',
           'in',
-          eb.selectFrom('incidentEntries').select('id').where('kind', 'in', ['reply', 'answer']),
+          eb
+            .selectFrom('incidentEntries')
+            .select('incidentEntries.id')
+            .where('incidentEntries.kind', 'in', ['reply', 'answer'])
+            .where(shownToCustomer),
         ),
       ]),
     );

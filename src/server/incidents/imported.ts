@@ -60,6 +60,9 @@ export interface ImportedIncident extends IncidentFields {
     /** 'correo': an answer that came by mail; 'Remitente sin verificar' with `unverified`. */
     via?: 'correo';
     unverified?: boolean;
+    /** An unverified answer accepted as the customer's: when, and the staff e-mail. */
+    acceptedAt?: string;
+    acceptedBy?: string;
     /** The inbound message it came from ('Ver original'), already stored here. */
     inboundMessageId?: number;
   }>;
@@ -168,6 +171,8 @@ export async function insertImportedIncident(
     ...entry,
     via: entry.via ?? null,
     unverified: entry.unverified ?? false,
+    acceptedAt: entry.acceptedAt ?? null,
+    acceptedBy: entry.acceptedBy ?? null,
     inboundMessageId: entry.inboundMessageId ?? null,
   }));
   const entryIds: number[] = [];
