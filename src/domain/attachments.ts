@@ -80,6 +80,41 @@ export function safeFileName(name: string): string {
   return base.slice(0, 120 - ext.length) + ext;
 }
 
+/**
+ * The extensions a kept file may carry, by the content type it was sniffed as (the first is the one
+ * it is given): a name is never trusted to say what a file is (issue 38, F4).
+ */
+const EXTENSIONS_OF_TYPE: Readonly<Record<string, readonly string[]>> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/webp': ['webp'],
+  'image/gif': ['gif'],
+  'application/pdf': ['pdf'],
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['docx'],
+  'text/plain': ['txt', 'log'],
+  'text/csv': ['csv'],
+};
+
+/**
+ * A kept file's name with the extension of the type it was found to be, whatever it was sent as:
+ * `factura.jar` found to be DOCX is `factura.docx`, `informe.html` found to be PDF `informe.pdf`; a
+ * name whose extension already fits keeps it as written (`FOTO.JPEG`), one without an extension gets
+ * it (`acta` → `acta.pdf`, `acta 1.5` → `acta 1.5.pdf`). The name is made safe first
+ * ({@link safeFileName}); a type not listed leaves it as it is.
+ */
+export function fileNameForType(name: string, contentType: string): string {
+  const safe = safeFileName(name);
+  const allowed = EXTENSIONS_OF_TYPE[contentType.split(';')[0]!.trim().toLowerCase()];
+  if (!allowed) return safe;
+  const match = /\.([a-z0-9]{1,10})$/i.exec(safe);
+  const extension = match?.[1]?.toLowerCase();
+  if (extension && allowed.includes(extension)) return safe;
+  // Only a last part with a letter is an extension ('acta 1.5' has none).
+  const stem = match && /[a-z]/i.test(match[1]!) ? safe.slice(0, match.index) : safe;
+  return safeFileName(`${stem || 'archivo'}.${allowed[0]}`);
+}
+
 export const ATTACHMENT_MESSAGES = {
   tooMany: `Puedes adjuntar hasta ${MAX_FILES} archivos por envío.`,
   fileTooLarge: (name: string) => `«${name}» supera los 10 MB: no se adjuntó.`,

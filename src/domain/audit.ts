@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = {
   'incident.state': 'Cambio de estado de incidencia',
   'incident.reply': 'Respuesta al cliente',
   'incident.note': 'Nota interna agregada',
+  'incident.answer-accepted': 'Respuesta sin verificar aceptada como del cliente',
   'client.created': 'Cliente agregado',
   'client.welcome': 'Correo de bienvenida enviado',
   'client.edited': 'Cliente editado',

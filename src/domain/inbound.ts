@@ -6,6 +6,13 @@
 /** New incidents one sender may open by mail in an hour; past it the mail is refused ('Rechazados'). */
 export const NEW_INCIDENTS_PER_SENDER_PER_HOUR = 5;
 
+/**
+ * Mails one sender may have joined to an incident by the number in their subject alone (rule 3,
+ * 'Remitente sin verificar') in a UTC day (issue 38, F3: a day has 9,000 numbers to guess); past it such
+ * a mail is taken as matching nothing and opens an incident of its own, under the limit above.
+ */
+export const SUBJECT_MATCHES_PER_SENDER_PER_DAY = 5;
+
 /** The reasons src/server/inbound stores for a refused message, as staff read them. */
 export const REFUSAL_REASONS: Record<string, string> = {
   spam: 'El filtro del buzón lo marcó como spam',

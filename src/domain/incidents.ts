@@ -141,6 +141,10 @@ export type TimelineEntry =
       via?: 'correo';
       /** Matched only by the number in the subject and the From header: 'Remitente sin verificar'. */
       sinVerificar?: boolean;
+      /** An unverified answer not accepted yet: its entry's id, for 'Aceptar como del cliente' (issue 38). */
+      porAceptar?: number;
+      /** An unverified answer a staff member accepted as the customer's: who (e-mail) and when. */
+      aceptada?: { autor: string; fecha: string };
       /** The stored mail it came from, for 'Ver original'. */
       original?: number;
       /** Its files (issue 21, "Attachments"). */
@@ -149,6 +153,8 @@ export type TimelineEntry =
   | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null }
   /** 'Prioridad: Normal → Alta' (issue 22). */
   | { kind: 'priority'; fecha: string; autor: string; desde: IncidentPriority; hasta: IncidentPriority }
+  /** A staff member accepted an unverified answer (of `respuesta`, its time) as the customer's (issue 38). */
+  | { kind: 'accepted'; fecha: string; autor: string; respuesta: string }
   /** A mail to the customer bounced: 'El correo al cliente rebotó'. */
   | { kind: 'bounce'; fecha: string; autor: null }
   /** The customer rated a resolution (issue 22): 1 to 5 and a comment ('' without one). */

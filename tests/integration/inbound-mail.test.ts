@@ -328,7 +328,7 @@ describeEachEngine('inbound mail', (database) => {
     ]);
   });
 
-  it('a List-Id alone, X-Autoreply, our own addresses and mailer-daemon change nothing either', async () => {
+  it('a List-Id alone, X-Autoreply, X-Auto-Response-Suppress: All or OOF, our own addresses and mailer-daemon change nothing either', async () => {
     const { db } = database();
     const incident = await openIncident(db);
     const gmail = inboundFixture('gmail-reply', incident).toString('utf8');
@@ -350,6 +350,20 @@ describeEachEngine('inbound mail', (database) => {
         'x-autorespond',
         gmail.replace('MIME-Version: 1.0\r\n', 'MIME-Version: 1.0\r\nX-Autorespond: yes\r\n'),
         'x-autorespond',
+      ],
+      // Outlook's out-of-office reply marks itself only so (issue 38; Zammad's filter reads it too).
+      [
+        'x-auto-response-suppress-all',
+        gmail.replace('MIME-Version: 1.0\r\n', 'MIME-Version: 1.0\r\nX-Auto-Response-Suppress: All\r\n'),
+        'x-auto-response-suppress',
+      ],
+      [
+        'x-auto-response-suppress-oof',
+        gmail.replace(
+          'MIME-Version: 1.0\r\n',
+          'MIME-Version: 1.0\r\nX-Auto-Response-Suppress: DR, OOF, AutoReply\r\n',
+        ),
+        'x-auto-response-suppress',
       ],
       [
         'from-no-reply',
@@ -375,9 +389,17 @@ describeEachEngine('inbound mail', (database) => {
       expect({ name, ...result }).toMatchObject({ name, outcome: 'ignored', reason });
     }
     expect(await snapshot(db)).toEqual(before);
-    // Auto-Submitted: no is a person's mail.
+    // Auto-Submitted: no is a person's mail, and so is one asking only for no read receipts.
     const person = gmail.replace('MIME-Version: 1.0\r\n', 'MIME-Version: 1.0\r\nAuto-Submitted: no\r\n');
     expect((await receiveMail(db, Buffer.from(person), settings, at(16))).outcome).toBe('answer');
+    const receipts = gmail.replace(
+      'MIME-Version: 1.0\r\n',
+      'MIME-Version: 1.0\r\nX-Auto-Response-Suppress: RN, NRN\r\n',
+    );
+    expect(
+      (await receiveMail(db, withMessageId(Buffer.from(receipts), 'acuse@cliente.example'), settings, at(16)))
+        .outcome,
+    ).toBe('answer');
   });
 
   it('a bounce marks our mail rebotado and the timeline says so, and changes nothing else', async () => {

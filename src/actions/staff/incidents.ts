@@ -2,7 +2,8 @@
  * Staff writes on incidents: the state (`incidents.setState`, JSON, the fixed interface the islands and
  * scripts call; `incidents.setStateForm`, its form twin for the control without JavaScript), the
  * priority (`incidents.setPriorityForm`, and `incidents.setPriority` for the list's island), 'Asignar a'
- * (`incidents.assign`) and the conversation's reply or internal note (`incidents.addEntry`).
+ * (`incidents.assign`), the conversation's reply or internal note (`incidents.addEntry`) and 'Aceptar
+ * como del cliente' on an answer whose sender is not verified (`incidents.acceptAnswer`, issue 38).
  */
 import { filesOfSubmission } from '../uploads.ts';
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
@@ -28,7 +29,9 @@ import {
   type AssignmentOutcome,
 } from '../../server/incidents/assignment.ts';
 import {
+  acceptUnverifiedAnswer,
   addNote,
+  AnswerNotFoundError,
   incidentByNumber,
   replyToVisitor,
   type ReplyMailOutcome,
@@ -58,6 +61,9 @@ export const INCIDENT_DONE = {
   prioridad: 'Prioridad actualizada.',
   'prioridad-sin-cambio': 'La incidencia ya tenía esa prioridad: no cambió nada.',
   'estado-notificado': 'Estado actualizado correctamente. Se avisará al cliente por correo.',
+  aceptada:
+    'Aceptaste la respuesta como del cliente: ahora la ve, con sus archivos, en su página de seguimiento.',
+  'ya-aceptada': 'Esa respuesta ya estaba aceptada como del cliente: no cambió nada.',
 } as const;
 export type IncidentDone = keyof typeof INCIDENT_DONE;
 
@@ -278,4 +284,43 @@ export const addEntry = staffForm(
   },
 );
 
-export const incidentActions = { setState, setStateForm, setPriority, setPriorityForm, assign, addEntry };
+/**
+ * 'Aceptar como del cliente': an answer stored 'Remitente sin verificar' is taken as the customer's own
+ * (shown on the follow-up page from now on, with its files): `numero`, `entrada` (the entry's id).
+ */
+export const acceptAnswer = staffForm(
+  'incidents.acceptAnswer',
+  INCIDENT_WRITE_FAILED,
+  async (form, { staff, actor, context }) => {
+    const incident = await incidentOf(form, context);
+    const entryId = Number(field(form, 'entrada'));
+    if (!Number.isInteger(entryId) || entryId <= 0) refuse('NOT_FOUND', 'Esa respuesta no existe.');
+    try {
+      const outcome = await acceptUnverifiedAnswer(getDb(), {
+        incidentId: incident.id,
+        entryId,
+        actor: { id: staff.id, email: staff.email, name: staff.name },
+        audit: actor,
+      });
+      getLogger().info(
+        { event: 'incident.answer-accepted', incidentId: incident.id, entryId, actor: staff.email, outcome },
+        'unverified answer accepted',
+      );
+      const done: IncidentDone = outcome === 'accepted' ? 'aceptada' : 'ya-aceptada';
+      return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${done}#conversacion`);
+    } catch (error) {
+      if (error instanceof AnswerNotFoundError) refuse('NOT_FOUND', 'Esa respuesta no existe.');
+      throw error;
+    }
+  },
+);
+
+export const incidentActions = {
+  setState,
+  setStateForm,
+  setPriority,
+  setPriorityForm,
+  assign,
+  addEntry,
+  acceptAnswer,
+};

@@ -4,6 +4,8 @@
  * - sniffed with file-type: PNG, JPEG, WebP, GIF, HEIC, PDF, XLSX and DOCX by their signatures; a file
  *   with none that is named .txt, .log or .csv and reads as text is plain text; anything else (an
  *   executable renamed .pdf, a ZIP, an Office macro file) is refused;
+ * - a kept file is named with its type's extension, whatever it was sent as (`factura.jar` found to
+ *   be DOCX is kept, served, mailed and exported as `factura.docx`: fileNameForType, issue 38);
  * - an image is re-encoded with sharp: orientation applied, every metadata block (EXIF with GPS, XMP,
  *   IPTC, ICC) dropped, same format and full size; this clean copy is what is stored and downloaded,
  *   never the bytes as sent, plus a WebP thumbnail for the timeline. A HEIC photo (HEVC is not in the
@@ -13,7 +15,12 @@
 import { fileTypeFromBuffer } from 'file-type';
 import type { Sharp, SharpOptions } from 'sharp';
 import { loadSharp } from '../on-first-use.ts';
-import { ATTACHMENT_MESSAGES, MAX_FILE_BYTES, safeFileName } from '../../domain/attachments.ts';
+import {
+  ATTACHMENT_MESSAGES,
+  fileNameForType,
+  MAX_FILE_BYTES,
+  safeFileName,
+} from '../../domain/attachments.ts';
 import { decodeHeic, HeicTooLargeError } from './heic.ts';
 
 /** A file as it arrived (a form's part, a mail's attachment). */
@@ -207,13 +214,8 @@ export async function prepareFiles(
       try {
         const clean = heic ? await cleanHeic(file.data) : await cleanImage(file.data, contentType);
         // A HEIC is kept as the JPEG it became, under its name with .jpg.
-        if (heic)
-          prepared.push({
-            filename: filename.replace(/\.(heic|heif)$/i, '') + '.jpg',
-            contentType: 'image/jpeg',
-            ...clean,
-          });
-        else prepared.push({ filename, contentType, ...clean });
+        const keptType = heic ? 'image/jpeg' : contentType;
+        prepared.push({ filename: fileNameForType(filename, keptType), contentType: keptType, ...clean });
       } catch (error) {
         if (error instanceof ImageTooLargeError || /pixel limit/i.test(String(error)))
           refused.push({
@@ -233,7 +235,12 @@ export async function prepareFiles(
       }
       continue;
     }
-    prepared.push({ filename, contentType, data: file.data, thumb: null });
+    prepared.push({
+      filename: fileNameForType(filename, contentType),
+      contentType,
+      data: file.data,
+      thumb: null,
+    });
   }
   return { prepared, refused };
 }

@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { safeFileName } from '../../domain/attachments.ts';
+import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
 import type { Database } from '../db/schema.ts';
 import type { MailAttachment } from '../mail/types.ts';
-import { incidentIdByToken } from '../incidents/follow-up.ts';
+import { incidentIdByToken, shownToCustomer } from '../incidents/follow-up.ts';
 import { IMAGE_TYPES, type PreparedFile, type RefusedFile } from './files.ts';
 
 export { attachmentsByEntry, droppedText } from './list.ts';
@@ -66,7 +66,8 @@ export async function storeAttachments(
         entryId: input.entryId,
         blobSha256: blob,
         thumbSha256: thumb,
-        filename: safeFileName(file.filename),
+        // Named by what it is, whoever prepared it (files.ts does the same).
+        filename: fileNameForType(file.filename, file.contentType),
         contentType: file.contentType,
         size: file.size ?? file.data.byteLength,
         droppedReason: null,
@@ -118,7 +119,7 @@ async function content(
     .select(['incidentAttachments.filename', 'incidentAttachments.contentType', 'blobs.data'])
     .where('incidentAttachments.id', '=', id);
   if (incidentId !== undefined) query = query.where('incidentAttachments.incidentId', '=', incidentId);
-  // The visitor never sees the files of an internal note.
+  // The visitor never sees the files of an internal note, nor of an unverified answer not accepted.
   if (visitor)
     query = query.where((eb) =>
       eb.or([
@@ -126,7 +127,11 @@ async function content(
         eb(
           'incidentAttachments.entryId',
           'in',
-          eb.selectFrom('incidentEntries').select('id').where('kind', 'in', ['reply', 'answer']),
+          eb
+            .selectFrom('incidentEntries')
+            .select('incidentEntries.id')
+            .where('incidentEntries.kind', 'in', ['reply', 'answer'])
+            .where(shownToCustomer),
         ),
       ]),
     );

@@ -23,6 +23,7 @@ import { clientNetwork } from '../http/client-network.ts';
 import { clearHits, reserveHit } from '../limits/counters.ts';
 import { processLimits, withinCounterLimit } from '../limits/first-line.ts';
 import type { MemoryLimiter } from '../limits/memory.ts';
+import { endLiveSession } from '../live/hub.ts';
 import { getLogger } from '../log.ts';
 import {
   AUTH_BASE_PATH,
@@ -337,16 +338,19 @@ export async function verifyStaffCode(input: CodeInput, deps: LoginDeps = defaul
 }
 
 /**
- * Ends the session of these request headers on the server; returns the cookie-clearing headers. With
- * `audit`, a session that was ended leaves a 'signout' event naming its staff member.
+ * Ends the session of these request headers on the server, and its live streams; returns the
+ * cookie-clearing headers. With `audit`, a session that was ended leaves a 'signout' event naming its
+ * staff member.
  */
 export async function signOutStaff(
   headers: Headers,
   auth: StaffAuth = getAuth(),
   audit?: { db: Db; network: string },
 ): Promise<string[]> {
-  const session = audit ? await auth.api.getSession({ headers, query: { disableCookieCache: true } }) : null;
+  const session = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
   const response = await auth.api.signOut({ headers, asResponse: true });
+  // Its live streams end now, not at their next minute's check (issue 38).
+  if (session && response.ok) endLiveSession(session.session.token);
   if (audit && session && response.ok)
     await recordEvent(audit.db, {
       action: 'signout',

@@ -35,6 +35,9 @@ export interface ExportedIncidentEntry {
   via?: 'correo';
   /** Matched by the subject alone: 'Remitente sin verificar'; absent otherwise. */
   unverified?: true;
+  /** An unverified answer accepted as the customer's ('Aceptar como del cliente'): when, and by whom. */
+  acceptedAt?: string;
+  acceptedBy?: string;
   /** The de-duplication key of the message it came from ('Ver original'), among `inboundMessages`. */
   inboundKey?: string;
 }
@@ -455,6 +458,9 @@ export async function exportData(db: Db): Promise<ExportData> {
           createdAt: entry.createdAt,
           ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
           ...(entry.unverified ? { unverified: true as const } : {}),
+          ...(entry.acceptedAt
+            ? { acceptedAt: entry.acceptedAt, acceptedBy: entry.acceptedBy ?? '' }
+            : {}),
           ...(entry.inboundMessageId && inboundKeys.has(entry.inboundMessageId)
             ? { inboundKey: inboundKeys.get(entry.inboundMessageId)! }
             : {}),

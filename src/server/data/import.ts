@@ -321,6 +321,9 @@ async function importIncident(
       // How a customer's answer came (issue 21): only an answer can have come by mail.
       ...(kind === 'answer' && item.via === 'correo' ? { via: 'correo' as const } : {}),
       ...(kind === 'answer' && item.unverified === true ? { unverified: true } : {}),
+      ...(kind === 'answer' && item.unverified === true && toIsoTime(item.acceptedAt)
+        ? { acceptedAt: toIsoTime(item.acceptedAt)!, acceptedBy: text(item.acceptedBy ?? '', 200) }
+        : {}),
       // The message it came from ('Ver original'), when the file carries it.
       ...(typeof item.inboundKey === 'string' && context.inboundIds.has(item.inboundKey)
         ? { inboundMessageId: context.inboundIds.get(item.inboundKey)! }

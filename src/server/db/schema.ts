@@ -93,6 +93,12 @@ export interface IncidentEntriesTable {
   unverified: Generated<boolean | number>;
   /** The stored message it came from ('Ver original'). */
   inboundMessageId: Generated<number | null>;
+  /**
+   * An unverified answer a staff member accepted as the customer's ('Aceptar como del cliente',
+   * migration 0040): when, and the account's e-mail; null otherwise. Only then is it on the follow-up page.
+   */
+  acceptedAt: Generated<string | null>;
+  acceptedBy: Generated<string | null>;
 }
 
 /** Every mail we sent a customer about an incident (migration 0024, src/server/inbound/threading.ts). */

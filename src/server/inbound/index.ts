@@ -11,7 +11,9 @@
  *    addresses, mailer-daemon and postmaster, automatic mail and the mailbox's spam flag change nothing;
  * 3. it is matched to an incident (issue 21's rules, in order): the token of the incident's reply
  *    address; a thread key naming one of the incident's mails; the incident number in the subject with
- *    the sender equal to the incident's e-mail ('Remitente sin verificar');
+ *    the sender equal to the incident's e-mail ('Remitente sin verificar', at most
+ *    {@link SUBJECT_MATCHES_PER_SENDER_PER_DAY} per sender a UTC day; kept from the follow-up page until
+ *    staff accept it);
  * 4. a match is the customer's answer, exactly as from the follow-up page ('por correo'); no match opens
  *    an incident of origin 'Correo', at most {@link NEW_INCIDENTS_PER_SENDER_PER_HOUR} per sender an hour.
  */
@@ -19,7 +21,10 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { sql, type Transaction } from 'kysely';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
-import { NEW_INCIDENTS_PER_SENDER_PER_HOUR } from '../../domain/inbound.ts';
+import {
+  NEW_INCIDENTS_PER_SENDER_PER_HOUR,
+  SUBJECT_MATCHES_PER_SENDER_PER_DAY,
+} from '../../domain/inbound.ts';
 import { ENTRY_MAX_LENGTH } from '../../domain/incidents.ts';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX } from '../../domain/forms/common.ts';
 import type { Db } from '../db/index.ts';
@@ -28,7 +33,7 @@ import { touchIncident } from '../incidents/activity.ts';
 import { FollowUpClosedError, recordCustomerAnswer } from '../incidents/conversation.ts';
 import { insertNewIncident } from '../incidents/index.ts';
 import { hashReplyToken, normalizeMessageId, replyTokenOf } from '../incidents/mail-thread.ts';
-import { reserveHit } from '../limits/counters.ts';
+import { reserveAlignedHit, reserveHit } from '../limits/counters.ts';
 import { wakeMailWorkers } from '../mail/outbox.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig, type Config } from '../config.ts';
@@ -46,7 +51,7 @@ import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './original.ts';
 const gzipAsync = promisify(gzip);
 
 /** New incidents one sender may open by mail in an hour (src/domain/inbound.ts, which the panel reads too). */
-export { NEW_INCIDENTS_PER_SENDER_PER_HOUR };
+export { NEW_INCIDENTS_PER_SENDER_PER_HOUR, SUBJECT_MATCHES_PER_SENDER_PER_DAY };
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The number of an incident in a subject (`Re: Incidencia INC-20250301-1234: Resuelto`). */
@@ -172,8 +177,16 @@ async function matchedByUs(
   return null;
 }
 
-/** Rule 3: the incident numbered in the subject whose e-mail is the sender's, or null. */
-async function matchedBySubject(trx: Transaction<Database>, message: ChannelMessage): Promise<number | null> {
+/**
+ * Rule 3: the incident numbered in the subject whose e-mail is the sender's, or null; null too past
+ * {@link SUBJECT_MATCHES_PER_SENDER_PER_DAY} such matches of the sender in the UTC day (a forger guessing
+ * numbers: the mail then opens an incident of its own, under that rule's limit). Only a match counts.
+ */
+async function matchedBySubject(
+  trx: Transaction<Database>,
+  message: ChannelMessage,
+  now: Date,
+): Promise<number | null> {
   const number = NUMBER_IN_SUBJECT.exec(message.subject)?.[0]?.toUpperCase();
   if (!number || !message.sender) return null;
   const incident = await trx
@@ -181,7 +194,14 @@ async function matchedBySubject(trx: Transaction<Database>, message: ChannelMess
     .select(['id', 'email'])
     .where('numeroIncidencia', '=', number)
     .executeTakeFirst();
-  return incident && incident.email.trim().toLowerCase() === message.sender.address ? incident.id : null;
+  if (!incident || incident.email.trim().toLowerCase() !== message.sender.address) return null;
+  const { hits } = await reserveAlignedHit(
+    trx,
+    `inbound-subject:${message.sender.address}`,
+    DAY_MS,
+    now.getTime(),
+  );
+  return hits > SUBJECT_MATCHES_PER_SENDER_PER_DAY ? null : incident.id;
 }
 
 type Decision = Omit<IngestResult, 'inboundId'> & { outcome: InboundOutcome; wake?: boolean };
@@ -242,7 +262,7 @@ async function decide(
       now,
     );
   const matched = await matchedByUs(trx, message, settings);
-  const bySubject = matched === null ? await matchedBySubject(trx, message) : null;
+  const bySubject = matched === null ? await matchedBySubject(trx, message, now) : null;
   const incidentId = matched ?? bySubject;
   if (incidentId !== null) {
     try {

@@ -42,6 +42,12 @@ export function automaticReason(header: (name: string) => string | undefined): s
   if (header('x-autorespond') !== undefined) return 'x-autorespond';
   if (/^\s*(bulk|junk|list)\s*$/i.test(header('precedence') ?? '')) return 'precedence';
   if (header('list-id') !== undefined) return 'list-id';
+  // Exchange's out-of-office reply may carry only this: 'All' or 'OOF' among its comma-separated
+  // values, as Zammad's out-of-office filter reads it; 'RN, NRN' (no read receipts) is a person's mail.
+  const suppress = (header('x-auto-response-suppress') ?? '')
+    .split(',')
+    .map((value) => value.trim().toLowerCase());
+  if (suppress.includes('all') || suppress.includes('oof')) return 'x-auto-response-suppress';
   return null;
 }
 

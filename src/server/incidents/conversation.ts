@@ -169,10 +169,24 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       autor: entry.authorEmail,
       ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
       ...(entry.unverified ? { sinVerificar: true } : {}),
+      ...(entry.unverified && entry.kind === 'answer'
+        ? entry.acceptedAt
+          ? { aceptada: { autor: entry.acceptedBy ?? '', fecha: isoOf(entry.acceptedAt) } }
+          : { porAceptar: entry.id }
+        : {}),
       ...(entry.inboundMessageId ? { original: entry.inboundMessageId } : {}),
       ...(files.byEntry.has(entry.id) ? { adjuntos: files.byEntry.get(entry.id) } : {}),
       rank: 2,
     })),
+    ...entries
+      .filter((entry) => entry.acceptedAt)
+      .map((entry) => ({
+        kind: 'accepted' as const,
+        fecha: isoOf(entry.acceptedAt!),
+        autor: entry.acceptedBy ?? '',
+        respuesta: entry.createdAt,
+        rank: 2,
+      })),
     ...bounces.map((mail) => ({
       kind: 'bounce' as const,
       fecha: isoOf(mail.bouncedAt!),
@@ -346,6 +360,60 @@ export async function replyToVisitor(
   });
   if (result.mail === 'queued') wakeMailWorkers();
   return result;
+}
+
+/** What {@link acceptUnverifiedAnswer} did: accepted now, or already accepted (nothing changed). */
+export type AcceptOutcome = 'accepted' | 'already';
+
+/** No unverified customer answer with that id in that incident. */
+export class AnswerNotFoundError extends Error {
+  override name = 'AnswerNotFoundError';
+}
+
+/**
+ * 'Aceptar como del cliente' (issue 38, F3): a staff member takes an answer stored 'Remitente sin
+ * verificar' (rule 3 of src/server/inbound) as the customer's own, so that it and its files show on the
+ * follow-up page from now on. Recorded on the entry (who, when: the timeline's 'Aceptada como del
+ * cliente'), in the audit log and as the incident's activity (the live pages update); it changes no
+ * state. Once only: a second click, or a colleague's, is 'already'. {@link AnswerNotFoundError} for an
+ * entry that is not an unverified answer of the incident.
+ */
+export async function acceptUnverifiedAnswer(
+  db: Db,
+  input: { incidentId: number; entryId: number; actor: EntryAuthor; audit?: AuditActor },
+  now: Date = new Date(),
+): Promise<AcceptOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const entry = await trx
+      .selectFrom('incidentEntries')
+      .innerJoin('incidents', 'incidents.id', 'incidentEntries.incidentId')
+      .select(['incidentEntries.id', 'incidentEntries.unverified', 'incidents.numeroIncidencia'])
+      .where('incidentEntries.id', '=', input.entryId)
+      .where('incidentEntries.incidentId', '=', input.incidentId)
+      .where('incidentEntries.kind', '=', 'answer')
+      .executeTakeFirst();
+    if (!entry || !entry.unverified)
+      throw new AnswerNotFoundError(`No hay respuesta ${input.entryId} por aceptar`);
+    // Claimed in one statement: two clicks at once accept it once.
+    const claimed = await trx
+      .updateTable('incidentEntries')
+      .set({ acceptedAt: now.toISOString(), acceptedBy: input.actor.email })
+      .where('id', '=', entry.id)
+      .where('acceptedAt', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return 'already';
+    await touchIncident(trx, input.incidentId, 'note', now, {
+      id: input.actor.id,
+      name: staffDisplayName(input.actor),
+    });
+    if (input.audit)
+      await recordEvent(
+        trx,
+        { ...input.audit, action: 'incident.answer-accepted', subject: entry.numeroIncidencia },
+        now,
+      );
+    return 'accepted';
+  });
 }
 
 /**

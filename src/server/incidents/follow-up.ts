@@ -8,7 +8,7 @@
  * resolved (its last move to 'Resuelto'); then it still shows everything, but an answer is refused and
  * the page says to open a new incident (issue 24, finding 3). Reopened by staff, it takes them again.
  */
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, ExpressionWrapper, Kysely, SqlBool } from 'kysely';
 import { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
@@ -88,6 +88,21 @@ export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'e
   admiteRespuestas: boolean;
 };
 
+/**
+ * The entries of `incident_entries` the customer may see, in a `where`: replies and answers, but not an
+ * answer stored `unverified` (rule 3 of src/server/inbound: the number in the subject and a From header
+ * anyone can write) until a staff member accepted it ('Aceptar como del cliente', issue 38, F3). The
+ * kinds are checked by the callers; the follow-up page and the customer's file route share this.
+ */
+export function shownToCustomer(
+  eb: ExpressionBuilder<Database, 'incidentEntries'>,
+): ExpressionWrapper<Database, 'incidentEntries', SqlBool> {
+  return eb.or([
+    eb('incidentEntries.unverified', '=', false),
+    eb('incidentEntries.acceptedAt', 'is not', null),
+  ]);
+}
+
 /** The incident this token opens, or null (a malformed token is not even looked up). */
 export async function followUpByToken(
   db: Db,
@@ -110,12 +125,14 @@ export async function followUpByToken(
   if (!incident) return null;
   const histories = await loadHistories(db, [incident.id]);
   const historial = (histories.get(incident.id) ?? []).map(({ estado, fecha }) => ({ estado, fecha }));
-  // Replies and answers only: an internal note never leaves the staff area.
+  // Replies and answers only: an internal note never leaves the staff area, nor does a mail matched
+  // by its subject alone (anyone can write that From) until staff accept it as the customer's.
   const replies = await db
     .selectFrom('incidentEntries')
     .select(['id', 'kind', 'body', 'createdAt'])
     .where('incidentId', '=', incident.id)
     .where('kind', 'in', ['reply', 'answer'])
+    .where(shownToCustomer)
     .orderBy('createdAt')
     .orderBy('id')
     .execute();

@@ -19,7 +19,7 @@ import {
 import { incidentRow } from '../db/rows.ts';
 import type { Database, IncidentEntryKind } from '../db/schema.ts';
 import { timelineActivity } from './activity.ts';
-import { safeFileName } from '../../domain/attachments.ts';
+import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
 import { putBlob } from '../attachments/index.ts';
 import type { ExportedClock } from '../../domain/incident-clock.ts';
 import { clockValues } from './clock.ts';
@@ -60,6 +60,9 @@ export interface ImportedIncident extends IncidentFields {
     /** 'correo': an answer that came by mail; 'Remitente sin verificar' with `unverified`. */
     via?: 'correo';
     unverified?: boolean;
+    /** An unverified answer accepted as the customer's: when, and the staff e-mail. */
+    acceptedAt?: string;
+    acceptedBy?: string;
     /** The inbound message it came from ('Ver original'), already stored here. */
     inboundMessageId?: number;
   }>;
@@ -168,6 +171,8 @@ export async function insertImportedIncident(
     ...entry,
     via: entry.via ?? null,
     unverified: entry.unverified ?? false,
+    acceptedAt: entry.acceptedAt ?? null,
+    acceptedBy: entry.acceptedBy ?? null,
     inboundMessageId: entry.inboundMessageId ?? null,
   }));
   const entryIds: number[] = [];
@@ -188,7 +193,8 @@ export async function insertImportedIncident(
         entryId,
         blobSha256: file.data ? await putBlob(trx, file.data, new Date(file.createdAt)) : null,
         thumbSha256: file.thumb ? await putBlob(trx, file.thumb, new Date(file.createdAt)) : null,
-        filename: safeFileName(file.filename),
+        // An export of an older version may name a kept file by what it was sent as (issue 38, F4).
+        filename: file.data ? fileNameForType(file.filename, file.contentType) : safeFileName(file.filename),
         contentType: file.contentType,
         size: file.size,
         droppedReason: file.data ? null : (file.droppedReason ?? 'type'),

@@ -7,7 +7,7 @@
  * PostgreSQL by `NOTIFY` (each process repeats its own every 20 s, and when a newly started hub asks;
  * another's expires after 50 s).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { getConfig, isPostgresUrl } from '../config.ts';
 import { getDb, searchPathOf } from '../db/index.ts';
@@ -29,10 +29,22 @@ export interface LiveSubscriber {
   /** The incident this browser has open (its number), for presence. */
   incident: string | null;
   viewer: Viewer;
+  /** Its staff session, as {@link liveSessionKey} names it: counted, and ended at sign-out. */
+  session?: string;
   event(event: LiveEvent): void;
   presence(numero: string, viewers: Viewer[]): void;
   close(): void;
 }
+
+/** Streams one staff session may hold at once (issue 38): the next is answered 429. */
+export const MAX_LIVE_STREAMS_PER_SESSION = 10;
+
+/**
+ * How a stream names its session: the SHA-256 of the session token, never the token itself (it is
+ * also what the processes tell each other on PostgreSQL at a sign-out).
+ */
+export const liveSessionKey = (sessionToken: string) =>
+  createHash('sha256').update(sessionToken).digest('hex');
 
 const PRESENCE_PREFIX = 'vertice_presence_';
 const PRESENCE_REPEAT_MS = 20_000;
@@ -175,6 +187,33 @@ class LiveHub {
     );
   }
 
+  /** How many streams of this session are open in this process. */
+  streamsOf(session: string): number {
+    let open = 0;
+    for (const subscriber of this.subscribers) if (subscriber.session === session) open += 1;
+    return open;
+  }
+
+  /**
+   * The session ended (signed out): its streams end now, here and, on PostgreSQL, in the other
+   * processes (told by NOTIFY), instead of at each stream's next minute check. The browser's reconnection
+   * is then refused (401) and EventSource gives up.
+   */
+  endSession(session: string): void {
+    this.closeSessionHere(session);
+    if (this.listener)
+      void this.listener
+        .query('select pg_notify($1, $2)', [
+          `${PRESENCE_PREFIX}${this.schema}`,
+          JSON.stringify({ p: this.process, s: session }),
+        ])
+        .catch(() => {});
+  }
+
+  private closeSessionHere(session: string): void {
+    for (const subscriber of [...this.subscribers]) if (subscriber.session === session) subscriber.close();
+  }
+
   /** Ends every stream (shutdown: the browsers reconnect to another process with Last-Event-ID). */
   closeAll(): void {
     this.stopped = true;
@@ -241,7 +280,7 @@ class LiveHub {
   }
 
   private remotePresence(payload: string): void {
-    let message: { p?: unknown; n?: unknown; v?: unknown; q?: unknown };
+    let message: { p?: unknown; n?: unknown; v?: unknown; q?: unknown; s?: unknown };
     try {
       message = JSON.parse(payload) as typeof message;
     } catch {
@@ -250,6 +289,11 @@ class LiveHub {
     if (typeof message.p !== 'string' || message.p === this.process) return;
     if (message.q === 1) {
       this.repeatPresence();
+      return;
+    }
+    // A sign-out in another process: this one's streams of that session end too.
+    if (typeof message.s === 'string') {
+      this.closeSessionHere(message.s);
       return;
     }
     if (typeof message.n !== 'string' || !Array.isArray(message.v)) return;
@@ -278,6 +322,12 @@ export function liveHub(): LiveHub {
   const holder = globalThis as HubHolder;
   holder[HUB_KEY] ??= new LiveHub();
   return holder[HUB_KEY];
+}
+
+/** Ends the live streams of the session with this token, in every process (at sign-out). */
+export function endLiveSession(sessionToken: string): void {
+  const holder = globalThis as HubHolder;
+  holder[HUB_KEY]?.endSession(liveSessionKey(sessionToken));
 }
 
 /** Ends this process's event streams (graceful shutdown). */

@@ -8,7 +8,13 @@
  */
 import { getDb } from '../db/index.ts';
 import { liveEventsAfter, oldestLiveEventId, type LiveEvent } from './events.ts';
-import { liveHub, type LiveSubscriber, type Viewer } from './hub.ts';
+import {
+  liveHub,
+  liveSessionKey,
+  MAX_LIVE_STREAMS_PER_SESSION,
+  type LiveSubscriber,
+  type Viewer,
+} from './hub.ts';
 
 const KEEP_ALIVE_MS = 20_000;
 /** A browser this far behind (bytes queued) is cut off: it reconnects with Last-Event-ID. */
@@ -19,6 +25,8 @@ const RETRY_MS = 1000;
 
 export interface StreamOptions {
   viewer: Viewer;
+  /** The staff session's token: at most {@link MAX_LIVE_STREAMS_PER_SESSION} streams each; ended at sign-out. */
+  sessionToken?: string;
   /** Whether the staff member's session still stands (checked every minute; the stream ends when not). */
   stillValid?: () => Promise<boolean>;
   /** The last event the browser has (Last-Event-ID or `?desde=`); null: from now on. */
@@ -41,6 +49,22 @@ export async function liveStream(options: StreamOptions): Promise<Response> {
   // aborted signal never fires 'abort' again, and nobody will read or cancel this stream, so it must
   // not be opened at all, or it would stay among the incident's viewers for good.
   if (options.signal?.aborted) return new Response(null, { status: 204 });
+  const session = options.sessionToken ? liveSessionKey(options.sessionToken) : undefined;
+  // Counted and added with no wait between: two requests at once cannot both take the last place.
+  if (session && hub.streamsOf(session) >= MAX_LIVE_STREAMS_PER_SESSION)
+    return new Response(
+      JSON.stringify({
+        error: `Tienes ${MAX_LIVE_STREAMS_PER_SESSION} páginas del área de personal recibiendo cambios al momento: cierra alguna y recarga esta.`,
+      }),
+      {
+        status: 429,
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Retry-After': '60',
+          'Cache-Control': 'no-store',
+        },
+      },
+    );
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   let closed = false;
@@ -68,6 +92,7 @@ export async function liveStream(options: StreamOptions): Promise<Response> {
   const subscriber: LiveSubscriber = {
     incident: options.incident,
     viewer: options.viewer,
+    ...(session ? { session } : {}),
     event: (event) => (pending ? pending.push(event) : send(event)),
     presence: (numero, viewers) => write(`event: presence\ndata: ${JSON.stringify({ numero, viewers })}\n\n`),
     close: () => {

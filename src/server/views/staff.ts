@@ -97,7 +97,17 @@ export async function incidentPageView(numero: string) {
         autor: nameByEmail(names, entry.autor),
         asignado: nameByEmail(names, entry.asignado),
       };
-    return { ...entry, autor: nameByEmail(names, entry.autor) };
+    if (entry.kind === 'accepted') return { ...entry, autor: nameByEmail(names, entry.autor) };
+    const aceptada =
+      'aceptada' in entry && entry.aceptada
+        ? {
+            aceptada: {
+              ...entry.aceptada,
+              autor: nameByEmail(names, entry.aceptada.autor),
+            },
+          }
+        : {};
+    return { ...entry, autor: nameByEmail(names, entry.autor), ...aceptada };
   });
   return { incident, timeline, staffAccounts, assignee, matchedClients, clocks };
 }

@@ -18,6 +18,7 @@ export const GET: APIRoute = async (context) => {
   const incident = context.url.searchParams.get('incidencia');
   return liveStream({
     viewer: { id: staff.id, name: staffDisplayName(staff) },
+    sessionToken: staff.sessionToken,
     stillValid: () => sessionStillValid(staff.sessionToken),
     after:
       eventIdOf(context.request.headers.get('last-event-id')) ??
