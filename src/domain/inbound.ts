@@ -13,6 +13,12 @@ export const NEW_INCIDENTS_PER_SENDER_PER_HOUR = 5;
  */
 export const SUBJECT_MATCHES_PER_SENDER_PER_DAY = 5;
 
+/**
+ * The reason stored with a mail that opened an incident from a sender past the first mailbox of From
+ * (its first had no address) or from Reply-To (issue 41): the incident page says 'Remitente incierto'.
+ */
+export const SENDER_UNCERTAIN = 'sender-uncertain';
+
 /** The reasons src/server/inbound stores for a refused message, as staff read them. */
 export const REFUSAL_REASONS: Record<string, string> = {
   spam: 'El filtro del buzón lo marcó como spam',

@@ -130,6 +130,8 @@ export type TimelineEntry =
       via?: 'correo';
       /** The stored mail that opened it, for 'Ver original'. */
       original?: number;
+      /** Its sender was not the first mailbox of From but a later one, or Reply-To's: 'Remitente incierto'. */
+      remitenteIncierto?: boolean;
     }
   | { kind: 'state'; fecha: string; estado: IncidentState; autor: string | null }
   | {

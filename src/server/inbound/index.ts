@@ -24,6 +24,7 @@ import { recordEvent, type AuditActor } from '../audit/index.ts';
 import {
   NEW_INCIDENTS_PER_SENDER_PER_HOUR,
   SUBJECT_MATCHES_PER_SENDER_PER_DAY,
+  SENDER_UNCERTAIN,
 } from '../../domain/inbound.ts';
 import { ENTRY_MAX_LENGTH } from '../../domain/incidents.ts';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX } from '../../domain/forms/common.ts';
@@ -65,8 +66,11 @@ export interface ChannelMessage {
   dedupKey: string;
   /** The channel's own id of the message (a mail's Message-ID, without brackets), if any. */
   messageId: string | null;
-  /** Who sent it (address in lower case); null when it names nobody. */
-  sender: { address: string; name: string } | null;
+  /**
+   * Who sent it (address in lower case); null when it names nobody. `uncertain`: not the first mailbox
+   * of From (its first had no address): a later one, or Reply-To's ('Remitente incierto').
+   */
+  sender: { address: string; name: string; uncertain?: boolean } | null;
   /** Where it was sent (lower case): the incident's reply address is looked for here. */
   recipients: string[];
   /** Ids of the messages it answers (a mail's In-Reply-To and References). */
@@ -238,9 +242,12 @@ async function decide(
     return { outcome: 'bounce', incidentId: bounced.incidentId };
   }
   const sender = message.sender;
-  if (!sender) return { outcome: 'rejected', reason: 'no-sender' };
-  if (isMailerDaemon(sender.address)) return { outcome: 'ignored', reason: 'mailer-daemon' };
-  if (isOwnAddress(sender.address, settings)) return { outcome: 'ignored', reason: 'own-address' };
+  // The incident's own reply address (or a Message-ID of ours) identifies an answer by itself: a mail
+  // whose sender cannot be read still joins it (issue 41); without a sender, nothing else can act.
+  const byUs = sender ? undefined : await matchedByUs(trx, message, settings);
+  if (byUs === null) return { outcome: 'rejected', reason: 'no-sender' };
+  if (sender && isMailerDaemon(sender.address)) return { outcome: 'ignored', reason: 'mailer-daemon' };
+  if (sender && isOwnAddress(sender.address, settings)) return { outcome: 'ignored', reason: 'own-address' };
   if (message.refusal) return { outcome: message.refusal.outcome, reason: message.refusal.reason };
 
   const body = capped(message.text.trim() || NO_NEW_TEXT, ENTRY_MAX_LENGTH);
@@ -261,8 +268,8 @@ async function decide(
       },
       now,
     );
-  const matched = await matchedByUs(trx, message, settings);
-  const bySubject = matched === null ? await matchedBySubject(trx, message, now) : null;
+  const matched = byUs ?? (await matchedByUs(trx, message, settings));
+  const bySubject = matched === null && sender ? await matchedBySubject(trx, message, now) : null;
   const incidentId = matched ?? bySubject;
   if (incidentId !== null) {
     try {
@@ -279,11 +286,14 @@ async function decide(
     }
   }
 
+  if (!sender) return { outcome: 'rejected', reason: 'no-sender' };
   const opened = await reserveHit(trx, `inbound-new:${sender.address}`, HOUR_MS, now.getTime());
   if (opened > NEW_INCIDENTS_PER_SENDER_PER_HOUR) return { outcome: 'rejected', reason: 'rate-limit' };
   const created = await openIncident(trx, message, sender, settings, now, files);
   return {
     outcome: 'new-incident',
+    // A sender taken from past the first mailbox of From (issue 41): 'Remitente incierto' on the incident.
+    reason: sender.uncertain ? SENDER_UNCERTAIN : undefined,
     incidentId: created.id,
     numeroIncidencia: created.numeroIncidencia,
     wake: true,

@@ -8,7 +8,8 @@
  * the database: src/server/inbound/index.ts decides.
  */
 import EmailReplyParser from 'email-reply-parser';
-import type { Address, Email } from 'postal-mime';
+import type { Email } from 'postal-mime';
+import { mailboxesOf, senderOf, withoutComments } from './addresses.ts';
 import { normalizeMessageId } from '../incidents/mail-thread.ts';
 import type { Db } from '../db/index.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/attachments.ts';
@@ -22,15 +23,6 @@ export const MAIL_CHANNEL = 'correo';
 /** `<id>` tokens of a Message-ID list header (In-Reply-To, References). */
 function messageIds(value: string | undefined): string[] {
   return [...(value ?? '').matchAll(/<([^<>\s]+)>/g)].map((match) => match[1]!);
-}
-
-function mailboxes(addresses: Address[] | Address | undefined): Array<{ address: string; name: string }> {
-  const list = addresses === undefined ? [] : Array.isArray(addresses) ? addresses : [addresses];
-  return list.flatMap((item) =>
-    item.group
-      ? item.group.map((member) => ({ address: member.address, name: member.name }))
-      : [{ address: item.address ?? '', name: item.name }],
-  );
 }
 
 /** Why a mail is automatic (RFC 3834 and the common headers of autoresponders and lists), or null. */
@@ -127,18 +119,15 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
 
   const messageId = email.messageId ? normalizeMessageId(email.messageId) : null;
   const dedupKey = messageId ? `message-id:${messageId}` : `sha256:${sha256}`;
-  const from = mailboxes(email.from)[0];
-  const sender = from?.address
-    ? { address: from.address.trim().toLowerCase(), name: from.name.trim() }
-    : null;
+  // Read from the headers as sent (src/server/inbound/addresses.ts), not from postal-mime's reading.
+  const sender = senderOf(header('from'), header('reply-to'));
   const recipients = [
-    ...mailboxes(email.to),
-    ...mailboxes(email.cc),
+    ...['to', 'cc'].flatMap(allHeaders).flatMap(mailboxesOf),
     ...['delivered-to', 'x-original-to', 'envelope-to', 'x-envelope-to']
       .flatMap(allHeaders)
-      .map((address) => ({ address, name: '' })),
+      .map((address) => ({ address: withoutComments(address).toLowerCase(), name: '' })),
   ]
-    .map((item) => item.address.replace(/^<|>$/g, '').trim().toLowerCase())
+    .map((item) => item.address)
     .filter(Boolean);
 
   const isReport = !unreadable && /^\s*multipart\/report/i.test(header('content-type') ?? '');

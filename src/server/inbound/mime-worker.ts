@@ -113,11 +113,127 @@ try {
   const probe = new PassThroughDecoder();
   if (Array.isArray(probe.chunks) && typeof probe.update === 'function' && typeof probe.finalize === 'function') {
     PassThroughDecoder.prototype.update = function (line) {
+      if (this.eol) this.chunks.push(this.eol);
       this.chunks.push(line.slice());
-      this.chunks.push('\\n');
+      this.eol = line.eol || '\\n';
     };
     linesCopied = true;
   }
+} catch {}
+// Quoted-printable: a hard line break is a CRLF of the content (RFC 2045, 6.7), not an LF (a PDF sent
+// quoted-printable came out 208 bytes short, its startxref pointing nowhere); the last line's break is
+// the boundary's. Its decoder here writes CRLF for each break but the last (checked on a probe first).
+try {
+  const path = require('node:path');
+  const QPDecoder = require(path.join(path.dirname(workerData.module), 'qp-decoder.js'));
+  const probe = new QPDecoder();
+  const decodeLine = QPDecoder.prototype.update;
+  if (typeof decodeLine === 'function' && typeof probe.writeByte === 'function' && typeof probe.bufferPos === 'number') {
+    QPDecoder.prototype.update = function (line) {
+      if (this.hardBreak) {
+        this.writeByte(0x0d);
+        this.writeByte(0x0a);
+      }
+      decodeLine.call(this, line);
+      // postal-mime's own break (an LF after a line not ending in '='), taken back: written before the next.
+      this.hardBreak = !(line.length > 0 && line[line.length - 1] === 0x3d);
+      if (this.hardBreak) this.bufferPos -= 1;
+    };
+  }
+} catch {}
+// uuencode (Content-Transfer-Encoding: x-uuencode, uuencode, x-uue), which postal-mime passes through as
+// text: decoded here (no RFC, but fixed since 4.0BSD: a length character, then 4 characters for 3 bytes,
+// each character 32 plus 6 bits, a grave accent for 0; 'begin' and 'end' lines around). The two npm
+// decoders are unmaintained for a decade (one calls the removed Buffer constructor), and the format is
+// these 30 lines.
+class UUDecoder {
+  constructor() {
+    this.chunks = [];
+    this.done = false;
+  }
+  update(line) {
+    if (this.done) return;
+    const text = String.fromCharCode(...line.subarray(0, Math.min(line.length, 200)));
+    if (/^begin\\s/.test(text)) return;
+    if (/^end\\s*$/.test(text)) {
+      this.done = true;
+      return;
+    }
+    const length = (line[0] - 32) & 63;
+    if (!line.length || !length) return;
+    const out = new Uint8Array(length);
+    const at = (index) => (index < line.length ? (line[index] - 32) & 63 : 0);
+    for (let group = 0, written = 0; written < length; group++) {
+      const [a, b, c, d] = [1, 2, 3, 4].map((offset) => at(1 + group * 4 + offset - 1));
+      const bytes = [(a << 2) | (b >> 4), ((b & 15) << 4) | (c >> 2), ((c & 3) << 6) | d];
+      for (const byte of bytes) if (written < length) out[written++] = byte & 255;
+    }
+    this.chunks.push(out);
+  }
+  finalize() {
+    const whole = joined(this.chunks, this.chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+    this.chunks = [];
+    return Promise.resolve(whole.buffer);
+  }
+}
+try {
+  const path = require('node:path');
+  const MimeNode = require(path.join(path.dirname(workerData.module), 'mime-node.js'));
+  const setup = MimeNode.prototype.setupContentDecoder;
+  if (typeof setup === 'function')
+    MimeNode.prototype.setupContentDecoder = function (transferEncoding) {
+      if (/^\\s*(x-)?(uuencode|uue)\\s*$/i.test(transferEncoding || '')) this.contentDecoder = new UUDecoder();
+      else setup.call(this, transferEncoding);
+    };
+} catch {}
+// A text part labelled with a charset that cannot be right (issue 41): 8-bit bytes under us-ascii, or a
+// name no decoder knows. Valid UTF-8 is read as UTF-8 ('Envoyé', not 'EnvoyÃ©'); other bytes under
+// us-ascii as windows-1252, under an unknown name by postal-mime's aliases (windows-1252 last). A label
+// that can be right is kept as it is.
+try {
+  const path = require('node:path');
+  const MimeNode = require(path.join(path.dirname(workerData.module), 'mime-node.js'));
+  const textOf = MimeNode.prototype.getTextContent;
+  const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+  const ASCII_LABELS = new Set(['us-ascii', 'ascii', 'ansi_x3.4-1968', 'iso646-us', 'us', '646']);
+  const knownLabel = (label) => {
+    try {
+      new TextDecoder(label);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const hasHighBytes = (bytes) => {
+    for (let index = 0; index < bytes.length; index++) if (bytes[index] > 0x7f) return true;
+    return false;
+  };
+  const validUtf8 = (bytes) => {
+    try {
+      strictUtf8.decode(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (typeof textOf === 'function')
+    MimeNode.prototype.getTextContent = function () {
+      const params = this.contentType && this.contentType.parsed && this.contentType.parsed.params;
+      const label = params && typeof params.charset === 'string' ? params.charset.trim().toLowerCase() : '';
+      if (!label || !this.content) return textOf.call(this);
+      const bytes = new Uint8Array(this.content);
+      const ascii = ASCII_LABELS.has(label);
+      if (ascii ? !hasHighBytes(bytes) : knownLabel(label)) return textOf.call(this);
+      const guessed = validUtf8(bytes) ? 'utf-8' : ascii ? 'windows-1252' : null;
+      if (!guessed) return textOf.call(this);
+      const given = params.charset;
+      params.charset = guessed;
+      try {
+        return textOf.call(this);
+      } finally {
+        params.charset = given;
+      }
+    };
 } catch {}
 // A writer per database: on a SQLite file, a connection of its own (blob-store.ts's); on PostgreSQL, a
 // client of its own (one connection), dropped if it fails. Each writes blobs in one transaction and an
@@ -364,10 +480,17 @@ const replyOf = (email, unreadable) => {
 };
 const streams = new Map();
 // A line as postal-mime's readLine gives it: without its trailing CR and LF bytes.
+// It carries the end it had (\`eol\`: those bytes as a string), for the pass-through decoder.
 const trimLine = (line) => {
   let end = line.length;
   while (end > 0 && (line[end - 1] === 0x0d || line[end - 1] === 0x0a)) end--;
-  return line.subarray(0, end);
+  const trimmed = line.subarray(0, end);
+  if (end < line.length) {
+    let eol = '';
+    for (let index = end; index < line.length; index++) eol += line[index] === 0x0d ? '\\r' : '\\n';
+    trimmed.eol = eol;
+  }
+  return trimmed;
 };
 const joined = (parts, length) => {
   const whole = new Uint8Array(length);
@@ -407,8 +530,12 @@ const feedLines = async (state, view) => {
     if (state.pending) await state.parser.processLine(state.pending, false);
     state.pending = trimLine(line);
   }
-  // The line held back outlives the chunk.
-  if (state.pending && state.pending.buffer === view.buffer) state.pending = state.pending.slice();
+  // The line held back outlives the chunk (with the end it had).
+  if (state.pending && state.pending.buffer === view.buffer) {
+    const eol = state.pending.eol;
+    state.pending = state.pending.slice();
+    if (eol) state.pending.eol = eol;
+  }
 };
 const closeLines = async (state) => {
   if (!state.parser) {
@@ -432,6 +559,16 @@ const closeLines = async (state) => {
   const message = parser.buildMessage();
   parser.encodeAttachments();
   return message;
+};
+// A whole mail read as a streamed one is (its lines split here, with their ends), or by postal-mime
+// itself where its parse loop cannot be replayed.
+const parseWhole = async (raw) => {
+  if (!linesByHand) return PostalMime.parse(raw, PARSE_OPTIONS);
+  const parser = new PostalMime(PARSE_OPTIONS);
+  parser.started = true;
+  const state = { parser, pending: null, partial: [], partialLength: 0, kept: [], keptLength: 0 };
+  await feedLines(state, new Uint8Array(raw));
+  return closeLines(state);
 };
 // A chunk of a streamed mail hashed, gzipped and read into lines; resolves once all three are done
 // with it (so that it can be let go), rejects if one failed.
@@ -598,7 +735,7 @@ const ops = {
     let email;
     let unreadable = null;
     try {
-      email = await PostalMime.parse(raw, PARSE_OPTIONS);
+      email = await parseWhole(raw);
     } catch (error) {
       unreadable = unreadableReason(error);
       email = await headersOnly(new Uint8Array(raw, 0, Math.min(raw.byteLength, HEAD_BYTES)));

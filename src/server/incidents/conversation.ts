@@ -9,6 +9,7 @@
  */
 import type { Transaction } from 'kysely';
 import { looksLikeEmail } from '../../domain/email.ts';
+import { SENDER_UNCERTAIN } from '../../domain/inbound.ts';
 import {
   entryTextProblem,
   ANSWERED_BY_CUSTOMER,
@@ -120,7 +121,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
     // The mail that opened it (rule 4, or 'Crear incidencia' on a refused one): 'por correo', 'Ver original'.
     db
       .selectFrom('inboundMessages')
-      .select('id')
+      .select(['id', 'reason'])
       .where('incidentId', '=', incident.id)
       .where('outcome', '=', 'new-incident')
       .orderBy('id')
@@ -135,6 +136,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       autor: incident.nombre,
       ...(files.problem.length ? { adjuntos: files.problem } : {}),
       ...(openingMail ? { via: 'correo' as const, original: Number(openingMail.id) } : {}),
+      ...(openingMail?.reason === SENDER_UNCERTAIN ? { remitenteIncierto: true } : {}),
       rank: 0,
     },
     ...incident.historial
