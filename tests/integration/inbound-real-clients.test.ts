@@ -77,6 +77,20 @@ const newMail = (messageId: string, headers: string[], body = 'No imprime la fac
     body,
   );
 
+/** A text part of these bytes under this charset label, sent 8bit. */
+const labelled = (id: string, charset: string, body: Buffer) =>
+  realMail(
+    [
+      `From: Cliente ${id} <${id}@cliente.example>`,
+      'To: soporte@vertice.example',
+      `Message-ID: <${id}@cliente.example>`,
+      'Subject: Acentos',
+      `Content-Type: text/plain; charset=${charset}`,
+      'Content-Transfer-Encoding: 8bit',
+    ],
+    body,
+  );
+
 describe('addresses as real clients write them (src/server/inbound/addresses.ts)', () => {
   it('decodes encoded words before splitting the list, so a comma inside one stays in the name', () => {
     expect(mailboxesOf(BURLING.slice(6))).toEqual([
@@ -199,18 +213,6 @@ describeEachEngine('real clients through the webhook (issue 41)', (database) => 
     const { db } = database();
     const post = await webhook(db);
     const text = Buffer.from('Envoyé par María: la señal no llegó.\r\n', 'utf8');
-    const labelled = (id: string, charset: string, body: Buffer) =>
-      realMail(
-        [
-          `From: Cliente ${id} <${id}@cliente.example>`,
-          'To: soporte@vertice.example',
-          `Message-ID: <${id}@cliente.example>`,
-          'Subject: Acentos',
-          `Content-Type: text/plain; charset=${charset}`,
-          'Content-Transfer-Encoding: 8bit',
-        ],
-        body,
-      );
     await post(labelled('ascii', 'us-ascii', text));
     await post(labelled('desconocido', 'x-sin-nombre', text));
     // Under us-ascii, bytes that are not UTF-8 read as windows-1252; a right latin-1 label stays.
@@ -250,7 +252,7 @@ async function storedFiles(db: Db) {
 describe.skipIf(dovecotProblem !== null)('real clients through the mailbox (issue 41)', () => {
   useDovecot();
   describeEngine('sqlite', 'IMAP', (database) => {
-    it('the same mails by IMAP: the encoded-word sender, the uncertain sender, and the PDF byte for byte in each encoding', async () => {
+    it('the same mails by IMAP: the encoded-word sender, the uncertain sender, comments, a mislabelled charset, and the PDF byte for byte in each encoding', async () => {
       const { db } = database();
       const samples = pdfInEachEncoding(true);
       await append([
@@ -259,18 +261,26 @@ describe.skipIf(dovecotProblem !== null)('real clients through the mailbox (issu
           'From: "Yangzhou ABC Lighting Equipment " <>, "LTD" <ly@example.com>',
           'Reply-To: ventas@yangzhou.example',
         ]),
+        newMail('pete@silly.test', ['From: Pete(A nice \\) chap) <pete(his account)@silly.test(his host)>']),
+        labelled('ascii', 'us-ascii', Buffer.from('Envoyé par María\r\n', 'utf8')),
         ...samples.map(({ mail }) => mail),
       ]);
       expect(await pollMailbox(db, options())).toEqual({
         status: 'done',
-        processed: 2 + samples.length,
+        processed: 4 + samples.length,
         rejected: 0,
       });
-      expect((await folders())[PROCESSED_FOLDER]).toHaveLength(2 + samples.length);
-      const incidents = await db.selectFrom('incidents').select(['nombre', 'email']).orderBy('id').execute();
-      expect(incidents.slice(0, 2)).toEqual([
-        { nombre: 'Núñez, María José', email: 'mjnunez@cliente.example' },
-        { nombre: 'LTD', email: 'ly@example.com' },
+      expect((await folders())[PROCESSED_FOLDER]).toHaveLength(4 + samples.length);
+      const incidents = await db
+        .selectFrom('incidents')
+        .select(['nombre', 'email', 'problema'])
+        .orderBy('id')
+        .execute();
+      expect(incidents.slice(0, 4)).toEqual([
+        { nombre: 'Núñez, María José', email: 'mjnunez@cliente.example', problema: expect.any(String) },
+        { nombre: 'LTD', email: 'ly@example.com', problema: expect.any(String) },
+        { nombre: expect.any(String), email: 'pete@silly.test', problema: expect.any(String) },
+        { nombre: 'Cliente ascii', email: 'ascii@cliente.example', problema: 'Acentos\n\nEnvoyé par María' },
       ]);
       expect(await storedFiles(db)).toEqual(
         samples.map(({ encoding, pdf }) => [encoding, pdf.length, sha256(pdf)]),
