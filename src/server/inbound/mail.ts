@@ -4,8 +4,8 @@
  * worker (mime-worker.ts), which also says when a mail cannot be read; the quoted history ("El …
  * escribió:", "On … wrote:", Outlook's separator and "De: … Enviado: …" block, `>` lines) and signatures
  * are removed (quoted-history.ts, then email-reply-parser). It also says what the desk must not act on
- * (automatic mail, the mailbox's spam flag) and which of our mails a delivery report names. Nothing
- * here touches the database: src/server/inbound/index.ts decides.
+ * (automatic mail, the mailbox's spam flag), and what a report says of which of our mails
+ * (reports.ts). Nothing here touches the database: src/server/inbound/index.ts decides.
  */
 import EmailReplyParser from 'email-reply-parser';
 import type { Address, Email } from 'postal-mime';
@@ -16,6 +16,7 @@ import type { IncomingFile } from '../attachments/files.ts';
 import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
 import { MailStream, readMime, type ReadMime } from './mime-worker.ts';
 import { cutQuotedHistory } from './quoted-history.ts';
+import { mailReportOf } from './reports.ts';
 
 /** The channel's name in `inbound_messages.channel`. */
 export const MAIL_CHANNEL = 'correo';
@@ -50,11 +51,6 @@ export function automaticReason(header: (name: string) => string | undefined): s
     .map((value) => value.trim().toLowerCase());
   if (suppress.includes('all') || suppress.includes('oof')) return 'x-auto-response-suppress';
   return null;
-}
-
-/** The text of a part a report carries (a bounced message, its headers, the delivery status). */
-function partText(content: ArrayBuffer | Uint8Array | string): string {
-  return typeof content === 'string' ? content : new TextDecoder().decode(content);
 }
 
 /** The text of a mail that could not be read: what an incident opened from it ('Crear incidencia') says. */
@@ -155,26 +151,7 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
     .map((item) => item.address.replace(/^<|>$/g, '').trim().toLowerCase())
     .filter(Boolean);
 
-  const isReport = !unreadable && /^\s*multipart\/report/i.test(header('content-type') ?? '');
-  const reportOf = isReport
-    ? [
-        ...new Set(
-          email.attachments
-            .filter((part) =>
-              /^(message\/(rfc822|delivery-status|rfc822-headers|global|global-headers)|text\/rfc822-headers)$/i.test(
-                part.mimeType,
-              ),
-            )
-            .flatMap((part) =>
-              [
-                ...partText(part.content).matchAll(
-                  /^(?:original-|x-original-)?message-id:\s*<([^<>\s]+)>/gim,
-                ),
-              ].map((match) => match[1]!),
-            ),
-        ),
-      ]
-    : null;
+  const report = unreadable ? null : mailReportOf(header('content-type'), email.attachments);
 
   const automatic = automaticReason(header);
   const spam = /^\s*yes\b/i.test(header('x-spam-flag') ?? '');
@@ -187,7 +164,7 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
     threadKeys: [...new Set([...messageIds(header('in-reply-to')), ...messageIds(header('references'))])],
     subject: (email.subject ?? '').trim(),
     text: unreadable ? UNREADABLE_TEXT : newTextOf(readable),
-    files: isReport ? [] : filesOf(email),
+    files: report ? [] : filesOf(email),
     raw,
     original,
     refusal: automatic
@@ -195,7 +172,7 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
       : spam
         ? { outcome: 'rejected', reason: 'spam' }
         : null,
-    reportOf,
+    report,
     unreadable,
   };
 }
