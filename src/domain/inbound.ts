@@ -43,6 +43,7 @@ export const OUTCOME_COUNTS: Array<[outcome: string, one: string, many: string]>
   ['unverified', 'respuesta sin verificar', 'respuestas sin verificar'],
   ['new-incident', 'incidencia nueva', 'incidencias nuevas'],
   ['bounce', 'rebote', 'rebotes'],
+  ['report', 'aviso sobre un correo nuestro', 'avisos sobre correos nuestros'],
   ['ignored', 'ignorado (automático o nuestro)', 'ignorados (automáticos o nuestros)'],
   ['rejected', 'rechazado', 'rechazados'],
 ];

@@ -159,6 +159,10 @@ export type TimelineEntry =
   | { kind: 'accepted'; fecha: string; autor: string; respuesta: string }
   /** A mail to the customer bounced: 'El correo al cliente rebotó'. */
   | { kind: 'bounce'; fecha: string; autor: null }
+  /** What other reports said of a mail to the customer (issue 41): delayed, read (a read receipt), reported as spam. */
+  | { kind: 'delay'; fecha: string; autor: null }
+  | { kind: 'read'; fecha: string; autor: null }
+  | { kind: 'complaint'; fecha: string; autor: null }
   /** The customer rated a resolution (issue 22): 1 to 5 and a comment ('' without one). */
   | { kind: 'rating'; fecha: string; autor: null; valor: number; texto: string };
 

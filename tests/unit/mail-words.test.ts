@@ -14,6 +14,7 @@ import { contactConfirmationMail, contactStaffNoticeMail } from '../../src/serve
 import {
   incidentAnswerMail,
   incidentAssignedMail,
+  incidentComplaintMail,
   incidentConfirmationMail,
   incidentDigestMail,
   incidentReplyMail,
@@ -234,6 +235,13 @@ const SAMPLES: Record<string, Array<{ variant: string; register: Register; mail:
     register: 'tú' as const,
     mail: incidentAnswerMail(brand, 'luis@vertice.example', incident, 'Sigue sin imprimir.', reopened),
   })),
+  incidentComplaintMail: [
+    {
+      variant: '',
+      register: 'tú',
+      mail: incidentComplaintMail(brand, 'luis@vertice.example', incident, 'maria@cliente.example'),
+    },
+  ],
   contactStaffNoticeMail: [
     {
       variant: '',

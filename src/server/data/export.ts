@@ -51,6 +51,9 @@ export interface ExportedIncidentMail {
   kind: string;
   replyTokenHash: string | null;
   bouncedAt: string | null;
+  delayedAt: string | null;
+  readAt: string | null;
+  complainedAt: string | null;
   createdAt: string;
 }
 
@@ -506,6 +509,9 @@ export async function exportData(db: Db): Promise<ExportData> {
           kind: mail.kind,
           replyTokenHash: mail.replyTokenHash,
           bouncedAt: mail.bouncedAt ?? null,
+          delayedAt: mail.delayedAt ?? null,
+          readAt: mail.readAt ?? null,
+          complainedAt: mail.complainedAt ?? null,
           createdAt: mail.createdAt,
         })),
       };

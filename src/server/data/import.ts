@@ -210,7 +210,7 @@ interface ImportContext {
   articleImageIds?: Map<number, { id: number; key: string }>;
 }
 
-const INBOUND_OUTCOMES: readonly InboundOutcome[] = ['answer', 'unverified', 'new-incident', 'bounce', 'ignored', 'rejected'];
+const INBOUND_OUTCOMES: readonly InboundOutcome[] = ['answer', 'unverified', 'new-incident', 'bounce', 'report', 'ignored', 'rejected'];
 /** A Message-ID as incident_mails stores it (no brackets, no spaces). */
 const MESSAGE_ID_PATTERN = /^[^\s<>]{1,500}$/;
 
@@ -339,6 +339,9 @@ async function importIncident(
       kind: text(item.kind, 60),
       replyTokenHash: typeof item.replyTokenHash === 'string' && TOKEN_HASH_PATTERN.test(item.replyTokenHash) ? item.replyTokenHash : null,
       bouncedAt: toIsoTime(item.bouncedAt),
+      delayedAt: toIsoTime(item.delayedAt),
+      readAt: toIsoTime(item.readAt),
+      complainedAt: toIsoTime(item.complainedAt),
       createdAt,
     };
   });

@@ -113,11 +113,32 @@ export interface IncidentMailsTable {
   replyTokenHash: string | null;
   /** When a delivery report said it bounced ('rebotado'); null otherwise. */
   bouncedAt: Generated<string | null>;
+  /** When a first report said its delivery is delayed (migration 0041); null otherwise. */
+  delayedAt: Generated<string | null>;
+  /** When a first read receipt of it came ('Leído por el cliente', migration 0041); null otherwise. */
+  readAt: Generated<string | null>;
+  /** When its recipient reported it as spam (migration 0041); null otherwise. */
+  complainedAt: Generated<string | null>;
   createdAt: string;
 }
 
-/** What became of an inbound message (src/server/inbound/index.ts). */
-export type InboundOutcome = 'answer' | 'unverified' | 'new-incident' | 'bounce' | 'ignored' | 'rejected';
+/**
+ * An address whose owner reported one of our mails as spam (migration 0041): automatic mail to it
+ * (confirmations, state notices) is not queued. `address` in lower case.
+ */
+export interface MailComplaintsTable {
+  address: string;
+  incidentId: number | null;
+  inboundMessageId: number | null;
+  complainedAt: string;
+}
+
+/**
+ * What became of an inbound message (src/server/inbound/index.ts); `report`: a report on one of our
+ * mails that is no bounce (a delay, a read receipt, a spam complaint: `reason` says which).
+ */
+export type InboundOutcome =
+  'answer' | 'unverified' | 'new-incident' | 'bounce' | 'report' | 'ignored' | 'rejected';
 
 /** Every message that came in, stored once by `dedupKey` (migration 0024). */
 export interface InboundMessagesTable {
@@ -667,6 +688,7 @@ export interface Database {
   incidentStateCounts: IncidentStateCountsTable;
   clientImportNonces: ClientImportNoncesTable;
   incidentMails: IncidentMailsTable;
+  mailComplaints: MailComplaintsTable;
   inboundMessages: InboundMessagesTable;
   inboundOriginalParts: InboundOriginalPartsTable;
   blobs: BlobsTable;

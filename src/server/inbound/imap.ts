@@ -133,7 +133,7 @@ async function refuseUnread(
       files: [],
       raw: null,
       refusal: unreadable ? null : { outcome: 'rejected', reason: 'too-large' },
-      reportOf: null,
+      report: null,
       unreadable,
     },
     settings,

@@ -7,7 +7,9 @@
  *    same message delivered again (a re-fetch after a crash between storing and acknowledging, the
  *    webhook retried) stores and does nothing (`duplicate`); a crash before the commit stores nothing,
  *    so the channel hands it over again;
- * 2. what must never act is set aside: a delivery report marks the mail it names 'rebotado'; our own
+ * 2. what must never act is set aside: a report on a mail of ours marks it (a permanent failure
+ *    'rebotado'; a delay, a read receipt, a spam complaint each a line of the staff timeline; a
+ *    complaint also stops automatic mail to the address and tells staff); our own
  *    addresses, mailer-daemon and postmaster, automatic mail and the mailbox's spam flag change nothing;
  * 3. it is matched to an incident (issue 21's rules, in order): the token of the incident's reply
  *    address; a thread key naming one of the incident's mails; the incident number in the subject with
@@ -35,7 +37,10 @@ import { FollowUpClosedError, recordCustomerAnswer } from '../incidents/conversa
 import { insertNewIncident } from '../incidents/index.ts';
 import { hashReplyToken, normalizeMessageId, replyTokenOf } from '../incidents/mail-thread.ts';
 import { reserveAlignedHit, reserveHit } from '../limits/counters.ts';
-import { wakeMailWorkers } from '../mail/outbox.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { incidentComplaintMail } from '../mail/incident-mails.ts';
+import { isCurrentStaff } from '../incidents/assignment.ts';
+import { recordComplaint } from '../incidents/complaints.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig, type Config } from '../config.ts';
 import { storeBlobs } from '../attachments/blob-store.ts';
@@ -47,6 +52,7 @@ import {
 } from '../attachments/files.ts';
 import { mailBrand } from '../mail/index.ts';
 import { mailBlobWriter, type StagedOriginal } from './mime-worker.ts';
+import type { MailReport } from './reports.ts';
 import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './original.ts';
 
 const gzipAsync = promisify(gzip);
@@ -89,8 +95,8 @@ export interface ChannelMessage {
   original?: StagedOriginal | null;
   /** The channel already knows it must not act on it (an automatic mail, spam): why, and where it goes. */
   refusal?: { outcome: 'ignored' | 'rejected'; reason: string } | null;
-  /** A delivery report: the ids of the messages it reports on; null when it is none. */
-  reportOf?: string[] | null;
+  /** A report on messages (a bounce, a delay, a read receipt, a spam complaint); null when it is none. */
+  report?: MailReport | null;
   /**
    * The channel could not read it (a mail too deeply nested, say): why, in Spanish. It is refused
    * whatever else it says ({@link UNREADABLE_REASON}), its original kept, so that the channel goes on.
@@ -220,27 +226,8 @@ async function decide(
 ): Promise<Decision> {
   if (message.unreadable)
     return { outcome: 'rejected', reason: capped(`${UNREADABLE_REASON}: ${message.unreadable}`, 300) };
-  // A delivery report names the mail that bounced: it may come from mailer-daemon, and is automatic.
-  if (message.reportOf) {
-    const ids = message.reportOf.map((id) => normalizeMessageId(id).toLowerCase());
-    const bounced = ids.length
-      ? await trx
-          .selectFrom('incidentMails')
-          .select(['id', 'incidentId', 'bouncedAt'])
-          .where('messageId', 'in', ids)
-          .executeTakeFirst()
-      : undefined;
-    if (!bounced) return { outcome: 'ignored', reason: 'report-unknown' };
-    if (!bounced.bouncedAt) {
-      await trx
-        .updateTable('incidentMails')
-        .set({ bouncedAt: now.toISOString() })
-        .where('id', '=', bounced.id)
-        .execute();
-      await touchIncident(trx, bounced.incidentId, 'note', now);
-    }
-    return { outcome: 'bounce', incidentId: bounced.incidentId };
-  }
+  // A report names a mail of ours: it may come from mailer-daemon or a mailbox provider, and is automatic.
+  if (message.report) return actOnReport(trx, message.report, inboundId, settings, now);
   const sender = message.sender;
   // The incident's own reply address (or a Message-ID of ours) identifies an answer by itself: a mail
   // whose sender cannot be read still joins it (issue 41); without a sender, nothing else can act.
@@ -298,6 +285,88 @@ async function decide(
     numeroIncidencia: created.numeroIncidencia,
     wake: true,
   };
+}
+
+/** The column of `incident_mails` each report that is no bounce sets, once, and its `reason`. */
+const REPORT_MARKS = {
+  delay: { column: 'delayedAt', reason: 'delayed' },
+  read: { column: 'readAt', reason: 'read' },
+  complaint: { column: 'complainedAt', reason: 'complaint' },
+} as const;
+
+/**
+ * A report on one of our mails (reports.ts): a bounce marks it 'rebotado' (outcome `bounce`); a delay,
+ * a read receipt or a spam complaint marks it so for the staff timeline (outcome `report`, the kind as
+ * `reason`), once; a complaint also stops automatic mail to the incident's address (complaints.ts) and
+ * tells the assignee, or the staff inbox. A report naming no mail of ours, or saying nothing to act on
+ * (a delivery that succeeded, a receipt of a mail deleted unread, a report that it is not spam), is
+ * recorded and ignored.
+ */
+async function actOnReport(
+  trx: Transaction<Database>,
+  report: MailReport,
+  inboundId: number,
+  settings: InboundSettings,
+  now: Date,
+): Promise<Decision> {
+  const ids = report.ids.map((id) => normalizeMessageId(id).toLowerCase()).slice(0, 100);
+  const mail = ids.length
+    ? await trx
+        .selectFrom('incidentMails')
+        .select(['id', 'incidentId', 'bouncedAt', 'delayedAt', 'readAt', 'complainedAt'])
+        .where('messageId', 'in', ids)
+        .executeTakeFirst()
+    : undefined;
+  if (!mail) return { outcome: 'ignored', reason: 'report-unknown' };
+  if (report.kind === 'other')
+    return { outcome: 'ignored', reason: 'report-other', incidentId: mail.incidentId };
+  const mark =
+    report.kind === 'bounce' ? ({ column: 'bouncedAt', reason: null } as const) : REPORT_MARKS[report.kind];
+  const outcome = report.kind === 'bounce' ? 'bounce' : 'report';
+  const decision: Decision = {
+    outcome,
+    incidentId: mail.incidentId,
+    ...(mark.reason ? { reason: mark.reason } : {}),
+  };
+  // Delivered again, or a second report of the same kind (a delay reported every few hours): once.
+  if (mail[mark.column]) return decision;
+  await trx
+    .updateTable('incidentMails')
+    .set({ [mark.column]: now.toISOString() })
+    .where('id', '=', mail.id)
+    .execute();
+  await touchIncident(trx, mail.incidentId, 'note', now);
+  if (report.kind !== 'complaint') return decision;
+
+  const incident = await trx
+    .selectFrom('incidents')
+    .select(['numeroIncidencia', 'nombre', 'email', 'assignedTo'])
+    .where('id', '=', mail.incidentId)
+    .executeTakeFirstOrThrow();
+  await recordComplaint(
+    trx,
+    { address: incident.email, incidentId: mail.incidentId, inboundMessageId: inboundId },
+    now,
+  );
+  const account = incident.assignedTo
+    ? await trx
+        .withoutPlugins()
+        .selectFrom('user')
+        .select('email')
+        .where('id', '=', incident.assignedTo)
+        .executeTakeFirst()
+    : undefined;
+  const staffEmails = settings.staffEmails ?? getConfig().ADMIN_EMAILS;
+  const to = account && isCurrentStaff(account.email, staffEmails) ? account.email : settings.staffInbox;
+  await enqueueMail(
+    trx,
+    {
+      kind: 'incident.complaint',
+      ...incidentComplaintMail(settings.brand, to, incident, incident.email.trim().toLowerCase()),
+    },
+    now,
+  );
+  return { ...decision, wake: true };
 }
 
 type PreparedFiles = { prepared: PreparedFile[]; refused: RefusedFile[] };

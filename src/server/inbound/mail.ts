@@ -1,11 +1,11 @@
 /**
  * The e-mail channel's reading of a raw RFC 5322 message (IMAP and the webhook both hand it the bytes):
  * postal-mime parses the MIME tree and an HTML-only mail becomes text (html-to-text), both in the reader's
- * worker (mime-worker.ts), which also says when a mail cannot be read; the quoted
- * history ("El … escribió:", "On … wrote:", Outlook's "De: … Enviado: …" block, `>` lines) and
- * signatures are removed by email-reply-parser. It also says what the desk must not act on (automatic
- * mail, the mailbox's spam flag) and which of our mails a delivery report names. Nothing here touches
- * the database: src/server/inbound/index.ts decides.
+ * worker (mime-worker.ts), which also says when a mail cannot be read; the quoted history ("El …
+ * escribió:", "On … wrote:", Outlook's separator and "De: … Enviado: …" block, `>` lines) and signatures
+ * are removed (quoted-history.ts, then email-reply-parser). It also says what the desk must not act on
+ * (automatic mail, the mailbox's spam flag), and what a report says of which of our mails
+ * (reports.ts). Nothing here touches the database: src/server/inbound/index.ts decides.
  */
 import EmailReplyParser from 'email-reply-parser';
 import type { Email } from 'postal-mime';
@@ -16,6 +16,8 @@ import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/at
 import type { IncomingFile } from '../attachments/files.ts';
 import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
 import { MailStream, readMime, type ReadMime } from './mime-worker.ts';
+import { cutQuotedHistory } from './quoted-history.ts';
+import { mailReportOf } from './reports.ts';
 
 /** The channel's name in `inbound_messages.channel`. */
 export const MAIL_CHANNEL = 'correo';
@@ -43,18 +45,26 @@ export function automaticReason(header: (name: string) => string | undefined): s
   return null;
 }
 
-/** The text of a part a report carries (a bounced message, its headers, the delivery status). */
-function partText(content: ArrayBuffer | Uint8Array | string): string {
-  return typeof content === 'string' ? content : new TextDecoder().decode(content);
-}
-
 /** The text of a mail that could not be read: what an incident opened from it ('Crear incidencia') says. */
 export const UNREADABLE_TEXT = '(No se pudo leer el correo: ver el original.)';
 
-/** The new text of a reply: quoted history and signatures removed; the whole text if that leaves nothing readable. */
+/**
+ * A line email-reply-parser takes for a quoted header by itself ('De: Nombre <correo>' after a blank
+ * line), and the mark that hides it from it: such a line that is no header block is the customer's own.
+ */
+const LONE_SENDER_LINE = /^\s*(?:de|from|von|van|da)\s?:/i;
+const NOT_A_HEADER = '\uE000';
+
+/**
+ * The new text of a reply: quoted history (quoted-history.ts first, then email-reply-parser's own
+ * patterns and `>` lines) and signatures removed.
+ */
 export function newTextOf(text: string): string {
-  const visible = new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
-  return visible;
+  const guarded = cutQuotedHistory(text.replace(/\r\n/g, '\n'))
+    .split('\n')
+    .map((line) => (LONE_SENDER_LINE.test(line) ? NOT_A_HEADER + line : line))
+    .join('\n');
+  return new EmailReplyParser().read(guarded).getVisibleText().replaceAll(NOT_A_HEADER, '').trim();
 }
 
 /**
@@ -130,26 +140,7 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
     .map((item) => item.address)
     .filter(Boolean);
 
-  const isReport = !unreadable && /^\s*multipart\/report/i.test(header('content-type') ?? '');
-  const reportOf = isReport
-    ? [
-        ...new Set(
-          email.attachments
-            .filter((part) =>
-              /^(message\/(rfc822|delivery-status|rfc822-headers|global|global-headers)|text\/rfc822-headers)$/i.test(
-                part.mimeType,
-              ),
-            )
-            .flatMap((part) =>
-              [
-                ...partText(part.content).matchAll(
-                  /^(?:original-|x-original-)?message-id:\s*<([^<>\s]+)>/gim,
-                ),
-              ].map((match) => match[1]!),
-            ),
-        ),
-      ]
-    : null;
+  const report = unreadable ? null : mailReportOf(header('content-type'), email.attachments);
 
   const automatic = automaticReason(header);
   const spam = /^\s*yes\b/i.test(header('x-spam-flag') ?? '');
@@ -162,7 +153,7 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
     threadKeys: [...new Set([...messageIds(header('in-reply-to')), ...messageIds(header('references'))])],
     subject: (email.subject ?? '').trim(),
     text: unreadable ? UNREADABLE_TEXT : newTextOf(readable),
-    files: isReport ? [] : filesOf(email),
+    files: report ? [] : filesOf(email),
     raw,
     original,
     refusal: automatic
@@ -170,7 +161,7 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
       : spam
         ? { outcome: 'rejected', reason: 'spam' }
         : null,
-    reportOf,
+    report,
     unreadable,
   };
 }

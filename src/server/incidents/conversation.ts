@@ -111,11 +111,19 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
     loadEntries(db, incident.id),
     loadAssignments(db, incident.id),
     loadPriorityChanges(db, incident.id),
+    // What reports said of its mails to the customer (issue 41): bounced, delayed, read, reported as spam.
     db
       .selectFrom('incidentMails')
-      .select('bouncedAt')
+      .select(['bouncedAt', 'delayedAt', 'readAt', 'complainedAt'])
       .where('incidentId', '=', incident.id)
-      .where('bouncedAt', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb('bouncedAt', 'is not', null),
+          eb('delayedAt', 'is not', null),
+          eb('readAt', 'is not', null),
+          eb('complainedAt', 'is not', null),
+        ]),
+      )
       .execute(),
     attachmentsByEntry(db, incident.id),
     // The mail that opened it (rule 4, or 'Crear incidencia' on a refused one): 'por correo', 'Ver original'.
@@ -189,12 +197,18 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
         respuesta: entry.createdAt,
         rank: 2,
       })),
-    ...bounces.map((mail) => ({
-      kind: 'bounce' as const,
-      fecha: isoOf(mail.bouncedAt!),
-      autor: null,
-      rank: 2,
-    })),
+    ...bounces.flatMap((mail) =>
+      (
+        [
+          ['bounce', mail.bouncedAt],
+          ['delay', mail.delayedAt],
+          ['read', mail.readAt],
+          ['complaint', mail.complainedAt],
+        ] as const
+      )
+        .filter(([, at]) => at !== null)
+        .map(([kind, at]) => ({ kind, fecha: isoOf(at!), autor: null, rank: 2 })),
+    ),
     ...ratings.map((rating) => ({
       kind: 'rating' as const,
       fecha: rating.ratedAt,

@@ -102,6 +102,10 @@ export interface ImportedIncident extends IncidentFields {
     kind: string;
     replyTokenHash: string | null;
     bouncedAt: string | null;
+    /** What other reports said of it (issue 41); absent in older files. */
+    delayedAt?: string | null;
+    readAt?: string | null;
+    complainedAt?: string | null;
     createdAt: string;
   }>;
 }

@@ -2,6 +2,7 @@
  * Support incidents opened by visitors: creation (number, first history entry and the mails in one
  * transaction) and the public follow-up lookup.
  */
+import { hasComplained } from './complaints.ts';
 import { storeAttachments } from '../attachments/index.ts';
 import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
 import { randomInt } from 'node:crypto';
@@ -42,7 +43,8 @@ const SUFFIX_MAX = 9999;
 const RANDOM_TRIES = 25;
 
 /** What became of the visitor's confirmation: queued, no address to send it to, or a cap reached. */
-export type VisitorMailOutcome = 'queued' | 'no-email' | VisitorMailRefusal;
+/** What became of the visitor's confirmation; `complained`: the address reported our mail as spam. */
+export type VisitorMailOutcome = 'queued' | 'no-email' | 'complained' | VisitorMailRefusal;
 
 export type CreatedIncident = Pick<IncidentRecord, 'id' | 'numeroIncidencia' | 'estado' | 'fecha'> & {
   visitorMail: VisitorMailOutcome;
@@ -168,7 +170,9 @@ export async function insertNewIncident(
   // within the caps (notices.ts).
   const visitorEmail = looksLikeEmail(fields.email) ? fields.email.trim() : null;
   let visitorMail: VisitorMailOutcome = 'no-email';
-  if (visitorEmail) {
+  // An address that reported our mail as spam gets no automatic mail (complaints.ts).
+  if (visitorEmail && (await hasComplained(trx, visitorEmail))) visitorMail = 'complained';
+  else if (visitorEmail) {
     visitorMail =
       (await reserveVisitorMail(trx, {
         kind: 'confirmation',

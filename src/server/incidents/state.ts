@@ -2,6 +2,7 @@
  * The staff's state change of an incident: the new state and its history entry, the activity, the
  * audit event and, when asked, the notice to the visitor, in one transaction.
  */
+import { hasComplained } from './complaints.ts';
 import { sql } from 'kysely';
 import { looksLikeEmail } from '../../domain/email.ts';
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
@@ -19,7 +20,7 @@ import { IncidentNotFoundError } from './index.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
 
 export type NotifyResult =
-  { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' | 'daily-cap' };
+  { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' | 'daily-cap' | 'complained' };
 
 /**
  * Sets the state and appends the history entry (state, server time, who) in one transaction.
@@ -84,6 +85,9 @@ export async function setIncidentState(
       // A free-text e-mail that is no address would only fail at the mail server, for good.
       if (!looksLikeEmail(updated.email)) {
         result = { queued: false, reason: 'no-email' };
+      } else if (await hasComplained(trx, updated.email)) {
+        // The address reported our mail as spam: no automatic mail to it (complaints.ts).
+        result = { queued: false, reason: 'complained' };
       } else if (
         await reserveVisitorMail(trx, {
           kind: 'state',

@@ -232,6 +232,36 @@ export function incidentStaffNoticeMail(
   );
 }
 
+/**
+ * To the assignee (or the staff inbox when nobody is assigned): the customer reported one of the
+ * incident's mails as spam (a mailbox provider's feedback report, issue 41), so the desk no longer sends
+ * that address automatic mail; a staff member's own reply still goes.
+ */
+export function incidentComplaintMail(
+  brand: MailBrand,
+  to: string,
+  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'nombre'>,
+  address: string,
+): MailMessage {
+  return automatic(
+    renderMail(brand, to, {
+      subject: `El cliente marcó como spam un correo de la incidencia ${incident.numeroIncidencia}`,
+      preheader: `Ya no enviamos avisos automáticos a ${address}.`,
+      heading: `Queja de spam en la incidencia ${incident.numeroIncidencia}`,
+      intro: [
+        `El proveedor de correo del cliente nos avisó de que ${address} marcó como spam un correo de la incidencia ${incident.numeroIncidencia}.`,
+        'Desde ahora el sitio no envía avisos automáticos a esa dirección (confirmaciones ni cambios de estado). Tus respuestas desde la página de la incidencia sí llegan al cliente: escríbele solo si hace falta, o llámalo.',
+      ],
+      rows: [
+        ['Número', incident.numeroIncidencia],
+        ['Cliente', incident.nombre],
+        ['Correo', address],
+      ],
+      action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
+    }),
+  );
+}
+
 /** An incident in the staff digest: new, or held for its customer's answers (then with the last one). */
 export type DigestIncident = Pick<IncidentMailData, 'numeroIncidencia' | 'nombre' | 'problema' | 'fecha'> & {
   answer?: { body: string; at: string };

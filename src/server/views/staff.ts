@@ -89,7 +89,15 @@ export async function incidentPageView(numero: string) {
   ]);
   // Staff are named by their names (the problem's author is the visitor, by the name they gave).
   const timeline = entries.map((entry): TimelineEntry => {
-    if (entry.kind === 'problem' || entry.kind === 'bounce' || entry.kind === 'rating') return entry;
+    if (
+      entry.kind === 'problem' ||
+      entry.kind === 'bounce' ||
+      entry.kind === 'delay' ||
+      entry.kind === 'read' ||
+      entry.kind === 'complaint' ||
+      entry.kind === 'rating'
+    )
+      return entry;
     if (entry.kind === 'priority') return { ...entry, autor: nameByEmail(names, entry.autor) };
     if (entry.kind === 'assignment')
       return {

@@ -40,6 +40,7 @@ import * as articleRevisions from './0037_article_revisions.ts';
 import * as searchStems from './0038_search_stems.ts';
 import * as searchBulkTriggers from './0039_search_bulk_triggers.ts';
 import * as acceptedAnswers from './0040_accepted_answers.ts';
+import * as mailReports from './0041_mail_reports.ts';
 import * as inboundOriginalParts from './0034_inbound_original_parts.ts';
 import * as articleVotes from './0035_article_votes.ts';
 import * as announcementsLogos from './0036_announcements_logos.ts';
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '0038_search_stems': searchStems,
   '0039_search_bulk_triggers': searchBulkTriggers,
   '0040_accepted_answers': acceptedAnswers,
+  '0041_mail_reports': mailReports,
 };
