@@ -1,0 +1,196 @@
+/**
+ * Issue 39, "a second real day", in Chromium against the production build at the width where each edge
+ * was seen: no staff page is wider than a phone with long data in it (§1); the customer's e-mail stays in
+ * its own column beside the RNC at 1280 px (§2). `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the
+ * changed screens.
+ */
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { santoDomingoToday } from '../../src/domain/forms/meeting.ts';
+import { createArticle, publishArticle } from '../../src/server/content/articles.ts';
+import { DESKTOP, PHONE } from '../support/browser.ts';
+import { insertClient, insertContactMessage, insertIncident } from '../support/factories.ts';
+import { signInStaff } from '../support/staff-login.ts';
+import { useSite } from '../support/site.ts';
+
+const { server, browser, db, staff } = useSite({
+  env: { FORM_RATE_LIMIT: '50', TRUST_PROXY: 'true' },
+});
+const SHOTS = process.env.SECOND_DAY_SHOTS;
+const STAFF_NAME = 'Carmen Lucía Almonte';
+
+const LONG_SLUG =
+  'como-configurar-la-facturacion-electronica-de-admcloud-con-la-dgii-paso-a-paso-para-contadores-y-pymes';
+const LONG_EMAIL = 'administracion.contabilidad.general@ferreteriaelprogresodelcibao.com.do';
+const LONG_WORD = 'Supercalifragilisticoespialidosoimpresorafiscalbixolonsrp350plusiiiconerror';
+
+let serial = 0;
+let numero = '';
+let clientId = 0;
+let articleId = 0;
+
+beforeAll(async () => {
+  await db
+    .withoutPlugins()
+    .updateTable('user')
+    .set({ name: STAFF_NAME })
+    .where('email', '=', staff.email)
+    .execute();
+  const actor = { actorEmail: staff.email, network: '127.0.0.0/8' };
+  const article = await createArticle(
+    db,
+    {
+      kind: 'blog',
+      title: 'Cómo configurar la facturación electrónica de AdmCloud con la DGII paso a paso',
+      slug: LONG_SLUG,
+      excerpt: 'Guía para contadores y pymes.',
+      body: `Texto con una palabra larga: ${LONG_WORD}.`,
+      coverImage: null,
+      coverAlt: '',
+      author: 'Carmen',
+      tags: [],
+      seoTitle: '',
+      seoDescription: '',
+    },
+    actor,
+  );
+  await publishArticle(db, article.id, 1, actor);
+  articleId = article.id;
+  // The article's address among 'Páginas más vistas', as a day of visits leaves it.
+  await db
+    .insertInto('pageViews')
+    .values({ day: santoDomingoToday(new Date()), path: `/blog/${LONG_SLUG}`, count: 40 })
+    .execute();
+  const incident = await insertIncident(db, {
+    numeroIncidencia: 'INC-20261207-4637',
+    nombre: 'Rafael Peralta Fernández',
+    email: LONG_EMAIL,
+    rnc: '131-24567-8',
+    problema: `No puedo entrar al sistema: ${LONG_WORD}`,
+  });
+  numero = incident.numeroIncidencia;
+  clientId = (
+    await insertClient(db, {
+      razonSocial: `Ferretería ${LONG_WORD} SRL`,
+      nombreRepresentante: 'Rafael Peralta',
+      email: LONG_EMAIL,
+      rnc: '131245678',
+    })
+  ).id;
+  await insertContactMessage(db, { email: LONG_EMAIL, message: LONG_WORD });
+});
+
+/** The first staff account signed in through the form, from a network of its own. */
+function signedIn(options: BrowserContextOptions, javaScriptEnabled = true) {
+  serial += 1;
+  return signInStaff(
+    browser,
+    server.url,
+    { email: staff.email, password: staff.password, network: `198.51.100.${serial}` },
+    { ...options, javaScriptEnabled },
+  );
+}
+
+const shot = async (page: Page, name: string, options: BrowserContextOptions, fullPage = false) => {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}-${name}-${options.viewport!.width}.png`, fullPage });
+};
+
+/** Whether the element is wholly inside the viewport, below the sticky header, and on top at its centre. */
+function shownClear(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const header = document.querySelector('body header');
+    const headerBottom = header ? header.getBoundingClientRect().bottom : 0;
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return (
+      box.height > 0 &&
+      box.top >= headerBottom - 1 &&
+      box.bottom <= window.innerHeight + 1 &&
+      top !== null &&
+      element.contains(top)
+    );
+  });
+}
+
+/** The elements that reach past the right edge of the viewport, named for a readable failure. */
+const pastTheEdge = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const outside = [...document.querySelectorAll('body *')].filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.right > width + 0.5 && !element.closest('[popover], .sr-only, dialog');
+    });
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      width,
+      outside: outside
+        .slice(0, 4)
+        .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].slice(0, 3).join('.')}`),
+    };
+  });
+
+describe('issue 39 §1: no staff page is wider than a phone with long data in it', () => {
+  it('every staff page fits 390 px with a long address, e-mail and word in it', async () => {
+    const { context, page } = await signedIn(PHONE);
+    const pages = [
+      '/admin',
+      '/admin/incidencias',
+      `/admin/incidencias/${numero}`,
+      '/admin/clientes',
+      `/admin/clientes/${clientId}`,
+      `/admin/clientes/${clientId}/reunion`,
+      '/admin/clientes/importar',
+      '/admin/mensajes',
+      '/admin/contenido',
+      `/admin/contenido/${articleId}`,
+      '/admin/anuncios',
+      '/admin/logos',
+      '/admin/configuracion',
+      `/admin/buscar?q=${encodeURIComponent(LONG_WORD)}`,
+    ];
+    const wide: string[] = [];
+    for (const path of pages) {
+      await page.goto(`${server.url}${path}`);
+      const { scrollWidth, width, outside } = await pastTheEdge(page);
+      if (scrollWidth > width || outside.length)
+        wide.push(`${path}: ${scrollWidth} px (${outside.join(', ')})`);
+    }
+    await page.goto(`${server.url}/admin`);
+    await shot(page, 'inicio', PHONE, true);
+    expect(wide).toEqual([]);
+    // 'Cerrar sesión' and the visits of the long address are on screen.
+    const logout = (await page
+      .locator('header')
+      .getByRole('button', { name: 'Cerrar sesión' })
+      .boundingBox())!;
+    expect(logout.x + logout.width).toBeLessThanOrEqual(PHONE.viewport!.width);
+    const row = page.locator('li', { hasText: LONG_SLUG.slice(0, 20) });
+    await row.scrollIntoViewIfNeeded();
+    expect(await shownClear(row.getByText('40 visitas'))).toBe(true);
+    await context.close();
+  });
+});
+
+describe("issue 39 §2: the customer's e-mail stays clear of the RNC", () => {
+  it('the e-mail and the RNC do not overlap on the incident page (1280×800)', async () => {
+    const { context, page } = await signedIn(DESKTOP);
+    await page.goto(`${server.url}/admin/incidencias/${numero}`);
+    await shot(page, 'incidencia-detalles', DESKTOP);
+    const boxOf = (label: string) => page.locator(`[data-copy-value="${label}"]`).boundingBox();
+    const email = (await boxOf('Correo'))!;
+    const rnc = (await boxOf('RNC'))!;
+    const overlap =
+      email.x < rnc.x + rnc.width &&
+      rnc.x < email.x + email.width &&
+      email.y < rnc.y + rnc.height &&
+      rnc.y < email.y + email.height;
+    expect(overlap).toBe(false);
+    // Each stays inside its own column of the details.
+    const column = (await page
+      .locator('dl > div', { has: page.locator('[data-copy-value="Correo"]') })
+      .boundingBox())!;
+    expect(email.x + email.width).toBeLessThanOrEqual(column.x + column.width + 0.5);
+    expect(await page.locator('[data-copy-value="Correo"]').innerText()).toBe(LONG_EMAIL);
+    await context.close();
+  });
+});
