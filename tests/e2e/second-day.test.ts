@@ -1,14 +1,16 @@
 /**
  * Issue 39, "a second real day", in Chromium against the production build at the width where each edge
  * was seen: no staff page is wider than a phone with long data in it (§1); the customer's e-mail stays in
- * its own column beside the RNC at 1280 px (§2). `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the
- * changed screens.
+ * its own column beside the RNC at 1280 px (§2); a staff outcome shows where the eye is, focused or in
+ * the section the page lands on, with and without JavaScript (§4). `SECOND_DAY_SHOTS=/tmp/prefix` saves
+ * screenshots of the changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { santoDomingoToday } from '../../src/domain/forms/meeting.ts';
 import { createArticle, publishArticle } from '../../src/server/content/articles.ts';
-import { DESKTOP, PHONE } from '../support/browser.ts';
+import { addNote } from '../../src/server/incidents/conversation.ts';
+import { DESKTOP, PHONE, poll } from '../support/browser.ts';
 import { insertClient, insertContactMessage, insertIncident } from '../support/factories.ts';
 import { signInStaff } from '../support/staff-login.ts';
 import { useSite } from '../support/site.ts';
@@ -112,6 +114,10 @@ function shownClear(locator: Locator): Promise<boolean> {
   });
 }
 
+/** Whether focus is on the element or inside it. */
+const focusedIn = (locator: Locator) =>
+  locator.evaluate((element) => element.contains(document.activeElement));
+
 /** The elements that reach past the right edge of the viewport, named for a readable failure. */
 const pastTheEdge = (page: Page) =>
   page.evaluate(() => {
@@ -193,4 +199,123 @@ describe("issue 39 §2: the customer's e-mail stays clear of the RNC", () => {
     expect(await page.locator('[data-copy-value="Correo"]').innerText()).toBe(LONG_EMAIL);
     await context.close();
   });
+});
+
+describe('issue 39 §4: staff outcomes show where the eye is', () => {
+  for (const javaScriptEnabled of [true, false]) {
+    const mode = javaScriptEnabled ? 'on' : 'off';
+    it(`'Asignar', 'Guardar prioridad' and the state's 'Guardar': the outcome in view and focused (390×844, JavaScript ${mode})`, async () => {
+      const incident = await insertIncident(db, {
+        problema: 'La impresora fiscal no imprime.\n'.repeat(3),
+        email: 'rosa@cliente.test',
+      });
+      const { context, page } = await signedIn(PHONE, javaScriptEnabled);
+      const url = `${server.url}/admin/incidencias/${incident.numeroIncidencia}`;
+      // A long conversation, as on a real day: the end of it is far below the controls.
+      const author = await db
+        .withoutPlugins()
+        .selectFrom('user')
+        .select(['id', 'email', 'name'])
+        .where('email', '=', staff.email)
+        .executeTakeFirstOrThrow();
+      for (let index = 0; index < 6; index += 1) {
+        await addNote(db, {
+          incidentId: incident.id,
+          author,
+          body: 'Revisamos el equipo con el cliente y seguimos esperando el repuesto.\n'.repeat(4),
+        });
+      }
+      await page.goto(url);
+      const select = page.getByLabel('Asignar a');
+      await select.selectOption((await select.locator('option', { hasText: '(tú)' }).getAttribute('value'))!);
+      await page.getByRole('button', { name: 'Asignar', exact: true }).click();
+      const assigned = page.getByRole('status').filter({ hasText: 'La incidencia quedó asignada a ti.' });
+      await assigned.waitFor();
+      await page.waitForLoadState('load');
+      await poll(() => focusedIn(assigned)).toBe(true);
+      expect(await shownClear(assigned)).toBe(true);
+      await shot(page, `asignada-js-${mode}`, PHONE);
+
+      await page.getByLabel('Prioridad', { exact: true }).selectOption('Alta');
+      await page.getByRole('button', { name: 'Guardar prioridad' }).click();
+      const priority = page.getByRole('status').filter({ hasText: 'Prioridad actualizada.' });
+      await priority.waitFor();
+      await page.waitForLoadState('load');
+      await poll(() => focusedIn(priority)).toBe(true);
+      expect(await shownClear(priority)).toBe(true);
+
+      await page.getByLabel('Estado', { exact: true }).selectOption('En Proceso');
+      await page.getByRole('button', { name: 'Guardar', exact: true }).click();
+      const state = page.getByRole('status').filter({ hasText: 'Estado actualizado correctamente.' });
+      await state.waitFor();
+      await page.waitForLoadState('load');
+      await poll(() => focusedIn(state)).toBe(true);
+      expect(await shownClear(state)).toBe(true);
+      await shot(page, `estado-js-${mode}`, PHONE);
+      await context.close();
+    });
+
+    it(`'Guardar nombre', the meeting, a logo's order and the preview link: each outcome in view (390×844, JavaScript ${mode})`, async () => {
+      const { context, page } = await signedIn(PHONE, javaScriptEnabled);
+      await page.goto(`${server.url}/admin/configuracion`);
+      await page.locator('#nombre-campo').fill(STAFF_NAME);
+      await page.getByRole('button', { name: 'Guardar nombre' }).click();
+      const named = page.getByRole('status').filter({ hasText: 'Tu nombre se guardó.' });
+      await named.waitFor();
+      await page.waitForLoadState('load');
+      await poll(() => shownClear(named)).toBe(true);
+      await shot(page, `nombre-js-${mode}`, PHONE);
+
+      await page.goto(`${server.url}/admin/clientes/${clientId}/reunion`);
+      const day = santoDomingoToday(new Date(Date.now() + 10 * 24 * 60 * 60 * 1000));
+      await page.getByLabel('Fecha', { exact: true }).fill(day);
+      await page.getByLabel('Hora de inicio (Santo Domingo)').fill('10:30');
+      await page.getByLabel('Duración (minutos)').fill('60');
+      await page.getByLabel('Lugar o enlace de la videollamada').fill('Oficina del cliente');
+      await page.getByRole('button', { name: 'Enviar invitación' }).click();
+      const invited = page.getByRole('status').filter({ hasText: 'Invitación enviada al cliente.' });
+      await invited.waitFor();
+      await page.waitForLoadState('load');
+      await poll(() => shownClear(invited)).toBe(true);
+      await shot(page, `reunion-js-${mode}`, PHONE);
+
+      await page.goto(`${server.url}/admin/logos`);
+      const tenth = page.locator('[data-logo-list] > li').nth(9);
+      const name = (await tenth.locator('span.font-semibold').first().innerText()).trim();
+      await tenth.getByRole('button', { name: /^Bajar/ }).click();
+      await page.waitForURL(/hecho=movido/);
+      await page.waitForLoadState('load');
+      const moved = page.getByRole('status').filter({ hasText: /./ });
+      await poll(() => shownClear(moved)).toBe(true);
+      expect(await page.locator('[data-logo-list] > li').nth(10).innerText()).toContain(name);
+      await shot(page, `logos-js-${mode}`, PHONE);
+
+      const draft = await createArticle(
+        db,
+        {
+          kind: 'blog',
+          title: `Borrador para revisar ${mode}`,
+          slug: `borrador-para-revisar-${mode}`,
+          excerpt: 'Un borrador.',
+          body: 'Texto del borrador.\n\n'.repeat(30),
+          coverImage: null,
+          coverAlt: '',
+          author: 'Carmen',
+          tags: [],
+          seoTitle: '',
+          seoDescription: '',
+        },
+        { actorEmail: staff.email, network: '127.0.0.0/8' },
+      );
+      await page.goto(`${server.url}/admin/contenido/${draft.id}`);
+      await page.getByRole('button', { name: 'Crear enlace de vista previa' }).click();
+      const link = page.getByLabel(/^Enlace creado/);
+      await link.waitFor();
+      await page.waitForLoadState('load');
+      await poll(() => shownClear(link)).toBe(true);
+      expect(await focusedIn(link)).toBe(true);
+      await shot(page, `enlace-js-${mode}`, PHONE);
+      await context.close();
+    });
+  }
 });
