@@ -2,8 +2,8 @@
  * Issue 39, "a second real day", in Chromium against the production build at the width where each edge
  * was seen: no staff page is wider than a phone with long data in it (§1); the customer's e-mail stays in
  * its own column beside the RNC at 1280 px (§2); a staff outcome shows where the eye is, focused or in
- * the section the page lands on, with and without JavaScript (§4). `SECOND_DAY_SHOTS=/tmp/prefix` saves
- * screenshots of the changed screens.
+ * the section the page lands on, with and without JavaScript (§4); staff are named by their names (§5).
+ * `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -318,4 +318,47 @@ describe('issue 39 §4: staff outcomes show where the eye is', () => {
       await context.close();
     });
   }
+});
+
+describe('issue 39 §5: staff are named by their names', () => {
+  it("the activity's assignee, 'Contenido', 'Historial' and the meeting's organiser show the name (1280×800)", async () => {
+    const { context, page } = await signedIn(DESKTOP);
+    const email = staff.email;
+    // An assignment in the activity log.
+    await page.goto(`${server.url}/admin/incidencias/${numero}`);
+    const select = page.getByLabel('Asignar a');
+    await select.selectOption((await select.locator('option', { hasText: '(tú)' }).getAttribute('value'))!);
+    await page.getByRole('button', { name: 'Asignar', exact: true }).click();
+    await page.waitForURL(/hecho=/);
+    await page.goto(`${server.url}/admin/configuracion`);
+    const assignedRow = page.locator('#actividad li, #actividad tr').filter({ hasText: numero }).first();
+    expect(await assignedRow.innerText()).toContain(STAFF_NAME);
+    expect(await assignedRow.innerText()).not.toContain(email);
+
+    await page.goto(`${server.url}/admin/contenido`);
+    expect(await page.locator('main').innerText()).toContain(`por ${STAFF_NAME}`);
+    expect(await page.locator('main').innerText()).not.toContain(`por ${email}`);
+
+    await page.goto(`${server.url}/admin/contenido/${articleId}`);
+    const history = page.locator('#historial');
+    expect(await history.innerText()).toContain(STAFF_NAME);
+    expect(await history.innerText()).not.toContain(email);
+
+    await page.goto(`${server.url}/admin/clientes/${clientId}`);
+    const meetings = page.locator('section', { has: page.locator('#reuniones') });
+    if ((await meetings.getByText(/^Organiza/).count()) === 0) {
+      await page.goto(`${server.url}/admin/clientes/${clientId}/reunion`);
+      const day = santoDomingoToday(new Date(Date.now() + 12 * 24 * 60 * 60 * 1000));
+      await page.getByLabel('Fecha', { exact: true }).fill(day);
+      await page.getByLabel('Hora de inicio (Santo Domingo)').fill('09:00');
+      await page.getByLabel('Duración (minutos)').fill('30');
+      await page.getByLabel('Lugar o enlace de la videollamada').fill('Oficina');
+      await page.getByRole('button', { name: 'Enviar invitación' }).click();
+      await page.waitForURL(/hecho=reunion/);
+    }
+    const organiser = meetings.getByText(/^Organiza/).first();
+    expect(await organiser.innerText()).toBe(`Organiza ${STAFF_NAME}`);
+    await shot(page, 'reuniones', DESKTOP);
+    await context.close();
+  });
 });
