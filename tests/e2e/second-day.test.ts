@@ -2,7 +2,8 @@
  * Issue 39, "a second real day", in Chromium against the production build at the width where each edge
  * was seen: no staff page is wider than a phone with long data in it (§1); the customer's e-mail stays in
  * its own column beside the RNC at 1280 px (§2); a staff outcome shows where the eye is, focused or in
- * the section the page lands on, with and without JavaScript (§4); staff are named by their names (§5).
+ * the section the page lands on, with and without JavaScript (§4); staff are named by their names (§5);
+ * the follow-up look-up scrolls to the incident it found and focuses it (§6).
  * `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
@@ -12,10 +13,11 @@ import { createArticle, publishArticle } from '../../src/server/content/articles
 import { addNote } from '../../src/server/incidents/conversation.ts';
 import { DESKTOP, PHONE, poll } from '../support/browser.ts';
 import { insertClient, insertContactMessage, insertIncident } from '../support/factories.ts';
+import { ageFormStamps } from '../support/form-stamp.ts';
 import { signInStaff } from '../support/staff-login.ts';
 import { useSite } from '../support/site.ts';
 
-const { server, browser, db, staff } = useSite({
+const { server, browser, db, staff, quietContext } = useSite({
   env: { FORM_RATE_LIMIT: '50', TRUST_PROXY: 'true' },
 });
 const SHOTS = process.env.SECOND_DAY_SHOTS;
@@ -361,4 +363,29 @@ describe('issue 39 §5: staff are named by their names', () => {
     await shot(page, 'reuniones', DESKTOP);
     await context.close();
   });
+});
+
+describe('issue 39 §6: the look-up without a link shows what it found', () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`scrolls to the incident found and focuses it (390×844, JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+      const incident = await insertIncident(db, { email: 'rosa@cliente.test' });
+      const context = await quietContext({ ...PHONE, javaScriptEnabled });
+      const page = await context.newPage();
+      await ageFormStamps(page, server.url);
+      await page.goto(`${server.url}/soporte/seguimiento`);
+      await page.getByLabel('Número de incidencia').fill(incident.numeroIncidencia);
+      await page.getByLabel('Correo electrónico').fill('rosa@cliente.test');
+      await page.getByRole('button', { name: 'Consultar estado' }).click();
+      const found = page.getByRole('heading', { name: incident.numeroIncidencia });
+      await found.waitFor();
+      await page.waitForLoadState('load');
+      await poll(() => shownClear(found)).toBe(true);
+      // Focus is on the result, so a screen reader reads it and Tab goes on from there.
+      expect(await found.evaluate((heading) => document.activeElement?.contains(heading) ?? false)).toBe(
+        true,
+      );
+      await shot(page, `consulta-js-${javaScriptEnabled ? 'on' : 'off'}`, PHONE);
+      await context.close();
+    });
+  }
 });
