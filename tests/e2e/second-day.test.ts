@@ -1,16 +1,19 @@
 /**
  * Issue 39, "a second real day", in Chromium against the production build at the width where each edge
  * was seen: no staff page is wider than a phone with long data in it (§1); the customer's e-mail stays in
- * its own column beside the RNC at 1280 px (§2); a staff outcome shows where the eye is, focused or in
- * the section the page lands on, with and without JavaScript (§4); staff are named by their names (§5);
- * the follow-up look-up scrolls to the incident it found and focuses it (§6).
- * `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
+ * its own column beside the RNC at 1280 px (§2); the staff digest reads well at 390 px and links each
+ * incident (§3); a staff outcome shows where the eye is, focused or in the section the page lands on,
+ * with and without JavaScript (§4); staff are named by their names (§5); the follow-up look-up scrolls to
+ * the incident it found and focuses it (§6). `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the
+ * changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { santoDomingoToday } from '../../src/domain/forms/meeting.ts';
 import { createArticle, publishArticle } from '../../src/server/content/articles.ts';
 import { addNote } from '../../src/server/incidents/conversation.ts';
+import { incidentDigestMail } from '../../src/server/mail/incident-mails.ts';
+import { MAIL_BRAND } from '../support/mail-brand.ts';
 import { DESKTOP, PHONE, poll } from '../support/browser.ts';
 import { insertClient, insertContactMessage, insertIncident } from '../support/factories.ts';
 import { ageFormStamps } from '../support/form-stamp.ts';
@@ -199,6 +202,37 @@ describe("issue 39 §2: the customer's e-mail stays clear of the RNC", () => {
       .boundingBox())!;
     expect(email.x + email.width).toBeLessThanOrEqual(column.x + column.width + 0.5);
     expect(await page.locator('[data-copy-value="Correo"]').innerText()).toBe(LONG_EMAIL);
+    await context.close();
+  });
+});
+
+describe('issue 39 §3: the staff digest reads well on a phone and links each incident', () => {
+  it('each incident is a block as wide as the mail, its number linking to its page (390×844)', async () => {
+    const incidents = [
+      ['INC-20261207-4637', 'Rafael Peralta', 'No puedo entrar al sistema desde esta mañana'],
+      ['INC-20261207-5120', 'Ana Pérez', 'La impresora fiscal no imprime las facturas'],
+    ].map(([numeroIncidencia, nombre, problema]) => ({
+      numeroIncidencia: numeroIncidencia!,
+      nombre: nombre!,
+      problema: problema!,
+      fecha: '2026-12-07T14:00:00.000Z',
+    }));
+    const mail = incidentDigestMail(MAIL_BRAND, 'soporte@vertice.test', incidents);
+    const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.setContent(mail.html);
+    await shot(page, 'resumen', PHONE, true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const line = page.getByText('Rafael Peralta: No puedo entrar al sistema desde esta mañana');
+    // The text has the mail's width, not a column beside the number: one or two lines, not a letter a line.
+    expect((await line.boundingBox())!.width).toBeGreaterThan(250);
+    for (const { numeroIncidencia } of incidents) {
+      const link = page.getByRole('link', { name: new RegExp(`^${numeroIncidencia}`) });
+      expect(await link.getAttribute('href')).toBe(
+        `${MAIL_BRAND.siteUrl}/admin/incidencias/${numeroIncidencia}`,
+      );
+    }
+    expect(mail.text).toContain(`${MAIL_BRAND.siteUrl}/admin/incidencias/INC-20261207-5120`);
     await context.close();
   });
 });
