@@ -4,8 +4,8 @@
  * its own column beside the RNC at 1280 px (§2); the staff digest reads well at 390 px and links each
  * incident (§3); a staff outcome shows where the eye is, focused or in the section the page lands on,
  * with and without JavaScript (§4); staff are named by their names (§5); the follow-up look-up scrolls to
- * the incident it found and focuses it (§6). `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the
- * changed screens.
+ * the incident it found and focuses it (§6); the CSV import preview is a card per row on a phone, the
+ * reason first (§7). `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -419,6 +419,44 @@ describe('issue 39 §6: the look-up without a link shows what it found', () => {
         true,
       );
       await shot(page, `consulta-js-${javaScriptEnabled ? 'on' : 'off'}`, PHONE);
+      await context.close();
+    });
+  }
+});
+
+describe('issue 39 §7: the CSV import preview on a phone', () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`each row is a card, the reason it fails first; nothing scrolls sideways (390×844, JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+      const { context, page } = await signedIn(PHONE, javaScriptEnabled);
+      await page.goto(`${server.url}/admin/clientes/importar`);
+      expect(await page.locator('main').innerText()).not.toContain(' verá ');
+      const csv = [
+        'Razón social,Nombre del representante,Teléfono,Correo electrónico,RNC o cédula,Tipo de proyecto',
+        'Colmado Los Pinos SRL,Luis Gómez,809-555-0101,luis@lospinos.com.do,130123456,Implementación AdmCloud',
+        'Panadería La Espiga SRL,Marta Díaz,809-555-0102,no-es-un-correo,130654321,Implementación AdmCloud',
+      ].join('\n');
+      await page.getByLabel('Archivo CSV').setInputFiles({
+        name: 'clientes.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(csv, 'utf8'),
+      });
+      await page.getByRole('button', { name: 'Ver vista previa' }).click();
+      const rows = page.getByRole('region', { name: 'Filas del archivo' }).locator('tbody tr');
+      await rows.first().waitFor();
+      await shot(page, `importar-js-${javaScriptEnabled ? 'on' : 'off'}`, PHONE, true);
+      const { scrollWidth, width, outside } = await pastTheEdge(page);
+      expect({ scrollWidth, outside }).toEqual({ scrollWidth: width, outside: [] });
+      const failing = rows.and(page.locator('[data-resultado="invalid"]'));
+      const reason = failing.locator('[data-motivo]');
+      expect(await reason.innerText()).toMatch(/correo/i);
+      // The reason is the card's first line, above the row's line number and values.
+      const [reasonBox, lineBox] = [
+        await reason.boundingBox(),
+        await failing.locator('td').first().boundingBox(),
+      ];
+      expect(reasonBox!.y).toBeLessThan(lineBox!.y);
+      expect(reasonBox!.x + reasonBox!.width).toBeLessThanOrEqual(width);
+      expect(await reason.isVisible()).toBe(true);
       await context.close();
     });
   }
