@@ -5,7 +5,8 @@
  * incident (§3); a staff outcome shows where the eye is, focused or in the section the page lands on,
  * with and without JavaScript (§4); staff are named by their names (§5); the follow-up look-up scrolls to
  * the incident it found and focuses it (§6); the CSV import preview is a card per row on a phone, the
- * reason first (§7). `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
+ * reason first (§7); a draft needs only its title, and a public article has 'Guardar cambios' (§9).
+ * `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -457,6 +458,52 @@ describe('issue 39 §7: the CSV import preview on a phone', () => {
       expect(reasonBox!.y).toBeLessThan(lineBox!.y);
       expect(reasonBox!.x + reasonBox!.width).toBeLessThanOrEqual(width);
       expect(await reason.isVisible()).toBe(true);
+      await context.close();
+    });
+  }
+});
+
+describe("issue 39 §9: a draft needs only a title, and a public article has 'Guardar cambios'", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`saves a draft with only its title, asks for the summary to publish, saves a public article's changes in place (1280×800, JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+      const { context, page } = await signedIn(DESKTOP, javaScriptEnabled);
+      const title = `Solo el título ${javaScriptEnabled ? 'con' : 'sin'} JavaScript`;
+      await page.goto(`${server.url}/admin/contenido/nuevo`);
+      // Said beside each field: what publishing needs, and a draft does not.
+      expect(await page.locator('#resumen-ayuda').innerText()).toContain(
+        'Obligatorio para publicar o programar',
+      );
+      expect(await page.locator('#cuerpo-ayuda').innerText()).toContain(
+        'Obligatorio para publicar o programar',
+      );
+      await page.getByLabel('Título', { exact: true }).fill(title);
+      await page.getByRole('button', { name: 'Guardar borrador' }).click();
+      await page.waitForURL(/hecho=guardado/);
+      expect(await page.getByRole('status').first().innerText()).toBe('Borrador guardado.');
+      // Publishing it asks for the summary and the text, beside them; nothing is published.
+      await page.getByRole('button', { name: 'Publicar', exact: true }).click();
+      await page.locator('#resumen-error').waitFor();
+      expect(await page.locator('#resumen-error').innerText()).toMatch(/publicar/);
+      expect(await page.locator('#cuerpo-error').count()).toBe(1);
+      await page.getByLabel('Resumen').fill('Un resumen.');
+      await page.getByLabel('Texto (Markdown)').fill('Un texto con un erorr.');
+      await page.getByRole('button', { name: 'Publicar', exact: true }).click();
+      await page.waitForURL(/hecho=publicado/);
+      // Public now: no 'Publicar' again, 'Guardar cambios' saves the typo's fix and it stays public.
+      expect(await page.getByRole('button', { name: 'Publicar', exact: true }).count()).toBe(0);
+      await page.getByLabel('Texto (Markdown)').fill('Un texto sin errores.');
+      await page.getByRole('button', { name: 'Guardar cambios' }).click();
+      await page.waitForURL(/hecho=cambios/);
+      expect(await page.getByRole('status').first().innerText()).toBe(
+        'Cambios guardados: el artículo publicado ya los muestra.',
+      );
+      const slug = title
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-');
+      const publicPage = await (await fetch(`${server.url}/blog/${slug}`)).text();
+      expect(publicPage).toContain('Un texto sin errores.');
       await context.close();
     });
   }

@@ -93,6 +93,17 @@ describe('article rules (src/domain/articles.ts)', () => {
         cuerpo: ARTICLE_MESSAGES.bodyRequired,
       },
     });
+    // A draft needs only its title (issue 39 §9); publishing or scheduling asks for the rest.
+    expect(checkArticleForm({ tipo: 'blog' }, { draft: true })).toEqual({
+      ok: false,
+      errors: { titulo: ARTICLE_MESSAGES.titleRequired },
+    });
+    const draft = checkArticleForm({ tipo: 'blog', titulo: 'Solo el título' }, { draft: true });
+    expect(draft.ok && [draft.article.slug, draft.article.excerpt, draft.article.body]).toEqual([
+      'solo-el-titulo',
+      '',
+      '',
+    ]);
     const bad = checkArticleForm({
       tipo: 'noticia',
       titulo: 'x'.repeat(111),
