@@ -46,9 +46,9 @@ export const ARTICLE_MESSAGES = {
     'La dirección solo admite letras minúsculas sin tilde, números y guiones (p. ej. como-elegir-un-erp).',
   slugLong: `La dirección admite hasta ${ARTICLE_LIMITS.slug} caracteres.`,
   slugTaken: 'Ya hay otro artículo con esa dirección.',
-  excerptRequired: 'Escribe el resumen.',
+  excerptRequired: 'Escribe el resumen: hace falta para publicar o programar el artículo.',
   excerptLong: `El resumen admite hasta ${ARTICLE_LIMITS.excerpt} caracteres.`,
-  bodyRequired: 'Escribe el texto del artículo.',
+  bodyRequired: 'Escribe el texto del artículo: hace falta para publicar o programar.',
   bodyLong: `El texto admite hasta ${ARTICLE_LIMITS.body.toLocaleString('es-DO')} caracteres.`,
   coverInvalid: 'La imagen de portada no es válida.',
   coverAltRequired: 'Describe la imagen de portada (texto alternativo).',
@@ -204,9 +204,10 @@ export const articleFormSchema = /* @__PURE__ */ z.pipe(
         ),
       ),
     ),
-    resumen: limited(ARTICLE_LIMITS.excerpt, ARTICLE_MESSAGES.excerptLong, ARTICLE_MESSAGES.excerptRequired),
+    // The summary and the text are asked for to publish or schedule, not of a draft (checkArticleForm).
+    resumen: limited(ARTICLE_LIMITS.excerpt, ARTICLE_MESSAGES.excerptLong),
     // The body keeps its own spacing (Markdown); only line breaks are normalised and control characters dropped.
-    cuerpo: limited(ARTICLE_LIMITS.body, ARTICLE_MESSAGES.bodyLong, ARTICLE_MESSAGES.bodyRequired, true),
+    cuerpo: limited(ARTICLE_LIMITS.body, ARTICLE_MESSAGES.bodyLong, undefined, true),
     portada: /* @__PURE__ */ z.pipe(
       text(),
       /* @__PURE__ */ z
@@ -256,14 +257,26 @@ export type ArticleFormCheck =
 
 /**
  * The editor's fields checked: the article, or one Spanish message per field at fault. A cover needs
- * its description; a title of only symbols makes no slug, which is asked for.
+ * its description; a title of only symbols makes no slug, which is asked for. The summary and the text
+ * are asked for unless it is saved as a draft (`draft`: a draft needs only its title, issue 39 §9).
  */
-export function checkArticleForm(values: Partial<Record<ArticleFieldName, string | null>>): ArticleFormCheck {
+export function checkArticleForm(
+  values: Partial<Record<ArticleFieldName, string | null>>,
+  { draft = false }: { draft?: boolean } = {},
+): ArticleFormCheck {
   const result = z.safeParse(articleFormSchema, values);
+  const missing: Partial<Record<ArticleFieldName, string>> = {};
+  if (!draft) {
+    if ((values.resumen ?? '').trim() === '') missing.resumen = ARTICLE_MESSAGES.excerptRequired;
+    if ((values.cuerpo ?? '').trim() === '') missing.cuerpo = ARTICLE_MESSAGES.bodyRequired;
+  }
   if (!result.success)
-    return { ok: false, errors: firstMessagePerField<ArticleFieldName>(result.error.issues) };
+    return {
+      ok: false,
+      errors: { ...missing, ...firstMessagePerField<ArticleFieldName>(result.error.issues) },
+    };
   const article = result.data;
-  const errors: Partial<Record<ArticleFieldName, string>> = {};
+  const errors: Partial<Record<ArticleFieldName, string>> = { ...missing };
   if (article.coverImage && !article.coverAlt) errors.portadaAlt = ARTICLE_MESSAGES.coverAltRequired;
   if (!article.slug) errors.slug = ARTICLE_MESSAGES.slugInvalid;
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, article };

@@ -69,8 +69,10 @@ describe("'Contenido'", () => {
 
     await page.goto(editor);
     await page.getByLabel('Dirección (slug)').fill('cerrar-el-mes');
-    await page.getByRole('button', { name: 'Publicar', exact: true }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Artículo publicado.');
+    await page.getByRole('button', { name: 'Guardar cambios' }).click();
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('Cambios guardados: el artículo publicado ya los muestra.');
     const moved = await fetch(`${server.url}/blog/como-cerrar-el-mes-en-tres-dias`, { redirect: 'manual' });
     expect(moved.status).toBe(301);
     expect(moved.headers.get('location')).toBe('/blog/cerrar-el-mes');
@@ -117,13 +119,15 @@ describe("'Contenido'", () => {
     await other.goto(url);
     // The first saves a new title…
     await page.getByLabel('Título', { exact: true }).fill('Cómo elegir el mejor ERP en 2025');
-    await page.getByRole('button', { name: 'Publicar', exact: true }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Artículo publicado.');
+    await page.getByRole('button', { name: 'Guardar cambios' }).click();
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('Cambios guardados: el artículo publicado ya los muestra.');
     // …the second, still on the old version, is refused and keeps what they typed.
     await other
       .getByLabel('Resumen')
       .fill('Un resumen escrito sobre la versión anterior del artículo, que no debe guardarse.');
-    await other.getByRole('button', { name: 'Publicar', exact: true }).click();
+    await other.getByRole('button', { name: 'Guardar cambios' }).click();
     await expect
       .poll(() => other.getByRole('alert').textContent())
       .toMatch(/Otra persona guardó este artículo mientras lo editabas/);

@@ -93,6 +93,17 @@ describe('article rules (src/domain/articles.ts)', () => {
         cuerpo: ARTICLE_MESSAGES.bodyRequired,
       },
     });
+    // A draft needs only its title (issue 39 §9); publishing or scheduling asks for the rest.
+    expect(checkArticleForm({ tipo: 'blog' }, { draft: true })).toEqual({
+      ok: false,
+      errors: { titulo: ARTICLE_MESSAGES.titleRequired },
+    });
+    const draft = checkArticleForm({ tipo: 'blog', titulo: 'Solo el título' }, { draft: true });
+    expect(draft.ok && [draft.article.slug, draft.article.excerpt, draft.article.body]).toEqual([
+      'solo-el-titulo',
+      '',
+      '',
+    ]);
     const bad = checkArticleForm({
       tipo: 'noticia',
       titulo: 'x'.repeat(111),
@@ -449,7 +460,13 @@ describeEachEngine('articles', (database) => {
       ANA,
       later(2 * HOUR),
     );
-    const draft = await createArticle(db, input({ slug: 'borrador', kind: 'ayuda' }), LUIS, later(3 * HOUR));
+    // A draft of only its title moves too (issue 39 §9: a draft needs nothing else).
+    const draft = await createArticle(
+      db,
+      input({ slug: 'borrador', kind: 'ayuda', excerpt: '', body: '' }),
+      LUIS,
+      later(3 * HOUR),
+    );
     const file: unknown = JSON.parse(JSON.stringify(await exportData(db)));
     const target = await createTestDatabase(engine);
     try {

@@ -111,7 +111,7 @@ describeEachEngine('mail caps and the staff digest', (database) => {
 
     const notices = await outbox(db, 'incident.staff-notice');
     const digests = await outbox(db, 'incident.staff-digest');
-    expect(notices.length + digests.length).toBeLessThanOrEqual(8);
+    expect(notices.length + digests.length).toBeLessThanOrEqual(NOTICES_PER_HOUR + 4);
     // Every incident is in a notice or a digest, exactly once.
     const told = [...notices, ...digests].map((mail) => mail.textBody);
     for (const numero of [...numbers, late.numeroIncidencia])
@@ -122,12 +122,29 @@ describeEachEngine('mail caps and the staff digest', (database) => {
     expect(digests[0]!.toAddress).toBe(STAFF_INBOX);
     expect(digests[0]!.textBody).toContain('Cliente 24: Línea 24');
     expect(digests[0]!.textBody).not.toContain('Detalle que no va al resumen');
+    // Each incident of the digest links to its own page (issue 39 §3).
+    for (const numero of numbers.slice(NOTICES_PER_HOUR))
+      expect(digests[0]!.htmlBody).toContain(`href="${brand.siteUrl}/admin/incidencias/${numero}"`);
+  });
+
+  it(`tells each incident of an ordinary busy hour by its own notice: up to ${NOTICES_PER_HOUR} an hour (issue 39 §3)`, async () => {
+    const { db } = database();
+    const start = new Date('2025-06-06T10:00:00.000Z').getTime();
+    const notices: string[] = [];
+    for (let index = 0; index < NOTICES_PER_HOUR; index++)
+      notices.push(
+        (await createIncident(db, empty, { ...options, now: new Date(start + index * 60_000) })).staffNotice,
+      );
+    expect(notices).toEqual(Array(NOTICES_PER_HOUR).fill('queued'));
+    expect(NOTICES_PER_HOUR).toBeGreaterThanOrEqual(10);
+    const past = await createIncident(db, empty, { ...options, now: new Date(start + 20 * 60_000) });
+    expect(past.staffNotice).toBe('held');
   });
 
   it(`sends notices again once fewer than ${FLOOD_INCIDENTS_PER_HOUR} incidents and ${NOTICES_PER_HOUR} notices fall in the last hour`, async () => {
     const { db } = database();
     const start = new Date('2025-06-05T10:00:00.000Z').getTime();
-    for (let index = 0; index < 6; index++)
+    for (let index = 0; index < NOTICES_PER_HOUR + 2; index++)
       await createIncident(db, empty, { ...options, now: new Date(start + index * 1000) });
     const quiet = await createIncident(db, empty, { ...options, now: new Date(start + 61 * 60 * 1000) });
     expect(quiet.staffNotice).toBe('queued');

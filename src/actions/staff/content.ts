@@ -43,6 +43,7 @@ import { staffForm } from './common.ts';
 /** What the editor says after each write (`?hecho=`). */
 export const CONTENT_DONE = {
   guardado: 'Borrador guardado.',
+  cambios: 'Cambios guardados: el artículo publicado ya los muestra.',
   publicado: 'Artículo publicado.',
   programado: 'Artículo programado.',
   despublicado: 'Artículo despublicado: vuelve a ser un borrador.',
@@ -88,7 +89,10 @@ export const save = staffForm(
     const rawId = field(form, 'id');
     const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : null;
     const version = Number(field(form, 'version'));
-    const checked = checkArticleForm(Object.fromEntries(FIELDS.map((name) => [name, field(form, name)])));
+    // A draft needs only its title; publishing or scheduling needs the summary and the text too.
+    const checked = checkArticleForm(Object.fromEntries(FIELDS.map((name) => [name, field(form, name)])), {
+      draft: intent === 'borrador' || intent === 'despublicar',
+    });
     const schedule = intent === 'programar' ? scheduleFrom(field(form, 'fecha'), field(form, 'hora')) : null;
     const errors: Record<string, string> = checked.ok ? {} : { ...checked.errors };
     if (schedule && !schedule.ok) errors.fecha = schedule.message;
@@ -109,7 +113,10 @@ export const save = staffForm(
               ),
             );
       let done: keyof typeof CONTENT_DONE = 'guardado';
-      if (intent === 'publicar') {
+      if (intent === 'publicar' && article.state === 'publicado') {
+        // 'Guardar cambios' of a public article: saved, and it stays public.
+        done = 'cambios';
+      } else if (intent === 'publicar') {
         article = savedOrRefused(await publishArticle(db, article.id, article.version, actor));
         done = 'publicado';
       } else if (intent === 'programar' && schedule?.ok) {

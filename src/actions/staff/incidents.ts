@@ -280,7 +280,7 @@ export const addEntry = staffForm(
       { event: `incident.${accion}`, incidentId: incident.id, actor: staff.email, files: files.length },
       'incident conversation entry stored',
     );
-    return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${outcome}#conversacion`);
+    return seeOtherTo(`${incidentPath(incident.numeroIncidencia)}?hecho=${outcome}`);
   },
 );
 

@@ -151,7 +151,7 @@ export const moveLogo = staffForm('logos.move', LOGO_MESSAGES.failed, async (for
   if (id === null) refuse('NOT_FOUND', LOGO_MESSAGES.notFound);
   if (direction !== 'subir' && direction !== 'bajar') refuse('BAD_REQUEST', 'Elige subir o bajar el logo.');
   savedOrRefused(await moveClientLogo(getDb(), id, versionOf(form), direction, actor), LOGO_MESSAGES);
-  return settledTo(`${ROUTES.adminLogos}?hecho=movido#logo-${id}`);
+  return settledTo(`${ROUTES.adminLogos}?hecho=movido&logo=${id}#logo-${id}`);
 });
 
 export const logoVisibility = staffForm('logos.visibility', LOGO_MESSAGES.failed, async (form, { actor }) => {
@@ -159,7 +159,7 @@ export const logoVisibility = staffForm('logos.visibility', LOGO_MESSAGES.failed
   if (id === null) refuse('NOT_FOUND', LOGO_MESSAGES.notFound);
   const visible = field(form, 'visible') === 'si';
   savedOrRefused(await setClientLogoVisible(getDb(), id, versionOf(form), visible, actor), LOGO_MESSAGES);
-  return settledTo(`${ROUTES.adminLogos}?hecho=${visible ? 'mostrado' : 'oculto'}#logo-${id}`);
+  return settledTo(`${ROUTES.adminLogos}?hecho=${visible ? 'mostrado' : 'oculto'}&logo=${id}#logo-${id}`);
 });
 
 export const orderLogos = staffForm('logos.order', LOGO_MESSAGES.failed, async (form, { actor }) => {

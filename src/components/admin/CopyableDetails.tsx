@@ -33,6 +33,22 @@ async function copyText(text: string): Promise<boolean> {
 }
 
 /**
+ * A value that may be longer than its column (an e-mail, most often): it wraps after the '@' first and
+ * breaks inside a word only where nothing else fits (issue 39 §2: the e-mail ran over the RNC beside it).
+ */
+function Breakable({ text }: { text: string }) {
+  const at = text.indexOf('@');
+  if (at <= 0) return text;
+  return (
+    <>
+      {text.slice(0, at + 1)}
+      <wbr />
+      {text.slice(at + 1)}
+    </>
+  );
+}
+
+/**
  * The visitor's details in the incident page's header (issue 11): plain, selectable text on the
  * server; once hydrated, a small 'Copiar' button beside each value, so the page works without
  * JavaScript and the buttons only appear where they work. A live region says what was copied.
@@ -58,8 +74,8 @@ export default function CopyableDetails({ details }: CopyableDetailsProps) {
           <div key={label} className="min-w-0">
             <dt className="text-xs font-medium tracking-wide text-muted uppercase">{label}</dt>
             <dd className="flex flex-wrap items-center gap-2 text-ink">
-              <span className="break-words select-all" data-copy-value={label}>
-                {value || '—'}
+              <span className="min-w-0 wrap-anywhere select-all" data-copy-value={label}>
+                {value ? <Breakable text={value} /> : '—'}
               </span>
               {ready && value ? (
                 <button

@@ -56,7 +56,7 @@ function Card({
   return (
     <section
       aria-labelledby={id}
-      className={`rounded-card border border-line bg-white p-6 shadow-sm ${className}`}
+      className={`min-w-0 rounded-card border border-line bg-white p-6 shadow-sm ${className}`}
     >
       <h2 id={id} className="text-sm font-semibold tracking-wide text-muted uppercase">
         {title}
@@ -153,7 +153,9 @@ export default function Dashboard({
               {topPages.map((page) => (
                 <li key={page.path} className="flex flex-col gap-1">
                   <div className="flex items-center justify-between gap-3 text-sm">
-                    <span className="truncate font-medium text-ink">{page.path}</span>
+                    <span className="min-w-0 truncate font-medium text-ink" title={page.path}>
+                      {page.path}
+                    </span>
                     <span className="shrink-0 text-muted">
                       {number.format(page.views)} {page.views === 1 ? 'visita' : 'visitas'}
                     </span>

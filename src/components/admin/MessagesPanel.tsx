@@ -37,7 +37,7 @@ function MessageCard({ message, action }: { message: InboxMessage; action: strin
     >
       <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
         <div className="min-w-0">
-          <h2 id={titleId} className="font-semibold break-words text-brand-900">
+          <h2 id={titleId} className="font-semibold wrap-anywhere text-brand-900">
             {message.name || 'Sin nombre'}
           </h2>
           <p className="text-sm break-all">
@@ -51,7 +51,7 @@ function MessageCard({ message, action }: { message: InboxMessage; action: strin
         </p>
       </header>
 
-      <p className="mt-4 text-sm break-words whitespace-pre-wrap text-ink" data-texto>
+      <p className="mt-4 text-sm wrap-anywhere whitespace-pre-wrap text-ink" data-texto>
         {message.message}
       </p>
 

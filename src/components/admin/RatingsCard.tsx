@@ -62,7 +62,7 @@ export default function RatingsCard({ ratings }: { ratings: RatingSummary }) {
                       <span>· {comment.valor} de 5</span>
                       <span>· {formatStaffDateTime(comment.fecha)}</span>
                     </p>
-                    <p className="mt-1 whitespace-pre-wrap break-words text-ink">{comment.texto}</p>
+                    <p className="mt-1 whitespace-pre-wrap wrap-anywhere text-ink">{comment.texto}</p>
                   </li>
                 ))}
               </ul>

@@ -47,11 +47,11 @@ export default function UpcomingMeetings({ meetings }: { meetings: UpcomingMeeti
                 </time>
                 <a
                   href={adminClientPath(meeting.clientId)}
-                  className="font-semibold break-words text-brand-800 underline hover:no-underline"
+                  className="font-semibold wrap-anywhere text-brand-800 underline hover:no-underline"
                 >
                   {meeting.razonSocial}
                 </a>
-                <span className="min-w-0 text-sm break-words text-muted">{meeting.place}</span>
+                <span className="min-w-0 text-sm wrap-anywhere text-muted">{meeting.place}</span>
               </li>
             ))}
           </ul>

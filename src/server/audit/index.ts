@@ -179,7 +179,11 @@ export async function describeEvents(db: Db, events: readonly AuditEvent[]): Pro
   }
   return events.map((event) => {
     const subject = subjectOf(event.action, event.subject, clientNames);
-    const detail = eventDetailText(event.action, event.detail);
+    // An assignment stores the assignee's e-mail: shown by the account's name (issue 39 §5).
+    const detail =
+      event.action === 'incident.assigned'
+        ? nameByEmail(names, event.detail || null)
+        : eventDetailText(event.action, event.detail);
     return {
       id: Number(event.id),
       action: event.action,

@@ -523,9 +523,10 @@ async function importSavedReply(trx: Transaction<Database>, record: Record<strin
  * dates and old addresses; one whose address (kind and slug) is already here is skipped, and an old
  * address another article holds here is left out.
  */
-/** An exported article's (or revision's) fields checked by the editor's rules. */
+/** An exported article's (or revision's) fields checked by the editor's rules (a draft needs only its title). */
 const checkedArticleRecord = (record: Record<string, unknown>) =>
-  checkArticleForm({
+  checkArticleForm(
+    {
     tipo: text(record.kind, 20),
     titulo: text(record.title, ARTICLE_LIMITS.title * 4),
     slug: text(record.slug, ARTICLE_LIMITS.slug * 4),
@@ -537,7 +538,9 @@ const checkedArticleRecord = (record: Record<string, unknown>) =>
     etiquetas: Array.isArray(record.tags) ? record.tags.map((tag) => text(tag, 200)).join(',') : '',
     seoTitulo: text(record.seoTitle, ARTICLE_LIMITS.seoTitle * 4),
     seoDescripcion: text(record.seoDescription, ARTICLE_LIMITS.seoDescription * 4),
-  });
+    },
+    { draft: record.state === 'borrador' },
+  );
 
 /**
  * An article's revisions ('Historial', migration 0037), oldest first as exported; one that the editor

@@ -295,17 +295,22 @@ export function incidentDigestMail(
       intro: [
         `Llegaron más ${answered ? 'incidencias y respuestas' : 'incidencias'} de lo habitual en la última hora, así que en lugar de un aviso por cada una te enviamos este resumen (como máximo uno cada pocos minutos, hasta que el ritmo baje).`,
       ],
-      rows: incidents.map((incident) => {
+      // One block per incident, its number linking to its page (issue 39 §3: a two-column table
+      // squeezed the text into a one-letter column on a phone, and only the list was linked).
+      items: incidents.map((incident) => {
         const name = incident.nombre.trim() || 'Sin nombre';
+        const href = incidentUrl(brand, incident.numeroIncidencia);
         return incident.answer
-          ? [
-              `${incident.numeroIncidencia} · respuesta del ${formatDominicanTime(incident.answer.at)}`,
-              `${name} respondió: ${firstLine(incident.answer.body) || 'Sin texto'}`,
-            ]
-          : [
-              `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
-              `${name}: ${firstLine(incident.problema) || 'Sin descripción'}`,
-            ];
+          ? {
+              title: `${incident.numeroIncidencia} · respuesta del ${formatDominicanTime(incident.answer.at)}`,
+              text: `${name} respondió: ${firstLine(incident.answer.body) || 'Sin texto'}`,
+              href,
+            }
+          : {
+              title: `${incident.numeroIncidencia} · ${formatDominicanTime(incident.fecha)}`,
+              text: `${name}: ${firstLine(incident.problema) || 'Sin descripción'}`,
+              href,
+            };
       }),
       action: { label: 'Ver incidencias', href: absoluteUrl(brand, ROUTES.adminIncidents) },
     }),

@@ -68,6 +68,12 @@ export interface MailContent {
   intro: string[];
   /** Label/value rows; empty values are shown as 'No indicado'. */
   rows?: Array<[string, string]>;
+  /**
+   * A list of records, each a linked title over a line of text, one under the other (the staff digest's
+   * incidents): unlike `rows`, nothing sits beside anything, so each line keeps the mail's whole width on
+   * a phone.
+   */
+  items?: Array<{ title: string; href: string; text: string }>;
   /** A long free text (problem, message) shown in a quoted block. */
   quote?: { label: string; text: string };
   /** One call to action button. */
@@ -93,6 +99,7 @@ export function renderMail(
 
   const textParts = [content.heading, '', ...content.intro.flatMap((line) => [line, ''])];
   if (rows.length) textParts.push(...rows.map(([label, value]) => `${label}: ${shown(value)}`), '');
+  for (const item of content.items ?? []) textParts.push(item.title, item.text, item.href, '');
   if (content.quote) textParts.push(`${content.quote.label}:`, shown(content.quote.text), '');
   if (content.action) textParts.push(`${content.action.label}: ${content.action.href}`, '');
   if (content.choices)
@@ -112,6 +119,13 @@ export function renderMail(
         `<td style="padding:8px 0;color:${INK};font-size:14px;font-weight:600;word-break:break-word">${escapeHtml(shown(value))}</td></tr>`,
     )
     .join('');
+  const itemsHtml = (content.items ?? [])
+    .map(
+      (item) =>
+        `<div style="padding:10px 0;border-bottom:1px solid ${LINE}"><a href="${escapeHtml(item.href)}" style="color:${NAVY};font-size:14px;font-weight:700;text-decoration:underline">${escapeHtml(item.title)}</a>` +
+        `<p style="margin:4px 0 0;font-size:14px;line-height:1.5;color:${INK};word-break:break-word">${escapeHtml(item.text)}</p></div>`,
+    )
+    .join('');
   const html = `<!doctype html>
 <html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(content.subject)}</title></head>
 <body style="margin:0;padding:0;background:#f3f7fd;font-family:Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:${INK}">
@@ -124,6 +138,7 @@ export function renderMail(
 <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:${NAVY}">${escapeHtml(content.heading)}</h1>
 ${content.intro.map((line) => `<p style="margin:0 0 14px;font-size:15px;line-height:1.6">${paragraphsHtml(line)}</p>`).join('\n')}
 ${rows.length ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 16px;border-top:1px solid ${LINE};width:100%">${rowsHtml}</table>` : ''}
+${itemsHtml ? `<div style="margin:8px 0 16px;border-top:1px solid ${LINE}">${itemsHtml}</div>` : ''}
 ${content.quote ? `<p style="margin:16px 0 6px;font-size:13px;color:${MUTED};text-transform:uppercase;letter-spacing:.6px">${escapeHtml(content.quote.label)}</p><div style="margin:0 0 16px;padding:14px 16px;background:#f8fafc;border-left:4px solid ${TEAL};border-radius:8px;font-size:15px;line-height:1.6;word-break:break-word">${paragraphsHtml(shown(content.quote.text))}</div>` : ''}
 ${content.action ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.href)}" style="display:inline-block;background:${TEAL};color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:12px">${escapeHtml(content.action.label)}</a></p>` : ''}
 ${content.choices ? `<p style="margin:24px 0 6px;font-size:16px;font-weight:700;color:${NAVY}">${escapeHtml(content.choices.question)}</p>${content.choices.hint ? `<p style="margin:0 0 10px;font-size:14px;color:${MUTED}">${escapeHtml(content.choices.hint)}</p>` : ''}<p style="margin:0 0 20px">${content.choices.links.map((link) => `<a href="${escapeHtml(link.href)}" title="${escapeHtml(link.title)}" style="display:inline-block;min-width:44px;margin:0 6px 6px 0;padding:10px 0;text-align:center;border:2px solid ${TEAL};border-radius:12px;color:${NAVY};text-decoration:none;font-weight:700;font-size:16px">${escapeHtml(link.label)}</a>`).join('')}</p>` : ''}

@@ -30,6 +30,7 @@ import { searchHelp } from '../content/help-search.ts';
 import { renderArticleHtml } from '../content/render.ts';
 import { voteCounts, type VoteCounts } from '../content/votes.ts';
 import { getDb, type Db } from '../db/index.ts';
+import { nameByEmail, staffNames } from '../auth/names.ts';
 
 /** An article as the public pages show it. */
 export interface PublicArticle {
@@ -309,6 +310,7 @@ export interface ContentListItem {
   isPublic: boolean;
   path: string;
   updatedAt: string;
+  /** Who saved it last, by the account's name (its e-mail when it has none); null for the import. */
   updatedBy: string | null;
   /** A help article's '¿Te resultó útil?' counts (0 and 0 before any vote); null for the blog's. */
   votes: VoteCounts | null;
@@ -316,7 +318,7 @@ export interface ContentListItem {
 
 /** 'Contenido': every article, most recently changed first. */
 export async function contentListView(now: Date = new Date()): Promise<ContentListItem[]> {
-  const votes = await voteCounts(getDb());
+  const [votes, names] = await Promise.all([voteCounts(getDb()), staffNames(getDb())]);
   return (await listArticles(getDb())).map((article) => ({
     id: article.id,
     title: article.title,
@@ -326,7 +328,7 @@ export async function contentListView(now: Date = new Date()): Promise<ContentLi
     isPublic: isPublicAt(article, now),
     path: articlePathOf(article.kind, article.slug),
     updatedAt: article.updatedAt,
-    updatedBy: article.updatedBy,
+    updatedBy: nameByEmail(names, article.updatedBy),
     votes: article.kind === 'ayuda' ? (votes.get(article.id) ?? { helpful: 0, notHelpful: 0 }) : null,
   }));
 }
@@ -338,7 +340,7 @@ export interface RevisionItem {
   state: ArticleState;
   title: string;
   createdAt: string;
-  /** E-mail of who saved it; null for the one-time import. */
+  /** Who saved it, by the account's name (its e-mail when it has none); null for the one-time import. */
   createdBy: string | null;
   /** This save is the article as it is now. */
   current: boolean;
@@ -358,7 +360,8 @@ export async function articleEditorView(
   const db = getDb();
   const article = param && /^[1-9]\d{0,9}$/.test(param) ? await articleById(db, Number(param)) : null;
   if (!article) return { kind: 'missing' };
-  const revisions = (await articleRevisions(db, article.id, HISTORY_LIMIT)).map((revision) => {
+  const [saves, names] = await Promise.all([articleRevisions(db, article.id, HISTORY_LIMIT), staffNames(db)]);
+  const revisions = saves.map((revision) => {
     const diff = revisionDiff(revision, article);
     return {
       id: revision.id,
@@ -366,7 +369,7 @@ export async function articleEditorView(
       state: revision.state,
       title: revision.title,
       createdAt: revision.createdAt,
-      createdBy: revision.createdBy,
+      createdBy: nameByEmail(names, revision.createdBy),
       current: diff.same,
       diff,
     };

@@ -154,7 +154,15 @@ export async function clientPageView(idParam: string | undefined) {
     staffNames(db),
   ]);
   const timeline = entries.map((entry) => ({ ...entry, actorName: nameByEmail(names, entry.actorEmail) }));
-  return { client, timeline, meetings, incidents };
+  // The organiser by the account's name now (issue 39 §5), else the name the invitation went out with.
+  const named = meetings.map((meeting) => {
+    const current = nameByEmail(names, meeting.organizerEmail);
+    return {
+      ...meeting,
+      organizerName: current !== meeting.organizerEmail ? current : meeting.organizerName.trim() || current,
+    };
+  });
+  return { client, timeline, meetings: named, incidents };
 }
 
 /** The client of the 'Reunión' page, or null. */
