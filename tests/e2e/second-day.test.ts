@@ -171,6 +171,8 @@ describe('issue 39 §1: no staff page is wider than a phone with long data in it
     }
     await page.goto(`${server.url}/admin`);
     await shot(page, 'inicio', PHONE, true);
+    // A greeting that fits anyone, by the account's name.
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`¡Hola, ${STAFF_NAME}!`);
     expect(wide).toEqual([]);
     // 'Cerrar sesión' and the visits of the long address are on screen.
     const logout = (await page
