@@ -6,7 +6,8 @@
  * with and without JavaScript (§4); staff are named by their names (§5); the follow-up look-up scrolls to
  * the incident it found and focuses it (§6); the CSV import preview is a card per row on a phone, the
  * reason first (§7); an empty support form asks once before it is sent (§8); a draft needs only its
- * title, and a public article has 'Guardar cambios' (§9).
+ * title, and a public article has 'Guardar cambios' (§9); `?origen=correo` filters in any case and an
+ * unknown choice says 'Filtro no válido' (set-up).
  * `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
@@ -563,4 +564,25 @@ describe('issue 39 §8: an empty support form asks once', () => {
     expect(await count()).toBe(before + 1);
     await context.close();
   });
+});
+
+describe("issue 39, set-up: '?origen=correo' in any case, and a filter that means nothing is said", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`lists the incidents by mail for ?origen=correo, and says 'Filtro no válido' for ?origen=telefono (1280×800, JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+      const byMail = await insertIncident(db, { nombre: 'Por correo' });
+      await db.updateTable('incidents').set({ origen: 'Correo' }).where('id', '=', byMail.id).execute();
+      const { context, page } = await signedIn(DESKTOP, javaScriptEnabled);
+      await page.goto(`${server.url}/admin/incidencias?origen=correo`);
+      const listed = await page
+        .locator('[data-incidencia]')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-incidencia')));
+      expect(listed).toContain(byMail.numeroIncidencia);
+      expect(listed).not.toContain(numero);
+      const response = await page.goto(`${server.url}/admin/incidencias?origen=telefono`);
+      expect(response?.status()).toBe(400);
+      expect(await page.getByRole('alert').innerText()).toContain('Filtro no válido');
+      expect(await page.locator('[data-incidencia]').count()).toBe(0);
+      await context.close();
+    });
+  }
 });
