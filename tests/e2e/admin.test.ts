@@ -166,7 +166,7 @@ describe('sign-in', () => {
     expect(new URL(page.url()).pathname).toBe('/admin');
     await expect
       .poll(() => page.getByRole('heading', { level: 1 }).textContent())
-      .toContain(`Bienvenido, ${ADMIN}`);
+      .toContain(`¡Hola, ${ADMIN}!`);
     const cookie = (await context.cookies()).find((item) => item.name.includes('session_token'));
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe('Lax');
@@ -721,7 +721,7 @@ describe('dashboard and layout', () => {
     expect(mostViewed.slice(1).sort()).toEqual(['/blog/mejor-erp-20251 visita', '/productos1 visita']);
     expect(await page.getByTestId('incidencias-Registrado').textContent()).toBe('1');
     expect(await page.getByTestId('incidencias-En Proceso').textContent()).toBe('2');
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Bienvenido, Equipo de Soporte');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('¡Hola, Equipo de Soporte!');
     await expectNoAxeViolations(page);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}-dashboard-desktop.png`, fullPage: true });
     consoleWatch.assertNone();

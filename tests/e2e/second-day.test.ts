@@ -5,7 +5,9 @@
  * incident (§3); a staff outcome shows where the eye is, focused or in the section the page lands on,
  * with and without JavaScript (§4); staff are named by their names (§5); the follow-up look-up scrolls to
  * the incident it found and focuses it (§6); the CSV import preview is a card per row on a phone, the
- * reason first (§7); a draft needs only its title, and a public article has 'Guardar cambios' (§9).
+ * reason first (§7); an empty support form asks once before it is sent (§8); a draft needs only its
+ * title, and a public article has 'Guardar cambios' (§9); `?origen=correo` filters in any case and an
+ * unknown choice says 'Filtro no válido' (set-up).
  * `SECOND_DAY_SHOTS=/tmp/prefix` saves screenshots of the changed screens.
  */
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
@@ -14,8 +16,9 @@ import { santoDomingoToday } from '../../src/domain/forms/meeting.ts';
 import { createArticle, publishArticle } from '../../src/server/content/articles.ts';
 import { addNote } from '../../src/server/incidents/conversation.ts';
 import { incidentDigestMail } from '../../src/server/mail/incident-mails.ts';
+import { EMPTY_PROBLEM_QUESTION } from '../../src/domain/forms/incident.ts';
 import { MAIL_BRAND } from '../support/mail-brand.ts';
-import { DESKTOP, PHONE, poll } from '../support/browser.ts';
+import { DESKTOP, islandHydrated, PHONE, poll } from '../support/browser.ts';
 import { insertClient, insertContactMessage, insertIncident } from '../support/factories.ts';
 import { ageFormStamps } from '../support/form-stamp.ts';
 import { signInStaff } from '../support/staff-login.ts';
@@ -169,6 +172,8 @@ describe('issue 39 §1: no staff page is wider than a phone with long data in it
     }
     await page.goto(`${server.url}/admin`);
     await shot(page, 'inicio', PHONE, true);
+    // A greeting that fits anyone, by the account's name.
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`¡Hola, ${STAFF_NAME}!`);
     expect(wide).toEqual([]);
     // 'Cerrar sesión' and the visits of the long address are on screen.
     const logout = (await page
@@ -504,6 +509,79 @@ describe("issue 39 §9: a draft needs only a title, and a public article has 'Gu
         .replace(/[^a-z0-9]+/g, '-');
       const publicPage = await (await fetch(`${server.url}/blog/${slug}`)).text();
       expect(publicPage).toContain('Un texto sin errores.');
+      await context.close();
+    });
+  }
+});
+
+describe('issue 39 §8: an empty support form asks once', () => {
+  const count = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('incidents')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("the dialog asks '¿Enviar sin describir el problema?' and registers it when sent again (390×844, JavaScript on)", async () => {
+    const context = await quietContext(PHONE);
+    const page = await context.newPage();
+    await ageFormStamps(page, server.url);
+    await page.goto(`${server.url}/soporte`);
+    await page.getByRole('button', { name: /Solicitar Ayuda/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Solicita ayuda' });
+    await poll(() => dialog.isVisible()).toBe(true);
+    await islandHydrated(dialog);
+    const before = await count();
+    await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
+    const question = dialog.getByText(EMPTY_PROBLEM_QUESTION);
+    await poll(() => question.isVisible()).toBe(true);
+    expect(await dialog.getByText('Hubo un error al registrar').count()).toBe(0);
+    expect(await count()).toBe(before);
+    await shot(page, 'ayuda-vacia', PHONE);
+    await dialog.getByRole('button', { name: 'Abrir Incidencia' }).click();
+    const notice = page
+      .getByRole('alert')
+      .filter({ hasText: 'Tu incidencia ha sido registrada con el número:' });
+    await poll(() => notice.isVisible()).toBe(true);
+    expect(await count()).toBe(before + 1);
+    await context.close();
+  });
+
+  it('the page asks once too, and sending it again registers it (390×844, JavaScript off)', async () => {
+    const context = await quietContext({ ...PHONE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await ageFormStamps(page, server.url);
+    await page.goto(`${server.url}/soporte/nueva`);
+    const before = await count();
+    await page.getByRole('button', { name: 'Abrir Incidencia' }).click();
+    await page.getByText(EMPTY_PROBLEM_QUESTION).waitFor();
+    expect(await count()).toBe(before);
+    await page.getByRole('button', { name: 'Abrir Incidencia' }).click();
+    await page.getByText('Tu incidencia ha sido registrada con el número:').waitFor();
+    expect(await count()).toBe(before + 1);
+    await context.close();
+  });
+});
+
+describe("issue 39, set-up: '?origen=correo' in any case, and a filter that means nothing is said", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`lists the incidents by mail for ?origen=correo, and says 'Filtro no válido' for ?origen=telefono (1280×800, JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+      const byMail = await insertIncident(db, { nombre: 'Por correo' });
+      await db.updateTable('incidents').set({ origen: 'Correo' }).where('id', '=', byMail.id).execute();
+      const { context, page } = await signedIn(DESKTOP, javaScriptEnabled);
+      await page.goto(`${server.url}/admin/incidencias?origen=correo`);
+      const listed = await page
+        .locator('[data-incidencia]')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-incidencia')));
+      expect(listed).toContain(byMail.numeroIncidencia);
+      expect(listed).not.toContain(numero);
+      const response = await page.goto(`${server.url}/admin/incidencias?origen=telefono`);
+      expect(response?.status()).toBe(400);
+      expect(await page.getByRole('alert').innerText()).toContain('Filtro no válido');
+      expect(await page.locator('[data-incidencia]').count()).toBe(0);
       await context.close();
     });
   }

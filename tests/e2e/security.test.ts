@@ -477,9 +477,9 @@ describe('script injection', () => {
     return { context, page };
   }
 
-  async function openAndSettle(page: Page, path: string) {
+  async function openAndSettle(page: Page, path: string, status = 200) {
     const response = await page.goto(`${server.url}${path}`);
-    expect(response?.status(), path).toBe(200);
+    expect(response?.status(), path).toBe(status);
     await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
     // Open every collapsed part (the incident history) so what it holds is rendered too.
     await page.evaluate(() =>
@@ -687,7 +687,8 @@ describe('script injection', () => {
       ...PAYLOADS.map((payload) => `/admin/clientes?q=${encodeURIComponent(payload)}`),
     ];
     for (const view of views) {
-      await openAndSettle(page, view);
+      // A state that is no option is refused, named in 'Filtro no válido' (issue 39): as text too.
+      await openAndSettle(page, view, view.includes('?estado=') ? 400 : 200);
       await expectInert(page, view);
     }
     await openAndSettle(page, '/admin/incidencias');
@@ -800,14 +801,21 @@ describe('SQL metacharacters in the staff filters and the client search', () => 
           .map((line) => line.slice(1, 18));
         expect(csvNumbers, `CSV ${filter} ${term}`).toEqual(expected);
       }
-      // A state that is not one of the three is ignored, never passed on.
+      // A state that is not one of the list is never passed on: the page says 'Filtro no válido' and
+      // lists nothing (issue 39: it used to show every incident), the CSV refuses it.
       const estado = await send(`${server.url}/admin/incidencias?estado=${encodeURIComponent(term)}`, {
         headers: { cookie },
       });
-      expect(estado.status).toBe(200);
-      expect(listed(estado.body, 'data-incidencia')).toEqual(
-        all.slice(0, 20).map((row) => row.numeroIncidencia),
+      expect(estado.status).toBe(400);
+      expect(estado.body).toContain('Filtro no válido');
+      expect(listed(estado.body, 'data-incidencia')).toEqual([]);
+      const estadoCsv = await send(
+        `${server.url}/api/staff/incidencias.csv?estado=${encodeURIComponent(term)}`,
+        {
+          headers: { cookie },
+        },
       );
+      expect(estadoCsv.status).toBe(400);
     }
     // The filters that matter here found what they should (the oracle is not vacuous).
     expect(all.filter((row) => contains(row.nombre, '%')).map((row) => row.nombre)).toEqual([

@@ -335,7 +335,7 @@ describe('staff settings', () => {
     expect(await renamed.textContent()).not.toContain(email);
 
     await page.goto(`${server.url}/admin`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Bienvenido, Ana Pérez');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('¡Hola, Ana Pérez!');
     await context.close();
   });
 });

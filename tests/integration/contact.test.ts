@@ -2,7 +2,11 @@ import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { cleanText } from '../../src/domain/forms/common.ts';
 import { contactFormSchema } from '../../src/domain/forms/contact.ts';
-import { incidentFormSchema } from '../../src/domain/forms/incident.ts';
+import {
+  EMPTY_PROBLEM_FIELD,
+  EMPTY_PROBLEM_QUESTION,
+  incidentFormSchema,
+} from '../../src/domain/forms/incident.ts';
 import { trackingFormSchema } from '../../src/domain/forms/tracking.ts';
 import { saveContactMessage } from '../../src/server/contact/index.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
@@ -65,8 +69,10 @@ describe('contact form rules (shared by the browser island and the action)', () 
     expect(cleanText('a\tb\nc', false)).toBe('a b c');
   });
 
-  it('accepts an empty support form (no field is required), but still limits lengths', () => {
-    expect(z.parse(incidentFormSchema, {})).toMatchObject({
+  it('accepts an empty support form once asked (no field is required), but still limits lengths', () => {
+    // Sent without a description it asks once (issue 39 §8); sent again with the answer it is accepted.
+    expect(messages(incidentFormSchema, {})).toEqual({ problema: EMPTY_PROBLEM_QUESTION });
+    expect(z.parse(incidentFormSchema, { [EMPTY_PROBLEM_FIELD]: 'si' })).toMatchObject({
       problema: '',
       nombre: '',
       telefono: '',

@@ -71,6 +71,23 @@ describe('staff helpers', () => {
     );
     expect(parseIncidentQuery(new URLSearchParams('origen=Correo')).filters.origen).toBe('Correo');
     expect(parseIncidentQuery(new URLSearchParams('origen=Fax')).filters.origen).toBeUndefined();
+    // Any case, with or without accents (issue 39); a value that is no option is named, an empty one unset.
+    const typed = parseIncidentQuery(
+      new URLSearchParams('origen=correo&estado=en%20proceso&prioridad=ALTA&asignacion=Mias&plazo=HOY'),
+    );
+    expect(typed.filters).toMatchObject({
+      origen: 'Correo',
+      estado: 'En Proceso',
+      prioridad: 'Alta',
+      asignacion: 'mias',
+      plazo: 'hoy',
+    });
+    expect(typed.invalid).toEqual([]);
+    expect(parseIncidentQuery(new URLSearchParams('estado=resuelto')).filters.estado).toBe('Resuelto');
+    expect(parseIncidentQuery(new URLSearchParams('origen=Fax&estado=Cerrado&prioridad=')).invalid).toEqual([
+      'estado',
+      'origen',
+    ]);
     expect(incidentQueryString({ estado: 'Registrado', origen: 'Correo' })).toBe(
       '?estado=Registrado&origen=Correo',
     );

@@ -97,7 +97,8 @@ export default function Dashboard({
         <div className="min-w-0">
           <p className="text-sm text-brand-100">Panel Administrativo</p>
           <h1 className="mt-1 text-2xl font-bold tracking-tight wrap-anywhere sm:text-3xl">
-            Bienvenido, {displayName}
+            {/* A greeting that fits anyone (issue 39): not 'Bienvenido' nor 'Bienvenida'. */}
+            ¡Hola, {displayName}!
           </h1>
           <p className="mt-2 max-w-xl text-sm text-brand-100">
             Sigue las incidencias de soporte, administra los clientes y revisa el tráfico del sitio.

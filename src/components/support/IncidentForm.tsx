@@ -1,6 +1,10 @@
 import type { SubmitEvent, ReactNode, Ref } from 'react';
 import { firstError, LONG_TEXT_MAX, SHORT_TEXT_MAX, type FieldErrors } from '../../domain/forms/common';
-import type { IncidentFormValues } from '../../domain/forms/incident';
+import {
+  EMPTY_PROBLEM_FIELD,
+  EMPTY_PROBLEM_QUESTION,
+  type IncidentFormValues,
+} from '../../domain/forms/incident';
 import { REMOTE_TOOLS } from '../../content/catalog/remote-tools';
 import { FORM_ACTIONS } from '../../routes';
 import { FILES_FIELD, type KeptFile } from '../../domain/attachments';
@@ -49,6 +53,8 @@ export default function IncidentForm({
   afterProblem,
 }: IncidentFormProps) {
   const id = (name: string) => `${idPrefix}-${name}`;
+  // Asked once whether to send it without a description: sending again now says yes.
+  const askedEmpty = firstError(errors, 'problema') === EMPTY_PROBLEM_QUESTION;
   return (
     <form
       ref={formRef}
@@ -64,6 +70,7 @@ export default function IncidentForm({
       className="relative flex flex-col gap-5"
       noValidate
     >
+      {askedEmpty ? <input type="hidden" name={EMPTY_PROBLEM_FIELD} value="si" /> : null}
       <TextArea
         id={id('problema')}
         name="problema"

@@ -1,12 +1,18 @@
 import { actions, isInputError, type ActionError } from 'astro:actions';
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import {
+  firstError,
   FORM_EXPIRED_MESSAGE,
   STARTED_FIELD,
   validateForm,
   type FieldErrors,
 } from '../../domain/forms/common';
-import { INCIDENT_MESSAGES, incidentFormSchema, whatsappIncidentUrl } from '../../domain/forms/incident';
+import {
+  EMPTY_PROBLEM_QUESTION,
+  INCIDENT_MESSAGES,
+  incidentFormSchema,
+  whatsappIncidentUrl,
+} from '../../domain/forms/incident';
 import { HELP_SUGGESTIONS_TITLE } from '../../domain/help';
 import { ROUTES } from '../../routes';
 import { FILES_FIELD, isFilesMessage, pickedFilesProblem } from '../../domain/attachments';
@@ -156,8 +162,11 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
       (fileProblem ? { [FILES_FIELD]: [fileProblem] } : undefined);
     if (invalid) {
       setErrors(invalid);
-      setFormError(INCIDENT_MESSAGES.failure);
-      setDetail('Revisa los campos marcados.');
+      // Asked whether to send it without a description (issue 39 §8): a question, not a failure.
+      const onlyAsked =
+        Object.keys(invalid).length === 1 && firstError(invalid, 'problema') === EMPTY_PROBLEM_QUESTION;
+      setFormError(onlyAsked ? undefined : INCIDENT_MESSAGES.failure);
+      setDetail(onlyAsked ? undefined : 'Revisa los campos marcados.');
       return;
     }
     sending.current = true;

@@ -1,11 +1,12 @@
 /**
  * The staff incident list's URL query (`?numero=&nombre=&rnc=&estado=&prioridad=&asignacion=&origen=&plazo=&orden=&pagina=`):
- * read into filters and a page, junk dropped, and written back for links that keep the current view.
+ * read into filters and a page (a choice in any case; one that means nothing is named as invalid), and
+ * written back for links that keep the current view.
  */
 import {
-  isIncidentOrigin,
-  isIncidentPriority,
-  isIncidentState,
+  INCIDENT_ORIGINS,
+  INCIDENT_PRIORITIES,
+  INCIDENT_STATES,
   type IncidentOrigin,
   type IncidentPriority,
   type IncidentState,
@@ -39,20 +40,32 @@ export interface IncidentFilters {
   orden?: 'actividad';
 }
 
+/** A choice as typed in an address: case, accents and surrounding spaces never matter (issue 39). */
+const folded = (value: string) => value.normalize('NFD').replace(/\p{M}/gu, '').trim().toLowerCase();
+
 /**
- * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&prioridad=&asignacion=&origen=&orden=&pagina=`);
- * junk is dropped.
+ * Filters and page from a URL's query (`?numero=&nombre=&rnc=&estado=&prioridad=&asignacion=&origen=&orden=&pagina=`).
+ * A choice (`estado`, `prioridad`, `asignacion`, `origen`, `plazo`) matches its values in any case and
+ * with or without accents (`?origen=correo` is 'Correo'); one that matches none is named in `invalid`
+ * (the list then says 'Filtro no válido' rather than show every incident), and an empty one is unset.
  */
-export function parseIncidentQuery(params: URLSearchParams): { filters: IncidentFilters; page: number } {
+export function parseIncidentQuery(params: URLSearchParams): {
+  filters: IncidentFilters;
+  page: number;
+  invalid: string[];
+} {
   const text = (name: string) => {
     const value = params.get(name)?.trim().slice(0, MAX_FILTER_LENGTH);
     return value ? value : undefined;
   };
-  const estado = params.get('estado');
-  const origen = params.get('origen');
-  const prioridad = params.get('prioridad');
-  const asignacion = params.get('asignacion');
-  const plazo = params.get('plazo');
+  const invalid: string[] = [];
+  const choice = <T extends string>(name: string, values: readonly T[]): T | undefined => {
+    const raw = params.get(name);
+    if (raw === null || raw.trim() === '') return undefined;
+    const found = values.find((value) => folded(value) === folded(raw));
+    if (!found) invalid.push(name);
+    return found;
+  };
   const page = Number.parseInt(params.get('pagina') ?? '1', 10);
   return {
     filters: {
@@ -60,18 +73,15 @@ export function parseIncidentQuery(params: URLSearchParams): { filters: Incident
       numero: text('numero'),
       nombre: text('nombre'),
       rnc: text('rnc'),
-      estado: isIncidentState(estado) ? estado : undefined,
-      prioridad: isIncidentPriority(prioridad) ? prioridad : undefined,
-      asignacion: (ASSIGNMENT_FILTERS as readonly (string | null)[]).includes(asignacion)
-        ? (asignacion as AssignmentFilter)
-        : undefined,
-      origen: isIncidentOrigin(origen) ? origen : undefined,
-      plazo: (DEADLINE_FILTERS as readonly (string | null)[]).includes(plazo)
-        ? (plazo as DeadlineFilter)
-        : undefined,
+      estado: choice('estado', INCIDENT_STATES),
+      prioridad: choice('prioridad', INCIDENT_PRIORITIES),
+      asignacion: choice('asignacion', ASSIGNMENT_FILTERS),
+      origen: choice('origen', INCIDENT_ORIGINS),
+      plazo: choice('plazo', DEADLINE_FILTERS),
       orden: params.get('orden') === 'actividad' ? 'actividad' : undefined,
     },
     page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
+    invalid,
   };
 }
 

@@ -176,12 +176,16 @@ export function incidentReplyMail(
     ? `${authorName.trim()}, de nuestro equipo de soporte,`
     : 'Nuestro equipo de soporte';
   const said = `${who} respondió a tu incidencia ${incident.numeroIncidencia}.`;
+  // A reply that greets (a saved reply's 'Hola, {nombre}:') or carries the follow-up link
+  // ({enlace_seguimiento}) is not greeted again nor given a second link (issue 39 §10).
+  const greets = REPLY_GREETING.test(reply);
+  const links = reply.includes(absoluteUrl(brand, `${ROUTES.supportTracking}?token=`));
   return renderMail(brand, incident.email, {
     subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
     preheader: said,
     heading: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
     intro: [
-      'Hola:',
+      ...(greets ? [] : ['Hola:']),
       said,
       // Also on the conversation's page: where to find them if the mail's files are lost (or, with the
       // emailjs transport, never attached).
@@ -192,10 +196,13 @@ export function incidentReplyMail(
         : []),
     ],
     quote: { label: 'Respuesta', text: reply },
-    action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) },
+    ...(links ? {} : { action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) } }),
     outro: visitorOutro(brand),
   });
 }
+
+/** How a reply that greets the customer itself begins ('Hola', 'Buenos días', 'Estimada'…). */
+const REPLY_GREETING = /^\s*(hola|buen[oa]s\s+(días|tardes|noches)|estimad[oa]s?|saludos)\b/iu;
 
 /**
  * To the staff inbox, for every new incident, with the link to the incident's own page. Replies go to

@@ -11,7 +11,12 @@ export const GET: APIRoute = async (context) => {
   const staff = await requireStaffApi(context);
   if (staff instanceof Response) return staff;
   const { url } = context;
-  const { filters } = parseIncidentQuery(url.searchParams);
+  const { filters, invalid } = parseIncidentQuery(url.searchParams);
+  if (invalid.length)
+    return new Response(`Filtro no válido: ${invalid.join(', ')}.`, {
+      status: 400,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    });
   const csv = await exportIncidentsCsv(getDb(), filters, { staffId: staff.id });
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {
