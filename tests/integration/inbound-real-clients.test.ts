@@ -4,59 +4,27 @@
  * has a comma inside an encoded word, a sender list whose first address is empty, comments in an
  * address, a mislabelled charset, and a PDF that must be stored byte for byte in every transfer encoding.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SENDER_UNCERTAIN } from '../../src/domain/inbound.ts';
-import { parseConfig } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { mailboxesOf, senderOf } from '../../src/server/inbound/addresses.ts';
 import { pollMailbox, PROCESSED_FOLDER } from '../../src/server/inbound/imap.ts';
-import { inboundMailHandler } from '../../src/server/inbound/webhook.ts';
 import { staffTimeline, incidentByNumber } from '../../src/server/incidents/conversation.ts';
 import { describeEachEngine, describeEngine } from '../support/db.ts';
 import { dovecotProblem } from '../support/dovecot.ts';
 import { append, folders, options, useDovecot, at } from '../support/imap-poller.ts';
 import { openFormIncident } from '../support/inbound.ts';
+import { useWebhook } from '../support/inbound-channels.ts';
 import { pdfInEachEncoding, realMail, sha256 } from '../support/real-mail.ts';
 
-const SECRET = 'webhook-secreto-de-prueba-0123456789abcdef';
-const silent = { info() {}, error() {} };
+const send = useWebhook();
 
-let server: http.Server | undefined;
-afterEach(async () => {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  server = undefined;
-});
-
-/** The webhook's own handler on a loopback server; `post` sends a raw mail to it. */
-async function webhook(db: Db) {
-  const config = parseConfig({
-    INBOUND_ADDRESS: 'soporte@vertice.example',
-    STAFF_INBOX: 'equipo@vertice.example',
-    INBOUND_WEBHOOK_SECRET: SECRET,
-  });
-  server = http.createServer(
-    inboundMailHandler(
-      config,
-      () => db,
-      silent,
-      (_req, res) => {
-        res.writeHead(418);
-        res.end();
-      },
-    ),
-  );
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/inbound-mail`;
+/** The webhook's own handler on a loopback server (tests/support/inbound-channels.ts) over `db`: each post 202, its outcome. */
+function webhook(db: Db) {
   return async (raw: Buffer): Promise<string> => {
-    const response = await fetch(url, {
-      method: 'POST',
-      body: new Uint8Array(raw),
-      headers: { 'Content-Type': 'message/rfc822', Authorization: `Bearer ${SECRET}` },
-    });
-    expect(response.status).toBe(202);
-    return ((await response.json()) as { resultado: string }).resultado;
+    const [answer] = await send(db, [raw]);
+    expect(answer!.status).toBe(202);
+    return answer!.resultado;
   };
 }
 
@@ -137,7 +105,7 @@ describe('addresses as real clients write them (src/server/inbound/addresses.ts)
 describeEachEngine('real clients through the webhook (issue 41)', (database) => {
   it('a sender "Núñez, María José" in an encoded word opens an incident in her name (item 1)', async () => {
     const { db } = database();
-    const post = await webhook(db);
+    const post = webhook(db);
     expect(await post(newMail('nunez@cliente.example', [NUNEZ]))).toBe('new-incident');
     expect(await post(newMail('burling@example.com', [BURLING]))).toBe('new-incident');
     const incidents = await db.selectFrom('incidents').select(['nombre', 'email']).orderBy('id').execute();
@@ -149,7 +117,7 @@ describeEachEngine('real clients through the webhook (issue 41)', (database) => 
 
   it("an answer to the incident's own reply address joins it by the token, whatever its From says (item 1)", async () => {
     const { db } = database();
-    const post = await webhook(db);
+    const post = webhook(db);
     const incident = await openFormIncident(db, at, { email: 'smith@example.com', nombre: 'Andreas' });
     const answer = realMail(
       [
@@ -173,7 +141,7 @@ describeEachEngine('real clients through the webhook (issue 41)', (database) => 
 
   it('a sender list whose first address is empty opens the incident from the next one, marked Remitente incierto (item 5)', async () => {
     const { db } = database();
-    const post = await webhook(db);
+    const post = webhook(db);
     const mail = newMail('yangzhou@example.com', [
       'From: "Yangzhou ABC Lighting Equipment " <>, "LTD" <ly@example.com>',
       'Reply-To: ventas@yangzhou.example',
@@ -192,7 +160,7 @@ describeEachEngine('real clients through the webhook (issue 41)', (database) => 
 
   it('a mail from an address with comments is answered at the address itself (item 7)', async () => {
     const { db } = database();
-    const post = await webhook(db);
+    const post = webhook(db);
     expect(
       await post(
         newMail('pete@silly.test', ['From: Pete(A nice \\) chap) <pete(his account)@silly.test(his host)>']),
@@ -211,7 +179,7 @@ describeEachEngine('real clients through the webhook (issue 41)', (database) => 
 
   it('a part labelled us-ascii or with an unknown charset whose bytes are UTF-8 reads as UTF-8; a right label stays (item 4)', async () => {
     const { db } = database();
-    const post = await webhook(db);
+    const post = webhook(db);
     const text = Buffer.from('Envoyé par María: la señal no llegó.\r\n', 'utf8');
     await post(labelled('ascii', 'us-ascii', text));
     await post(labelled('desconocido', 'x-sin-nombre', text));
@@ -229,7 +197,7 @@ describeEachEngine('real clients through the webhook (issue 41)', (database) => 
 
   it('a PDF is stored byte for byte whatever its transfer encoding: base64, quoted-printable, 7bit, 8bit, binary, uuencode (item 2)', async () => {
     const { db } = database();
-    const post = await webhook(db);
+    const post = webhook(db);
     const samples = pdfInEachEncoding();
     for (const { mail } of samples) expect(await post(mail)).toBe('new-incident');
     expect(await storedFiles(db)).toEqual(
