@@ -15,7 +15,7 @@ import { warnOnUntrustedProxy } from '../src/server/http/proxy-warning.ts';
 import { loggedRequests } from '../src/server/http/request-log.ts';
 import { secureHandler } from '../src/server/http/security.ts';
 import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
-import { inboundMailHandler } from '../src/server/inbound/webhook.ts';
+import { inboundMailHandler } from '../src/server/channels/mail/webhook.ts';
 import { setRenderSecret } from '../src/lib/site-fragments.ts';
 import { getLogger } from '../src/server/log.ts';
 import { closeLiveStreams } from '../src/server/live/hub.ts';

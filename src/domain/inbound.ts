@@ -19,7 +19,7 @@ export const SUBJECT_MATCHES_PER_SENDER_PER_DAY = 5;
  */
 export const SENDER_UNCERTAIN = 'sender-uncertain';
 
-/** The reasons src/server/inbound stores for a refused message, as staff read them. */
+/** The reasons src/server/channels stores for a refused message, as staff read them. */
 export const REFUSAL_REASONS: Record<string, string> = {
   spam: 'El filtro del buzón lo marcó como spam',
   'rate-limit': `El remitente pasó de ${NEW_INCIDENTS_PER_SENDER_PER_HOUR} incidencias nuevas en una hora`,

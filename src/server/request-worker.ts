@@ -1,7 +1,7 @@
 /**
  * A worker thread that answers requests, one message each way, for the server's heavy jobs off its own
  * thread (the blob writer, src/server/attachments/blob-store.ts; the MIME reader,
- * src/server/inbound/mime-worker.ts):
+ * src/server/channels/mail/mime-worker.ts):
  * - a request is `{ id, ...message }`; the worker answers `{ id, ...result }`, or `{ id, error }`;
  * - referenced only while a caller waits on it, so it never keeps a process alive on its own (a script
  *   that used it ends), and keeps it alive while an answer is due;

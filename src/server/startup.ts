@@ -14,9 +14,9 @@ import { purgeOldEventsIfDue } from './audit/index.ts';
 import { getConfig } from './config.ts';
 import { overdueChecker } from './incidents/clock.ts';
 import { sendStaffDigestIfDue } from './incidents/notices.ts';
-import { startMailboxPoller } from './inbound/imap.ts';
-import { inboundSettings } from './inbound/index.ts';
-import { purgeOldOriginalsIfDue } from './inbound/original.ts';
+import { startMailboxPoller } from './channels/mail/imap.ts';
+import { inboundSettings } from './channels/intake.ts';
+import { purgeOldOriginalsIfDue } from './channels/mail/original.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -38,14 +38,14 @@ import {
 } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken, issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
-import type { InboundSettings } from '../../src/server/inbound/index.ts';
-import { receiveMail } from '../../src/server/inbound/mail.ts';
+import type { InboundSettings } from '../../src/server/channels/intake.ts';
+import { receiveMail } from '../../src/server/channels/mail/read.ts';
 import {
   inboundOriginal,
   originalBytes,
   originalGzip,
   ORIGINAL_PART_BYTES,
-} from '../../src/server/inbound/original.ts';
+} from '../../src/server/channels/mail/original.ts';
 import { startMailWorker } from '../../src/server/mail/outbox.ts';
 import { smtpTransport } from '../../src/server/mail/transports.ts';
 import {

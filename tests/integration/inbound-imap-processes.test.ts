@@ -12,8 +12,8 @@ import {
   PROCESSED_FOLDER,
   startMailboxPoller,
   type MailboxPoller,
-} from '../../src/server/inbound/imap.ts';
-import { mailboxPollStatus } from '../../src/server/inbound/status.ts';
+} from '../../src/server/channels/mail/imap.ts';
+import { mailboxPollStatus } from '../../src/server/channels/status.ts';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../support/db.ts';
 import { dovecotProblem } from '../support/dovecot.ts';
 import {

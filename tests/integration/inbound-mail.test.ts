@@ -1,6 +1,6 @@
 /**
  * Issue 21: the desk hears customers by e-mail, on both engines, through the one inbound path
- * (src/server/inbound) with real raw mails (tests/fixtures/inbound): replies to the confirmation, to a
+ * (src/server/channels) with real raw mails (tests/fixtures/inbound): replies to the confirmation, to a
  * state notice and to a staff reply land by each of the rules 1–3; quoted history and signatures are
  * removed; HTML-only mail becomes text; a new sender opens an incident of origin 'Correo' (at most 5 an
  * hour); automatic mail, lists, spam, our own mail and bounces change nothing but what they must; the
@@ -14,10 +14,10 @@ import { assignIncident } from '../../src/server/incidents/assignment.ts';
 import { incidentByNumber, replyToVisitor, staffTimeline } from '../../src/server/incidents/conversation.ts';
 import { listIncidents } from '../../src/server/incidents/search.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
-import { inboundOriginal, originalGzip } from '../../src/server/inbound/original.ts';
-import { discardRefused } from '../../src/server/inbound/refused.ts';
-import { NEW_INCIDENTS_PER_SENDER_PER_HOUR } from '../../src/server/inbound/index.ts';
-import { receiveMail } from '../../src/server/inbound/mail.ts';
+import { inboundOriginal, originalGzip } from '../../src/server/channels/mail/original.ts';
+import { discardRefused } from '../../src/server/channels/refused.ts';
+import { NEW_INCIDENTS_PER_SENDER_PER_HOUR } from '../../src/server/channels/intake.ts';
+import { receiveMail } from '../../src/server/channels/mail/read.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
 import { createTestDatabase, describeEachEngine, postgresAvailable } from '../support/db.ts';

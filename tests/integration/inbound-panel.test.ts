@@ -9,15 +9,15 @@ import nodemailer from 'nodemailer';
 import { expect, it } from 'vitest';
 import { attachmentsByEntry } from '../../src/server/attachments/index.ts';
 import type { Db } from '../../src/server/db/index.ts';
-import { ingestMessage } from '../../src/server/inbound/index.ts';
-import { receiveMail } from '../../src/server/inbound/mail.ts';
+import { ingestMessage } from '../../src/server/channels/intake.ts';
+import { receiveMail } from '../../src/server/channels/mail/read.ts';
 import {
   discardRefused,
   NO_ORIGINAL_TEXT,
   openIncidentFromRefused,
   refusedMessages,
-} from '../../src/server/inbound/refused.ts';
-import { receivedToday, startOfLocalDay } from '../../src/server/inbound/status.ts';
+} from '../../src/server/channels/refused.ts';
+import { receivedToday, startOfLocalDay } from '../../src/server/channels/status.ts';
 import { incidentByNumber, staffTimeline } from '../../src/server/incidents/conversation.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { PDF } from '../support/attachments.ts';

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { SENDER_UNCERTAIN } from '../../src/domain/inbound.ts';
 import type { Db } from '../../src/server/db/index.ts';
-import { mailboxesOf, senderOf } from '../../src/server/inbound/addresses.ts';
-import { pollMailbox, PROCESSED_FOLDER } from '../../src/server/inbound/imap.ts';
+import { mailboxesOf, senderOf } from '../../src/server/channels/mail/addresses.ts';
+import { pollMailbox, PROCESSED_FOLDER } from '../../src/server/channels/mail/imap.ts';
 import { staffTimeline, incidentByNumber } from '../../src/server/incidents/conversation.ts';
 import { describeEachEngine, describeEngine } from '../support/db.ts';
 import { dovecotProblem } from '../support/dovecot.ts';
@@ -59,7 +59,7 @@ const labelled = (id: string, charset: string, body: Buffer) =>
     body,
   );
 
-describe('addresses as real clients write them (src/server/inbound/addresses.ts)', () => {
+describe('addresses as real clients write them (src/server/channels/mail/addresses.ts)', () => {
   it('decodes encoded words before splitting the list, so a comma inside one stays in the name', () => {
     expect(mailboxesOf(BURLING.slice(6))).toEqual([
       { address: 'smith@example.com', name: 'Bürling, Andreas' },

@@ -1,5 +1,5 @@
 /**
- * The inbound-mail webhook's handler (src/server/inbound/webhook.ts) on a real HTTP server over each
+ * The inbound-mail webhook's handler (src/server/channels/mail/webhook.ts) on a real HTTP server over each
  * engine: the secret (constant-time, checked before the body is read), the size limit counted as the
  * body streams (with and without Content-Length), 404 when no secret is set, and the same
  * de-duplication as the mailbox. The production wiring is covered by tests/e2e/inbound-mail.test.ts.
@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/index.ts';
-import { authorizedBearer, inboundMailHandler } from '../../src/server/inbound/webhook.ts';
+import { authorizedBearer, inboundMailHandler } from '../../src/server/channels/mail/webhook.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { refusalReasonLabel } from '../../src/domain/inbound.ts';
-import { originalBytes } from '../../src/server/inbound/original.ts';
+import { originalBytes } from '../../src/server/channels/mail/original.ts';
 import { deepHtmlMail, inboundFixture, nestedMultipartMail } from '../support/inbound.ts';
 
 const SECRET = 'webhook-secreto-de-prueba-0123456789abcdef';

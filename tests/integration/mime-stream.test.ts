@@ -1,5 +1,5 @@
 /**
- * A mail streamed to the reader's worker (MailStream, src/server/inbound/mime-worker.ts) reads exactly
+ * A mail streamed to the reader's worker (MailStream, src/server/channels/mail/mime-worker.ts) reads exactly
  * as the same bytes read whole by postal-mime: the worker splits the chunks into lines itself, so a line
  * (or a CRLF) cut by a chunk's end, a last line without its line break, and every fixture must come out
  * the same, with the same SHA-256 and, stored, the same original.
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../src/server/db/index.ts';
-import { MailStream, parseMime } from '../../src/server/inbound/mime-worker.ts';
-import { originalGzip } from '../../src/server/inbound/original.ts';
+import { MailStream, parseMime } from '../../src/server/channels/mail/mime-worker.ts';
+import { originalGzip } from '../../src/server/channels/mail/original.ts';
 import { inboundFixture } from '../support/inbound.ts';
 
 const fixtures = readdirSync(new URL('../fixtures/inbound/', import.meta.url)).map((name) =>
@@ -65,7 +65,7 @@ function mixedMail(lastLineBreak: boolean): Buffer {
 }
 
 /**
- * The mail spools of process `pid` (the gzip of a mail being received, src/server/inbound/mime-worker.ts):
+ * The mail spools of process `pid` (the gzip of a mail being received, src/server/channels/mail/mime-worker.ts):
  * the files it holds open, and those left in the temporary folder.
  */
 function spools(pid: number): { open: string[]; left: string[] } {
@@ -206,7 +206,7 @@ describe('a mail streamed to the reader', () => {
     // Another process receives a mail and stops with its gzip staged (as between the commit of its
     // row and the write of its original), then is killed: the redelivery writes the original again
     // (attachments.test.ts); here, nothing of it may be left on the disk.
-    const module = new URL('../../src/server/inbound/mime-worker.ts', import.meta.url).href;
+    const module = new URL('../../src/server/channels/mail/mime-worker.ts', import.meta.url).href;
     const dir = mkdtempSync(join(tmpdir(), 'vertice-spool-'));
     const script = join(dir, 'staged.mjs');
     writeFileSync(

@@ -23,7 +23,7 @@ import {
   staffTimeline,
 } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken, issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
-import { receiveMail } from '../../src/server/inbound/mail.ts';
+import { receiveMail } from '../../src/server/channels/mail/read.ts';
 import { PDF } from '../support/attachments.ts';
 import { createTestDatabase, describeEachEngine } from '../support/db.ts';
 import {

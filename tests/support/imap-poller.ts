@@ -1,5 +1,5 @@
 /**
- * The mailbox poller's tests (src/server/inbound/imap.ts) against a private Dovecot
+ * The mailbox poller's tests (src/server/channels/mail/imap.ts) against a private Dovecot
  * (tests/support/dovecot.ts), and what they share with the poller's process tests. The poller's tests
  * run once per engine, each engine from a file of its own (tests/integration/inbound-imap*.test.ts), so
  * that the unit phase's workers take them side by side: together they were its longest file.
@@ -18,13 +18,13 @@ import {
   startMailboxPoller,
   type MailboxPoller,
   type PollOptions,
-} from '../../src/server/inbound/imap.ts';
-import { mailboxPollStatus } from '../../src/server/inbound/status.ts';
-import { receiveMail } from '../../src/server/inbound/mail.ts';
+} from '../../src/server/channels/mail/imap.ts';
+import { mailboxPollStatus } from '../../src/server/channels/status.ts';
+import { receiveMail } from '../../src/server/channels/mail/read.ts';
 import type { DbEngine } from '../../src/server/db/index.ts';
 import { describeEngine } from './db.ts';
 import { dovecotProblem, startPrivateDovecot, type PrivateDovecot } from './dovecot.ts';
-import { originalBytes } from '../../src/server/inbound/original.ts';
+import { originalBytes } from '../../src/server/channels/mail/original.ts';
 import {
   deepHtmlMail,
   inboundFixture,

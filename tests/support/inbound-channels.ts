@@ -1,6 +1,6 @@
 /**
  * The two channels a test sends a raw mail through, as a customer's server would: the webhook (its
- * production handler, src/server/inbound/webhook.ts, on a loopback HTTP server) and the mailbox (a
+ * production handler, src/server/channels/mail/webhook.ts, on a loopback HTTP server) and the mailbox (a
  * round of the poller over a private Dovecot: call `useDovecot()` from tests/support/imap-poller.ts in
  * the calling describe).
  */
@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { parseConfig } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/index.ts';
-import { pollMailbox } from '../../src/server/inbound/imap.ts';
-import { inboundMailHandler } from '../../src/server/inbound/webhook.ts';
+import { pollMailbox } from '../../src/server/channels/mail/imap.ts';
+import { inboundMailHandler } from '../../src/server/channels/mail/webhook.ts';
 import { INBOUND, STAFF_INBOX, testInboundSettings } from './inbound.ts';
 import { append, dovecot } from './imap-poller.ts';
 

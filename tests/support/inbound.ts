@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ImapFlow } from 'imapflow';
 import type { Db } from '../../src/server/db/index.ts';
-import type { InboundSettings } from '../../src/server/inbound/index.ts';
+import type { InboundSettings } from '../../src/server/channels/intake.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
 import type { MailBrand } from '../../src/server/mail/templates.ts';
 import type { PrivateDovecot } from './dovecot.ts';

@@ -10,7 +10,7 @@
  */
 import { ImapFlow } from 'imapflow';
 import { openDatabase } from '../../src/server/db/index.ts';
-import { pollMailbox } from '../../src/server/inbound/imap.ts';
+import { pollMailbox } from '../../src/server/channels/mail/imap.ts';
 import { testInboundSettings } from './inbound.ts';
 
 const [databaseUrl, imapUrl, dieAt = '0'] = process.argv.slice(2);

@@ -7,7 +7,7 @@
  */
 import { storeBlobs } from '../../src/server/attachments/blob-store.ts';
 import { migrateToLatest, openDatabase } from '../../src/server/db/index.ts';
-import { parseMime } from '../../src/server/inbound/mime-worker.ts';
+import { parseMime } from '../../src/server/channels/mail/mime-worker.ts';
 
 const [file] = process.argv.slice(2);
 if (!file) throw new Error('uso: worker-exit-child.ts SQLITE_FILE');

@@ -1,10 +1,10 @@
 /**
- * The new text of a reply (src/server/inbound/mail.ts `newTextOf`, src/server/inbound/quoted-history.ts):
+ * The new text of a reply (src/server/channels/mail/read.ts `newTextOf`, src/server/channels/mail/quoted-history.ts):
  * the quoted history of each client our customers write from is cut, with the text above it kept, and a
  * line of the customer's own that only looks like a header cuts nothing (issue 41, item 6).
  */
 import { describe, expect, it } from 'vitest';
-import { newTextOf } from '../../src/server/inbound/mail.ts';
+import { newTextOf } from '../../src/server/channels/mail/read.ts';
 import { OWN_HEADER_LIKE_TEXT, OWN_TEXT, QUOTED_HISTORY } from '../support/client-mails.ts';
 
 describe('newTextOf', () => {

@@ -1,6 +1,6 @@
 /**
  * `POST /api/inbound-mail` under `astro dev` (and any request the production server's own handler did
- * not take): the same checks and storing as src/server/inbound/webhook.ts, which scripts/start.ts
+ * not take): the same checks and storing as src/server/channels/mail/webhook.ts, which scripts/start.ts
  * answers before Astro's router so that a large mail is never buffered whole.
  */
 import type { APIRoute } from 'astro';
@@ -12,7 +12,7 @@ import {
   storeWebhookMail,
   WEBHOOK_ANSWERS,
   type WebhookAnswer,
-} from '../../server/inbound/webhook.ts';
+} from '../../server/channels/mail/webhook.ts';
 import { getLogger } from '../../server/log.ts';
 
 export const prerender = false;

@@ -28,7 +28,7 @@ type Db = Kysely<Database>;
  * CommonJS for a worker thread: `openBlobWriter(path)` opens a connection of its own to the SQLite file
  * and returns `{ db, writeBlobs(items, createdAt) }`, which upserts each item under its SHA-256 in one
  * immediate transaction and returns the keys. Shared by this module's worker and the mail reader's
- * (src/server/inbound/mime-worker.ts), which writes a mail's files where it parsed them.
+ * (src/server/channels/mail/mime-worker.ts), which writes a mail's files where it parsed them.
  */
 export const SQLITE_BLOB_WRITER_SOURCE = `
 const openBlobWriter = (() => {
@@ -124,7 +124,7 @@ const copyingWriter: BlobWriter = async (db, items, createdAt) => {
  * Stores the files' bytes and thumbnails (those not stored yet) and returns the files with their keys
  * (`blob`, `thumbBlob`), for {@link storeAttachments} to name in its transaction. Call it outside any
  * transaction: on SQLite it holds the connection while the worker writes. `writer`: another worker to
- * write them (the mail reader's, src/server/inbound/mime-worker.ts, on both engines); when it keeps the
+ * write them (the mail reader's, src/server/channels/mail/mime-worker.ts, on both engines); when it keeps the
  * bytes, the files returned carry only their sizes (`size`), their `data` and `thumb` empty.
  */
 export async function storeBlobs(

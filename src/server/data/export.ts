@@ -23,7 +23,7 @@ import type { Db } from '../db/index.ts';
 import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
 import { historyText, loadHistories } from '../incidents/history.ts';
 import { toView as meetingView } from '../meetings/index.ts';
-import { originalGzip } from '../inbound/original.ts';
+import { originalGzip } from '../channels/mail/original.ts';
 
 /** A reply, internal note or visitor answer; `authorEmail` is the staff author's, null for an answer. */
 export interface ExportedIncidentEntry {

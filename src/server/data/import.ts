@@ -44,7 +44,7 @@ import type { Db } from '../db/index.ts';
 import type { Database, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
 import { insertImportedIncident } from '../incidents/imported.ts';
 import { insertImportedMeetings } from '../meetings/index.ts';
-import { writeOriginal } from '../inbound/original.ts';
+import { writeOriginal } from '../channels/mail/original.ts';
 import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
 import { clockFromExport } from '../../domain/incident-clock.ts';
 import { articleFieldsRow, recordRevision } from '../content/articles.ts';

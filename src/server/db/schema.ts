@@ -101,7 +101,7 @@ export interface IncidentEntriesTable {
   acceptedBy: Generated<string | null>;
 }
 
-/** Every mail we sent a customer about an incident (migration 0024, src/server/inbound/threading.ts). */
+/** Every mail we sent a customer about an incident (migration 0024, src/server/channels/mail/threading.ts). */
 export interface IncidentMailsTable {
   id: Generated<number>;
   incidentId: number;
@@ -134,7 +134,7 @@ export interface MailComplaintsTable {
 }
 
 /**
- * What became of an inbound message (src/server/inbound/index.ts); `report`: a report on one of our
+ * What became of an inbound message (src/server/channels/intake.ts); `report`: a report on one of our
  * mails that is no bounce (a delay, a read receipt, a spam complaint: `reason` says which).
  */
 export type InboundOutcome =

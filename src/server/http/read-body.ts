@@ -1,7 +1,7 @@
 /**
  * Reading a request body in the production server, before Astro, with a limit: the choke point's
  * (security.ts, a chunked body). The inbound-mail webhook streams its body to the mail reader instead
- * (inbound/webhook.ts).
+ * (src/server/channels/mail/webhook.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 

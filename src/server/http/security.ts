@@ -270,7 +270,7 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
       if (isCrossOrigin(req.headers.origin, req.headers.host, siteOrigin))
         return refuse(req, res, 403, pathname);
       // The inbound-mail webhook counts its own body against INBOUND_MAX_BYTES as it streams in
-      // (src/server/inbound/webhook.ts): buffering it here would hold a whole mail in memory first.
+      // (src/server/channels/mail/webhook.ts): buffering it here would hold a whole mail in memory first.
       if (pathname === ROUTES.inboundMail) return handler(req, res);
       const limit = bodyLimit(pathname, search, req.headers['content-type']);
       const tooLarge = () =>

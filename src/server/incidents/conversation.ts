@@ -36,7 +36,7 @@ import { touchIncident } from './activity.ts';
 import { isCurrentStaff, loadAssignments } from './assignment.ts';
 import { loadPriorityChanges } from './priority.ts';
 import { incidentIdByToken, issueFollowUpToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
-import { threadIncidentMail } from './mail-thread.ts';
+import { threadIncidentMail } from '../channels/mail/threading.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, reserveVisitorMail } from './notices.ts';
@@ -388,7 +388,7 @@ export class AnswerNotFoundError extends Error {
 
 /**
  * 'Aceptar como del cliente' (issue 38, F3): a staff member takes an answer stored 'Remitente sin
- * verificar' (rule 3 of src/server/inbound) as the customer's own, so that it and its files show on the
+ * verificar' (rule 3 of src/server/channels) as the customer's own, so that it and its files show on the
  * follow-up page from now on. Recorded on the entry (who, when: the timeline's 'Aceptada como del
  * cliente'), in the audit log and as the incident's activity (the live pages update); it changes no
  * state. Once only: a second click, or a colleague's, is 'already'. {@link AnswerNotFoundError} for an
@@ -481,7 +481,7 @@ export interface CustomerAnswer {
 }
 
 /**
- * The customer's answer, by whatever channel it came (the follow-up page, a mail: src/server/inbound),
+ * The customer's answer, by whatever channel it came (the follow-up page, a mail: src/server/channels),
  * in the caller's transaction: see {@link answerFromVisitor}. With `unverified` (a mail matched only by
  * the number in its subject and its From header, which anyone can write) it joins the timeline marked
  * 'Remitente sin verificar', changes no state nor the 'Respuesta del cliente' mark, and only the

@@ -90,7 +90,7 @@ export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'e
 
 /**
  * The entries of `incident_entries` the customer may see, in a `where`: replies and answers, but not an
- * answer stored `unverified` (rule 3 of src/server/inbound: the number in the subject and a From header
+ * answer stored `unverified` (rule 3 of src/server/channels: the number in the subject and a From header
  * anyone can write) until a staff member accepted it ('Aceptar como del cliente', issue 38, F3). The
  * kinds are checked by the callers; the follow-up page and the customer's file route share this.
  */

@@ -2,7 +2,7 @@
  * Support incidents opened by visitors: creation (number, first history entry and the mails in one
  * transaction) and the public follow-up lookup.
  */
-import { hasComplained } from './complaints.ts';
+import { hasComplained } from '../channels/mail/complaints.ts';
 import { storeAttachments } from '../attachments/index.ts';
 import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
 import { randomInt } from 'node:crypto';
@@ -26,7 +26,7 @@ import { incidentConfirmationMail, incidentStaffNoticeMail } from '../mail/incid
 import type { MailBrand } from '../mail/templates.ts';
 import { issueFollowUpToken } from './follow-up.ts';
 import { startingClock } from './clock.ts';
-import { threadIncidentMail } from './mail-thread.ts';
+import { threadIncidentMail } from '../channels/mail/threading.ts';
 import { loadHistories } from './history.ts';
 import {
   DEFAULT_VISITOR_MAIL_DAILY_CAP,
@@ -58,7 +58,7 @@ export interface CreateIncidentOptions {
   /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
   visitorMailDailyCap?: number;
   now?: Date;
-  /** 'Correo': opened by a mail to INBOUND_ADDRESS (src/server/inbound); default 'Formulario'. */
+  /** 'Correo': opened by a mail to INBOUND_ADDRESS (src/server/channels); default 'Formulario'. */
   origen?: IncidentOrigin;
   /** The customer's mail that opened it: the confirmation answers it (`In-Reply-To`). */
   inReplyTo?: string | null;
@@ -100,7 +100,7 @@ export async function createIncident(
 
 /**
  * {@link createIncident} inside the caller's transaction (an incident opened by a mail is stored with
- * the inbound message in one: src/server/inbound). The caller wakes the mail workers after its commit.
+ * the inbound message in one: src/server/channels). The caller wakes the mail workers after its commit.
  */
 export async function insertNewIncident(
   trx: Transaction<Database>,

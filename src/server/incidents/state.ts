@@ -2,7 +2,7 @@
  * The staff's state change of an incident: the new state and its history entry, the activity, the
  * audit event and, when asked, the notice to the visitor, in one transaction.
  */
-import { hasComplained } from './complaints.ts';
+import { hasComplained } from '../channels/mail/complaints.ts';
 import { sql } from 'kysely';
 import { looksLikeEmail } from '../../domain/email.ts';
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
@@ -14,7 +14,7 @@ import type { MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
 import { issueFollowUpToken } from './follow-up.ts';
 import { issueRatingToken } from './rating.ts';
-import { threadIncidentMail } from './mail-thread.ts';
+import { threadIncidentMail } from '../channels/mail/threading.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
 import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';

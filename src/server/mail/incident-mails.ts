@@ -65,7 +65,7 @@ function incidentUrl(brand: MailBrand, numeroIncidencia: string): string {
 
 /**
  * The closing lines of every mail to the visitor after the confirmation. Its Reply-To always reaches
- * someone (the incident's address, else the staff inbox: src/server/incidents/mail-thread.ts).
+ * someone (the incident's address, else the staff inbox: src/server/channels/mail/threading.ts).
  */
 function visitorOutro(brand: MailBrand): string[] {
   return [

@@ -16,7 +16,7 @@ export interface MailBrand {
   whatsappNumber: string;
   /**
    * `INBOUND_ADDRESS`: replies to incident mails come back to `local+TOKEN@domain` of it and join the
-   * incident (src/server/incidents/mail-thread.ts). Unset: they go to {@link MailBrand.staffInbox}.
+   * incident (src/server/channels/mail/threading.ts). Unset: they go to {@link MailBrand.staffInbox}.
    */
   inboundAddress?: string | null;
   /** `STAFF_INBOX`, where replies go without an inbound address (absent: the company's e-mail). */

@@ -5,7 +5,7 @@
 import type { APIRoute } from 'astro';
 import { requireStaffApi } from '../../../../server/auth/guard.ts';
 import { getDb } from '../../../../server/db/index.ts';
-import { inboundOriginal } from '../../../../server/inbound/original.ts';
+import { inboundOriginal } from '../../../../server/channels/mail/original.ts';
 
 export const prerender = false;
 

@@ -8,8 +8,8 @@
  */
 import { createGunzip } from 'node:zlib';
 import type { Kysely, Transaction } from 'kysely';
-import type { Db } from '../db/index.ts';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../../db/index.ts';
+import type { Database } from '../../db/schema.ts';
 
 /** Days a raw inbound message is kept for 'Ver original'. */
 export const ORIGINAL_RETENTION_DAYS = 90;

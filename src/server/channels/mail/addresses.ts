@@ -10,7 +10,7 @@
  * Nothing here touches the database.
  */
 import { addressParser, decodeWords } from 'postal-mime';
-import { looksLikeEmail } from '../../domain/email.ts';
+import { looksLikeEmail } from '../../../domain/email.ts';
 
 export interface Mailbox {
   /** Lower case, without comments or angle brackets; '' when the entry names none. */

@@ -5,16 +5,16 @@
  * escribió:", "On … wrote:", Outlook's separator and "De: … Enviado: …" block, `>` lines) and signatures
  * are removed (quoted-history.ts, then email-reply-parser). It also says what the desk must not act on
  * (automatic mail, the mailbox's spam flag), and what a report says of which of our mails
- * (reports.ts). Nothing here touches the database: src/server/inbound/index.ts decides.
+ * (reports.ts). Nothing here touches the database: src/server/channels/intake.ts decides.
  */
 import EmailReplyParser from 'email-reply-parser';
 import type { Email } from 'postal-mime';
 import { mailboxesOf, senderOf, withoutComments } from './addresses.ts';
-import { normalizeMessageId } from '../incidents/mail-thread.ts';
-import type { Db } from '../db/index.ts';
-import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../domain/attachments.ts';
-import type { IncomingFile } from '../attachments/files.ts';
-import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from './index.ts';
+import { normalizeMessageId } from './threading.ts';
+import type { Db } from '../../db/index.ts';
+import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../../domain/attachments.ts';
+import type { IncomingFile } from '../../attachments/files.ts';
+import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from '../intake.ts';
 import { MailStream, readMime, type ReadMime } from './mime-worker.ts';
 import { cutQuotedHistory } from './quoted-history.ts';
 import { mailReportOf } from './reports.ts';
@@ -129,7 +129,7 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
 
   const messageId = email.messageId ? normalizeMessageId(email.messageId) : null;
   const dedupKey = messageId ? `message-id:${messageId}` : `sha256:${sha256}`;
-  // Read from the headers as sent (src/server/inbound/addresses.ts), not from postal-mime's reading.
+  // Read from the headers as sent (src/server/channels/mail/addresses.ts), not from postal-mime's reading.
   const sender = senderOf(header('from'), header('reply-to'));
   const recipients = [
     ...['to', 'cc'].flatMap(allHeaders).flatMap(mailboxesOf),
@@ -167,7 +167,7 @@ function messageOf({ email, readable, unreadable, sha256, raw, original }: ReadM
 }
 
 /**
- * A raw mail through the one inbound path: read, stored once, acted on (src/server/inbound/index.ts).
+ * A raw mail through the one inbound path: read, stored once, acted on (src/server/channels/intake.ts).
  * The bytes are handed to the reader's worker as a stream ({@link receiveMailStream}), in one piece (the
  * caller keeps them: they are copied in chunks, a few at a time).
  */

@@ -35,12 +35,12 @@ import type { Database, InboundOutcome } from '../db/schema.ts';
 import { touchIncident } from '../incidents/activity.ts';
 import { FollowUpClosedError, recordCustomerAnswer } from '../incidents/conversation.ts';
 import { insertNewIncident } from '../incidents/index.ts';
-import { hashReplyToken, normalizeMessageId, replyTokenOf } from '../incidents/mail-thread.ts';
+import { hashReplyToken, normalizeMessageId, replyTokenOf } from './mail/threading.ts';
 import { reserveAlignedHit, reserveHit } from '../limits/counters.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import { incidentComplaintMail } from '../mail/incident-mails.ts';
 import { isCurrentStaff } from '../incidents/assignment.ts';
-import { recordComplaint } from '../incidents/complaints.ts';
+import { recordComplaint } from './mail/complaints.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig, type Config } from '../config.ts';
 import { storeBlobs } from '../attachments/blob-store.ts';
@@ -51,9 +51,9 @@ import {
   type RefusedFile,
 } from '../attachments/files.ts';
 import { mailBrand } from '../mail/index.ts';
-import { mailBlobWriter, type StagedOriginal } from './mime-worker.ts';
-import type { MailReport } from './reports.ts';
-import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './original.ts';
+import { mailBlobWriter, type StagedOriginal } from './mail/mime-worker.ts';
+import type { MailReport } from './mail/reports.ts';
+import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './mail/original.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -66,7 +66,7 @@ const NUMBER_IN_SUBJECT = /\bINC-\d{8}-\d{4}\b/i;
 
 /** What a channel hands over: one message, read. */
 export interface ChannelMessage {
-  /** 'correo' (src/server/inbound/mail.ts); the next channel names itself. */
+  /** 'correo' (src/server/channels/mail/read.ts); the next channel names itself. */
   channel: string;
   /** Unique per message: `message-id:<id>`, else `sha256:<hex of the raw bytes>`. */
   dedupKey: string;
@@ -90,7 +90,7 @@ export interface ChannelMessage {
   raw: Uint8Array | null;
   /**
    * The whole message as received, kept by the mail reader's worker instead of `raw`
-   * (src/server/inbound/mime-worker.ts): stored compressed once the message's row is committed.
+   * (src/server/channels/mail/mime-worker.ts): stored compressed once the message's row is committed.
    */
   original?: StagedOriginal | null;
   /** The channel already knows it must not act on it (an automatic mail, spam): why, and where it goes. */
@@ -427,7 +427,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * 'Crear incidencia' on a refused message ('Rechazados' in Configuración): a staff member decided it is
  * a customer's, so it opens an incident exactly as rule 4 would (same writer, same confirmation and
  * staff notice), past the per-sender limit and whatever refused it. `message` is the stored message read
- * again by its channel (src/server/inbound/refused.ts). In one transaction: the row is claimed (still
+ * again by its channel (src/server/channels/refused.ts). In one transaction: the row is claimed (still
  * refused and not dealt with, else `gone`: two clicks open one incident), the incident opened, the row
  * marked `new-incident` and reviewed, and the audit event written.
  */

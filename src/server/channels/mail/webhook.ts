@@ -15,12 +15,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { ROUTES } from '../../routes.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/index.ts';
-import { RequestTimeoutError } from '../request-worker.ts';
-import { inboundSettings, ingestMessage, type ChannelMessage, type IngestResult } from './index.ts';
-import { readMailStream } from './mail.ts';
+import { ROUTES } from '../../../routes.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { RequestTimeoutError } from '../../request-worker.ts';
+import { inboundSettings, ingestMessage, type ChannelMessage, type IngestResult } from '../intake.ts';
+import { readMailStream } from './read.ts';
 import { MailStream } from './mime-worker.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,6 +1,6 @@
 /**
  * The e-mail channel's mailbox reader (issue 21): polls `INBOUND_IMAP_URL` with imapflow every
- * `INBOUND_POLL_SECONDS` and hands each mail to the one inbound path (src/server/inbound/index.ts).
+ * `INBOUND_POLL_SECONDS` and hands each mail to the one inbound path (src/server/channels/intake.ts).
  *
  * - A mail is flagged `\Seen` and moved to 'Procesados', or to 'Rechazados' when the path refused it
  *   (spam, too many new incidents from one sender, larger than `INBOUND_MAX_BYTES`); both folders are
@@ -16,12 +16,12 @@
 import { sql } from 'kysely';
 import type { ImapFlow, ImapFlowOptions } from 'imapflow';
 import type { Logger } from 'pino';
-import { isPostgres } from '../db/engine.ts';
-import type { Db } from '../db/index.ts';
-import { ingestMessage, type InboundSettings, type IngestResult } from './index.ts';
-import { MAIL_CHANNEL, readMailStream } from './mail.ts';
+import { isPostgres } from '../../db/engine.ts';
+import type { Db } from '../../db/index.ts';
+import { ingestMessage, type InboundSettings, type IngestResult } from '../intake.ts';
+import { MAIL_CHANNEL, readMailStream } from './read.ts';
 import { MailStream } from './mime-worker.ts';
-import { RequestTimeoutError } from '../request-worker.ts';
+import { RequestTimeoutError } from '../../request-worker.ts';
 
 export const PROCESSED_FOLDER = 'Procesados';
 export const REJECTED_FOLDER = 'Rechazados';

@@ -1,11 +1,11 @@
 /**
  * Addresses whose owner reported one of our mails as spam (issue 41: a mailbox provider's feedback
- * report naming a mail of ours, src/server/inbound/index.ts). Automatic mail to them (an incident's
+ * report naming a mail of ours, src/server/channels/intake.ts). Automatic mail to them (an incident's
  * confirmation, its state notices) is not queued; a staff member's reply, which a person writes, still
  * goes, and the staff are told so (the timeline's 'Queja de spam' and their notice).
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 
 const normalized = (address: string) => address.trim().toLowerCase();
 

@@ -1,13 +1,13 @@
 /**
  * What 'Correo entrante' (Configuración) says of the inbound channels (issue 21): how the mailbox
- * reader's last round ended (`inbound_polls`, written by src/server/inbound/imap.ts) and what came in
+ * reader's last round ended (`inbound_polls`, written by src/server/channels/mail/imap.ts) and what came in
  * today, Santo Domingo time, by outcome.
  */
 import { TZDate } from '@date-fns/tz';
 import { TIME_ZONE } from '../../domain/dates.ts';
 import type { Db } from '../db/index.ts';
 import type { InboundOutcome } from '../db/schema.ts';
-import { IMAP_POLLER } from './imap.ts';
+import { IMAP_POLLER } from './mail/imap.ts';
 
 export interface PollStatus {
   lastRoundAt: string;

@@ -22,9 +22,9 @@
  */
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { postgresTargetOf, sqliteFileOf, type Db, type PostgresTarget } from '../db/index.ts';
-import { SQLITE_BLOB_WRITER_SOURCE, type BlobWriter } from '../attachments/blob-store.ts';
-import { RequestWorker } from '../request-worker.ts';
+import { postgresTargetOf, sqliteFileOf, type Db, type PostgresTarget } from '../../db/index.ts';
+import { SQLITE_BLOB_WRITER_SOURCE, type BlobWriter } from '../../attachments/blob-store.ts';
+import { RequestWorker } from '../../request-worker.ts';
 import { ORIGINAL_PART_BYTES, writeOriginal } from './original.ts';
 import type { Email } from 'postal-mime';
 

@@ -8,9 +8,9 @@
 import { sql } from 'kysely';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import { admitRefused, type AdmitResult, type ChannelMessage, type InboundSettings } from './index.ts';
-import { MAIL_CHANNEL, readMail } from './mail.ts';
-import { originalBytes } from './original.ts';
+import { admitRefused, type AdmitResult, type ChannelMessage, type InboundSettings } from './intake.ts';
+import { MAIL_CHANNEL, readMail } from './mail/read.ts';
+import { originalBytes } from './mail/original.ts';
 
 /** How many refused messages the list shows (newest first). */
 export const REFUSED_LIST_LIMIT = 50;
