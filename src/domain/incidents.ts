@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { AttachmentView } from './attachments.ts';
+import { INCIDENT_ORIGINS, type ChannelId } from './channels.ts';
 
 /**
  * The states in the order the staff choose them; the first is where every incident starts. Any state
@@ -61,8 +62,8 @@ export function isIncidentPriority(value: unknown): value is IncidentPriority {
   return incidentPrioritySchema.safeParse(value).success;
 }
 
-/** Where an incident came from: the support form, or a mail to the support address (issue 21). */
-export const INCIDENT_ORIGINS = ['Formulario', 'Correo'] as const;
+/** Where an incident came from: the support form, or a channel's message (src/domain/channels.ts). */
+export { INCIDENT_ORIGINS };
 export type IncidentOrigin = (typeof INCIDENT_ORIGINS)[number];
 
 export function isIncidentOrigin(value: unknown): value is IncidentOrigin {
@@ -126,8 +127,8 @@ export type TimelineEntry =
       texto: string;
       autor: string;
       adjuntos?: AttachmentView[];
-      /** 'correo': the incident was opened by a mail ('por correo'). */
-      via?: 'correo';
+      /** The channel whose message opened it ('por correo', src/domain/channels.ts). */
+      via?: ChannelId;
       /** The stored mail that opened it, for 'Ver original'. */
       original?: number;
       /** Its sender was not the first mailbox of From but a later one, or Reply-To's: 'Remitente incierto'. */
@@ -139,8 +140,8 @@ export type TimelineEntry =
       fecha: string;
       texto: string;
       autor: string | null;
-      /** 'correo': a customer's answer that came by mail ('por correo'). */
-      via?: 'correo';
+      /** The channel a customer's answer came by ('por correo', src/domain/channels.ts). */
+      via?: ChannelId;
       /** Matched only by the number in the subject and the From header: 'Remitente sin verificar'. */
       sinVerificar?: boolean;
       /** An unverified answer not accepted yet: its entry's id, for 'Aceptar como del cliente' (issue 38). */

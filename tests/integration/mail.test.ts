@@ -12,7 +12,7 @@ import {
   startMailWorker,
 } from '../../src/server/mail/outbox.ts';
 import { contactStaffNoticeMail } from '../../src/server/mail/contact-mails.ts';
-import { incidentConfirmationMail } from '../../src/server/mail/incident-mails.ts';
+import { incidentConfirmationMail } from '../../src/server/channels/mail/customer-mails.ts';
 import { emailJsTransport, smtpTransport } from '../../src/server/mail/transports.ts';
 import { MailDeliveryError } from '../../src/server/mail/types.ts';
 import { describeEachEngine } from '../support/db.ts';

@@ -15,13 +15,15 @@ import {
   incidentAnswerMail,
   incidentAssignedMail,
   incidentComplaintMail,
-  incidentConfirmationMail,
   incidentDigestMail,
-  incidentReplyMail,
   incidentStaffNoticeMail,
   incidentOverdueMail,
-  incidentStateMail,
 } from '../../src/server/mail/incident-mails.ts';
+import {
+  incidentConfirmationMail,
+  incidentReplyMail,
+  incidentStateMail,
+} from '../../src/server/channels/mail/customer-mails.ts';
 import { meetingMail } from '../../src/server/mail/meeting-mails.ts';
 import type { MailMessage } from '../../src/server/mail/types.ts';
 import { welcomeMail } from '../../src/server/mail/welcome-mail.ts';
@@ -317,14 +319,18 @@ describe('the words of every mail', () => {
     ).toEqual([]);
   });
 
-  it('renders every template of src/server/mail', async () => {
-    const dir = new URL('../../src/server/mail/', import.meta.url);
+  it('renders every template of src/server/mail and of the mail channel (src/server/channels/mail)', async () => {
     const templates: string[] = [];
-    for (const file of readdirSync(fileURLToPath(dir)).filter((name) => /-mails?\.ts$/.test(name))) {
-      const module = (await import(new URL(file, dir).href)) as Record<string, unknown>;
-      templates.push(
-        ...Object.keys(module).filter((name) => name.endsWith('Mail') && typeof module[name] === 'function'),
-      );
+    for (const folder of ['../../src/server/mail/', '../../src/server/channels/mail/']) {
+      const dir = new URL(folder, import.meta.url);
+      for (const file of readdirSync(fileURLToPath(dir)).filter((name) => /-mails?\.ts$/.test(name))) {
+        const module = (await import(new URL(file, dir).href)) as Record<string, unknown>;
+        templates.push(
+          ...Object.keys(module).filter(
+            (name) => name.endsWith('Mail') && typeof module[name] === 'function',
+          ),
+        );
+      }
     }
     expect(templates.sort()).toEqual(Object.keys(SAMPLES).sort());
   });

@@ -3,7 +3,8 @@
  * mailed with one greeting and one follow-up link; a plain reply keeps the mail's own of each.
  */
 import { describe, expect, it } from 'vitest';
-import { followUpUrl, incidentReplyMail } from '../../src/server/mail/incident-mails.ts';
+import { incidentReplyMail } from '../../src/server/channels/mail/customer-mails.ts';
+import { followUpUrl } from '../../src/server/mail/incident-mails.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 
 const incident = { numeroIncidencia: 'INC-20261207-4637', email: 'maria@cliente.test' };

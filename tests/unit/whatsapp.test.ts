@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatWhatsappNumber, whatsappLink } from '../../src/lib/whatsapp.ts';
-import { incidentConfirmationMail } from '../../src/server/mail/incident-mails.ts';
+import { incidentConfirmationMail } from '../../src/server/channels/mail/customer-mails.ts';
 import { MAIL_BRAND } from '../support/mail-brand.ts';
 
 describe('whatsappLink', () => {

@@ -14,6 +14,7 @@ import type { IncidentListItem } from '../../server/incidents/search';
 import { ChevronDownIcon, DownloadIcon } from './icons';
 import IncidentPriorityControl, { PriorityBadge } from './IncidentPriority';
 import IncidentStateControl from './IncidentStateControl';
+import { CHANNEL_WORDS, channelOfOrigin } from '../../domain/channels.ts';
 
 export interface IncidentsPanelProps {
   items: IncidentListItem[];
@@ -226,7 +227,9 @@ function IncidentCard({
                   {' '}
                   ·{' '}
                   {entry.actor ??
-                    (incident.origen === 'Correo' ? 'Correo entrante' : 'Formulario de soporte')}
+                    (channelOfOrigin(incident.origen)
+                      ? CHANNEL_WORDS[channelOfOrigin(incident.origen)!].source
+                      : 'Formulario de soporte')}
                 </span>
               </li>
             ))}

@@ -1,28 +1,25 @@
 /**
  * The one path every inbound message takes, whatever channel brought it (the support mailbox by IMAP
- * or the webhook today; WhatsApp next): a channel reads its message into a {@link ChannelMessage} and
- * calls {@link ingestMessage}. Here, in one transaction:
+ * or the webhook, WhatsApp): a channel reads its message into an {@link InboundMessage} (channel.ts)
+ * and calls {@link ingestMessage}. Channel-blind: each rule that depends on the channel asks it
+ * (`screen`, `match`, `newIncident`; the mail channel's rules are in mail/channel.ts). In one transaction:
  *
  * 1. the message is stored once, by its de-duplication key (`inbound_messages.dedup_key`, unique): the
  *    same message delivered again (a re-fetch after a crash between storing and acknowledging, the
  *    webhook retried) stores and does nothing (`duplicate`); a crash before the commit stores nothing,
  *    so the channel hands it over again;
- * 2. what must never act is set aside: a report on a mail of ours marks it (a permanent failure
- *    'rebotado'; a delay, a read receipt, a spam complaint each a line of the staff timeline; a
- *    complaint also stops automatic mail to the address and tells staff); our own
- *    addresses, mailer-daemon and postmaster, automatic mail and the mailbox's spam flag change nothing;
- * 3. it is matched to an incident (issue 21's rules, in order): the token of the incident's reply
- *    address; a thread key naming one of the incident's mails; the incident number in the subject with
- *    the sender equal to the incident's e-mail ('Remitente sin verificar', at most
- *    {@link SUBJECT_MATCHES_PER_SENDER_PER_DAY} per sender a UTC day; kept from the follow-up page until
- *    staff accept it);
+ * 2. what must never act is set aside: a message its channel could not read is refused; then the
+ *    channel's `screen` (a mail's reports on our mail, our own addresses, automatic mail, spam);
+ * 3. it is matched to an incident by the channel's `match` (a mail's reply address, thread or subject,
+ *    'Remitente sin verificar' for the weakest);
  * 4. a match is the customer's answer, exactly as from the follow-up page ('por correo'); no match opens
- *    an incident of origin 'Correo', at most {@link NEW_INCIDENTS_PER_SENDER_PER_HOUR} per sender an hour.
+ *    an incident of the channel's origin ('Correo'), at most {@link NEW_INCIDENTS_PER_SENDER_PER_HOUR}
+ *    per sender an hour, whose confirmation goes back by that channel.
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { sql, type Transaction } from 'kysely';
-import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { channelOrigin } from '../../domain/channels.ts';
 import {
   NEW_INCIDENTS_PER_SENDER_PER_HOUR,
   SUBJECT_MATCHES_PER_SENDER_PER_DAY,
@@ -30,93 +27,34 @@ import {
 } from '../../domain/inbound.ts';
 import { ENTRY_MAX_LENGTH } from '../../domain/incidents.ts';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX } from '../../domain/forms/common.ts';
+import { storeBlobs } from '../attachments/blob-store.ts';
+import { prepareFiles, type PreparedFile, type RefusedFile } from '../attachments/files.ts';
+import { recordEvent, type AuditActor } from '../audit/index.ts';
+import { getConfig, type Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, InboundOutcome } from '../db/schema.ts';
-import { touchIncident } from '../incidents/activity.ts';
 import { FollowUpClosedError, recordCustomerAnswer } from '../incidents/conversation.ts';
 import { insertNewIncident } from '../incidents/index.ts';
-import { hashReplyToken, normalizeMessageId, replyTokenOf } from './mail/threading.ts';
-import { reserveAlignedHit, reserveHit } from '../limits/counters.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentComplaintMail } from '../mail/incident-mails.ts';
-import { isCurrentStaff } from '../incidents/assignment.ts';
-import { recordComplaint } from './mail/complaints.ts';
-import type { MailBrand } from '../mail/templates.ts';
-import { getConfig, type Config } from '../config.ts';
-import { storeBlobs } from '../attachments/blob-store.ts';
-import {
-  prepareFiles,
-  type IncomingFile,
-  type PreparedFile,
-  type RefusedFile,
-} from '../attachments/files.ts';
+import { reserveHit } from '../limits/counters.ts';
 import { mailBrand } from '../mail/index.ts';
-import { mailBlobWriter, type StagedOriginal } from './mail/mime-worker.ts';
-import type { MailReport } from './mail/reports.ts';
+import type { Decision, InboundMessage, InboundSettings } from './channel.ts';
+import { wakeDelivery } from './delivery.ts';
+import { mailBlobWriter } from './mail/mime-worker.ts';
 import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './mail/original.ts';
+import { channelOf } from './registry.ts';
 
 const gzipAsync = promisify(gzip);
 
-/** New incidents one sender may open by mail in an hour (src/domain/inbound.ts, which the panel reads too). */
-export { NEW_INCIDENTS_PER_SENDER_PER_HOUR, SUBJECT_MATCHES_PER_SENDER_PER_DAY };
-const HOUR_MS = 60 * 60 * 1000;
-
-/** The number of an incident in a subject (`Re: Incidencia INC-20250301-1234: Resuelto`). */
-const NUMBER_IN_SUBJECT = /\bINC-\d{8}-\d{4}\b/i;
-
-/** What a channel hands over: one message, read. */
-export interface ChannelMessage {
-  /** 'correo' (src/server/channels/mail/read.ts); the next channel names itself. */
-  channel: string;
-  /** Unique per message: `message-id:<id>`, else `sha256:<hex of the raw bytes>`. */
-  dedupKey: string;
-  /** The channel's own id of the message (a mail's Message-ID, without brackets), if any. */
-  messageId: string | null;
-  /**
-   * Who sent it (address in lower case); null when it names nobody. `uncertain`: not the first mailbox
-   * of From (its first had no address): a later one, or Reply-To's ('Remitente incierto').
-   */
-  sender: { address: string; name: string; uncertain?: boolean } | null;
-  /** Where it was sent (lower case): the incident's reply address is looked for here. */
-  recipients: string[];
-  /** Ids of the messages it answers (a mail's In-Reply-To and References). */
-  threadKeys: string[];
-  subject: string;
-  /** Only the new text (quoted history and signatures removed). */
-  text: string;
-  /** Its files (attachments and inline images), as read; sniffed and cleaned here (src/server/attachments). */
-  files: IncomingFile[];
-  /** The whole message as received, kept gzip-compressed for 'Ver original'; null when the channel has none. */
-  raw: Uint8Array | null;
-  /**
-   * The whole message as received, kept by the mail reader's worker instead of `raw`
-   * (src/server/channels/mail/mime-worker.ts): stored compressed once the message's row is committed.
-   */
-  original?: StagedOriginal | null;
-  /** The channel already knows it must not act on it (an automatic mail, spam): why, and where it goes. */
-  refusal?: { outcome: 'ignored' | 'rejected'; reason: string } | null;
-  /** A report on messages (a bounce, a delay, a read receipt, a spam complaint); null when it is none. */
-  report?: MailReport | null;
-  /**
-   * The channel could not read it (a mail too deeply nested, say): why, in Spanish. It is refused
-   * whatever else it says ({@link UNREADABLE_REASON}), its original kept, so that the channel goes on.
-   */
-  unreadable?: string | null;
-}
+/** What a channel hands over: one message, read (channel.ts). */
+export type ChannelMessage = InboundMessage;
+export type { InboundSettings };
 
 /** The reason of a refused message its channel could not read: `unreadable: <why>` (src/domain/inbound.ts). */
 export const UNREADABLE_REASON = 'unreadable';
 
-export interface InboundSettings {
-  /** The mail brand, with `inboundAddress` and `staffInbox` (src/server/mail/index.ts `mailBrand`). */
-  brand: MailBrand;
-  staffInbox: string;
-  /** Our own addresses: a message from one never acts (MAIL_FROM, INBOUND_ADDRESS, STAFF_INBOX). */
-  ownAddresses: readonly string[];
-  /** `ADMIN_EMAILS` (default: the server's). */
-  staffEmails?: readonly string[];
-  visitorMailDailyCap?: number;
-}
+/** New incidents one sender may open by mail in an hour (src/domain/inbound.ts, which the panel reads too). */
+export { NEW_INCIDENTS_PER_SENDER_PER_HOUR, SUBJECT_MATCHES_PER_SENDER_PER_DAY };
+const HOUR_MS = 60 * 60 * 1000;
 
 export interface IngestResult {
   /** What became of it; `duplicate`: it was stored before, nothing done now. */
@@ -137,138 +75,52 @@ function capped(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function isMailerDaemon(address: string): boolean {
-  const local = address.split('@')[0]!.split('+')[0]!;
-  return local === 'mailer-daemon' || local === 'postmaster';
-}
+type PreparedFiles = { prepared: PreparedFile[]; refused: RefusedFile[] };
 
-function isOwnAddress(address: string, settings: InboundSettings): boolean {
-  const own = settings.ownAddresses.map((item) => item.trim().toLowerCase());
-  if (own.includes(address)) return true;
-  const inbound = settings.brand.inboundAddress?.toLowerCase();
-  if (!inbound) return false;
-  const [local, domain] = inbound.split('@');
-  return new RegExp(`^${escapeRegExp(local!)}\\+[^@]*@${escapeRegExp(domain!)}$`).test(address);
-}
-
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Rules 1 and 2: the incident whose reply address or Message-ID the message names, or null. */
-async function matchedByUs(
-  trx: Transaction<Database>,
-  message: ChannelMessage,
-  settings: InboundSettings,
-): Promise<number | null> {
-  const tokens = message.recipients
-    .map((address) => replyTokenOf(address, settings.brand.inboundAddress))
-    .filter((token): token is string => token !== null);
-  if (tokens.length) {
-    const row = await trx
-      .selectFrom('incidentMails')
-      .select('incidentId')
-      .where('replyTokenHash', 'in', tokens.map(hashReplyToken))
-      .executeTakeFirst();
-    if (row) return row.incidentId;
-  }
-  // Our Message-IDs are lower case (hex at a lower-case domain); a client may have changed the case.
-  const keys = [...new Set(message.threadKeys.map((key) => normalizeMessageId(key).toLowerCase()))].slice(
-    0,
-    100,
-  );
-  if (keys.length) {
-    const row = await trx
-      .selectFrom('incidentMails')
-      .select('incidentId')
-      .where('messageId', 'in', keys)
-      .orderBy('createdAt', 'desc')
-      .executeTakeFirst();
-    if (row) return row.incidentId;
-  }
-  return null;
-}
-
-/**
- * Rule 3: the incident numbered in the subject whose e-mail is the sender's, or null; null too past
- * {@link SUBJECT_MATCHES_PER_SENDER_PER_DAY} such matches of the sender in the UTC day (a forger guessing
- * numbers: the mail then opens an incident of its own, under that rule's limit). Only a match counts.
- */
-async function matchedBySubject(
-  trx: Transaction<Database>,
-  message: ChannelMessage,
-  now: Date,
-): Promise<number | null> {
-  const number = NUMBER_IN_SUBJECT.exec(message.subject)?.[0]?.toUpperCase();
-  if (!number || !message.sender) return null;
-  const incident = await trx
-    .selectFrom('incidents')
-    .select(['id', 'email'])
-    .where('numeroIncidencia', '=', number)
-    .executeTakeFirst();
-  if (!incident || incident.email.trim().toLowerCase() !== message.sender.address) return null;
-  const { hits } = await reserveAlignedHit(
-    trx,
-    `inbound-subject:${message.sender.address}`,
-    DAY_MS,
-    now.getTime(),
-  );
-  return hits > SUBJECT_MATCHES_PER_SENDER_PER_DAY ? null : incident.id;
-}
-
-type Decision = Omit<IngestResult, 'inboundId'> & { outcome: InboundOutcome; wake?: boolean };
-
+/** Rules 1 to 4 (the module's comment), in the message's own transaction. */
 async function decide(
   trx: Transaction<Database>,
-  message: ChannelMessage,
+  message: InboundMessage,
   inboundId: number,
   settings: InboundSettings,
   now: Date,
-  files: { prepared: PreparedFile[]; refused: RefusedFile[] },
+  files: PreparedFiles,
 ): Promise<Decision> {
   if (message.unreadable)
     return { outcome: 'rejected', reason: capped(`${UNREADABLE_REASON}: ${message.unreadable}`, 300) };
-  // A report names a mail of ours: it may come from mailer-daemon or a mailbox provider, and is automatic.
-  if (message.report) return actOnReport(trx, message.report, inboundId, settings, now);
+  const channel = channelOf(message.channel);
+  const screened = await channel.screen(trx, message, inboundId, settings, now);
+  if (screened) return screened;
   const sender = message.sender;
-  // The incident's own reply address (or a Message-ID of ours) identifies an answer by itself: a mail
-  // whose sender cannot be read still joins it (issue 41); without a sender, nothing else can act.
-  const byUs = sender ? undefined : await matchedByUs(trx, message, settings);
-  if (byUs === null) return { outcome: 'rejected', reason: 'no-sender' };
-  if (sender && isMailerDaemon(sender.address)) return { outcome: 'ignored', reason: 'mailer-daemon' };
-  if (sender && isOwnAddress(sender.address, settings)) return { outcome: 'ignored', reason: 'own-address' };
-  if (message.refusal) return { outcome: message.refusal.outcome, reason: message.refusal.reason };
 
   const body = capped(message.text.trim() || NO_NEW_TEXT, ENTRY_MAX_LENGTH);
-  const answer = (incidentId: number, unverified: boolean) =>
-    recordCustomerAnswer(
-      trx,
-      incidentId,
-      {
-        body,
-        brand: settings.brand,
-        staffInbox: settings.staffInbox,
-        staffEmails: settings.staffEmails,
-        via: 'correo',
-        unverified,
-        inboundMessageId: inboundId,
-        files: files.prepared,
-        droppedFiles: files.refused,
-      },
-      now,
-    );
-  const matched = byUs ?? (await matchedByUs(trx, message, settings));
-  const bySubject = matched === null && sender ? await matchedBySubject(trx, message, now) : null;
-  const incidentId = matched ?? bySubject;
-  if (incidentId !== null) {
+  const match = await channel.match(trx, message, settings, now);
+  if (match) {
     try {
-      const stored = await answer(incidentId, matched === null);
+      const stored = await recordCustomerAnswer(
+        trx,
+        match.incidentId,
+        {
+          body,
+          brand: settings.brand,
+          staffInbox: settings.staffInbox,
+          staffEmails: settings.staffEmails,
+          via: channel.id,
+          unverified: match.unverified,
+          inboundMessageId: inboundId,
+          files: files.prepared,
+          droppedFiles: files.refused,
+        },
+        now,
+      );
       return {
-        outcome: matched === null ? 'unverified' : 'answer',
-        incidentId,
+        outcome: match.unverified ? 'unverified' : 'answer',
+        incidentId: match.incidentId,
         numeroIncidencia: stored.numeroIncidencia,
         wake: stored.notified === 'assignee' || stored.notified === 'staff-inbox',
       };
     } catch (error) {
-      // Resolved too long ago to take answers (as on the follow-up page): the mail opens a new incident.
+      // Resolved too long ago to take answers (as on the follow-up page): the message opens a new incident.
       if (!(error instanceof FollowUpClosedError)) throw error;
     }
   }
@@ -287,109 +139,24 @@ async function decide(
   };
 }
 
-/** The column of `incident_mails` each report that is no bounce sets, once, and its `reason`. */
-const REPORT_MARKS = {
-  delay: { column: 'delayedAt', reason: 'delayed' },
-  read: { column: 'readAt', reason: 'read' },
-  complaint: { column: 'complainedAt', reason: 'complaint' },
-} as const;
-
-/**
- * A report on one of our mails (reports.ts): a bounce marks it 'rebotado' (outcome `bounce`); a delay,
- * a read receipt or a spam complaint marks it so for the staff timeline (outcome `report`, the kind as
- * `reason`), once; a complaint also stops automatic mail to the incident's address (complaints.ts) and
- * tells the assignee, or the staff inbox. A report naming no mail of ours, or saying nothing to act on
- * (a delivery that succeeded, a receipt of a mail deleted unread, a report that it is not spam), is
- * recorded and ignored.
- */
-async function actOnReport(
-  trx: Transaction<Database>,
-  report: MailReport,
-  inboundId: number,
-  settings: InboundSettings,
-  now: Date,
-): Promise<Decision> {
-  const ids = report.ids.map((id) => normalizeMessageId(id).toLowerCase()).slice(0, 100);
-  const mail = ids.length
-    ? await trx
-        .selectFrom('incidentMails')
-        .select(['id', 'incidentId', 'bouncedAt', 'delayedAt', 'readAt', 'complainedAt'])
-        .where('messageId', 'in', ids)
-        .executeTakeFirst()
-    : undefined;
-  if (!mail) return { outcome: 'ignored', reason: 'report-unknown' };
-  if (report.kind === 'other')
-    return { outcome: 'ignored', reason: 'report-other', incidentId: mail.incidentId };
-  const mark =
-    report.kind === 'bounce' ? ({ column: 'bouncedAt', reason: null } as const) : REPORT_MARKS[report.kind];
-  const outcome = report.kind === 'bounce' ? 'bounce' : 'report';
-  const decision: Decision = {
-    outcome,
-    incidentId: mail.incidentId,
-    ...(mark.reason ? { reason: mark.reason } : {}),
-  };
-  // Delivered again, or a second report of the same kind (a delay reported every few hours): once.
-  if (mail[mark.column]) return decision;
-  await trx
-    .updateTable('incidentMails')
-    .set({ [mark.column]: now.toISOString() })
-    .where('id', '=', mail.id)
-    .execute();
-  await touchIncident(trx, mail.incidentId, 'note', now);
-  if (report.kind !== 'complaint') return decision;
-
-  const incident = await trx
-    .selectFrom('incidents')
-    .select(['numeroIncidencia', 'nombre', 'email', 'assignedTo'])
-    .where('id', '=', mail.incidentId)
-    .executeTakeFirstOrThrow();
-  await recordComplaint(
-    trx,
-    { address: incident.email, incidentId: mail.incidentId, inboundMessageId: inboundId },
-    now,
-  );
-  const account = incident.assignedTo
-    ? await trx
-        .withoutPlugins()
-        .selectFrom('user')
-        .select('email')
-        .where('id', '=', incident.assignedTo)
-        .executeTakeFirst()
-    : undefined;
-  const staffEmails = settings.staffEmails ?? getConfig().ADMIN_EMAILS;
-  const to = account && isCurrentStaff(account.email, staffEmails) ? account.email : settings.staffInbox;
-  await enqueueMail(
-    trx,
-    {
-      kind: 'incident.complaint',
-      ...incidentComplaintMail(settings.brand, to, incident, incident.email.trim().toLowerCase()),
-    },
-    now,
-  );
-  return { ...decision, wake: true };
-}
-
-type PreparedFiles = { prepared: PreparedFile[]; refused: RefusedFile[] };
-
-/** Rule 4: the message opens an incident of origin 'Correo' (confirmation threaded under it, staff told). */
+/** Rule 4: the message opens an incident of its channel's origin (confirmation on that channel, staff told). */
 function openIncident(
   trx: Transaction<Database>,
-  message: ChannelMessage,
-  sender: { address: string; name: string },
+  message: InboundMessage,
+  sender: NonNullable<InboundMessage['sender']>,
   settings: InboundSettings,
   now: Date,
   files: PreparedFiles,
 ) {
+  const channel = channelOf(message.channel);
+  const fields = channel.newIncident(message, sender);
   return insertNewIncident(
     trx,
     {
-      problema: capped(
-        [message.subject, message.text.trim()].filter(Boolean).join('\n\n') || NO_NEW_TEXT,
-        LONG_TEXT_MAX,
-      ),
-      nombre: capped(sender.name, SHORT_TEXT_MAX),
-      telefono: '',
-      email: capped(sender.address, SHORT_TEXT_MAX),
+      problema: capped(fields.problema || NO_NEW_TEXT, LONG_TEXT_MAX),
+      nombre: capped(fields.nombre, SHORT_TEXT_MAX),
+      telefono: capped(fields.telefono, SHORT_TEXT_MAX),
+      email: capped(fields.email, SHORT_TEXT_MAX),
       rnc: '',
     },
     {
@@ -397,8 +164,10 @@ function openIncident(
       staffInbox: settings.staffInbox,
       visitorMailDailyCap: settings.visitorMailDailyCap,
       now,
-      origen: 'Correo',
-      inReplyTo: message.messageId,
+      origen: channelOrigin(channel.id),
+      channel: channel.id,
+      channelAddress: fields.channelAddress,
+      inReplyTo: fields.inReplyTo ?? null,
       files: files.prepared,
       droppedFiles: files.refused,
     },
@@ -434,7 +203,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function admitRefused(
   db: Db,
   inboundId: number,
-  message: ChannelMessage,
+  message: InboundMessage,
   settings: InboundSettings,
   actor: AuditActor,
   now: Date = new Date(),
@@ -472,7 +241,7 @@ export async function admitRefused(
     );
     return { status: 'opened', incidentId: created.id, numeroIncidencia: created.numeroIncidencia };
   });
-  if (result.status === 'opened') wakeMailWorkers();
+  if (result.status === 'opened') wakeDelivery();
   return result;
 }
 
@@ -488,7 +257,7 @@ export async function admitRefused(
  */
 export async function ingestMessage(
   db: Db,
-  message: ChannelMessage,
+  message: InboundMessage,
   settings: InboundSettings,
   now: Date = new Date(),
 ): Promise<IngestResult> {
@@ -500,7 +269,7 @@ export async function ingestMessage(
       else if (result.originalMissing) await original.store(db, result.inboundId, true);
     }
     const { wake, originalMissing: _missing, ...outcome } = result;
-    if (wake) wakeMailWorkers();
+    if (wake) wakeDelivery();
     return outcome;
   } finally {
     original?.release();
@@ -509,7 +278,7 @@ export async function ingestMessage(
 
 async function storeAndAct(
   db: Db,
-  message: ChannelMessage,
+  message: InboundMessage,
   settings: InboundSettings,
   now: Date,
 ): Promise<IngestResult & { wake?: boolean; originalMissing?: boolean }> {

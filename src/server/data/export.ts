@@ -24,6 +24,7 @@ import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind }
 import { historyText, loadHistories } from '../incidents/history.ts';
 import { toView as meetingView } from '../meetings/index.ts';
 import { originalGzip } from '../channels/mail/original.ts';
+import { isChannelId, type ChannelId } from '../../domain/channels.ts';
 
 /** A reply, internal note or visitor answer; `authorEmail` is the staff author's, null for an answer. */
 export interface ExportedIncidentEntry {
@@ -31,8 +32,8 @@ export interface ExportedIncidentEntry {
   authorEmail: string | null;
   body: string;
   createdAt: string;
-  /** 'correo': a customer's answer that came by mail (issue 21); absent otherwise. */
-  via?: 'correo';
+  /** The channel a customer's answer came by ('correo', issue 21); absent otherwise. */
+  via?: ChannelId;
   /** Matched by the subject alone: 'Remitente sin verificar'; absent otherwise. */
   unverified?: true;
   /** An unverified answer accepted as the customer's ('Aceptar como del cliente'): when, and by whom. */
@@ -132,10 +133,13 @@ export type ExportedIncident = Omit<IncidentRecord, 'id'> & {
   assignedToEmail: string | null;
   lastActivityAt: string;
   customerWaiting: boolean;
-  /** 'Formulario' or 'Correo' (issue 21); files exported before it have none: 'Formulario'. */
+  /** The incident's origin (src/domain/channels.ts, issue 21); files exported before it have none: 'Formulario'. */
   origen: IncidentOrigin;
   /** 'Prioridad' (issue 22); files exported before it have none: 'Normal'. */
   prioridad: IncidentPriority;
+  /** The channel it reaches its customer on, and their address there (issue 37); older files: mail, the e-mail. */
+  channel?: ChannelId;
+  channelAddress?: string | null;
   /** Its business-hours clock (issue 22, migration 0031); absent in older files: the clock starts anew. */
   reloj?: ExportedClock;
   /** Its priority changes; absent when none, and in files exported before issue 22's priorities. */
@@ -434,6 +438,8 @@ export async function exportData(db: Db): Promise<ExportData> {
         customerWaiting: Boolean(row.customerWaiting),
         origen: row.origen,
         prioridad: row.prioridad,
+        channel: row.channel,
+        channelAddress: row.channelAddress,
         reloj: {
           ...clockColumnsOf(row),
           alerts: (clockAlerts.get(row.id) ?? []).map((alert) => ({
@@ -459,7 +465,7 @@ export async function exportData(db: Db): Promise<ExportData> {
           authorEmail: staffEmail(entry.authorId, entry.authorEmail),
           body: entry.body,
           createdAt: entry.createdAt,
-          ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
+          ...(isChannelId(entry.via) ? { via: entry.via } : {}),
           ...(entry.unverified ? { unverified: true as const } : {}),
           ...(entry.acceptedAt
             ? { acceptedAt: entry.acceptedAt, acceptedBy: entry.acceptedBy ?? '' }

@@ -54,6 +54,7 @@ import { CLIENT_ASSETS_DIR, declaredSvgSize } from '../content/site-import.ts';
 import { ARTICLE_LIMITS, ARTICLE_MESSAGES, checkArticleForm, isArticleKind, isArticleState, isSlug } from '../../domain/articles.ts';
 import { ARTICLE_IMAGE_KEY } from '../../domain/article-images.ts';
 import { newArticleImageKey } from '../content/images.ts';
+import { FORM_ORIGIN, isChannelId, MAIL_CHANNEL } from '../../domain/channels.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */
 export function toIsoTime(value: unknown): string | null {
@@ -235,7 +236,7 @@ async function importInboundMessage(
   const inserted = await trx
     .insertInto('inboundMessages')
     .values({
-      channel: text(record.channel, 40) || 'correo',
+      channel: text(record.channel, 40) || MAIL_CHANNEL,
       dedupKey,
       messageId: optionalText(record.messageId, 500),
       sender: text(record.sender, 320).trim().toLowerCase(),
@@ -319,7 +320,7 @@ async function importIncident(
       body: text(item.body),
       createdAt,
       // How a customer's answer came (issue 21): only an answer can have come by mail.
-      ...(kind === 'answer' && item.via === 'correo' ? { via: 'correo' as const } : {}),
+      ...(kind === 'answer' && isChannelId(item.via) ? { via: item.via } : {}),
       ...(kind === 'answer' && item.unverified === true ? { unverified: true } : {}),
       ...(kind === 'answer' && item.unverified === true && toIsoTime(item.acceptedAt)
         ? { acceptedAt: toIsoTime(item.acceptedAt)!, acceptedBy: text(item.acceptedBy ?? '', 200) }
@@ -391,8 +392,11 @@ async function importIncident(
     assignedTo: staff(email(record.assignedToEmail, STAFF_EMAIL, 'el correo de la persona asignada', true)),
     lastActivityAt: toIsoTime(record.lastActivityAt),
     customerWaiting: typeof record.customerWaiting === 'boolean' ? record.customerWaiting : null,
-    origen: isIncidentOrigin(record.origen) ? record.origen : 'Formulario',
+    origen: isIncidentOrigin(record.origen) ? record.origen : FORM_ORIGIN,
     prioridad: isIncidentPriority(record.prioridad) ? record.prioridad : DEFAULT_PRIORITY,
+    ...(isChannelId(record.channel)
+      ? { channel: record.channel, channelAddress: text(record.channelAddress, 200) || null }
+      : {}),
     reloj: clockFromExport(record.reloj),
     priorityChanges,
     entries,

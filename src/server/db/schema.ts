@@ -5,6 +5,7 @@
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ClientEventKind, ClientRecord, ProjectState } from '../../domain/forms/client.ts';
+import type { ChannelId } from '../../domain/channels.ts';
 import type {
   HistoryEntry,
   IncidentOrigin,
@@ -38,7 +39,7 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
    * Set by the state change that resolves it, and by `incidentRow` from an imported history (migration 0019).
    */
   resolvedAt: Generated<string | null>;
-  /** Where it came from: 'Formulario' (the support form) or 'Correo' (a mail to INBOUND_ADDRESS), migration 0024. */
+  /** Where it came from: 'Formulario' (the support form) or a channel's origin, 'Correo' or 'WhatsApp' (src/domain/channels.ts), migration 0024. */
   origen: Generated<IncidentOrigin>;
   /** 'Prioridad' (issue 22): 'Normal' unless the staff set another (migration 0029). */
   prioridad: Generated<IncidentPriority>;
@@ -55,6 +56,40 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
   firstReplyMet: Generated<boolean | number | null>;
   resolutionMet: Generated<boolean | number | null>;
   clockResolvedAt: Generated<string | null>;
+  /** The channel the desk reaches its customer on (src/domain/channels.ts), migration 0042: 'correo' unless a channel's message opened it. */
+  channel: Generated<ChannelId>;
+  /** The customer's address on that channel (the e-mail, a WhatsApp number's wa_id), migration 0042. */
+  channelAddress: Generated<string | null>;
+}
+
+/** What a customer notice is about (src/server/channels/notices.ts). */
+export type CustomerNoticeKind = 'confirmation' | 'state' | 'reply';
+/**
+ * `handed`: its channel took it in the desk's own transaction (the mail channel queued its mail);
+ * `skipped`: its channel sends nothing (no address, a complaint, a cap: `outcome` says which);
+ * `pending` → `sent` | `failed`: the delivery worker's, for a channel that speaks to an outside service.
+ */
+export type CustomerNoticeStatus = 'handed' | 'skipped' | 'pending' | 'sent' | 'failed';
+
+/** What the desk told a customer, channel-neutral (migration 0042, src/server/channels/delivery.ts). */
+export interface CustomerNoticesTable {
+  id: Generated<number>;
+  incidentId: number;
+  channel: ChannelId;
+  kind: CustomerNoticeKind;
+  /** JSON of the notice (src/server/channels/channel.ts `CustomerNotice`). */
+  payload: string;
+  status: CustomerNoticeStatus;
+  /** What its channel did or said: 'queued', 'no-address', 'daily-cap', an error's words… */
+  outcome: string | null;
+  attempts: Generated<number>;
+  nextAttemptAt: string;
+  lockedUntil: string | null;
+  lastError: string | null;
+  /** The channel's own id of what it sent (a WhatsApp message's wamid); null for mail (incident_mails has it). */
+  externalId: string | null;
+  createdAt: string;
+  doneAt: string | null;
 }
 
 /** Settings of the desk kept in the database (migration 0031): a JSON value per key. */
@@ -87,7 +122,7 @@ export interface IncidentEntriesTable {
   body: string;
   /** ISO 8601 UTC. */
   createdAt: string;
-  /** How a customer's answer came: 'correo' (a mail), null (the follow-up page) — migration 0024. */
+  /** The channel a customer's answer came by ('correo', src/domain/channels.ts), null (the follow-up page) — migration 0024. */
   via: Generated<string | null>;
   /** Matched only by the number in the subject and the From header: 'Remitente sin verificar'; 0/1 on SQLite. */
   unverified: Generated<boolean | number>;
@@ -143,7 +178,7 @@ export type InboundOutcome =
 /** Every message that came in, stored once by `dedupKey` (migration 0024). */
 export interface InboundMessagesTable {
   id: Generated<number>;
-  /** 'correo' (IMAP or the webhook); the next channel adds its own name. */
+  /** The channel it came by (src/domain/channels.ts): 'correo' (IMAP or the webhook), 'whatsapp'. */
   channel: string;
   /** `message-id:<id>` or `sha256:<hex of the raw bytes>`; unique. */
   dedupKey: string;
@@ -689,6 +724,7 @@ export interface Database {
   clientImportNonces: ClientImportNoncesTable;
   incidentMails: IncidentMailsTable;
   mailComplaints: MailComplaintsTable;
+  customerNotices: CustomerNoticesTable;
   inboundMessages: InboundMessagesTable;
   inboundOriginalParts: InboundOriginalPartsTable;
   blobs: BlobsTable;

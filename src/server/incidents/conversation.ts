@@ -8,7 +8,6 @@
  * (and shown on the follow-up page) and the caller is told why no mail went out.
  */
 import type { Transaction } from 'kysely';
-import { looksLikeEmail } from '../../domain/email.ts';
 import { SENDER_UNCERTAIN } from '../../domain/inbound.ts';
 import {
   entryTextProblem,
@@ -22,12 +21,13 @@ import {
 } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { staffDisplayName } from '../auth/names.ts';
-import { attachmentsByEntry, mailAttachmentsOfEntry, storeAttachments } from '../attachments/index.ts';
+import { attachmentsByEntry, storeAttachments } from '../attachments/index.ts';
 import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentAnswerMail, incidentReplyMail } from '../mail/incident-mails.ts';
+import { incidentAnswerMail } from '../mail/incident-mails.ts';
+import { recordCustomerNotice, wakeDelivery } from '../channels/delivery.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { getConfig } from '../config.ts';
 import { reserveHit } from '../limits/counters.ts';
@@ -35,11 +35,11 @@ import { incidentRatings } from './rating.ts';
 import { touchIncident } from './activity.ts';
 import { isCurrentStaff, loadAssignments } from './assignment.ts';
 import { loadPriorityChanges } from './priority.ts';
-import { incidentIdByToken, issueFollowUpToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
-import { threadIncidentMail } from '../channels/mail/threading.ts';
+import { incidentIdByToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
-import { DEFAULT_VISITOR_MAIL_DAILY_CAP, holdNotice, reserveVisitorMail } from './notices.ts';
+import { holdNotice } from './notices.ts';
+import { isChannelId, type ChannelId } from '../../domain/channels.ts';
 
 /** The staff member writing: Better Auth's user id and e-mail. */
 export interface EntryAuthor {
@@ -129,7 +129,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
     // The mail that opened it (rule 4, or 'Crear incidencia' on a refused one): 'por correo', 'Ver original'.
     db
       .selectFrom('inboundMessages')
-      .select(['id', 'reason'])
+      .select(['id', 'reason', 'channel'])
       .where('incidentId', '=', incident.id)
       .where('outcome', '=', 'new-incident')
       .orderBy('id')
@@ -143,7 +143,9 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       texto: incident.problema,
       autor: incident.nombre,
       ...(files.problem.length ? { adjuntos: files.problem } : {}),
-      ...(openingMail ? { via: 'correo' as const, original: Number(openingMail.id) } : {}),
+      ...(openingMail && isChannelId(openingMail.channel)
+        ? { via: openingMail.channel, original: Number(openingMail.id) }
+        : {}),
       ...(openingMail?.reason === SENDER_UNCERTAIN ? { remitenteIncierto: true } : {}),
       rank: 0,
     },
@@ -177,7 +179,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
       fecha: entry.createdAt,
       texto: entry.body,
       autor: entry.authorEmail,
-      ...(entry.via === 'correo' ? { via: 'correo' as const } : {}),
+      ...(isChannelId(entry.via) ? { via: entry.via } : {}),
       ...(entry.unverified ? { sinVerificar: true } : {}),
       ...(entry.unverified && entry.kind === 'answer'
         ? entry.acceptedAt
@@ -336,36 +338,15 @@ export async function replyToVisitor(
     const entry = await appendEntry(trx, incident.id, 'reply', input.author, input.body, now);
     if (input.files?.length)
       await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
-    let mail: ReplyMailOutcome = 'no-email';
-    if (looksLikeEmail(incident.email)) {
-      const refusal = await reserveVisitorMail(trx, {
-        kind: 'state',
-        address: incident.email,
-        dailyCap: input.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
-        now,
-      });
-      if (refusal) {
-        mail = 'daily-cap';
-      } else {
-        const token = await issueFollowUpToken(trx, incident.id, now);
-        const to = { numeroIncidencia: incident.numeroIncidencia, email: incident.email.trim() };
-        const attachments = input.files?.length ? await mailAttachmentsOfEntry(trx, entry.id) : [];
-        const reply = {
-          kind: 'incident.reply',
-          ...incidentReplyMail(
-            input.brand,
-            to,
-            input.body,
-            token,
-            input.author.name,
-            attachments.map((file) => file.filename),
-          ),
-          ...(attachments.length ? { attachments } : {}),
-        };
-        await enqueueMail(trx, await threadIncidentMail(trx, incident.id, reply, input.brand, now), now);
-        mail = 'queued';
-      }
-    }
+    // Sent by the incident's channel with its files (src/server/channels/delivery.ts), within the day's cap.
+    const outcome = await recordCustomerNotice(
+      trx,
+      incident.id,
+      { kind: 'reply', entryId: entry.id, body: input.body, authorName: input.author.name ?? '' },
+      { brand: input.brand, visitorMailDailyCap: input.visitorMailDailyCap, now },
+    );
+    const mail: ReplyMailOutcome =
+      outcome === 'queued' ? 'queued' : outcome === 'no-address' ? 'no-email' : 'daily-cap';
     if (input.audit)
       await recordEvent(
         trx,
@@ -374,7 +355,7 @@ export async function replyToVisitor(
       );
     return { entry, mail };
   });
-  if (result.mail === 'queued') wakeMailWorkers();
+  if (result.mail === 'queued') wakeDelivery();
   return result;
 }
 
@@ -496,8 +477,8 @@ export async function recordCustomerAnswer(
     brand: MailBrand;
     staffInbox: string;
     staffEmails?: readonly string[];
-    /** 'correo': it came by mail ('por correo' in the timeline). */
-    via?: 'correo';
+    /** The channel it came by ('por correo' in the timeline); absent: the follow-up page. */
+    via?: ChannelId;
     unverified?: boolean;
     /** The stored message it came from ('Ver original'). */
     inboundMessageId?: number;
@@ -570,7 +551,7 @@ export async function recordCustomerAnswer(
   if (unverified && !assignee)
     return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'nobody' };
   const to = assignee?.email ?? input.staffInbox;
-  const via = input.via ? (unverified ? 'correo-sin-verificar' : 'correo') : undefined;
+  const via = input.via ? { channel: input.via, unverified } : undefined;
   await enqueueMail(
     trx,
     {

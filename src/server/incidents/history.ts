@@ -20,9 +20,12 @@ export async function loadHistories(db: Db, ids?: readonly number[]): Promise<Ma
   return byIncident;
 }
 
-/** The stored row as the record the rest of the site sees: without its search columns, with a history. */
+/**
+ * The stored row as the record the rest of the site sees: without its search columns and its channel
+ * (src/server/channels reads those), with a history.
+ */
 function toIncidentRecord(
-  { nombreNorm: _n, rncNorm: _r, ...incident }: Incident,
+  { nombreNorm: _n, rncNorm: _r, channel: _c, channelAddress: _a, ...incident }: Incident,
   historial: HistoryEntry[],
 ): IncidentRecord {
   return { ...incident, historial };

@@ -23,6 +23,7 @@ import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
 import { putBlob } from '../attachments/index.ts';
 import type { ExportedClock } from '../../domain/incident-clock.ts';
 import { clockValues } from './clock.ts';
+import type { ChannelId } from '../../domain/channels.ts';
 
 /** An incident to store as it stood elsewhere; staff accounts already mapped to this database's ids. */
 export interface ImportedIncident extends IncidentFields {
@@ -41,6 +42,9 @@ export interface ImportedIncident extends IncidentFields {
   origen?: IncidentOrigin;
   /** 'Normal' unless given (issue 22). */
   prioridad?: IncidentPriority;
+  /** Mail, at its e-mail, unless given (issue 37). */
+  channel?: ChannelId;
+  channelAddress?: string | null;
   /** Its business-hours clock as exported (issue 22); absent or null: it starts with the next change. */
   reloj?: ExportedClock | null;
   /** Its priority changes (issue 22); absent in older files. `changedById` '' names no account. */
@@ -57,8 +61,8 @@ export interface ImportedIncident extends IncidentFields {
     authorEmail: string | null;
     body: string;
     createdAt: string;
-    /** 'correo': an answer that came by mail; 'Remitente sin verificar' with `unverified`. */
-    via?: 'correo';
+    /** The channel an answer came by ('correo'); 'Remitente sin verificar' with `unverified`. */
+    via?: ChannelId;
     unverified?: boolean;
     /** An unverified answer accepted as the customer's: when, and the staff e-mail. */
     acceptedAt?: string;
@@ -127,6 +131,8 @@ export async function insertImportedIncident(
     customerWaiting: exportedWaiting,
     origen,
     prioridad,
+    channel,
+    channelAddress,
     priorityChanges = [],
     reloj,
     ...fields
@@ -156,6 +162,9 @@ export async function insertImportedIncident(
       }),
       ...(origen ? { origen } : {}),
       ...(prioridad ? { prioridad } : {}),
+      ...(channel
+        ? { channel, channelAddress: channelAddress ?? null }
+        : { channelAddress: fields.email.trim() || null }),
       ...(reloj ? clockValues(trx, reloj) : {}),
     })
     .returning('id')

@@ -2,7 +2,6 @@
  * Support incidents opened by visitors: creation (number, first history entry and the mails in one
  * transaction) and the public follow-up lookup.
  */
-import { hasComplained } from '../channels/mail/complaints.ts';
 import { storeAttachments } from '../attachments/index.ts';
 import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
 import { randomInt } from 'node:crypto';
@@ -20,21 +19,15 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/rows.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { recordLiveEvent } from '../live/index.ts';
-import { incidentConfirmationMail, incidentStaffNoticeMail } from '../mail/incident-mails.ts';
+import { incidentStaffNoticeMail } from '../mail/incident-mails.ts';
 import type { MailBrand } from '../mail/templates.ts';
-import { issueFollowUpToken } from './follow-up.ts';
 import { startingClock } from './clock.ts';
-import { threadIncidentMail } from '../channels/mail/threading.ts';
+import { recordCustomerNotice, wakeDelivery, type NoticeOutcome } from '../channels/delivery.ts';
 import { loadHistories } from './history.ts';
-import {
-  DEFAULT_VISITOR_MAIL_DAILY_CAP,
-  holdNotice,
-  noticeNow,
-  reserveVisitorMail,
-  type VisitorMailRefusal,
-} from './notices.ts';
+import { holdNotice, noticeNow, type VisitorMailRefusal } from './notices.ts';
+import { FORM_ORIGIN, MAIL_CHANNEL, type ChannelId } from '../../domain/channels.ts';
 
 /** Random part of the number: 1000 to 9999 (spec §9), so 9,000 numbers per UTC day. */
 const SUFFIX_MIN = 1000;
@@ -42,8 +35,10 @@ const SUFFIX_MAX = 9999;
 /** Random draws before falling back to picking among the day's free numbers. */
 const RANDOM_TRIES = 25;
 
-/** What became of the visitor's confirmation: queued, no address to send it to, or a cap reached. */
-/** What became of the visitor's confirmation; `complained`: the address reported our mail as spam. */
+/**
+ * What became of the visitor's confirmation: queued, no address to send it to, a cap reached, or
+ * `complained`: the address reported our mail as spam.
+ */
 export type VisitorMailOutcome = 'queued' | 'no-email' | 'complained' | VisitorMailRefusal;
 
 export type CreatedIncident = Pick<IncidentRecord, 'id' | 'numeroIncidencia' | 'estado' | 'fecha'> & {
@@ -58,14 +53,21 @@ export interface CreateIncidentOptions {
   /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
   visitorMailDailyCap?: number;
   now?: Date;
-  /** 'Correo': opened by a mail to INBOUND_ADDRESS (src/server/channels); default 'Formulario'. */
+  /** A channel's origin ('Correo', src/domain/channels.ts): a channel's message opened it (src/server/channels); default 'Formulario'. */
   origen?: IncidentOrigin;
-  /** The customer's mail that opened it: the confirmation answers it (`In-Reply-To`). */
+  /** The channel the customer is reached on (default mail) and their address on it (default the e-mail). */
+  channel?: ChannelId;
+  channelAddress?: string;
+  /** The customer's message that opened it: the confirmation answers it (a mail's `In-Reply-To`). */
   inReplyTo?: string | null;
   /** Files sent with the problem (src/server/attachments); `droppedFiles`: a mail's files not kept. */
   files?: readonly PreparedFile[];
   droppedFiles?: readonly RefusedFile[];
 }
+
+/** A notice's outcome as the desk's callers name it ('no-email': nothing to send it to). */
+const visitorMailOutcome = (outcome: NoticeOutcome): VisitorMailOutcome =>
+  outcome === 'no-address' ? 'no-email' : outcome;
 
 /** No incident has the id (or number) a staff action names. */
 export class IncidentNotFoundError extends Error {
@@ -94,7 +96,7 @@ export async function createIncident(
   options: CreateIncidentOptions,
 ): Promise<CreatedIncident> {
   const created = await db.transaction().execute((trx) => insertNewIncident(trx, fields, options));
-  wakeMailWorkers();
+  wakeDelivery();
   return created;
 }
 
@@ -110,7 +112,7 @@ export async function insertNewIncident(
   const now = options.now ?? new Date();
   const fecha = now.toISOString();
   const day = utcDay(now);
-  const origen = options.origen ?? 'Formulario';
+  const origen = options.origen ?? FORM_ORIGIN;
   // The business-hours clock starts now (issue 22), stored with the row: no second write.
   const clock = await startingClock(trx, fecha, now);
 
@@ -120,6 +122,8 @@ export async function insertNewIncident(
       .values({
         ...incidentRow({ numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha }),
         origen,
+        channel: options.channel ?? MAIL_CHANNEL,
+        channelAddress: options.channelAddress ?? (fields.email.trim() || null),
         ...clock,
       })
       // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
@@ -166,33 +170,17 @@ export async function insertNewIncident(
     );
 
   const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
-  // The e-mail field is free text (spec §5): mail goes only to what looks like an address, and
-  // within the caps (notices.ts).
+  // The e-mail field is free text (spec §5): the staff notice names it only when it looks like one.
   const visitorEmail = looksLikeEmail(fields.email) ? fields.email.trim() : null;
-  let visitorMail: VisitorMailOutcome = 'no-email';
-  // An address that reported our mail as spam gets no automatic mail (complaints.ts).
-  if (visitorEmail && (await hasComplained(trx, visitorEmail))) visitorMail = 'complained';
-  else if (visitorEmail) {
-    visitorMail =
-      (await reserveVisitorMail(trx, {
-        kind: 'confirmation',
-        address: visitorEmail,
-        dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
-        now,
-      })) ?? 'queued';
-    if (visitorMail === 'queued') {
-      const token = await issueFollowUpToken(trx, row.id, now);
-      const confirmation = {
-        kind: 'incident.confirmation',
-        ...incidentConfirmationMail(options.brand, mailData, token, origen === 'Correo'),
-      };
-      await enqueueMail(
-        trx,
-        await threadIncidentMail(trx, row.id, confirmation, options.brand, now, options.inReplyTo),
-        now,
-      );
-    }
-  }
+  // The confirmation goes back by the incident's channel (src/server/channels/delivery.ts).
+  const visitorMail = visitorMailOutcome(
+    await recordCustomerNotice(
+      trx,
+      row.id,
+      { kind: 'confirmation', inReplyTo: options.inReplyTo ?? null },
+      { brand: options.brand, visitorMailDailyCap: options.visitorMailDailyCap, now },
+    ),
+  );
   const staffNotice: CreatedIncident['staffNotice'] = (await noticeNow(trx, now)) ? 'queued' : 'held';
   if (staffNotice === 'queued') {
     await enqueueMail(

@@ -32,7 +32,7 @@ export interface IncidentFilters {
   /** 'Prioridad' (issue 22). */
   prioridad?: IncidentPriority;
   asignacion?: AssignmentFilter;
-  /** Where it came from: 'Formulario' or 'Correo' (issue 21). */
+  /** Where it came from: The support form's or a channel's origin (src/domain/channels.ts). */
   origen?: IncidentOrigin;
   /** 'Vencidas' or 'Vencen hoy' (issue 22). */
   plazo?: DeadlineFilter;

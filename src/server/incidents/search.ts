@@ -280,7 +280,7 @@ export interface IncidentListItem extends IncidentRecord {
   ultimaActividad: string;
   /** The visitor answered and no staff reply followed yet: 'Respuesta del cliente'. */
   respuestaDelCliente: boolean;
-  /** 'Formulario' or 'Correo' (issue 21). */
+  /** The support form's or a channel's origin (src/domain/channels.ts). */
   origen: IncidentOrigin;
   /** 'Prioridad' (issue 22). */
   prioridad: IncidentPriority;
@@ -348,6 +348,8 @@ export async function listIncidents(
       resolvedAt: _resolved,
       nombreNorm: _nombre,
       rncNorm: _rnc,
+      channel: _channel,
+      channelAddress: _channelAddress,
       dueAt,
       clockStarted: _clockStarted,
       clockSince: _clockSince,

@@ -2,22 +2,15 @@
  * The staff's state change of an incident: the new state and its history entry, the activity, the
  * audit event and, when asked, the notice to the visitor, in one transaction.
  */
-import { hasComplained } from '../channels/mail/complaints.ts';
 import { sql } from 'kysely';
-import { looksLikeEmail } from '../../domain/email.ts';
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import { incidentStateMail } from '../mail/incident-mails.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
 import type { MailBrand } from '../mail/templates.ts';
 import { touchIncident } from './activity.ts';
-import { issueFollowUpToken } from './follow-up.ts';
-import { issueRatingToken } from './rating.ts';
-import { threadIncidentMail } from '../channels/mail/threading.ts';
+import { recordCustomerNotice, wakeDelivery } from '../channels/delivery.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
-import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from './notices.ts';
 
 export type NotifyResult =
   { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' | 'daily-cap' | 'complained' };
@@ -82,39 +75,27 @@ export async function setIncidentState(
       );
     let result: NotifyResult = { queued: false, reason: 'not-requested' };
     if (input.notify) {
-      // A free-text e-mail that is no address would only fail at the mail server, for good.
-      if (!looksLikeEmail(updated.email)) {
-        result = { queued: false, reason: 'no-email' };
-      } else if (await hasComplained(trx, updated.email)) {
-        // The address reported our mail as spam: no automatic mail to it (complaints.ts).
-        result = { queued: false, reason: 'complained' };
-      } else if (
-        await reserveVisitorMail(trx, {
-          kind: 'state',
-          address: updated.email,
-          dailyCap: input.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
-          now,
-        })
-      ) {
-        result = { queued: false, reason: 'daily-cap' };
-      } else {
-        const followUpToken = await issueFollowUpToken(trx, updated.id, now);
-        // The 'Resuelto' notice asks '¿Cómo te atendimos?' with a token of this resolution (issue 22).
-        const ratingToken =
-          updated.estado === 'Resuelto'
-            ? await issueRatingToken(trx, updated.id, now, before?.estado === 'Resuelto')
-            : undefined;
-        const notice = {
-          kind: 'incident.state',
-          ...incidentStateMail(input.notify, updated, fecha, followUpToken, ratingToken),
-        };
-        await enqueueMail(trx, await threadIncidentMail(trx, updated.id, notice, input.notify, now), now);
-        result = { queued: true };
-      }
+      // Told by the incident's channel (src/server/channels/delivery.ts): a 'Resuelto' notice asks for
+      // the rating of this resolution (issue 22); nothing to a free-text e-mail that is no address, to
+      // an address that reported our mail as spam, or past the day's cap.
+      const outcome = await recordCustomerNotice(
+        trx,
+        updated.id,
+        { kind: 'state', estado: updated.estado, fecha, wasResolved: before?.estado === 'Resuelto' },
+        { brand: input.notify, visitorMailDailyCap: input.visitorMailDailyCap, now },
+      );
+      result =
+        outcome === 'queued'
+          ? { queued: true }
+          : {
+              queued: false,
+              reason:
+                outcome === 'no-address' ? 'no-email' : outcome === 'complained' ? 'complained' : 'daily-cap',
+            };
     }
     return { incident: updated, notified: result };
   });
-  if (notified.queued) wakeMailWorkers();
+  if (notified.queued) wakeDelivery();
   const [result] = await withHistory(db, [incident]);
   return { incident: result!, notified };
 }

@@ -1,40 +1,17 @@
 /**
- * The mails about support incidents. To the visitor (confirmation, state change, staff reply): only
- * what the site or a staff member wrote, never what was typed into the public form, so the form cannot
- * be used to send a text of someone's choosing to any address from the company's domain; 'tú'
- * throughout. To staff (new incident, digest, assignment, the visitor's answer): 'tú' as well.
+ * The mails to staff about support incidents (new incident, digest, assignment, the customer's answer,
+ * a complaint, a missed due time): 'tú'. The customer's own mails (confirmation, state change, staff
+ * reply) are the mail channel's, src/server/channels/mail/customer-mails.ts; the links both use are here.
  */
-import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
-import { RATING_WORDS } from '../../domain/forms/rating.ts';
+import type { IncidentRecord } from '../../domain/incidents.ts';
 import { CLOCK_TARGET_LABEL, type ClockTarget } from '../../domain/response-times.ts';
-import { formatWhatsappNumber } from '../../lib/whatsapp.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
 import { absoluteUrl, formatAddress, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
-import { automatic, autoSubmitted, type MailMessage } from './types.ts';
+import { automatic, type MailMessage } from './types.ts';
+import { CHANNEL_WORDS, type ChannelId } from '../../domain/channels.ts';
 
 /** The incident as the mails about it need it: the record without its id and history. */
 export type IncidentMailData = Omit<IncidentRecord, 'id' | 'historial'>;
-
-/**
- * What each state means to the visitor, in the state-change notice. A reply reopens a resolved
- * incident only when it reaches the desk (`INBOUND_ADDRESS`); otherwise the follow-up page does.
- */
-function stateMeaning(brand: MailBrand, state: IncidentState): string {
-  switch (state) {
-    case 'Registrado':
-      return 'Tu incidencia está registrada y en cola para ser atendida por nuestro equipo de soporte.';
-    case 'En Proceso':
-      return 'Un consultor ya está trabajando en tu incidencia. Si necesitamos más datos, te contactaremos.';
-    case 'Esperando al cliente':
-      return brand.inboundAddress
-        ? 'Necesitamos tu respuesta para continuar. Responde a este correo o desde la página de seguimiento; mientras tanto, la incidencia queda en espera.'
-        : 'Necesitamos tu respuesta para continuar. Respóndenos desde la página de seguimiento; mientras tanto, la incidencia queda en espera.';
-    case 'Resuelto':
-      return brand.inboundAddress
-        ? 'Damos tu incidencia por resuelta. Si el problema persiste, responde a este correo y la reabrimos.'
-        : 'Damos tu incidencia por resuelta. Si el problema persiste, respóndenos desde «Consultar el estado» y la reabrimos.';
-  }
-}
 
 const FIRST_LINE_MAX = 120;
 
@@ -63,146 +40,12 @@ function incidentUrl(brand: MailBrand, numeroIncidencia: string): string {
   return absoluteUrl(brand, incidentPath(numeroIncidencia));
 }
 
-/**
- * The closing lines of every mail to the visitor after the confirmation. Its Reply-To always reaches
- * someone (the incident's address, else the staff inbox: src/server/channels/mail/threading.ts).
- */
-function visitorOutro(brand: MailBrand): string[] {
-  return [
-    `¿Dudas? Responde a este correo o llámanos al ${brand.phone}.`,
-    `El equipo de soporte de ${brand.companyName}`,
-  ];
-}
-
-/** The confirmation to the visitor who opened the incident (only when an e-mail was given). */
-export function incidentConfirmationMail(
-  brand: MailBrand,
-  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado' | 'fecha'>,
-  followUpToken: string,
-  /** The incident was opened by the customer's mail: this answers it (RFC 3834 `auto-replied`). */
-  byMail = false,
-): MailMessage {
-  const mail = renderMail(brand, incident.email, {
-    subject: `Incidencia ${incident.numeroIncidencia} registrada`,
-    preheader: `Tu solicitud de soporte quedó registrada con el número ${incident.numeroIncidencia}.`,
-    heading: 'Recibimos tu solicitud de soporte',
-    intro: [
-      'Hola:',
-      `Tu incidencia quedó registrada con el número ${incident.numeroIncidencia}. Nuestro equipo de soporte la revisará y te contactará por los datos que nos dejaste.`,
-    ],
-    rows: [
-      ['Número', incident.numeroIncidencia],
-      ['Estado', incident.estado],
-      ['Fecha', formatDominicanTime(incident.fecha)],
-    ],
-    action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
-    outro: [
-      'El botón abre el seguimiento de tu incidencia sin más datos: guarda este correo y no lo reenvíes. También puedes consultarla con tu número de incidencia y este correo en la página de seguimiento.',
-      ...(brand.inboundAddress
-        ? [
-            'Para añadir algo a tu incidencia, responde a este correo: tu respuesta llega a la misma incidencia.',
-          ]
-        : []),
-      `Si lo prefieres, escríbenos por WhatsApp al ${formatWhatsappNumber(brand.whatsappNumber)} indicando tu número de incidencia.`,
-    ],
-  });
-  return { ...mail, headers: autoSubmitted(byMail ? 'auto-replied' : 'auto-generated') };
-}
-
-/** To the visitor, when staff change the incident's state with 'Notificar al cliente' checked. */
-export function incidentStateMail(
-  brand: MailBrand,
-  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email' | 'estado'>,
-  changedAt: string,
-  followUpToken: string,
-  /** The rating token of this resolution (a 'Resuelto' notice): '¿Cómo te atendimos?' with five links. */
-  ratingToken?: string,
-): MailMessage {
-  const mail = renderMail(brand, incident.email, {
-    subject: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
-    preheader: `Tu incidencia ${incident.numeroIncidencia} pasó a «${incident.estado}».`,
-    heading: `Incidencia ${incident.numeroIncidencia}: ${incident.estado}`,
-    intro: [
-      'Hola:',
-      `El estado de tu incidencia ${incident.numeroIncidencia} cambió a «${incident.estado}».`,
-      stateMeaning(brand, incident.estado),
-    ],
-    rows: [
-      ['Número', incident.numeroIncidencia],
-      ['Estado', incident.estado],
-      ['Actualizada', formatDominicanTime(changedAt)],
-    ],
-    action: { label: 'Consultar el estado', href: followUpUrl(brand, followUpToken) },
-    ...(ratingToken
-      ? {
-          choices: {
-            question: '¿Cómo te atendimos?',
-            hint: 'Elige de 1 (muy mal) a 5 (muy bien); en la página puedes dejar un comentario. El enlace vale 30 días.',
-            links: RATING_WORDS.map((word, index) => ({
-              label: String(index + 1),
-              title: `${index + 1} de 5: ${word}`,
-              href: ratingUrl(brand, ratingToken, index + 1),
-            })),
-          },
-        }
-      : {}),
-    outro: visitorOutro(brand),
-  });
-  return { ...mail, headers: autoSubmitted('auto-generated') };
-}
-
-/**
- * A staff reply to the visitor (issue 11): the text a staff member wrote (not the visitor's) and the
- * follow-up link, whose page shows the whole conversation.
- */
 /** "Te enviamos adjunto: a.pdf." / "… adjuntos 2 archivos: a.pdf, b.png." */
-function filesLine(lead: string, files: readonly string[]): string {
+export function filesLine(lead: string, files: readonly string[]): string {
   return files.length === 1
     ? `${lead}: ${files[0]}.`
     : `${lead}s ${files.length} archivos: ${files.join(', ')}.`;
 }
-
-export function incidentReplyMail(
-  brand: MailBrand,
-  incident: Pick<IncidentMailData, 'numeroIncidencia' | 'email'>,
-  reply: string,
-  followUpToken: string,
-  /** The staff member's name ('Nombre' in Configuración); never their e-mail. '' : the team. */
-  authorName = '',
-  /** The names of the files sent with it, as the mail's attachments (issue 21). */
-  files: readonly string[] = [],
-): MailMessage {
-  const who = authorName.trim()
-    ? `${authorName.trim()}, de nuestro equipo de soporte,`
-    : 'Nuestro equipo de soporte';
-  const said = `${who} respondió a tu incidencia ${incident.numeroIncidencia}.`;
-  // A reply that greets (a saved reply's 'Hola, {nombre}:') or carries the follow-up link
-  // ({enlace_seguimiento}) is not greeted again nor given a second link (issue 39 §10).
-  const greets = REPLY_GREETING.test(reply);
-  const links = reply.includes(absoluteUrl(brand, `${ROUTES.supportTracking}?token=`));
-  return renderMail(brand, incident.email, {
-    subject: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
-    preheader: said,
-    heading: `Respuesta a tu incidencia ${incident.numeroIncidencia}`,
-    intro: [
-      ...(greets ? [] : ['Hola:']),
-      said,
-      // Also on the conversation's page: where to find them if the mail's files are lost (or, with the
-      // emailjs transport, never attached).
-      ...(files.length
-        ? [
-            `${filesLine('Te enviamos adjunto', files)} También ${files.length === 1 ? 'está' : 'están'} en la conversación.`,
-          ]
-        : []),
-    ],
-    quote: { label: 'Respuesta', text: reply },
-    ...(links ? {} : { action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) } }),
-    outro: visitorOutro(brand),
-  });
-}
-
-/** How a reply that greets the customer itself begins ('Hola', 'Buenos días', 'Estimada'…). */
-const REPLY_GREETING = /^\s*(hola|buen[oa]s\s+(días|tardes|noches)|estimad[oa]s?|saludos)\b/iu;
 
 /**
  * To the staff inbox, for every new incident, with the link to the incident's own page. Replies go to
@@ -406,16 +249,15 @@ export function incidentAnswerMail(
    * How it came: the follow-up page (absent), a mail, or a mail matched only by the number in its
    * subject and its From header, which anyone can forge ('Remitente sin verificar').
    */
-  via?: 'correo' | 'correo-sin-verificar',
+  via?: { channel: ChannelId; unverified: boolean },
   /** The names of the files that came with it (issue 21): they are on the incident's page. */
   files: readonly string[] = [],
 ): MailMessage {
-  const how =
-    via === 'correo-sin-verificar'
-      ? `Llegó un correo que dice ser del cliente de la incidencia ${incident.numeroIncidencia} (remitente sin verificar: el número está en el asunto y el remitente coincide, pero eso se puede falsificar). No cambió el estado.`
-      : via === 'correo'
-        ? `El cliente respondió por correo en la incidencia ${incident.numeroIncidencia}.`
-        : `El cliente respondió desde la página de seguimiento de la incidencia ${incident.numeroIncidencia}.`;
+  const how = via?.unverified
+    ? `Llegó un correo que dice ser del cliente de la incidencia ${incident.numeroIncidencia} (remitente sin verificar: el número está en el asunto y el remitente coincide, pero eso se puede falsificar). No cambió el estado.`
+    : via
+      ? `El cliente respondió ${CHANNEL_WORDS[via.channel].via} en la incidencia ${incident.numeroIncidencia}.`
+      : `El cliente respondió desde la página de seguimiento de la incidencia ${incident.numeroIncidencia}.`;
   return automatic(
     renderMail(brand, to, {
       subject: `Respuesta del cliente en la incidencia ${incident.numeroIncidencia}`,

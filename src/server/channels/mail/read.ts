@@ -18,9 +18,10 @@ import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSett
 import { MailStream, readMime, type ReadMime } from './mime-worker.ts';
 import { cutQuotedHistory } from './quoted-history.ts';
 import { mailReportOf } from './reports.ts';
+import { MAIL_CHANNEL } from '../../../domain/channels.ts';
 
-/** The channel's name in `inbound_messages.channel`. */
-export const MAIL_CHANNEL = 'correo';
+/** The channel's name in `inbound_messages.channel` (src/domain/channels.ts). */
+export { MAIL_CHANNEL };
 
 /** `<id>` tokens of a Message-ID list header (In-Reply-To, References). */
 function messageIds(value: string | undefined): string[] {

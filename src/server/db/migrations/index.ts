@@ -44,6 +44,7 @@ import * as mailReports from './0041_mail_reports.ts';
 import * as inboundOriginalParts from './0034_inbound_original_parts.ts';
 import * as articleVotes from './0035_article_votes.ts';
 import * as announcementsLogos from './0036_announcements_logos.ts';
+import * as customerNotices from './0042_customer_notices.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '0039_search_bulk_triggers': searchBulkTriggers,
   '0040_accepted_answers': acceptedAnswers,
   '0041_mail_reports': mailReports,
+  '0042_customer_notices': customerNotices,
 };

@@ -1,0 +1,19 @@
+/**
+ * The channels the desk speaks through, by id (src/domain/channels.ts): the one place that lists them.
+ * A new channel is a folder under src/server/channels/ and one entry here.
+ */
+import type { ChannelId } from '../../domain/channels.ts';
+import type { Channel } from './channel.ts';
+import { mailChannel } from './mail/channel.ts';
+
+const channels = new Map<ChannelId, Channel>([[mailChannel.id, mailChannel]]);
+
+/** Adds a channel (the WhatsApp channel, when its settings turn it on). */
+export function registerChannel(channel: Channel): void {
+  channels.set(channel.id, channel);
+}
+
+/** The channel of this id; an incident of a channel not running here is reached by mail. */
+export function channelOf(id: string): Channel {
+  return channels.get(id as ChannelId) ?? mailChannel;
+}
