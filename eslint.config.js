@@ -3,8 +3,42 @@ import astro from 'eslint-plugin-astro';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+
+// Each module of src/server (a folder) shows a face: any file outside it imports its index.ts only, as
+// bulletproof-react keeps features apart with import/no-restricted-paths (issue 37). Type imports too.
+const SERVER_MODULES = readdirSync(new URL('./src/server/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const FACE_MESSAGE =
+  'Importa la cara del módulo (su index.ts), no sus archivos: lo que otros usan se exporta desde allí.';
+const facePattern = (regex) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex, message: FACE_MESSAGE }] }],
+});
+const serverFaces = [
+  // Outside src/server: routes, actions, the middleware, scripts.
+  {
+    files: [
+      'src/actions/**/*.ts',
+      'src/pages/**/*.{ts,astro}',
+      'src/middleware.ts',
+      'src/lib/**/*.ts',
+      'scripts/**/*.ts',
+    ],
+    rules: facePattern('(^|/)server/[^/.][^/]*/(?!index\\.ts$)'),
+  },
+  // src/server's own top-level files (config.ts, startup.ts…).
+  { files: ['src/server/*.ts'], rules: facePattern('^\\./[^/.][^/]*/(?!index\\.ts$)') },
+  // A module's files, at each depth: another module's files are out of reach, its own are not.
+  ...SERVER_MODULES.flatMap((name) =>
+    [0, 1, 2, 3].map((depth) => ({
+      files: [`src/server/${name}/${'*/'.repeat(depth)}*.ts`],
+      rules: facePattern(`^(\\.\\./){${depth + 1}}(?!${name}/)[^/.][^/]*/(?!index\\.ts$)`),
+    })),
+  ),
+];
 
 export default defineConfig(
   { ignores: ['dist/', '.astro/', 'node_modules/', 'data/', 'coverage/'] },
@@ -42,4 +76,5 @@ export default defineConfig(
       ],
     },
   },
+  ...serverFaces,
 );

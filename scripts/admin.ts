@@ -9,7 +9,7 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createOrResetStaff, listStaff, StaffAccountError } from '../src/server/auth/accounts.ts';
+import { createOrResetStaff, listStaff, StaffAccountError } from '../src/server/auth/index.ts';
 import { ConfigError } from '../src/server/config.ts';
 import { closeDb, getDb, migrateToLatest } from '../src/server/db/index.ts';
 import { formatStaffDateTime } from '../src/domain/dates.ts';

@@ -30,8 +30,8 @@ import {
 } from '../src/server/db/index.ts';
 import { INCIDENT_STATES } from '../src/domain/incidents.ts';
 import { incidentPath, ROUTES } from '../src/routes.ts';
-import { parseIncidentQuery } from '../src/server/incidents/query.ts';
-import { listIncidents } from '../src/server/incidents/search.ts';
+import { parseIncidentQuery } from '../src/server/incidents/index.ts';
+import { listIncidents } from '../src/server/incidents/index.ts';
 import { insertIncidents } from '../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
 import { benchCrm } from './bench/crm.ts';

@@ -43,7 +43,7 @@ import type { ImapFlow } from 'imapflow';
 import { parseConfig } from '../src/server/config.ts';
 import { migrateToLatest, openDatabase } from '../src/server/db/index.ts';
 import { createIncident } from '../src/server/incidents/index.ts';
-import type { MailBrand } from '../src/server/mail/templates.ts';
+import type { MailBrand } from '../src/server/mail/index.ts';
 import { startPrivateDovecot, type PrivateDovecot } from '../tests/support/dovecot.ts';
 import { inboundFixture, testMailbox, withMessageId } from '../tests/support/inbound.ts';
 import { MAIL_BRAND } from '../tests/support/mail-brand.ts';

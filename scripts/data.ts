@@ -10,8 +10,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { exportCsv, exportData } from '../src/server/data/export.ts';
-import { importData, type ImportRefusal, type ImportSummary } from '../src/server/data/import.ts';
+import { exportCsv, exportData } from '../src/server/data/index.ts';
+import { importData, type ImportRefusal, type ImportSummary } from '../src/server/data/index.ts';
 import { closeDb, getDb } from '../src/server/db/index.ts';
 import { prepareDatabase } from '../src/server/startup.ts';
 

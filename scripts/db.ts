@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { ConfigError, getConfig } from '../src/server/config.ts';
-import { backupFileName, backupSqlite, postgresBackupCommands } from '../src/server/db/backup.ts';
+import { backupFileName, backupSqlite, postgresBackupCommands } from '../src/server/db/index.ts';
 import { closeDb, getDbHandle, migrateToLatest } from '../src/server/db/index.ts';
 
 const [command, argument] = process.argv.slice(2);

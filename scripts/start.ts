@@ -6,19 +6,19 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { beaconHandler, countablePaths } from '../src/server/analytics/beacon.ts';
+import { beaconHandler, countablePaths } from '../src/server/analytics/index.ts';
 import { ConfigError, getConfig } from '../src/server/config.ts';
-import { startPublicPages, type PublicPages } from '../src/server/content/public-pages.ts';
+import { startPublicPages, type PublicPages } from '../src/server/content/index.ts';
 import { closeDb, getDb } from '../src/server/db/index.ts';
-import { compressed } from '../src/server/http/compress.ts';
-import { warnOnUntrustedProxy } from '../src/server/http/proxy-warning.ts';
-import { loggedRequests } from '../src/server/http/request-log.ts';
-import { secureHandler } from '../src/server/http/security.ts';
-import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/static-files.ts';
-import { inboundMailHandler } from '../src/server/channels/mail/webhook.ts';
+import { compressed } from '../src/server/http/index.ts';
+import { warnOnUntrustedProxy } from '../src/server/http/index.ts';
+import { loggedRequests } from '../src/server/http/index.ts';
+import { secureHandler } from '../src/server/http/index.ts';
+import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/index.ts';
+import { inboundMailHandler } from '../src/server/channels/index.ts';
 import { setRenderSecret } from '../src/lib/site-fragments.ts';
 import { getLogger } from '../src/server/log.ts';
-import { closeLiveStreams } from '../src/server/live/hub.ts';
+import { closeLiveStreams } from '../src/server/live/index.ts';
 import { isHelpSearchUrl } from '../src/routes.ts';
 import {
   ensureFirstStaffAccount,

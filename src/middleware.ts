@@ -14,7 +14,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { ACTIONS_PREFIX, isStaffEndpoint, isStaffPage } from './routes.ts';
 import { STAFF_ACTION_NAMES } from './actions/staff/index.ts';
 import { runFormAction } from './actions/form.ts';
-import { staffOrRefusal } from './server/auth/guard.ts';
+import { staffOrRefusal } from './server/auth/index.ts';
 
 /** A staff action's name (told by its definition), from its RPC path or a page's `?_action=`. */
 function isStaffAction(name: string | null): boolean {

@@ -34,8 +34,8 @@ import {
   withSearchPath,
 } from '../../src/server/db/index.ts';
 import { postgresProblem } from '../../tests/support/templates.ts';
-import { clientRow } from '../../src/server/db/rows.ts';
-import { countIncidentsByState } from '../../src/server/incidents/search.ts';
+import { clientRow } from '../../src/server/db/index.ts';
+import { countIncidentsByState } from '../../src/server/incidents/index.ts';
 import { insertIncidents } from '../../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer } from '../../tests/support/server.ts';
 

@@ -2,7 +2,7 @@
  * Content the benchmarks publish before measuring: a fresh database has the imported blog articles
  * but no help article (bench:web, bench:load).
  */
-import { createArticle, publishArticle } from '../../src/server/content/articles.ts';
+import { createArticle, publishArticle } from '../../src/server/content/index.ts';
 import { openDatabase } from '../../src/server/db/index.ts';
 
 /** A help article as staff would write it, published before the run (a fresh database has none). */

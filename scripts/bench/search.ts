@@ -33,7 +33,7 @@ import {
   type DbEngine,
 } from '../../src/server/db/index.ts';
 import { postgresProblem } from '../../tests/support/templates.ts';
-import { clientRow, contactMessageRow } from '../../src/server/db/rows.ts';
+import { clientRow, contactMessageRow } from '../../src/server/db/index.ts';
 import { searchEverything } from '../../src/server/search/index.ts';
 import { insertIncidents } from '../../tests/support/factories.ts';
 import { ROOT, signInFirstStaff, startServer } from '../../tests/support/server.ts';

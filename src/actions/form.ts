@@ -20,7 +20,7 @@ import {
 } from 'astro:actions';
 import type { APIContext, AstroGlobal, MiddlewareNext } from 'astro';
 import { ROUTES } from '../routes.ts';
-import { seeOther } from '../server/http/see-other.ts';
+import { seeOther } from '../server/http/index.ts';
 import { echoedValues, fieldErrors } from './form-fields.ts';
 import { takeUploads } from './uploads.ts';
 

@@ -12,10 +12,10 @@ import {
 } from '../domain/forms/common.ts';
 import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
-import { checkFormStamp } from '../server/http/form-stamp.ts';
+import { checkFormStamp } from '../server/http/index.ts';
 import { getLogger } from '../server/log.ts';
-import { withinCounterLimit, withinRateLimit } from '../server/limits/first-line.ts';
-import { clientNetworkOf } from '../server/http/client-network.ts';
+import { withinCounterLimit, withinRateLimit } from '../server/limits/index.ts';
+import { clientNetworkOf } from '../server/http/index.ts';
 
 export const TOO_FAST_MESSAGE = 'No pudimos procesar el envío. Espera unos segundos e inténtalo de nuevo.';
 /**

@@ -11,7 +11,7 @@ import { ActionError, defineAction } from 'astro:actions';
 import { CONTACT_MESSAGES, contactFormSchema } from '../domain/forms/contact.ts';
 import { INCIDENT_MESSAGES, incidentFormSchema } from '../domain/forms/incident.ts';
 import { RATING_MESSAGES, ratingFormSchema } from '../domain/forms/rating.ts';
-import { rateResolution } from '../server/incidents/rating.ts';
+import { rateResolution } from '../server/incidents/index.ts';
 import {
   answerFormSchema,
   FOLLOW_UP_CLOSED_MESSAGE,
@@ -21,7 +21,7 @@ import {
 import { getConfig } from '../server/config.ts';
 import { saveContactMessage } from '../server/contact/index.ts';
 import { getDb } from '../server/db/index.ts';
-import { answerFromVisitor, FollowUpClosedError } from '../server/incidents/conversation.ts';
+import { answerFromVisitor, FollowUpClosedError } from '../server/incidents/index.ts';
 import { createIncident, IncidentNumbersExhaustedError, trackIncident } from '../server/incidents/index.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';

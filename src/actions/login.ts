@@ -9,9 +9,9 @@
 import { defineAction } from 'astro:actions';
 import { ROUTES } from '../routes.ts';
 import { TWO_STEP_LOCK } from '../server/auth/index.ts';
-import { signInStaff, verifyStaffCode } from '../server/auth/login.ts';
-import { STAFF_REFUSALS } from '../server/http/refusals.ts';
-import { clientIpOf } from '../server/http/client-network.ts';
+import { signInStaff, verifyStaffCode } from '../server/auth/index.ts';
+import { STAFF_REFUSALS } from '../server/http/index.ts';
+import { clientIpOf } from '../server/http/index.ts';
 import { getLogger } from '../server/log.ts';
 import { field, refuse, seeOtherTo, sendCookies } from './form.ts';
 

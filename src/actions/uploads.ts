@@ -16,18 +16,18 @@ import {
   MAX_SUBMISSION_BYTES,
   UPLOAD_ACTIONS,
 } from '../domain/attachments.ts';
-import { getAuthSecret } from '../server/auth/secret.ts';
-import { keepFiles, keptFilesOf } from '../server/attachments/kept.ts';
+import { getAuthSecret } from '../server/auth/index.ts';
+import { keepFiles, keptFilesOf } from '../server/attachments/index.ts';
 import { ACTIONS_PREFIX } from '../routes.ts';
 import { getConfig } from '../server/config.ts';
 import { getDb } from '../server/db/index.ts';
-import { storeBlobs } from '../server/attachments/blob-store.ts';
-import { UploadPace } from '../server/attachments/pace.ts';
-import { prepareFiles, type PreparedFile } from '../server/attachments/files.ts';
-import { publicUploadFits, reservePublicUpload } from '../server/attachments/budget.ts';
-import { isMultipart, readUploadForm } from '../server/attachments/upload.ts';
+import { storeBlobs } from '../server/attachments/index.ts';
+import { UploadPace } from '../server/attachments/index.ts';
+import { prepareFiles, type PreparedFile } from '../server/attachments/index.ts';
+import { publicUploadFits, reservePublicUpload } from '../server/attachments/index.ts';
+import { isMultipart, readUploadForm } from '../server/attachments/index.ts';
 import { getLogger } from '../server/log.ts';
-import { clientNetworkOf } from '../server/http/client-network.ts';
+import { clientNetworkOf } from '../server/http/index.ts';
 import { refuse } from './form.ts';
 import { requireHuman, requireWithinRateLimit } from './guards.ts';
 

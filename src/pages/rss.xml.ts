@@ -1,7 +1,7 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
 import { getConfig } from '../server/config.ts';
-import { blogArticlesView } from '../server/views/content.ts';
+import { blogArticlesView } from '../server/views/index.ts';
 
 /** On demand, rendered once per change of the content and answered from memory (docs/decisions/0019). */
 export const prerender = false;

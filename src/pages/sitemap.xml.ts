@@ -6,7 +6,7 @@ import type { APIRoute } from 'astro';
 import { isoDay } from '../components/blog/format-date.ts';
 import { PUBLIC_PAGES, ROUTES } from '../routes.ts';
 import { getConfig } from '../server/config.ts';
-import { blogArticlesView, helpArticlesView } from '../server/views/content.ts';
+import { blogArticlesView, helpArticlesView } from '../server/views/index.ts';
 
 /** On demand, rendered once per change of the content and answered from memory (docs/decisions/0019). */
 export const prerender = false;

@@ -2,21 +2,21 @@
  * What the server process does around serving requests: before it listens (migrations) and while it
  * runs (background workers). Used by `scripts/start.ts`; kept free of HTTP so it is tested directly.
  */
-import { purgeUnusedBlobs } from './attachments/kept.ts';
-import { importMarkdownArticles } from './content/markdown-import.ts';
-import { importAnnouncements, importClientLogos } from './content/site-import.ts';
+import { purgeUnusedBlobs } from './attachments/index.ts';
+import { importMarkdownArticles } from './content/index.ts';
+import { importAnnouncements, importClientLogos } from './content/index.ts';
 import { getDbHandle, migrateToLatest } from './db/index.ts';
 import { getLogger } from './log.ts';
-import { writeFirstPassword } from './auth/first-password.ts';
-import { ensureInitialStaff } from './auth/accounts.ts';
+import { writeFirstPassword } from './auth/index.ts';
+import { ensureInitialStaff } from './auth/index.ts';
 import { closePageViews } from './analytics/index.ts';
 import { purgeOldEventsIfDue } from './audit/index.ts';
 import { getConfig } from './config.ts';
-import { overdueChecker } from './incidents/clock.ts';
-import { sendStaffDigestIfDue } from './incidents/notices.ts';
-import { startMailboxPoller } from './channels/mail/imap.ts';
-import { inboundSettings } from './channels/intake.ts';
-import { purgeOldOriginalsIfDue } from './channels/mail/original.ts';
+import { overdueChecker } from './incidents/index.ts';
+import { sendStaffDigestIfDue } from './incidents/index.ts';
+import { startMailboxPoller } from './channels/index.ts';
+import { inboundSettings } from './channels/index.ts';
+import { purgeOldOriginalsIfDue } from './channels/index.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -16,7 +16,7 @@ import {
   type ClientFieldName,
 } from '../../domain/forms/client.ts';
 import { adminClientPath, ROUTES } from '../../routes.ts';
-import { staffActor } from '../../server/auth/guard.ts';
+import { staffActor } from '../../server/auth/index.ts';
 import {
   addClientNote,
   createClient,
@@ -32,12 +32,12 @@ import {
   signUpload,
   uploadNonce,
   verifyUpload,
-} from '../../server/clients/csv.ts';
+} from '../../server/clients/index.ts';
 import {
   ClientNotFoundError,
   deliverWelcomeMail,
   sendWelcome as sendWelcomeMail,
-} from '../../server/clients/welcome.ts';
+} from '../../server/clients/index.ts';
 import { getDb } from '../../server/db/index.ts';
 import { getLogger } from '../../server/log.ts';
 import { field, fieldErrors, readForm, refuse, seeOtherTo } from '../form.ts';

@@ -6,8 +6,8 @@
 import { ActionError, defineAction, type ActionAPIContext } from 'astro:actions';
 import type { AuditActor } from '../../server/audit/index.ts';
 import { requireStaff, type StaffMember } from '../../server/auth/index.ts';
-import { staffActor } from '../../server/auth/guard.ts';
-import { STAFF_REFUSALS } from '../../server/http/refusals.ts';
+import { staffActor } from '../../server/auth/index.ts';
+import { STAFF_REFUSALS } from '../../server/http/index.ts';
 import { actionFailed } from '../guards.ts';
 
 export const INTERNAL_MESSAGE = 'Error interno del servidor.';

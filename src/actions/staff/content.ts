@@ -25,13 +25,13 @@ import {
   updateArticle,
   type Article,
   type ArticleOutcome,
-} from '../../server/content/articles.ts';
-import { contentSettled } from '../../server/content/changes.ts';
-import { createPreviewLink, PREVIEW_PARAM } from '../../server/content/preview.ts';
+} from '../../server/content/index.ts';
+import { contentSettled } from '../../server/content/index.ts';
+import { createPreviewLink, PREVIEW_PARAM } from '../../server/content/index.ts';
 import { getConfig } from '../../server/config.ts';
 import { getDb } from '../../server/db/index.ts';
-import { renderArticleHtml } from '../../server/content/render.ts';
-import { ArticleImageRefusal, processArticleImage, storeArticleImage } from '../../server/content/images.ts';
+import { renderArticleHtml } from '../../server/content/index.ts';
+import { ArticleImageRefusal, processArticleImage, storeArticleImage } from '../../server/content/index.ts';
 import {
   ARTICLE_IMAGE_MAX_BYTES,
   ARTICLE_IMAGE_MESSAGES,

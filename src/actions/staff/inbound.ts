@@ -6,8 +6,8 @@
  */
 import { ROUTES } from '../../routes.ts';
 import { getDb } from '../../server/db/index.ts';
-import { inboundSettings } from '../../server/channels/intake.ts';
-import { discardRefused, openIncidentFromRefused } from '../../server/channels/refused.ts';
+import { inboundSettings } from '../../server/channels/index.ts';
+import { discardRefused, openIncidentFromRefused } from '../../server/channels/index.ts';
 import { getLogger } from '../../server/log.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';
 import { staffForm } from './common.ts';

@@ -18,16 +18,16 @@ import {
   type IncidentState,
 } from '../../domain/incidents.ts';
 import { incidentPath, ROUTES } from '../../routes.ts';
-import { staffActor } from '../../server/auth/guard.ts';
+import { staffActor } from '../../server/auth/index.ts';
 import type { StaffMember } from '../../server/auth/index.ts';
 import { getConfig } from '../../server/config.ts';
-import { namedHistory, staffNames } from '../../server/auth/names.ts';
+import { namedHistory, staffNames } from '../../server/auth/index.ts';
 import { getDb } from '../../server/db/index.ts';
 import {
   AssigneeNotFoundError,
   assignIncident,
   type AssignmentOutcome,
-} from '../../server/incidents/assignment.ts';
+} from '../../server/incidents/index.ts';
 import {
   acceptUnverifiedAnswer,
   addNote,
@@ -35,10 +35,10 @@ import {
   incidentByNumber,
   replyToVisitor,
   type ReplyMailOutcome,
-} from '../../server/incidents/conversation.ts';
+} from '../../server/incidents/index.ts';
 import { IncidentNotFoundError } from '../../server/incidents/index.ts';
-import { setIncidentPriority } from '../../server/incidents/priority.ts';
-import { setIncidentState } from '../../server/incidents/state.ts';
+import { setIncidentPriority } from '../../server/incidents/index.ts';
+import { setIncidentState } from '../../server/incidents/index.ts';
 import { getLogger } from '../../server/log.ts';
 import { mailBrand } from '../../server/mail/index.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';

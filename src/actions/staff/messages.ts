@@ -4,7 +4,7 @@
  */
 import { messageViewQuery, parseMessageView } from '../../domain/messages.ts';
 import { ROUTES } from '../../routes.ts';
-import { setMessageHandled } from '../../server/contact/inbox.ts';
+import { setMessageHandled } from '../../server/contact/index.ts';
 import { getDb } from '../../server/db/index.ts';
 import { getLogger } from '../../server/log.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';

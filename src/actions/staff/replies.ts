@@ -10,7 +10,7 @@ import { z } from 'astro/zod';
 import { SAVED_REPLY_MESSAGES } from '../../domain/saved-replies.ts';
 import { ROUTES } from '../../routes.ts';
 import { getDb } from '../../server/db/index.ts';
-import { incidentByNumber } from '../../server/incidents/conversation.ts';
+import { incidentByNumber } from '../../server/incidents/index.ts';
 import { mailBrand } from '../../server/mail/index.ts';
 import {
   createSavedReply,

@@ -7,7 +7,7 @@
 import { responseTimesFromForm } from '../../domain/response-times.ts';
 import { ROUTES } from '../../routes.ts';
 import { getDb } from '../../server/db/index.ts';
-import { saveResponseTimes } from '../../server/incidents/clock.ts';
+import { saveResponseTimes } from '../../server/incidents/index.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';
 import { staffForm } from './common.ts';
 

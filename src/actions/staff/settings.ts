@@ -14,7 +14,7 @@ import {
   endStaffSession,
   PASSWORD_MESSAGES,
   renameStaff,
-} from '../../server/auth/settings.ts';
+} from '../../server/auth/index.ts';
 import {
   confirmTwoStep,
   disableTwoStep,
@@ -22,10 +22,10 @@ import {
   startTwoStep,
   TWO_STEP_MESSAGES,
   type TwoStepErrors,
-} from '../../server/auth/two-step.ts';
-import { staffNameProblem } from '../../server/auth/names.ts';
+} from '../../server/auth/index.ts';
+import { staffNameProblem } from '../../server/auth/index.ts';
 import { getDb } from '../../server/db/index.ts';
-import { clientIpOf } from '../../server/http/client-network.ts';
+import { clientIpOf } from '../../server/http/index.ts';
 import { field, refuse, seeOtherTo, sendCookies } from '../form.ts';
 import { staffForm } from './common.ts';
 

@@ -21,8 +21,8 @@ import {
   deleteAnnouncement,
   updateAnnouncement,
   type VersionedOutcome,
-} from '../../server/content/announcements.ts';
-import { contentSettled } from '../../server/content/changes.ts';
+} from '../../server/content/index.ts';
+import { contentSettled } from '../../server/content/index.ts';
 import {
   createClientLogo,
   deleteClientLogo,
@@ -30,8 +30,8 @@ import {
   reorderClientLogos,
   setClientLogoVisible,
   updateClientLogo,
-} from '../../server/content/client-logos.ts';
-import { prepareLogoImage, type LogoImage } from '../../server/content/logo-image.ts';
+} from '../../server/content/index.ts';
+import { prepareLogoImage, type LogoImage } from '../../server/content/index.ts';
 import { getDb } from '../../server/db/index.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';
 import { staffForm } from './common.ts';

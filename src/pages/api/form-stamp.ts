@@ -4,7 +4,7 @@
  * those pages was made at build time. Same-origin GET only; never cached; nothing is stored.
  */
 import type { APIRoute } from 'astro';
-import { newFormStamp } from '../../server/http/form-stamp.ts';
+import { newFormStamp } from '../../server/http/index.ts';
 
 export const prerender = false;
 

@@ -12,7 +12,7 @@ import {
   storeWebhookMail,
   WEBHOOK_ANSWERS,
   type WebhookAnswer,
-} from '../../server/channels/mail/webhook.ts';
+} from '../../server/channels/index.ts';
 import { getLogger } from '../../server/log.ts';
 
 export const prerender = false;

@@ -6,8 +6,8 @@
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
 import { articlePath } from '../../routes.ts';
-import { countablePaths, countBeacon } from '../../server/analytics/beacon.ts';
-import { clientNetworkOf } from '../../server/http/client-network.ts';
+import { countablePaths, countBeacon } from '../../server/analytics/index.ts';
+import { clientNetworkOf } from '../../server/http/index.ts';
 
 export const prerender = false;
 

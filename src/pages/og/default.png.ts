@@ -12,7 +12,7 @@ import {
   cardLogo,
   cardPng,
   escapeXml,
-} from '../../server/content/social-card.ts';
+} from '../../server/content/index.ts';
 
 export const prerender = true;
 

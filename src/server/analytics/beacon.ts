@@ -9,10 +9,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPublicPage, PUBLIC_PAGES, ROUTES } from '../../routes.ts';
 import { getDb } from '../db/index.ts';
-import { clientNetwork } from '../http/client-network.ts';
-import { MemoryLimiter } from '../limits/memory.ts';
+import { clientNetwork } from '../http/index.ts';
+import { MemoryLimiter } from '../limits/index.ts';
 import { getLogger } from '../log.ts';
-import { resolveClientIp } from '../http/client-ip.ts';
+import { resolveClientIp } from '../http/index.ts';
 import { FloodBrake } from './flood-brake.ts';
 import { bufferPageView } from './index.ts';
 

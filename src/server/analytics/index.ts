@@ -153,3 +153,5 @@ export async function mostViewedPages(
     .execute();
   return rows.map((row) => ({ path: row.path, views: Number(row.views) }));
 }
+
+export { beaconHandler, countBeacon, countablePaths } from './beacon.ts';

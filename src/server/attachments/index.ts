@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
-import type { Database } from '../db/schema.ts';
-import type { MailAttachment } from '../mail/types.ts';
-import { incidentIdByToken, shownToCustomer } from '../incidents/follow-up.ts';
+import type { Database } from '../db/index.ts';
+import type { MailAttachment } from '../mail/index.ts';
+import { incidentIdByToken, shownToCustomer } from '../incidents/index.ts';
 import { IMAGE_TYPES, type PreparedFile, type RefusedFile } from './files.ts';
 
 export { attachmentsByEntry, droppedText } from './list.ts';
@@ -206,3 +206,9 @@ export async function mailAttachmentsOfEntry(trx: Writer, entryId: number): Prom
 /** How many bytes `ids`' blobs hold (the daily public total counts what was stored). */
 export const totalSize = (files: readonly PreparedFile[]) =>
   files.reduce((sum, file) => sum + (file.size ?? file.data.byteLength), 0);
+
+export { SQLITE_BLOB_WRITER_SOURCE, storeBlobs, type BlobWriter } from './blob-store.ts';
+export { publicUploadFits, reservePublicUpload } from './budget.ts';
+export { keepFiles, keptFilesOf, purgeUnusedBlobs } from './kept.ts';
+export { UploadPace } from './pace.ts';
+export { isMultipart, readUploadForm } from './upload.ts';

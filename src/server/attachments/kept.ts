@@ -9,7 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../db/index.ts';
 import { storeBlobs } from './blob-store.ts';
 import type { PreparedFile } from './files.ts';
 import type { KeptFile } from '../../domain/attachments.ts';

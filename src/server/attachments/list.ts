@@ -1,7 +1,7 @@
 /** The attachments of an incident as its timelines show them (no bytes). */
 import type { Kysely } from 'kysely';
 import type { AttachmentView } from '../../domain/attachments.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../db/index.ts';
 
 type Db = Kysely<Database>;
 

@@ -5,13 +5,13 @@
  * background loop at most once an hour ({@link purgeOldEventsIfDue}).
  */
 import { formatStaffDateTime } from '../../domain/dates.ts';
-import { nameByEmail, staffNames } from '../auth/names.ts';
+import { nameByEmail, staffNames } from '../auth/index.ts';
 import { auditActionLabel, type AuditAction } from '../../domain/audit.ts';
 import { CLIENT_FIELDS, projectStateLabel } from '../../domain/forms/client.ts';
 import { adminClientPath, incidentPath, ROUTES } from '../../routes.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
-import type { AuditEvent } from '../db/schema.ts';
+import type { AuditEvent } from '../db/index.ts';
 
 export type { AuditEvent };
 

@@ -6,10 +6,10 @@
  * module writes.
  */
 import { ACTIONS_PREFIX, ROUTES } from '../../routes.ts';
-import { actionErrorBody, STAFF_REFUSALS } from '../http/refusals.ts';
+import { actionErrorBody, STAFF_REFUSALS } from '../http/index.ts';
 import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
-import { clientNetworkOf, type RequestClient } from '../http/client-network.ts';
+import { clientNetworkOf, type RequestClient } from '../http/index.ts';
 import { requireStaff, type StaffMember } from './index.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */

@@ -186,7 +186,7 @@ export function isStaffEmail(email: string, config: Config = getConfig()): boole
   return config.ADMIN_EMAILS.includes(email.trim().toLowerCase());
 }
 
-export { resolveClientIp } from '../http/client-ip.ts';
+export { resolveClientIp } from '../http/index.ts';
 
 /** A copy of the request headers carrying our trusted client IP (and no visitor-supplied one). */
 export function withClientIp(headers: Headers, ip: string): Headers {
@@ -302,3 +302,48 @@ export async function requireStaff(
     },
   };
 }
+
+export { StaffAccountError, createOrResetStaff, ensureInitialStaff, listStaff } from './accounts.ts';
+export { writeFirstPassword } from './first-password.ts';
+export {
+  IDLE_MESSAGE,
+  requireStaffApi,
+  requireStaffPage,
+  signedInStaff,
+  staffActor,
+  staffOrRefusal,
+  type GuardContext,
+} from './guard.ts';
+export { signInStaff, signOutStaff, verifyStaffCode } from './login.ts';
+export {
+  STAFF_NAME_MAX,
+  nameByEmail,
+  namedHistory,
+  staffDisplayName,
+  staffNameProblem,
+  staffNames,
+} from './names.ts';
+export { getAuthSecret } from './secret.ts';
+export {
+  PASSWORD_FIELDS,
+  PASSWORD_MESSAGES,
+  changeStaffPassword,
+  endOtherStaffSessions,
+  endStaffSession,
+  listStaffSessions,
+  renameStaff,
+  type PasswordErrors,
+  type PasswordField,
+} from './settings.ts';
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './strength.ts';
+export {
+  TWO_STEP_MESSAGES,
+  confirmTwoStep,
+  disableTwoStep,
+  pendingEnrolment,
+  recoveryCodesFile,
+  sessionTokenOf,
+  startTwoStep,
+  type Enrolment,
+  type TwoStepErrors,
+} from './two-step.ts';

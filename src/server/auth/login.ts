@@ -19,11 +19,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { recordEvent } from '../audit/index.ts';
 import { getConfig, type Config } from '../config.ts';
 import { getDb, type Db } from '../db/index.ts';
-import { clientNetwork } from '../http/client-network.ts';
-import { clearHits, reserveHit } from '../limits/counters.ts';
-import { processLimits, withinCounterLimit } from '../limits/first-line.ts';
-import type { MemoryLimiter } from '../limits/memory.ts';
-import { endLiveSession } from '../live/hub.ts';
+import { clientNetwork } from '../http/index.ts';
+import { clearHits, reserveHit } from '../limits/index.ts';
+import { processLimits, withinCounterLimit } from '../limits/index.ts';
+import type { MemoryLimiter } from '../limits/index.ts';
+import { endLiveSession } from '../live/index.ts';
 import { getLogger } from '../log.ts';
 import {
   AUTH_BASE_PATH,

@@ -26,7 +26,7 @@ import { symmetricDecrypt } from 'better-auth/crypto';
 import { loadQRCode } from '../on-first-use.ts';
 import { recordEvent } from '../audit/index.ts';
 import { getDb, type Db } from '../db/index.ts';
-import { clearHits, reserveHit } from '../limits/counters.ts';
+import { clearHits, reserveHit } from '../limits/index.ts';
 import { getLogger } from '../log.ts';
 import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './index.ts';
 import { MAX_PASSWORD_LENGTH } from './strength.ts';

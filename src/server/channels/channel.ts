@@ -21,8 +21,8 @@ import type { ChannelId } from '../../domain/channels.ts';
 import type { IncidentState } from '../../domain/incidents.ts';
 import type { IncomingFile } from '../attachments/index.ts';
 import type { Db } from '../db/index.ts';
-import type { Database, Incident, InboundOutcome } from '../db/schema.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import type { Database, Incident, InboundOutcome } from '../db/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 import type { StagedOriginal } from './mail/mime-worker.ts';
 import type { MailReport } from './mail/reports.ts';
 

@@ -7,9 +7,9 @@
  * it after the commit and retries with back-off. The desk never names a channel.
  */
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { MailBrand } from '../mail/templates.ts';
-import { wakeMailWorkers } from '../mail/outbox.ts';
+import type { Database } from '../db/index.ts';
+import type { MailBrand } from '../mail/index.ts';
+import { wakeMailWorkers } from '../mail/index.ts';
 import type { CustomerNotice, NoticeOutcome } from './channel.ts';
 import { channelOf } from './registry.ts';
 

@@ -6,7 +6,7 @@
 import { TZDate } from '@date-fns/tz';
 import { TIME_ZONE } from '../../domain/dates.ts';
 import type { Db } from '../db/index.ts';
-import type { InboundOutcome } from '../db/schema.ts';
+import type { InboundOutcome } from '../db/index.ts';
 import { IMAP_POLLER } from './mail/imap.ts';
 
 export interface PollStatus {

@@ -19,11 +19,11 @@ import {
   type ProjectState,
 } from '../../domain/forms/client.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
-import { getAuthSecret } from '../auth/secret.ts';
+import { getAuthSecret } from '../auth/index.ts';
 import { toCsv, unFormulaSafe } from '../csv.ts';
-import { isPostgres } from '../db/engine.ts';
+import { isPostgres } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
-import { clientRow } from '../db/rows.ts';
+import { clientRow } from '../db/index.ts';
 import { clientWarnings, normalizeDominicanPhone } from './index.ts';
 import { rncKey, rncKeySql } from './match.ts';
 

@@ -16,9 +16,9 @@ import {
 import type { MeetingEventKind } from '../../domain/forms/meeting.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import { likeContains } from '../db/like.ts';
-import { clientEditRow, clientRow } from '../db/rows.ts';
-import type { Client, ClientEvent } from '../db/schema.ts';
+import { likeContains } from '../db/index.ts';
+import { clientEditRow, clientRow } from '../db/index.ts';
+import type { Client, ClientEvent } from '../db/index.ts';
 import { normalizeForSearch } from '../text.ts';
 
 const DO_AREA_CODES = ['809', '829', '849'];
@@ -486,3 +486,18 @@ export async function clientTimeline(db: Db, id: number): Promise<ClientTimeline
   entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return entries.slice(0, TIMELINE_LIMIT);
 }
+
+export {
+  IMPORT_MAX_ROWS,
+  ImportRefusal,
+  checkImportSize,
+  clientsCsv,
+  importClients,
+  previewImport,
+  signUpload,
+  uploadNonce,
+  verifyUpload,
+  type ImportRowStatus,
+} from './csv.ts';
+export { clientIncidents, incidentClients, type ClientIncident } from './match.ts';
+export { ClientNotFoundError, deliverWelcomeMail, sendWelcome } from './welcome.ts';

@@ -6,7 +6,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { IncidentState } from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
-import { EMAIL_KEY_SQL, RNC_KEY_SQL } from '../db/migrations/0018_client_match_indexes.ts';
+import { EMAIL_KEY_SQL, RNC_KEY_SQL } from '../db/index.ts';
 import { normalizeForSearch } from '../text.ts';
 
 /** The RNC as matched: the search copy (`rnc_norm`) without dashes, spaces and dots. */

@@ -11,7 +11,7 @@ import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { getLogger } from '../log.ts';
 import { mailBrand, sendNow } from '../mail/index.ts';
-import { welcomeMail, type WelcomeMailData } from '../mail/welcome-mail.ts';
+import { welcomeMail, type WelcomeMailData } from '../mail/index.ts';
 import type { ClientRecord } from '../../domain/forms/client.ts';
 import { getClient, markWelcomeSent } from './index.ts';
 

@@ -15,7 +15,7 @@ import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import { recordLiveEvent } from '../live/index.ts';
-import type { ContactMessage } from '../db/schema.ts';
+import type { ContactMessage } from '../db/index.ts';
 import { searchCondition } from '../search/index.ts';
 
 export const MESSAGE_PAGE_SIZE = 20;

@@ -8,17 +8,17 @@
  */
 import { looksLikeEmail } from '../../domain/email.ts';
 import type { Db } from '../db/index.ts';
-import { contactMessageRow } from '../db/rows.ts';
-import type { ContactMessage } from '../db/schema.ts';
+import { contactMessageRow } from '../db/index.ts';
+import type { ContactMessage } from '../db/index.ts';
 import {
   DEFAULT_VISITOR_MAIL_DAILY_CAP,
   reserveVisitorMail,
   type VisitorMailRefusal,
-} from '../incidents/notices.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
+} from '../incidents/index.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
 import { recordLiveEvent } from '../live/index.ts';
-import { contactConfirmationMail, contactStaffNoticeMail } from '../mail/contact-mails.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import { contactConfirmationMail, contactStaffNoticeMail } from '../mail/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 
 export type ContactFields = Pick<ContactMessage, 'name' | 'email' | 'message'>;
 
@@ -97,3 +97,5 @@ export async function insertImportedMessage(trx: Db, message: ImportedContactMes
   await trx.insertInto('contactMessages').values(contactMessageRow(message)).execute();
   return true;
 }
+
+export { countPendingMessages, exportMessagesCsv, listMessages, setMessageHandled } from './inbox.ts';

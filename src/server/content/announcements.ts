@@ -17,7 +17,7 @@ import { santoDomingoToday } from '../../domain/forms/meeting.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Selectable } from 'kysely';
-import type { AnnouncementsTable } from '../db/schema.ts';
+import type { AnnouncementsTable } from '../db/index.ts';
 import { contentChanged } from './changes.ts';
 import { versionedWrite, type VersionedOutcome, type VersionedWrite } from './versioned.ts';
 

@@ -27,7 +27,7 @@ import {
 } from '../../domain/articles.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import type { ArticleRevisionRow, ArticleRow } from '../db/schema.ts';
+import type { ArticleRevisionRow, ArticleRow } from '../db/index.ts';
 import { contentChanged } from './changes.ts';
 
 export interface Article extends ArticleInput {

@@ -8,7 +8,7 @@
  * listeners live on `globalThis`, so the bundled server and the modules run from source share them.
  */
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../db/engine.ts';
+import { isPostgres } from '../db/index.ts';
 import { getLogger } from '../log.ts';
 
 /**

@@ -14,7 +14,7 @@
 import { changeMarks, marksOf } from './changes.ts';
 import { articlePathOf, isPublicAt } from '../../domain/articles.ts';
 import type { Db } from '../db/index.ts';
-import { foldWord, queryWords, termsOf } from '../search/terms.ts';
+import { foldWord, queryWords, termsOf } from '../search/index.ts';
 import { toArticle } from './articles.ts';
 
 /** Words a query about a problem is full of, which say nothing of its subject (folded: no accents). */

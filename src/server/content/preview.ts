@@ -14,7 +14,7 @@
 import { articlePathOf, isPublicAt, type ArticleKind } from '../../domain/articles.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import { hashLinkToken, isLinkToken, newLinkToken } from '../incidents/link-token.ts';
+import { hashLinkToken, isLinkToken, newLinkToken } from '../incidents/index.ts';
 import { articleById, articleBySlug, type Article } from './articles.ts';
 
 /** How long a private preview link opens the article. */

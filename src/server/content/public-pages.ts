@@ -16,7 +16,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { articlePathOf, hasServerCard, socialCardPathOf, type ArticleKind } from '../../domain/articles.ts';
 import { ROUTES } from '../../routes.ts';
-import { isPostgres } from '../db/engine.ts';
+import { isPostgres } from '../db/index.ts';
 import { searchPathOf, type Db } from '../db/index.ts';
 import { santoDomingoInstant, santoDomingoToday } from '../../domain/forms/meeting.ts';
 import {
@@ -27,7 +27,7 @@ import {
   substituteFragments,
   type FragmentName,
 } from '../../lib/site-fragments.ts';
-import { IMMUTABLE, renderedFile, type CachedFile } from '../http/static-files.ts';
+import { IMMUTABLE, renderedFile, type CachedFile } from '../http/index.ts';
 import { getLogger } from '../log.ts';
 import { nextPublishTime, publicArticles, publishDueArticles, type Article } from './articles.ts';
 import { changeMarks, CONTENT_CHANNEL_PREFIX, marksOf, onContentChange } from './changes.ts';

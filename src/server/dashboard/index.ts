@@ -29,7 +29,7 @@ import {
 import { TIME_ZONE } from '../../domain/dates.ts';
 import { localDay } from '../analytics/index.ts';
 import type { Db } from '../db/index.ts';
-import { isPostgres } from '../db/engine.ts';
+import { isPostgres } from '../db/index.ts';
 
 const WALL_CLOCK = new Intl.DateTimeFormat('en-US', {
   timeZone: TIME_ZONE,

@@ -14,16 +14,16 @@ import { CLIENT_FIELDS, type ClientEventKind, type ClientRecord } from '../../do
 import type { ExportedClock } from '../../domain/incident-clock.ts';
 import type { IncidentOrigin, IncidentPriority, IncidentRecord } from '../../domain/incidents.ts';
 import type { ClockTarget } from '../../domain/response-times.ts';
-import { clockColumnsOf } from '../incidents/clock.ts';
+import { clockColumnsOf } from '../incidents/index.ts';
 import { createHash } from 'node:crypto';
-import { articleFields, toArticle, toRevision } from '../content/articles.ts';
-import { voteCounts } from '../content/votes.ts';
+import { articleFields, toArticle, toRevision } from '../content/index.ts';
+import { voteCounts } from '../content/index.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
-import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
-import { historyText, loadHistories } from '../incidents/history.ts';
+import type { ClientMeeting, ContactMessage, InboundOutcome, IncidentEntryKind } from '../db/index.ts';
+import { historyText, loadHistories } from '../incidents/index.ts';
 import { toView as meetingView } from '../meetings/index.ts';
-import { originalGzip } from '../channels/mail/original.ts';
+import { originalGzip } from '../channels/index.ts';
 import { isChannelId, type ChannelId } from '../../domain/channels.ts';
 
 /** A reply, internal note or visitor answer; `authorEmail` is the staff author's, null for an answer. */

@@ -41,19 +41,19 @@ import {
 import { insertImportedClient } from '../clients/index.ts';
 import { insertImportedMessage } from '../contact/index.ts';
 import type { Db } from '../db/index.ts';
-import type { Database, InboundOutcome, IncidentEntryKind } from '../db/schema.ts';
-import { insertImportedIncident } from '../incidents/imported.ts';
+import type { Database, InboundOutcome, IncidentEntryKind } from '../db/index.ts';
+import { insertImportedIncident } from '../incidents/index.ts';
 import { insertImportedMeetings } from '../meetings/index.ts';
-import { writeOriginal } from '../channels/mail/original.ts';
+import { writeOriginal } from '../channels/index.ts';
 import { normalSavedReply, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, savedReplyProblems } from '../../domain/saved-replies.ts';
 import { clockFromExport } from '../../domain/incident-clock.ts';
-import { articleFieldsRow, recordRevision } from '../content/articles.ts';
+import { articleFieldsRow, recordRevision } from '../content/index.ts';
 import { ANNOUNCEMENT_LIMITS, checkAnnouncementForm, checkLogoForm, LOGO_LIMITS } from '../../domain/site-content.ts';
-import { prepareLogoImage } from '../content/logo-image.ts';
-import { CLIENT_ASSETS_DIR, declaredSvgSize } from '../content/site-import.ts';
+import { prepareLogoImage } from '../content/index.ts';
+import { CLIENT_ASSETS_DIR, declaredSvgSize } from '../content/index.ts';
 import { ARTICLE_LIMITS, ARTICLE_MESSAGES, checkArticleForm, isArticleKind, isArticleState, isSlug } from '../../domain/articles.ts';
 import { ARTICLE_IMAGE_KEY } from '../../domain/article-images.ts';
-import { newArticleImageKey } from '../content/images.ts';
+import { newArticleImageKey } from '../content/index.ts';
 import { FORM_ORIGIN, isChannelId, MAIL_CHANNEL } from '../../domain/channels.ts';
 
 /** Any of the accepted timestamp shapes → ISO 8601 UTC, or null when it is not a valid time. */

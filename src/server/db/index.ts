@@ -223,3 +223,28 @@ export async function closeDb(): Promise<void> {
   holder[DB_KEY] = undefined;
   await handle?.db.destroy();
 }
+
+export { backupFileName, backupSqlite, postgresBackupCommands } from './backup.ts';
+export { isPostgres } from './engine.ts';
+export { LIKE_WILDCARDS, likeContains } from './like.ts';
+export { EMAIL_KEY_SQL, RNC_KEY_SQL } from './migrations/0018_client_match_indexes.ts';
+export { clientEditRow, clientRow, contactMessageRow, incidentRow } from './rows.ts';
+export {
+  type AnnouncementsTable,
+  type ArticleRevisionRow,
+  type ArticleRow,
+  type AuditEvent,
+  type Client,
+  type ClientEvent,
+  type ClientMeeting,
+  type ContactMessage,
+  type Database,
+  type InboundOutcome,
+  type Incident,
+  type IncidentAssignment,
+  type IncidentEntry,
+  type IncidentEntryKind,
+  type IncidentPriorityChange,
+  type OutboxMail,
+  type SavedReply,
+} from './schema.ts';

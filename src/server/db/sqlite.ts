@@ -19,7 +19,7 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
-import { indexTerms } from '../search/terms.ts';
+import { indexTerms } from '../search/index.ts';
 
 /** Opens (creating when needed) a SQLite file with the settings every connection of ours uses. */
 export function openSqlite(path: string): DatabaseSync {

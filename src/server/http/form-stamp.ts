@@ -8,7 +8,7 @@
  * `ROUTES.formStamp` (src/pages/api/form-stamp.ts) when the form is first used.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { getAuthSecret } from '../auth/secret.ts';
+import { getAuthSecret } from '../auth/index.ts';
 
 /** A stamp older than this is refused: the visitor is asked to reload the page. */
 export const FORM_STAMP_MAX_AGE_MS = 24 * 60 * 60 * 1000;

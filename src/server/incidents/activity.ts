@@ -8,8 +8,8 @@
 import type { Transaction } from 'kysely';
 import type { AuditAction } from '../../domain/audit.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
-import { staffDisplayName } from '../auth/names.ts';
-import type { Database } from '../db/schema.ts';
+import { staffDisplayName } from '../auth/index.ts';
+import type { Database } from '../db/index.ts';
 import { recordLiveEvent } from '../live/index.ts';
 import { syncClock } from './clock.ts';
 

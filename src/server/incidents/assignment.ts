@@ -11,12 +11,12 @@
  */
 import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import type { IncidentAssignment } from '../db/schema.ts';
+import type { IncidentAssignment } from '../db/index.ts';
 import type { AuditActor } from '../audit/index.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { staffDisplayName } from '../auth/names.ts';
-import { incidentAssignedMail } from '../mail/incident-mails.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { staffDisplayName } from '../auth/index.ts';
+import { incidentAssignedMail } from '../mail/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 import { recordStaffChange } from './activity.ts';
 import type { EntryAuthor } from './conversation.ts';
 import { IncidentNotFoundError } from './index.ts';

@@ -36,12 +36,12 @@ import {
 } from '../../domain/response-times.ts';
 import { TZDate } from '@date-fns/tz';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
-import { isPostgres } from '../db/engine.ts';
+import { isPostgres } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
-import type { Database } from '../db/schema.ts';
-import { incidentOverdueMail } from '../mail/incident-mails.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import type { Database } from '../db/index.ts';
+import { incidentOverdueMail } from '../mail/index.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 import { isCurrentStaff } from './assignment.ts';
 import { calendarOf } from './clock-calendar.ts';
 

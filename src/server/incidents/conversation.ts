@@ -20,17 +20,17 @@ import {
   type TimelineEntry,
 } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
-import { staffDisplayName } from '../auth/names.ts';
+import { staffDisplayName } from '../auth/index.ts';
 import { attachmentsByEntry, storeAttachments } from '../attachments/index.ts';
-import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
+import type { PreparedFile, RefusedFile } from '../attachments/index.ts';
 import type { Db } from '../db/index.ts';
-import type { Database, IncidentEntry, IncidentEntryKind } from '../db/schema.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentAnswerMail } from '../mail/incident-mails.ts';
-import { recordCustomerNotice, wakeDelivery } from '../channels/delivery.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import type { Database, IncidentEntry, IncidentEntryKind } from '../db/index.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { incidentAnswerMail } from '../mail/index.ts';
+import { recordCustomerNotice, wakeDelivery } from '../channels/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 import { getConfig } from '../config.ts';
-import { reserveHit } from '../limits/counters.ts';
+import { reserveHit } from '../limits/index.ts';
 import { incidentRatings } from './rating.ts';
 import { touchIncident } from './activity.ts';
 import { isCurrentStaff, loadAssignments } from './assignment.ts';

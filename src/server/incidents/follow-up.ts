@@ -12,9 +12,9 @@ import type { ExpressionBuilder, ExpressionWrapper, Kysely, SqlBool } from 'kyse
 import { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../db/index.ts';
 import type { AttachmentView } from '../../domain/attachments.ts';
-import { attachmentsByEntry } from '../attachments/list.ts';
+import { attachmentsByEntry } from '../attachments/index.ts';
 import { loadHistories } from './history.ts';
 
 /** A new token for this incident, stored hashed in the caller's transaction (the mail's own). */

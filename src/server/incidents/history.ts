@@ -4,7 +4,7 @@
  */
 import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
-import type { Incident } from '../db/schema.ts';
+import type { Incident } from '../db/index.ts';
 
 /** Each incident's history in order (fecha, then id); every incident when `ids` is omitted. */
 export async function loadHistories(db: Db, ids?: readonly number[]): Promise<Map<number, HistoryEntry[]>> {

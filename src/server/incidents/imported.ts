@@ -16,8 +16,8 @@ import {
   type IncidentOrigin,
   type IncidentPriority,
 } from '../../domain/incidents.ts';
-import { incidentRow } from '../db/rows.ts';
-import type { Database, IncidentEntryKind } from '../db/schema.ts';
+import { incidentRow } from '../db/index.ts';
+import type { Database, IncidentEntryKind } from '../db/index.ts';
 import { timelineActivity } from './activity.ts';
 import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
 import { putBlob } from '../attachments/index.ts';

@@ -3,7 +3,7 @@
  * transaction) and the public follow-up lookup.
  */
 import { storeAttachments } from '../attachments/index.ts';
-import type { PreparedFile, RefusedFile } from '../attachments/files.ts';
+import type { PreparedFile, RefusedFile } from '../attachments/index.ts';
 import { randomInt } from 'node:crypto';
 import { looksLikeEmail } from '../../domain/email.ts';
 import {
@@ -16,15 +16,15 @@ import {
   type IncidentRecord,
 } from '../../domain/incidents.ts';
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
-import { incidentRow } from '../db/rows.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { incidentRow } from '../db/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { recordLiveEvent } from '../live/index.ts';
-import { incidentStaffNoticeMail } from '../mail/incident-mails.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import { incidentStaffNoticeMail } from '../mail/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 import { startingClock } from './clock.ts';
-import { recordCustomerNotice, wakeDelivery, type NoticeOutcome } from '../channels/delivery.ts';
+import { recordCustomerNotice, wakeDelivery, type NoticeOutcome } from '../channels/index.ts';
 import { loadHistories } from './history.ts';
 import { holdNotice, noticeNow, type VisitorMailRefusal } from './notices.ts';
 import { FORM_ORIGIN, MAIL_CHANNEL, type ChannelId } from '../../domain/channels.ts';
@@ -229,3 +229,58 @@ export async function trackIncident(
     historial,
   };
 }
+
+export { touchIncident } from './activity.ts';
+export {
+  AssigneeNotFoundError,
+  assignIncident,
+  assigneeOf,
+  isCurrentStaff,
+  listAssignableStaff,
+  staffLabel,
+  type Assignee,
+  type AssignmentOutcome,
+} from './assignment.ts';
+export { calendarOf } from './clock-calendar.ts';
+export {
+  clockColumnsOf,
+  incidentClocks,
+  loadResponseTimes,
+  onTimeSummary,
+  overdueChecker,
+  saveResponseTimes,
+} from './clock.ts';
+export {
+  AnswerNotFoundError,
+  FollowUpClosedError,
+  acceptUnverifiedAnswer,
+  addNote,
+  answerFromVisitor,
+  incidentByNumber,
+  recordCustomerAnswer,
+  replyToVisitor,
+  staffTimeline,
+  type ReplyMailOutcome,
+} from './conversation.ts';
+export { exportIncidentsCsv } from './csv.ts';
+export {
+  followUpByToken,
+  incidentIdByToken,
+  issueFollowUpToken,
+  shownToCustomer,
+  type FollowUp,
+} from './follow-up.ts';
+export { historyText, loadHistories } from './history.ts';
+export { insertImportedIncident } from './imported.ts';
+export { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
+export {
+  DEFAULT_VISITOR_MAIL_DAILY_CAP,
+  reserveVisitorMail,
+  sendStaffDigestIfDue,
+  type VisitorMailRefusal,
+} from './notices.ts';
+export { setIncidentPriority } from './priority.ts';
+export { incidentQueryString, parseIncidentQuery, type IncidentFilters } from './query.ts';
+export { issueRatingToken, rateResolution, ratingLink, type RatingLink } from './rating.ts';
+export { countIncidentsByState, listIncidents } from './search.ts';
+export { setIncidentState } from './state.ts';

@@ -13,11 +13,11 @@
 import { sql, type Kysely } from 'kysely';
 import { utcDay } from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
-import type { Database } from '../db/schema.ts';
-import { reserveHit } from '../limits/counters.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { incidentDigestMail, type DigestIncident } from '../mail/incident-mails.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import type { Database } from '../db/index.ts';
+import { reserveHit } from '../limits/index.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { incidentDigestMail, type DigestIncident } from '../mail/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 
 export const CONFIRMATIONS_PER_ADDRESS_PER_DAY = 3;
 /** `VISITOR_MAIL_DAILY_CAP`'s default. */

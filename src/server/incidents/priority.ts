@@ -7,7 +7,7 @@
 import type { IncidentPriority } from '../../domain/incidents.ts';
 import type { AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import type { IncidentPriorityChange } from '../db/schema.ts';
+import type { IncidentPriorityChange } from '../db/index.ts';
 import { recordStaffChange } from './activity.ts';
 import type { EntryAuthor } from './conversation.ts';
 import { IncidentNotFoundError } from './index.ts';

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 import type { Db } from '../db/index.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../db/index.ts';
 import { touchIncident } from './activity.ts';
 
 /** How long a rating link works after its mail. */

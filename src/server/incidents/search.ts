@@ -10,10 +10,10 @@ import {
   type IncidentRecord,
   type IncidentState,
 } from '../../domain/incidents.ts';
-import { isPostgres } from '../db/engine.ts';
+import { isPostgres } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
-import { LIKE_WILDCARDS, likeContains } from '../db/like.ts';
-import type { Database } from '../db/schema.ts';
+import { LIKE_WILDCARDS, likeContains } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 import { searchCondition } from '../search/index.ts';
 import { normalizeForSearch } from '../text.ts';
 import { loadHistories } from './history.ts';

@@ -6,9 +6,9 @@ import { sql } from 'kysely';
 import type { IncidentRecord, IncidentState } from '../../domain/incidents.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import type { MailBrand } from '../mail/index.ts';
 import { touchIncident } from './activity.ts';
-import { recordCustomerNotice, wakeDelivery } from '../channels/delivery.ts';
+import { recordCustomerNotice, wakeDelivery } from '../channels/index.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
 

@@ -10,7 +10,7 @@
  * one way only (each limiter's keys carry their own prefix).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../db/index.ts';
 
 /** The connection or a transaction: a hit reserved inside a transaction counts only if it commits. */
 type Db = Kysely<Database>;

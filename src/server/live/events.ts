@@ -11,8 +11,8 @@
  *   NOTIFY that wakes the hub of every process (LISTEN).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { isPostgres } from '../db/engine.ts';
-import type { Database } from '../db/schema.ts';
+import { isPostgres } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 
 /** What the browsers are told; never a text a customer typed. */
 export type LiveEventData =

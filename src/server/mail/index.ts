@@ -79,3 +79,23 @@ export function mailBrand(config: Config = getConfig()): MailBrand {
     staffInbox: config.STAFF_INBOX,
   };
 }
+
+export { passwordChangedMail } from './account-mails.ts';
+export { contactConfirmationMail, contactStaffNoticeMail } from './contact-mails.ts';
+export {
+  filesLine,
+  followUpUrl,
+  incidentAnswerMail,
+  incidentAssignedMail,
+  incidentComplaintMail,
+  incidentDigestMail,
+  incidentOverdueMail,
+  incidentStaffNoticeMail,
+  ratingUrl,
+  type DigestIncident,
+  type IncidentMailData,
+} from './incident-mails.ts';
+export { meetingMail, type MeetingMailData } from './meeting-mails.ts';
+export { absoluteUrl, formatDominicanTime, renderMail, type MailBrand } from './templates.ts';
+export { autoSubmitted, type MailAttachment } from './types.ts';
+export { welcomeMail, type WelcomeMailData } from './welcome-mail.ts';

@@ -12,8 +12,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
-import { isPostgres } from '../db/engine.ts';
-import type { Database, OutboxMail } from '../db/schema.ts';
+import { isPostgres } from '../db/index.ts';
+import type { Database, OutboxMail } from '../db/index.ts';
 import {
   MailDeliveryError,
   type MailAttachment,

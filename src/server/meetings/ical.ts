@@ -17,7 +17,7 @@ import ical, {
 } from 'ical-generator';
 import { TIME_ZONE } from '../../domain/dates.ts';
 import { meetingLink } from '../../domain/forms/meeting.ts';
-import type { MailAttachment } from '../mail/types.ts';
+import type { MailAttachment } from '../mail/index.ts';
 
 export interface MeetingCalendarData {
   uid: string;

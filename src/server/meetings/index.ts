@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import type { MeetingInput } from '../../domain/forms/meeting.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
-import type { Client, ClientMeeting } from '../db/schema.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/outbox.ts';
-import { meetingMail, type MeetingMailData } from '../mail/meeting-mails.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import type { Client, ClientMeeting } from '../db/index.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { meetingMail, type MeetingMailData } from '../mail/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 import { meetingAttachment, type MeetingCalendarData } from './ical.ts';
 
 /** The staff member who sends or cancels: Better Auth's user id, e-mail and name. */

@@ -10,12 +10,12 @@
  */
 import type { AuditActor } from '../audit/index.ts';
 import { recordEvent } from '../audit/index.ts';
-import { staffDisplayName } from '../auth/names.ts';
+import { staffDisplayName } from '../auth/index.ts';
 import type { Db } from '../db/index.ts';
-import type { SavedReply } from '../db/schema.ts';
-import { issueFollowUpToken } from '../incidents/follow-up.ts';
-import { followUpUrl } from '../mail/incident-mails.ts';
-import type { MailBrand } from '../mail/templates.ts';
+import type { SavedReply } from '../db/index.ts';
+import { issueFollowUpToken } from '../incidents/index.ts';
+import { followUpUrl } from '../mail/index.ts';
+import type { MailBrand } from '../mail/index.ts';
 import {
   fillSavedReply,
   normalSavedReply,

@@ -13,7 +13,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { INCIDENT_ENTRY_LABELS, SEARCH_KINDS, type SearchKind } from '../../domain/search.ts';
 import { adminClientPath, incidentPath, ROUTES } from '../../routes.ts';
-import { isPostgres } from '../db/engine.ts';
+import { isPostgres } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
 import { countMatches, ftsQuery, highlight, indexTerms, queryWords, termsOf, writtenForm } from './terms.ts';
 
@@ -321,3 +321,5 @@ export async function searchEverything(
     })),
   };
 }
+
+export { foldWord, indexTerms, queryWords, termsOf } from './terms.ts';

@@ -5,8 +5,8 @@
  * set on the response; a link made before a slug change is sent on with a 302), or the 404.
  */
 import type { ArticleKind } from '../../domain/articles.ts';
-import { signedInStaff, type GuardContext } from '../auth/guard.ts';
-import { PREVIEW_HEADERS, PREVIEW_PARAM } from '../content/preview.ts';
+import { signedInStaff, type GuardContext } from '../auth/index.ts';
+import { PREVIEW_HEADERS, PREVIEW_PARAM } from '../content/index.ts';
 import { articlePreviewView, blogArticleView, helpArticleView, type PublicArticle } from './content.ts';
 
 /** 'Vista previa' of an article not public yet: when it goes public (ISO 8601 UTC), null for a draft. */

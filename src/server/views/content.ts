@@ -21,16 +21,16 @@ import {
   publicArticles,
   redirectFor,
   type Article,
-} from '../content/articles.ts';
+} from '../content/index.ts';
 import type { ArticleImageFormat } from '../../domain/article-images.ts';
-import { articleImageFile } from '../content/images.ts';
-import { previewArticle, type PreviewAccess } from '../content/preview.ts';
-import { revisionDiff, type RevisionDiff } from '../content/revision-diff.ts';
-import { searchHelp } from '../content/help-search.ts';
-import { renderArticleHtml } from '../content/render.ts';
-import { voteCounts, type VoteCounts } from '../content/votes.ts';
+import { articleImageFile } from '../content/index.ts';
+import { previewArticle, type PreviewAccess } from '../content/index.ts';
+import { revisionDiff, type RevisionDiff } from '../content/index.ts';
+import { searchHelp } from '../content/index.ts';
+import { renderArticleHtml } from '../content/index.ts';
+import { voteCounts, type VoteCounts } from '../content/index.ts';
 import { getDb, type Db } from '../db/index.ts';
-import { nameByEmail, staffNames } from '../auth/names.ts';
+import { nameByEmail, staffNames } from '../auth/index.ts';
 
 /** An article as the public pages show it. */
 export interface PublicArticle {

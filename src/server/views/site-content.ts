@@ -11,14 +11,14 @@ import {
   announcementById,
   listAnnouncements,
   type Announcement,
-} from '../content/announcements.ts';
+} from '../content/index.ts';
 import {
   clientLogoById,
   listClientLogos,
   shownClientLogos,
   uploadedLogoPath,
   type ClientLogo,
-} from '../content/client-logos.ts';
+} from '../content/index.ts';
 import { getDb } from '../db/index.ts';
 
 /** The toast's announcements: the active ones, in order, as the component takes them. */

@@ -5,9 +5,9 @@
  */
 import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
-import { followUpByToken, type FollowUp } from '../incidents/follow-up.ts';
-import { ratingLink, type RatingLink } from '../incidents/rating.ts';
-import { withinRateLimit } from '../limits/first-line.ts';
+import { followUpByToken, type FollowUp } from '../incidents/index.ts';
+import { ratingLink, type RatingLink } from '../incidents/index.ts';
+import { withinRateLimit } from '../limits/index.ts';
 import { attachmentForToken, attachmentHeaders, type AttachmentContent } from '../attachments/index.ts';
 
 export async function followUpView(

@@ -7,9 +7,9 @@
 import type { APIRoute } from 'astro';
 import { getConfig } from '../../../server/config.ts';
 import { getDb } from '../../../server/db/index.ts';
-import { clientNetworkOf } from '../../../server/http/client-network.ts';
-import { withinCounterLimit } from '../../../server/limits/first-line.ts';
-import { helpSuggestionsView } from '../../../server/views/content.ts';
+import { clientNetworkOf } from '../../../server/http/index.ts';
+import { withinCounterLimit } from '../../../server/limits/index.ts';
+import { helpSuggestionsView } from '../../../server/views/index.ts';
 
 export const prerender = false;
 

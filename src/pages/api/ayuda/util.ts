@@ -15,12 +15,12 @@ import { HONEYPOT_FIELD } from '../../../domain/forms/common.ts';
 import { articlePathOf } from '../../../domain/articles.ts';
 import { HELP_VOTE } from '../../../domain/help.ts';
 import { ROUTES } from '../../../routes.ts';
-import { articleById } from '../../../server/content/articles.ts';
-import { recordVote } from '../../../server/content/votes.ts';
+import { articleById } from '../../../server/content/index.ts';
+import { recordVote } from '../../../server/content/index.ts';
 import { getConfig } from '../../../server/config.ts';
 import { getDb } from '../../../server/db/index.ts';
-import { clientNetworkOf } from '../../../server/http/client-network.ts';
-import { withinCounterLimit, withinRateLimit } from '../../../server/limits/first-line.ts';
+import { clientNetworkOf } from '../../../server/http/index.ts';
+import { withinCounterLimit, withinRateLimit } from '../../../server/limits/index.ts';
 import { getLogger } from '../../../server/log.ts';
 
 export const prerender = false;

@@ -1,7 +1,7 @@
 /** CSV export of the staff area's audit log ('Actividad' in /admin/configuracion), for staff only. */
 import type { APIRoute } from 'astro';
 import { exportEventsCsv } from '../../../server/audit/index.ts';
-import { requireStaffApi } from '../../../server/auth/guard.ts';
+import { requireStaffApi } from '../../../server/auth/index.ts';
 import { getDb } from '../../../server/db/index.ts';
 
 export const prerender = false;

@@ -4,9 +4,9 @@
  */
 import type { APIRoute } from 'astro';
 import { isProjectState } from '../../../domain/forms/client.ts';
-import { requireStaffApi } from '../../../server/auth/guard.ts';
+import { requireStaffApi } from '../../../server/auth/index.ts';
 import { listClients } from '../../../server/clients/index.ts';
-import { clientsCsv } from '../../../server/clients/csv.ts';
+import { clientsCsv } from '../../../server/clients/index.ts';
 import { getDb } from '../../../server/db/index.ts';
 
 export const prerender = false;

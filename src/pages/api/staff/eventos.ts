@@ -5,10 +5,10 @@
  * staff route (the middleware, and here).
  */
 import type { APIRoute } from 'astro';
-import { requireStaffApi } from '../../../server/auth/guard.ts';
+import { requireStaffApi } from '../../../server/auth/index.ts';
 import { sessionStillValid } from '../../../server/auth/index.ts';
-import { staffDisplayName } from '../../../server/auth/names.ts';
-import { eventIdOf, liveStream } from '../../../server/live/stream.ts';
+import { staffDisplayName } from '../../../server/auth/index.ts';
+import { eventIdOf, liveStream } from '../../../server/live/index.ts';
 
 export const prerender = false;
 

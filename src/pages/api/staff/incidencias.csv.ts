@@ -1,9 +1,9 @@
 /** CSV export of the filtered incident list, for staff only (checked here and by the middleware). */
 import type { APIRoute } from 'astro';
-import { requireStaffApi } from '../../../server/auth/guard.ts';
+import { requireStaffApi } from '../../../server/auth/index.ts';
 import { getDb } from '../../../server/db/index.ts';
-import { exportIncidentsCsv } from '../../../server/incidents/csv.ts';
-import { parseIncidentQuery } from '../../../server/incidents/query.ts';
+import { exportIncidentsCsv } from '../../../server/incidents/index.ts';
+import { parseIncidentQuery } from '../../../server/incidents/index.ts';
 
 export const prerender = false;
 

@@ -1,10 +1,10 @@
 /** 'Cerrar sesión': ends the session on the server, then back to the login page. */
 import type { APIRoute } from 'astro';
 import { getAuth } from '../../../server/auth/index.ts';
-import { signOutStaff } from '../../../server/auth/login.ts';
+import { signOutStaff } from '../../../server/auth/index.ts';
 import { getDb } from '../../../server/db/index.ts';
-import { clientNetworkOf } from '../../../server/http/client-network.ts';
-import { seeOther } from '../../../server/http/see-other.ts';
+import { clientNetworkOf } from '../../../server/http/index.ts';
+import { seeOther } from '../../../server/http/index.ts';
 import { ROUTES } from '../../../routes.ts';
 
 export const prerender = false;

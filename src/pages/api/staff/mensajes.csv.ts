@@ -1,8 +1,8 @@
 /** CSV export of the filtered contact inbox ('Exportar CSV' in /admin/mensajes), for staff only. */
 import type { APIRoute } from 'astro';
 import { parseMessageView } from '../../../domain/messages.ts';
-import { requireStaffApi } from '../../../server/auth/guard.ts';
-import { exportMessagesCsv } from '../../../server/contact/inbox.ts';
+import { requireStaffApi } from '../../../server/auth/index.ts';
+import { exportMessagesCsv } from '../../../server/contact/index.ts';
 import { getDb } from '../../../server/db/index.ts';
 
 export const prerender = false;

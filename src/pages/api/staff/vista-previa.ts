@@ -7,8 +7,8 @@
  */
 import type { APIRoute } from 'astro';
 import { ARTICLE_LIMITS } from '../../../domain/articles.ts';
-import { requireStaffApi } from '../../../server/auth/guard.ts';
-import { markdownPreview } from '../../../server/views/content.ts';
+import { requireStaffApi } from '../../../server/auth/index.ts';
+import { markdownPreview } from '../../../server/views/index.ts';
 
 export const prerender = false;
 

@@ -6,7 +6,7 @@
  */
 import type { APIRoute } from 'astro';
 import { parseArticleImageFile } from '../../../domain/article-images.ts';
-import { articleImageView } from '../../../server/views/content.ts';
+import { articleImageView } from '../../../server/views/index.ts';
 
 export const prerender = false;
 

@@ -5,7 +5,7 @@
  * goes, and the staff are told so (the timeline's 'Queja de spam' and their notice).
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../db/index.ts';
 
 const normalized = (address: string) => address.trim().toLowerCase();
 

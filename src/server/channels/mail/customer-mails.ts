@@ -8,9 +8,9 @@ import type { IncidentState } from '../../../domain/incidents.ts';
 import { RATING_WORDS } from '../../../domain/forms/rating.ts';
 import { formatWhatsappNumber } from '../../../lib/whatsapp.ts';
 import { ROUTES } from '../../../routes.ts';
-import { absoluteUrl, formatDominicanTime, renderMail, type MailBrand } from '../../mail/templates.ts';
-import { autoSubmitted, type MailMessage } from '../../mail/types.ts';
-import { filesLine, followUpUrl, ratingUrl, type IncidentMailData } from '../../mail/incident-mails.ts';
+import { absoluteUrl, formatDominicanTime, renderMail, type MailBrand } from '../../mail/index.ts';
+import { autoSubmitted, type MailMessage } from '../../mail/index.ts';
+import { filesLine, followUpUrl, ratingUrl, type IncidentMailData } from '../../mail/index.ts';
 
 /**
  * What each state means to the visitor, in the state-change notice. A reply reopens a resolved

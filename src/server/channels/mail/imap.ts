@@ -16,7 +16,7 @@
 import { sql } from 'kysely';
 import type { ImapFlow, ImapFlowOptions } from 'imapflow';
 import type { Logger } from 'pino';
-import { isPostgres } from '../../db/engine.ts';
+import { isPostgres } from '../../db/index.ts';
 import type { Db } from '../../db/index.ts';
 import { ingestMessage, type InboundSettings, type IngestResult } from '../intake.ts';
 import { MAIL_CHANNEL, readMailStream } from './read.ts';

@@ -23,7 +23,7 @@
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { postgresTargetOf, sqliteFileOf, type Db, type PostgresTarget } from '../../db/index.ts';
-import { SQLITE_BLOB_WRITER_SOURCE, type BlobWriter } from '../../attachments/blob-store.ts';
+import { SQLITE_BLOB_WRITER_SOURCE, type BlobWriter } from '../../attachments/index.ts';
 import { RequestWorker } from '../../request-worker.ts';
 import { ORIGINAL_PART_BYTES, writeOriginal } from './original.ts';
 import type { Email } from 'postal-mime';
@@ -66,7 +66,9 @@ const IDLE_MS = 30_000;
 //   the original of inboundId (only when it has none with onlyIfMissing), else moved back; its file closed;
 // - release: the kept gzip's file closed;
 // - blobs: items written as blobs (blob-store.ts's writer) and dropped: only their keys come back.
-const WORKER_SOURCE = `
+// A function, not a constant: it reads SQLITE_BLOB_WRITER_SOURCE when a worker starts, whatever order
+// the import graph evaluated the modules in.
+const workerSource = () => `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash, randomBytes } = require('node:crypto');
 const { createGzip } = require('node:zlib');
@@ -797,7 +799,7 @@ function worker(): RequestWorker {
     spool: tmpdir(),
   };
   const made = new RequestWorker({
-    source: WORKER_SOURCE,
+    source: workerSource(),
     workerData: modulePaths,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     idleMs: IDLE_MS,

@@ -9,10 +9,10 @@
 import { MAIL_ORIGIN } from '../../../domain/channels.ts';
 import { looksLikeEmail } from '../../../domain/email.ts';
 import { mailAttachmentsOfEntry } from '../../attachments/index.ts';
-import { issueFollowUpToken } from '../../incidents/follow-up.ts';
-import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from '../../incidents/notices.ts';
-import { issueRatingToken } from '../../incidents/rating.ts';
-import { enqueueMail } from '../../mail/outbox.ts';
+import { issueFollowUpToken } from '../../incidents/index.ts';
+import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from '../../incidents/index.ts';
+import { issueRatingToken } from '../../incidents/index.ts';
+import { enqueueMail } from '../../mail/index.ts';
 import type { CustomerNotice, DeliveryContext, NoticeOutcome } from '../channel.ts';
 import { hasComplained } from './complaints.ts';
 import { incidentConfirmationMail, incidentReplyMail, incidentStateMail } from './customer-mails.ts';

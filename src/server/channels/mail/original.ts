@@ -9,7 +9,7 @@
 import { createGunzip } from 'node:zlib';
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../db/index.ts';
 
 /** Days a raw inbound message is kept for 'Ver original'. */
 export const ORIGINAL_RETENTION_DAYS = 90;

@@ -13,7 +13,7 @@ import { mailboxesOf, senderOf, withoutComments } from './addresses.ts';
 import { normalizeMessageId } from './threading.ts';
 import type { Db } from '../../db/index.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_SUBMISSION_BYTES } from '../../../domain/attachments.ts';
-import type { IncomingFile } from '../../attachments/files.ts';
+import type { IncomingFile } from '../../attachments/index.ts';
 import { ingestMessage, type ChannelMessage, type IngestResult, type InboundSettings } from '../intake.ts';
 import { MailStream, readMime, type ReadMime } from './mime-worker.ts';
 import { cutQuotedHistory } from './quoted-history.ts';

@@ -11,9 +11,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { MailBrand } from '../../mail/templates.ts';
-import type { QueuedMail } from '../../mail/types.ts';
+import type { Database } from '../../db/index.ts';
+import type { MailBrand } from '../../mail/index.ts';
+import type { QueuedMail } from '../../mail/index.ts';
 
 /** 16 random bytes as lower-case hex: mailboxes may fold the case of a local part, hex survives it. */
 const REPLY_TOKEN_PATTERN = /^[0-9a-f]{32}$/;

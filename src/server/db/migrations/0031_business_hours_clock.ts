@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { BLANK_CLOCK, nextClock, type ClockColumns } from '../../../domain/incident-clock.ts';
 import { DEFAULT_RESPONSE_TIMES } from '../../../domain/response-times.ts';
 import { isIncidentPriority, isIncidentState } from '../../../domain/incidents.ts';
-import { calendarOf } from '../../incidents/clock-calendar.ts';
+import { calendarOf } from '../../incidents/index.ts';
 import { isPostgres } from '../engine.ts';
 import { timestampType } from './helpers.ts';
 

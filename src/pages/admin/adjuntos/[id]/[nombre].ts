@@ -3,8 +3,8 @@
  * name in the path is for the browser's download; the id decides. `?miniatura=1`: an image's thumbnail.
  */
 import type { APIRoute } from 'astro';
-import { requireStaffApi } from '../../../../server/auth/guard.ts';
-import { staffAttachmentResponse } from '../../../../server/views/staff.ts';
+import { requireStaffApi } from '../../../../server/auth/index.ts';
+import { staffAttachmentResponse } from '../../../../server/views/index.ts';
 
 export const prerender = false;
 

@@ -3,9 +3,9 @@
  * the middleware). Always plain text and never rendered: a mail's HTML is the sender's, not ours.
  */
 import type { APIRoute } from 'astro';
-import { requireStaffApi } from '../../../../server/auth/guard.ts';
+import { requireStaffApi } from '../../../../server/auth/index.ts';
 import { getDb } from '../../../../server/db/index.ts';
-import { inboundOriginal } from '../../../../server/channels/mail/original.ts';
+import { inboundOriginal } from '../../../../server/channels/index.ts';
 
 export const prerender = false;
 

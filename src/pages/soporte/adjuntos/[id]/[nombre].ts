@@ -4,7 +4,7 @@
  * `?miniatura=1`: an image's thumbnail.
  */
 import type { APIRoute } from 'astro';
-import { visitorAttachmentResponse } from '../../../../server/views/support.ts';
+import { visitorAttachmentResponse } from '../../../../server/views/index.ts';
 
 export const prerender = false;
 
