@@ -6,6 +6,13 @@ export { recordCustomerNotice, wakeDelivery, type NoticeOutcome } from './delive
 export { inboundSettings } from './intake.ts';
 export { imapTarget, startMailboxPoller } from './mail/imap.ts';
 export { inboundOriginal, originalGzip, purgeOldOriginalsIfDue, writeOriginal } from './mail/original.ts';
-export { WEBHOOK_ANSWERS, authorizedBearer, inboundMailHandler, storeWebhookMail, streamLimited, type WebhookAnswer } from './mail/webhook.ts';
+export {
+  WEBHOOK_ANSWERS,
+  authorizedBearer,
+  inboundMailHandler,
+  storeWebhookMail,
+  streamLimited,
+  type WebhookAnswer,
+} from './mail/webhook.ts';
 export { discardRefused, openIncidentFromRefused, refusedMessages } from './refused.ts';
 export { mailboxPollStatus, receivedToday } from './status.ts';
