@@ -62,7 +62,7 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
   channelAddress: Generated<string | null>;
 }
 
-/** What a customer notice is about (src/server/channels/notices.ts). */
+/** What a customer notice is about (src/server/channels/channel.ts `CustomerNotice`). */
 export type CustomerNoticeKind = 'confirmation' | 'state' | 'reply';
 /**
  * `handed`: its channel took it in the desk's own transaction (the mail channel queued its mail);
