@@ -8,12 +8,8 @@
  */
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
-import {
-  attachmentForToken,
-  attachmentHeaders,
-  attachmentsByEntry,
-  prepareFiles,
-} from '../../src/server/attachments/index.ts';
+import { attachmentHeaders, attachmentsByEntry, prepareFiles } from '../../src/server/attachments/index.ts';
+import { attachmentForToken } from '../../src/server/incidents/index.ts';
 import { fileNameForType } from '../../src/domain/attachments.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';

@@ -18,11 +18,11 @@ import sharp from 'sharp';
 import { afterEach, expect, it } from 'vitest';
 import {
   attachmentForStaff,
-  attachmentForToken,
   attachmentHeaders,
   attachmentsByEntry,
   prepareFiles,
 } from '../../src/server/attachments/index.ts';
+import { attachmentForToken } from '../../src/server/incidents/index.ts';
 import { publicUploadFits, reservePublicUpload } from '../../src/server/attachments/budget.ts';
 import { keepFiles, keptFilesOf, purgeUnusedBlobs } from '../../src/server/attachments/kept.ts';
 import { backupSqlite } from '../../src/server/db/backup.ts';

@@ -16,7 +16,7 @@ import { migrator } from '../../src/server/db/index.ts';
 import { addNote } from '../../src/server/incidents/conversation.ts';
 import { listIncidents } from '../../src/server/incidents/search.ts';
 import { searchEverything, type SearchResults } from '../../src/server/search/index.ts';
-import { highlight, queryWords, termsOf } from '../../src/server/search/terms.ts';
+import { highlight, queryWords, termsOf } from '../../src/server/search-terms.ts';
 import { describeEachEngine } from '../support/db.ts';
 import {
   buildClient,

@@ -14,7 +14,7 @@ import {
   staffDisplayName,
   staffNameProblem,
   staffNames,
-} from '../../src/server/auth/names.ts';
+} from '../../src/server/staff-names.ts';
 import { renameStaff } from '../../src/server/auth/settings.ts';
 import { assignIncident } from '../../src/server/incidents/assignment.ts';
 import { replyToVisitor } from '../../src/server/incidents/conversation.ts';

@@ -8,11 +8,8 @@
 import nodemailer from 'nodemailer';
 import { expect, it } from 'vitest';
 import { SUBJECT_MATCHES_PER_SENDER_PER_DAY } from '../../src/domain/inbound.ts';
-import {
-  attachmentForStaff,
-  attachmentForToken,
-  attachmentsByEntry,
-} from '../../src/server/attachments/index.ts';
+import { attachmentForStaff, attachmentsByEntry } from '../../src/server/attachments/index.ts';
+import { attachmentForToken } from '../../src/server/incidents/index.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
 import type { Db } from '../../src/server/db/index.ts';

@@ -8,9 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
-import type { Database } from '../db/index.ts';
+import { shownToCustomer, type Database } from '../db/index.ts';
 import type { MailAttachment } from '../mail/index.ts';
-import { incidentIdByToken, shownToCustomer } from '../incidents/index.ts';
 import { IMAGE_TYPES, type PreparedFile, type RefusedFile } from './files.ts';
 
 export { attachmentsByEntry, droppedText } from './list.ts';
@@ -150,17 +149,15 @@ export function attachmentForStaff(db: Db, id: number, thumb = false): Promise<A
 }
 
 /**
- * For the customer holding a follow-up link's token: an attachment of that token's incident only, and
- * never one of an internal note; null otherwise (another incident's token included).
+ * For the customer of incident `incidentId` (the caller checked their follow-up token): an attachment
+ * of that incident only, never one of an internal note or of an entry not shown to them; null otherwise.
  */
-export async function attachmentForToken(
+export function attachmentForIncidentCustomer(
   db: Db,
   id: number,
-  token: string,
+  incidentId: number,
   thumb = false,
 ): Promise<AttachmentContent | null> {
-  const incidentId = await incidentIdByToken(db, token);
-  if (incidentId === null) return null;
   return content(db, id, thumb, incidentId, true);
 }
 

@@ -5,7 +5,7 @@
  * background loop at most once an hour ({@link purgeOldEventsIfDue}).
  */
 import { formatStaffDateTime } from '../../domain/dates.ts';
-import { nameByEmail, staffNames } from '../auth/index.ts';
+import { nameByEmail, staffNames } from '../staff-names.ts';
 import { auditActionLabel, type AuditAction } from '../../domain/audit.ts';
 import { CLIENT_FIELDS, projectStateLabel } from '../../domain/forms/client.ts';
 import { adminClientPath, incidentPath, ROUTES } from '../../routes.ts';

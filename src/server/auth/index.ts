@@ -29,7 +29,7 @@ import { getConfig, type Config } from '../config.ts';
 import { getDbHandle, ping, type Db, type DbEngine } from '../db/index.ts';
 import { getLogger } from '../log.ts';
 import { hashPassword, verifyPassword } from './password.ts';
-import { getAuthSecret } from './secret.ts';
+import { getAuthSecret } from '../secret.ts';
 
 /** The one header Better Auth reads the client IP from; any value a visitor sends is replaced. */
 export const CLIENT_IP_HEADER = 'x-vertice-client-ip';
@@ -322,8 +322,8 @@ export {
   staffDisplayName,
   staffNameProblem,
   staffNames,
-} from './names.ts';
-export { getAuthSecret } from './secret.ts';
+} from '../staff-names.ts';
+export { getAuthSecret } from '../secret.ts';
 export {
   PASSWORD_FIELDS,
   PASSWORD_MESSAGES,

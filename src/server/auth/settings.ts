@@ -16,7 +16,7 @@ import { passwordChangedMail } from '../mail/index.ts';
 import { setMustChangePassword } from './accounts.ts';
 import { removeFirstPasswordOf } from './first-password.ts';
 import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './index.ts';
-import { normalStaffName } from './names.ts';
+import { normalStaffName } from '../staff-names.ts';
 import { MAX_PASSWORD_LENGTH, PASSWORD_PROBLEM_MESSAGES, passwordProblem } from './strength.ts';
 
 /** The password form's fields, by name, with their labels. */

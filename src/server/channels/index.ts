@@ -2,7 +2,7 @@
  * The face of src/server/channels: what other modules may use of it (issue 37's import rule).
  */
 
-export { recordCustomerNotice, wakeDelivery, type NoticeOutcome } from './delivery.ts';
+export { recordCustomerNotice, wakeDelivery, type CustomerNotice, type NoticeOutcome } from './delivery.ts';
 export { inboundSettings } from './intake.ts';
 export { imapTarget, startMailboxPoller } from './mail/imap.ts';
 export { inboundOriginal, originalGzip, purgeOldOriginalsIfDue, writeOriginal } from './mail/original.ts';

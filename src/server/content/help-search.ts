@@ -2,7 +2,7 @@
  * The help centre's search (issue 23): `/ayuda?q=…` and the support dialog's suggestions
  * (`/api/ayuda/sugerencias`). The help articles are few (tens, not thousands), so they are searched in
  * memory: each public 'Ayuda' article's words become terms by the staff search's own rule
- * (src/server/search/terms.ts: lower case, accents dropped, Spanish Snowball stems: 'facturacion'
+ * (src/server/search-terms.ts: lower case, accents dropped, Spanish Snowball stems: 'facturacion'
  * finds 'Facturación', 'imprime' finds 'imprimir', 'factura' finds 'facturación'), kept per process and rebuilt when the articles'
  * fingerprint changes (one small query per search, so a change made by another process is seen at once).
  *
@@ -14,7 +14,7 @@
 import { changeMarks, marksOf } from './changes.ts';
 import { articlePathOf, isPublicAt } from '../../domain/articles.ts';
 import type { Db } from '../db/index.ts';
-import { foldWord, queryWords, termsOf } from '../search/index.ts';
+import { foldWord, queryWords, termsOf } from '../search-terms.ts';
 import { toArticle } from './articles.ts';
 
 /** Words a query about a problem is full of, which say nothing of its subject (folded: no accents). */

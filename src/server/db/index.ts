@@ -225,6 +225,7 @@ export async function closeDb(): Promise<void> {
 }
 
 export { backupFileName, backupSqlite, postgresBackupCommands } from './backup.ts';
+export { shownToCustomer } from './entries.ts';
 export { isPostgres } from './engine.ts';
 export { LIKE_WILDCARDS, likeContains } from './like.ts';
 export { EMAIL_KEY_SQL, RNC_KEY_SQL } from './migrations/0018_client_match_indexes.ts';

@@ -19,7 +19,7 @@ import {
   type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
-import { indexTerms } from '../search/index.ts';
+import { indexTerms } from '../search-terms.ts';
 
 /** Opens (creating when needed) a SQLite file with the settings every connection of ours uses. */
 export function openSqlite(path: string): DatabaseSync {
@@ -31,7 +31,7 @@ export function openSqlite(path: string): DatabaseSync {
   database.exec('PRAGMA synchronous = FULL');
   database.exec('PRAGMA foreign_keys = ON');
   database.exec('PRAGMA busy_timeout = 5000');
-  // The staff search's stemmed terms (src/server/search/terms.ts), called by the triggers of migration
+  // The staff search's stemmed terms (src/server/search-terms.ts), called by the triggers of migration
   // 0030 that keep its FTS5 tables in step with the texts: every connection that writes those texts
   // must have it, and every connection of ours is opened here.
   database.function('search_terms', { deterministic: true }, (text) =>

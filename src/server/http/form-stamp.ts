@@ -1,14 +1,14 @@
 /**
  * The signed start time of a public form (the hidden `startedAt` field): the server's time when the
  * form was shown, in ms since the epoch, and an HMAC-SHA256 of it with a key derived from
- * `AUTH_SECRET` (src/server/auth/secret.ts), as `"<ms>.<base64url hmac>"`. A visitor cannot make it
+ * `AUTH_SECRET` (src/server/secret.ts), as `"<ms>.<base64url hmac>"`. A visitor cannot make it
  * older than it is (the time-to-submit check) nor reuse it forever (it expires after a day).
  *
  * On-demand pages render a fresh one into the form; the islands of prerendered pages ask
  * `ROUTES.formStamp` (src/pages/api/form-stamp.ts) when the form is first used.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { getAuthSecret } from '../auth/index.ts';
+import { getAuthSecret } from '../secret.ts';
 
 /** A stamp older than this is refused: the visitor is asked to reload the page. */
 export const FORM_STAMP_MAX_AGE_MS = 24 * 60 * 60 * 1000;

@@ -27,7 +27,7 @@ import type { Db } from '../db/index.ts';
 import type { Database, IncidentEntry, IncidentEntryKind } from '../db/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
 import { incidentAnswerMail } from '../mail/index.ts';
-import { recordCustomerNotice, wakeDelivery } from '../channels/index.ts';
+import { noticeCustomer, wakeChannels } from './customer-notices.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { getConfig } from '../config.ts';
 import { reserveHit } from '../limits/index.ts';
@@ -339,7 +339,7 @@ export async function replyToVisitor(
     if (input.files?.length)
       await storeAttachments(trx, { incidentId: incident.id, entryId: entry.id, files: input.files }, now);
     // Sent by the incident's channel with its files (src/server/channels/delivery.ts), within the day's cap.
-    const outcome = await recordCustomerNotice(
+    const outcome = await noticeCustomer(
       trx,
       incident.id,
       { kind: 'reply', entryId: entry.id, body: input.body, authorName: input.author.name ?? '' },
@@ -355,7 +355,7 @@ export async function replyToVisitor(
       );
     return { entry, mail };
   });
-  if (result.mail === 'queued') wakeDelivery();
+  if (result.mail === 'queued') wakeChannels();
   return result;
 }
 

@@ -8,13 +8,17 @@
  * resolved (its last move to 'Resuelto'); then it still shows everything, but an answer is refused and
  * the page says to open a new incident (issue 24, finding 3). Reopened by staff, it takes them again.
  */
-import type { ExpressionBuilder, ExpressionWrapper, Kysely, SqlBool } from 'kysely';
+import type { Kysely } from 'kysely';
 import { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 import type { HistoryEntry, IncidentRecord } from '../../domain/incidents.ts';
-import type { Db } from '../db/index.ts';
+import { shownToCustomer, type Db } from '../db/index.ts';
 import type { Database } from '../db/index.ts';
 import type { AttachmentView } from '../../domain/attachments.ts';
-import { attachmentsByEntry } from '../attachments/index.ts';
+import {
+  attachmentForIncidentCustomer,
+  attachmentsByEntry,
+  type AttachmentContent,
+} from '../attachments/index.ts';
 import { loadHistories } from './history.ts';
 
 /** A new token for this incident, stored hashed in the caller's transaction (the mail's own). */
@@ -88,21 +92,6 @@ export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'e
   admiteRespuestas: boolean;
 };
 
-/**
- * The entries of `incident_entries` the customer may see, in a `where`: replies and answers, but not an
- * answer stored `unverified` (rule 3 of src/server/channels: the number in the subject and a From header
- * anyone can write) until a staff member accepted it ('Aceptar como del cliente', issue 38, F3). The
- * kinds are checked by the callers; the follow-up page and the customer's file route share this.
- */
-export function shownToCustomer(
-  eb: ExpressionBuilder<Database, 'incidentEntries'>,
-): ExpressionWrapper<Database, 'incidentEntries', SqlBool> {
-  return eb.or([
-    eb('incidentEntries.unverified', '=', false),
-    eb('incidentEntries.acceptedAt', 'is not', null),
-  ]);
-}
-
 /** The incident this token opens, or null (a malformed token is not even looked up). */
 export async function followUpByToken(
   db: Db,
@@ -157,4 +146,22 @@ export async function followUpByToken(
       now,
     ),
   };
+}
+
+export { shownToCustomer };
+
+/**
+ * For the customer holding a follow-up link's token: an attachment of that token's incident only, and
+ * never one of an internal note or of an unverified answer not accepted; null otherwise (another
+ * incident's token included).
+ */
+export async function attachmentForToken(
+  db: Db,
+  id: number,
+  token: string,
+  thumb = false,
+): Promise<AttachmentContent | null> {
+  const incidentId = await incidentIdByToken(db, token);
+  if (incidentId === null) return null;
+  return attachmentForIncidentCustomer(db, id, incidentId, thumb);
 }

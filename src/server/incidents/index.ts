@@ -19,12 +19,13 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/index.ts';
-import { enqueueMail } from '../mail/index.ts';
+import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
 import { recordLiveEvent } from '../live/index.ts';
 import { incidentStaffNoticeMail } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { startingClock } from './clock.ts';
-import { recordCustomerNotice, wakeDelivery, type NoticeOutcome } from '../channels/index.ts';
+import type { NoticeOutcome } from '../channels/index.ts';
+import { noticeCustomer, wakeChannels } from './customer-notices.ts';
 import { loadHistories } from './history.ts';
 import { holdNotice, noticeNow, type VisitorMailRefusal } from './notices.ts';
 import { FORM_ORIGIN, MAIL_CHANNEL, type ChannelId } from '../../domain/channels.ts';
@@ -96,7 +97,9 @@ export async function createIncident(
   options: CreateIncidentOptions,
 ): Promise<CreatedIncident> {
   const created = await db.transaction().execute((trx) => insertNewIncident(trx, fields, options));
-  wakeDelivery();
+  // The staff inbox's notice (the desk's own mail) and the customer's confirmation (its channel's).
+  wakeMailWorkers();
+  wakeChannels();
   return created;
 }
 
@@ -174,7 +177,7 @@ export async function insertNewIncident(
   const visitorEmail = looksLikeEmail(fields.email) ? fields.email.trim() : null;
   // The confirmation goes back by the incident's channel (src/server/channels/delivery.ts).
   const visitorMail = visitorMailOutcome(
-    await recordCustomerNotice(
+    await noticeCustomer(
       trx,
       row.id,
       { kind: 'confirmation', inReplyTo: options.inReplyTo ?? null },
@@ -264,6 +267,7 @@ export {
 } from './conversation.ts';
 export { exportIncidentsCsv } from './csv.ts';
 export {
+  attachmentForToken,
   followUpByToken,
   incidentIdByToken,
   issueFollowUpToken,

@@ -8,7 +8,7 @@ import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { touchIncident } from './activity.ts';
-import { recordCustomerNotice, wakeDelivery } from '../channels/index.ts';
+import { noticeCustomer, wakeChannels } from './customer-notices.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './index.ts';
 
@@ -78,7 +78,7 @@ export async function setIncidentState(
       // Told by the incident's channel (src/server/channels/delivery.ts): a 'Resuelto' notice asks for
       // the rating of this resolution (issue 22); nothing to a free-text e-mail that is no address, to
       // an address that reported our mail as spam, or past the day's cap.
-      const outcome = await recordCustomerNotice(
+      const outcome = await noticeCustomer(
         trx,
         updated.id,
         { kind: 'state', estado: updated.estado, fecha, wasResolved: before?.estado === 'Resuelto' },
@@ -95,7 +95,7 @@ export async function setIncidentState(
     }
     return { incident: updated, notified: result };
   });
-  if (notified.queued) wakeDelivery();
+  if (notified.queued) wakeChannels();
   const [result] = await withHistory(db, [incident]);
   return { incident: result!, notified };
 }

@@ -2,7 +2,7 @@
  * One search for the staff area (issue 22, docs/decisions/0016): `/admin/buscar?q=…` over incidents
  * (with their whole conversation), contact messages and clients, grouped by kind, best first, the
  * matching words marked; and the match condition the incident list's text filter and the contact
- * inbox's search use. The index is migration 0030's, kept by triggers; the words are src/server/search/terms.ts's.
+ * inbox's search use. The index is migration 0030's, kept by triggers; the words are src/server/search-terms.ts's.
  *
  * Each kind is asked for its newest {@link CANDIDATES} matches (an index walk that stops there: FTS5
  * reads its lists newest rowid first, PostgreSQL walks the primary key or reads the GIN index, whichever
@@ -15,7 +15,15 @@ import { INCIDENT_ENTRY_LABELS, SEARCH_KINDS, type SearchKind } from '../../doma
 import { adminClientPath, incidentPath, ROUTES } from '../../routes.ts';
 import { isPostgres } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
-import { countMatches, ftsQuery, highlight, indexTerms, queryWords, termsOf, writtenForm } from './terms.ts';
+import {
+  countMatches,
+  ftsQuery,
+  highlight,
+  indexTerms,
+  queryWords,
+  termsOf,
+  writtenForm,
+} from '../search-terms.ts';
 
 export type { SearchKind };
 
@@ -322,4 +330,4 @@ export async function searchEverything(
   };
 }
 
-export { foldWord, indexTerms, queryWords, termsOf } from './terms.ts';
+export { foldWord, indexTerms, queryWords, termsOf } from '../search-terms.ts';

@@ -8,7 +8,8 @@ import { getDb } from '../db/index.ts';
 import { followUpByToken, type FollowUp } from '../incidents/index.ts';
 import { ratingLink, type RatingLink } from '../incidents/index.ts';
 import { withinRateLimit } from '../limits/index.ts';
-import { attachmentForToken, attachmentHeaders, type AttachmentContent } from '../attachments/index.ts';
+import { attachmentHeaders, type AttachmentContent } from '../attachments/index.ts';
+import { attachmentForToken } from '../incidents/index.ts';
 
 export async function followUpView(
   token: string,

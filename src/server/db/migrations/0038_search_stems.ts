@@ -14,7 +14,7 @@ import {
  * carry their accents, so the folded 'facturacion' kept its whole word and 'factura' never found
  * 'facturación' (nor 'configurar' 'configuración'); the second form ('factur', 'configur') does.
  *
- * - SQLite: the terms come from `search_terms()` (src/server/search/terms.ts, which now gives both): every
+ * - SQLite: the terms come from `search_terms()` (src/server/search-terms.ts, which now gives both): every
  *   record's document is written again.
  * - PostgreSQL: each text's vector is its `es_unaccent` one (as before) joined with its `spanish` one
  *   (the built-in configuration: Snowball on the word as written, a final '-cion' read as '-ción' by

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { getConfig } from '../config.ts';
+import { getConfig } from './config.ts';
 
 export const SECRET_FILE = 'data/auth-secret';
 

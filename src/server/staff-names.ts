@@ -5,7 +5,7 @@
  * e-mail. Records keep the e-mail they were written with, and are named at display time: a name
  * changed later shows everywhere at once.
  */
-import type { Db } from '../db/index.ts';
+import type { Db } from './db/index.ts';
 
 export const STAFF_NAME_MAX = 80;
 

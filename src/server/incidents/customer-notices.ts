@@ -1,0 +1,28 @@
+/**
+ * The desk's one door to the channels (src/server/channels, docs/decisions/0020): what it tells a
+ * customer is recorded here and handed to the incident's channel. The channels build on the desk (a
+ * message opens an incident or joins one as the customer's answer), so the desk reaches them at run
+ * time, by a dynamic import, and no import circle ties the two modules together.
+ */
+import type { Transaction } from 'kysely';
+import type { CustomerNotice, NoticeOutcome } from '../channels/index.ts';
+import type { Database } from '../db/index.ts';
+import type { MailBrand } from '../mail/index.ts';
+
+let channels: typeof import('../channels/index.ts') | undefined;
+
+/** Records the notice in the change's transaction and hands it to the incident's channel. */
+export async function noticeCustomer(
+  trx: Transaction<Database>,
+  incidentId: number,
+  notice: CustomerNotice,
+  options: { brand: MailBrand; visitorMailDailyCap?: number; now: Date },
+): Promise<NoticeOutcome> {
+  channels ??= await import('../channels/index.ts');
+  return channels.recordCustomerNotice(trx, incidentId, notice, options);
+}
+
+/** After the commit of a change whose notices a channel took: its workers look now. */
+export function wakeChannels(): void {
+  channels?.wakeDelivery();
+}
