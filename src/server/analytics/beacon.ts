@@ -14,7 +14,7 @@ import { MemoryLimiter } from '../limits/index.ts';
 import { getLogger } from '../log.ts';
 import { resolveClientIp } from '../http/index.ts';
 import { FloodBrake } from './flood-brake.ts';
-import { bufferPageView } from './index.ts';
+import { bufferPageView } from './page-views.ts';
 
 /** Views counted per client network per 10 minutes. */
 export const VIEWS_PER_NETWORK = 30;

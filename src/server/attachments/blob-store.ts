@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import { sqliteFileOf } from '../db/index.ts';
 import type { Database } from '../db/index.ts';
 import type { PreparedFile } from './files.ts';
-import { putBlob } from './index.ts';
+import { putBlob } from './attachments.ts';
 import { RequestWorker } from '../request-worker.ts';
 
 type Db = Kysely<Database>;

@@ -7,7 +7,7 @@ import { getConfig, type Config } from '../config.ts';
 import { getDb, type Db } from '../db/index.ts';
 import { removeFirstPasswordOf } from './first-password.ts';
 import { hashPassword } from './password.ts';
-import { getAuth, isStaffEmail, type StaffAuth } from './index.ts';
+import { getAuth, isStaffEmail, type StaffAuth } from './auth.ts';
 import { PASSWORD_PROBLEM_MESSAGES, passwordProblem } from './strength.ts';
 
 export class StaffAccountError extends Error {

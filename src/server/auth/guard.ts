@@ -10,7 +10,7 @@ import { actionErrorBody, STAFF_REFUSALS } from '../http/index.ts';
 import type { AuditActor } from '../audit/index.ts';
 import { getConfig } from '../config.ts';
 import { clientNetworkOf, type RequestClient } from '../http/index.ts';
-import { requireStaff, type StaffMember } from './index.ts';
+import { requireStaff, type StaffMember } from './auth.ts';
 
 /** What a guarded route needs of Astro's context (pages: `Astro`; endpoints and middleware: the API context). */
 export interface GuardContext {

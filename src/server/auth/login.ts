@@ -32,7 +32,7 @@ import {
   isStaffEmail,
   withClientIp,
   type StaffAuth,
-} from './index.ts';
+} from './auth.ts';
 import { checkTotpCode, pendingSignInUser, spendTotpStep, totpCode } from './two-step.ts';
 
 export const NETWORK_WINDOW_MS = 10 * 60 * 1000;

@@ -15,7 +15,7 @@ import { mailBrand } from '../mail/index.ts';
 import { passwordChangedMail } from '../mail/index.ts';
 import { setMustChangePassword } from './accounts.ts';
 import { removeFirstPasswordOf } from './first-password.ts';
-import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './index.ts';
+import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './auth.ts';
 import { normalStaffName } from '../staff-names.ts';
 import { MAX_PASSWORD_LENGTH, PASSWORD_PROBLEM_MESSAGES, passwordProblem } from './strength.ts';
 

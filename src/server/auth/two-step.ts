@@ -28,7 +28,7 @@ import { recordEvent } from '../audit/index.ts';
 import { getDb, type Db } from '../db/index.ts';
 import { clearHits, reserveHit } from '../limits/index.ts';
 import { getLogger } from '../log.ts';
-import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './index.ts';
+import { getAuth, withClientIp, type StaffAuth, type StaffMember } from './auth.ts';
 import { MAX_PASSWORD_LENGTH } from './strength.ts';
 
 export const CHANGE_MAX = 10;

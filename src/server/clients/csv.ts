@@ -24,7 +24,7 @@ import { toCsv, unFormulaSafe } from '../csv.ts';
 import { isPostgres } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
 import { clientRow } from '../db/index.ts';
-import { clientWarnings, normalizeDominicanPhone } from './index.ts';
+import { clientWarnings, normalizeDominicanPhone } from './records.ts';
 import { rncKey, rncKeySql } from './match.ts';
 
 /** The largest file 'Importar CSV' takes. */

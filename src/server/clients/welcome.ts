@@ -13,7 +13,7 @@ import { getLogger } from '../log.ts';
 import { mailBrand, sendNow } from '../mail/index.ts';
 import { welcomeMail, type WelcomeMailData } from '../mail/index.ts';
 import type { ClientRecord } from '../../domain/forms/client.ts';
-import { getClient, markWelcomeSent } from './index.ts';
+import { getClient, markWelcomeSent } from './records.ts';
 
 export type { WelcomeMailData };
 

@@ -19,7 +19,8 @@ import { incidentAssignedMail } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { recordStaffChange } from './activity.ts';
 import type { EntryAuthor } from './conversation.ts';
-import { IncidentNotFoundError } from './index.ts';
+import { IncidentNotFoundError } from './errors.ts';
+import { isCurrentStaff } from './staff-list.ts';
 
 /** A staff account as the 'Asignar a' dropdown lists it. */
 export interface AssignableStaff {
@@ -35,11 +36,6 @@ export class AssigneeNotFoundError extends Error {
 
 /** `ADMIN_EMAILS` as the server has it (lower case): who is staff now. */
 const currentStaff = (): readonly string[] => getConfig().ADMIN_EMAILS;
-
-/** Whether this account's e-mail is on the staff list (compared as at sign-in: trimmed, any case). */
-export function isCurrentStaff(email: string, staffEmails: readonly string[]): boolean {
-  return staffEmails.includes(email.trim().toLowerCase());
-}
 
 /** The accounts 'Asignar a' offers: those on `ADMIN_EMAILS` (default: the server's), by e-mail. */
 export async function listAssignableStaff(
@@ -182,3 +178,5 @@ export async function loadAssignments(db: Db, incidentId: number): Promise<Incid
     .orderBy('id')
     .execute();
 }
+
+export { isCurrentStaff } from './staff-list.ts';

@@ -42,7 +42,7 @@ import type { Database } from '../db/index.ts';
 import { incidentOverdueMail } from '../mail/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
-import { isCurrentStaff } from './assignment.ts';
+import { isCurrentStaff } from './staff-list.ts';
 import { calendarOf } from './clock-calendar.ts';
 
 export const RESPONSE_TIMES_KEY = 'tiempos-de-respuesta';

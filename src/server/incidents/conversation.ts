@@ -37,7 +37,7 @@ import { isCurrentStaff, loadAssignments } from './assignment.ts';
 import { loadPriorityChanges } from './priority.ts';
 import { incidentIdByToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
 import { withHistory } from './history.ts';
-import { IncidentNotFoundError } from './index.ts';
+import { IncidentNotFoundError } from './errors.ts';
 import { holdNotice } from './notices.ts';
 import { isChannelId, type ChannelId } from '../../domain/channels.ts';
 

@@ -10,7 +10,7 @@ import type { Db } from '../db/index.ts';
 import type { IncidentPriorityChange } from '../db/index.ts';
 import { recordStaffChange } from './activity.ts';
 import type { EntryAuthor } from './conversation.ts';
-import { IncidentNotFoundError } from './index.ts';
+import { IncidentNotFoundError } from './errors.ts';
 
 export async function setIncidentPriority(
   db: Db,

@@ -10,7 +10,7 @@ import type { MailBrand } from '../mail/index.ts';
 import { touchIncident } from './activity.ts';
 import { noticeCustomer, wakeChannels } from './customer-notices.ts';
 import { withHistory } from './history.ts';
-import { IncidentNotFoundError } from './index.ts';
+import { IncidentNotFoundError } from './errors.ts';
 
 export type NotifyResult =
   { queued: true } | { queued: false; reason: 'no-email' | 'not-requested' | 'daily-cap' | 'complained' };
