@@ -61,6 +61,8 @@ export interface MetaStandin {
   requests: RecordedRequest[];
   /** The JSON bodies of the `POST …/messages` calls that were answered 200. */
   sentMessages(): Array<Record<string, any>>;
+  /** The wamids those calls were answered with, in the same order. */
+  sentWamids(): string[];
   /** The next `count` calls to `target` (default the messages endpoint) fail this way. */
   failNext(count: number, failure: StandinFailure, target?: FailureTarget): void;
   /** While down, every connection is closed as soon as it arrives (no HTTP answer at all). */
@@ -71,6 +73,8 @@ export interface MetaStandin {
   addMedia(bytes: Uint8Array, mimeType: string, options?: { sha256?: string }): string;
   /** The media URLs given so far (of one media id, or all) answer 404 from now on, as Meta's do after 5 minutes. */
   expireMediaUrls(mediaId?: string): void;
+  /** The next `count` media URLs given are already expired when they are fetched. */
+  expireNextMediaUrls(count: number): void;
   close(): Promise<void>;
 }
 
@@ -102,6 +106,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
   const verifyToken = options.verifyToken ?? `verifica-${randomBytes(8).toString('hex')}`;
   const requests: RecordedRequest[] = [];
   const sent: Array<Record<string, any>> = [];
+  const wamids: string[] = [];
   const failures: Array<{ failure: StandinFailure; target: FailureTarget }> = [];
   const media = new Map<string, { bytes: Buffer; mimeType: string; sha256: string }>();
   /** Download URL nonce → media id and whether it still works. */
@@ -110,6 +115,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
   let down = false;
   let delayMs = 0;
   let mediaCounter = 0;
+  let expireNext = 0;
   let origin = '';
 
   const takeFailure = (target: 'messages' | 'media' | 'other'): StandinFailure | undefined => {
@@ -229,8 +235,9 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
             code: 100,
             error_data: { messaging_product: 'whatsapp', details: 'messaging_product/to missing' },
           });
-        sent.push(message);
         const wamid = newWamid();
+        sent.push(message);
+        wamids.push(wamid);
         return json(res, 200, {
           messaging_product: 'whatsapp',
           contacts: [{ input: message.to, wa_id: message.to }],
@@ -252,7 +259,8 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
           error_subcode: 33,
         });
       const nonce = randomBytes(12).toString('hex');
-      urls.set(nonce, { mediaId: parts[1]!, live: true });
+      urls.set(nonce, { mediaId: parts[1]!, live: expireNext === 0 });
+      if (expireNext > 0) expireNext -= 1;
       return json(res, 200, {
         messaging_product: 'whatsapp',
         url: `${origin}/media-download/${nonce}`,
@@ -294,6 +302,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
     verifyToken,
     requests,
     sentMessages: () => sent,
+    sentWamids: () => wamids,
     failNext(count, failure, target = 'messages') {
       for (let i = 0; i < count; i++) failures.push({ failure, target });
     },
@@ -307,6 +316,9 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
     addMedia,
     expireMediaUrls(mediaId) {
       for (const issued of urls.values()) if (!mediaId || issued.mediaId === mediaId) issued.live = false;
+    },
+    expireNextMediaUrls(count) {
+      expireNext = count;
     },
     close() {
       for (const socket of sockets) socket.destroy();
@@ -322,13 +334,19 @@ async function readMultipart(
   const fields: Record<string, string> = {};
   const files: RecordedFile[] = [];
   await new Promise<void>((resolve, reject) => {
-    const parser = busboy({ headers });
+    // Browsers and undici write a file name's UTF-8 bytes as they are (WHATWG's multipart encoding).
+    const parser = busboy({ headers, defParamCharset: 'utf8' });
     parser.on('field', (name, value) => (fields[name] = value));
     parser.on('file', (field, stream, info) => {
       const parts: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => parts.push(chunk));
       stream.on('end', () =>
-        files.push({ field, filename: info.filename, mimeType: info.mimeType, bytes: Buffer.concat(parts) }),
+        files.push({
+          field,
+          filename: info.filename ?? '',
+          mimeType: info.mimeType,
+          bytes: Buffer.concat(parts),
+        }),
       );
     });
     parser.on('close', resolve);

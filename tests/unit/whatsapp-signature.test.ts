@@ -17,7 +17,7 @@ describe('verifySignature (X-Hub-Signature-256)', () => {
     const { bytes, signature } = signedWebhook(body, SECRET);
     expect(bytes.toString('latin1')).toContain('Pe\\u00f1a');
     expect(bytes.toString('latin1')).toContain('\\ud83d\\ude15');
-    expect(/[^\x00-\x7f]/.test(bytes.toString('latin1'))).toBe(false);
+    expect(bytes.every((byte) => byte < 0x80)).toBe(true);
     expect(signature).toBe(`sha256=${createHmac('sha256', SECRET).update(bytes).digest('hex')}`);
     expect(verifySignature(bytes, signature, SECRET)).toBe(true);
     expect(signatureFor(bytes, SECRET)).toBe(signature);

@@ -321,7 +321,11 @@ export function createGraphClient(
 
   return {
     /** A free-text message (within the 24-hour window); `contextId` quotes one of the customer's messages. */
-    sendText(to: string, body: string, options: { contextId?: string; previewUrl?: boolean } = {}) {
+    async sendText(
+      to: string,
+      body: string,
+      options: { contextId?: string; previewUrl?: boolean } = {},
+    ): Promise<string> {
       check(body.trim().length > 0, 'El texto de WhatsApp no puede estar vacío');
       check(body.length <= LIMITS.text, `El texto de WhatsApp admite hasta ${LIMITS.text} caracteres`);
       return send({
@@ -333,13 +337,13 @@ export function createGraphClient(
     },
 
     /** An approved template with its body parameters in order (`{{1}}`, `{{2}}`…). */
-    sendTemplate(
+    async sendTemplate(
       to: string,
       name: string,
       languageCode: string,
       params: readonly string[] = [],
       options: { contextId?: string } = {},
-    ) {
+    ): Promise<string> {
       check(/^[a-z0-9_]{1,512}$/.test(name), 'Nombre de plantilla no válido');
       const components = params.length
         ? [{ type: 'body', parameters: params.map((text) => ({ type: 'text', text })) }]
@@ -353,13 +357,13 @@ export function createGraphClient(
     },
 
     /** An interactive list: one section of up to 10 rows behind `button`. */
-    sendList(
+    async sendList(
       to: string,
       body: string,
       button: string,
       rows: readonly ListRow[],
       options: { sectionTitle?: string; header?: string; footer?: string; contextId?: string } = {},
-    ) {
+    ): Promise<string> {
       check(
         body.trim().length > 0 && body.length <= LIMITS.listBody,
         `El texto de la lista admite de 1 a ${LIMITS.listBody} caracteres`,
@@ -431,12 +435,12 @@ export function createGraphClient(
     },
 
     /** A file uploaded with {@link uploadMedia}; `filename` is shown for a document. */
-    sendMedia(
+    async sendMedia(
       to: string,
       kind: OutboundMediaKind,
       mediaId: string,
       options: { caption?: string; filename?: string; contextId?: string } = {},
-    ) {
+    ): Promise<string> {
       if (options.caption !== undefined)
         check(
           options.caption.length <= LIMITS.caption,
