@@ -286,6 +286,18 @@ describe('media', () => {
     });
   });
 
+  it("never sends the bearer in clear to a host other than the API's", async () => {
+    const mediaId = meta.addMedia(Buffer.from('secreto'), 'text/plain');
+    meta.setMediaUrlOrigin(meta.origin.replace('127.0.0.1', 'localhost'));
+    try {
+      const error = await failure(graph.fetchMedia(mediaId, { maxBytes: 100 }));
+      expect(error).toMatchObject({ kind: 'invalid-response', retryable: false });
+      expect(meta.requests.map((request) => request.path)).toEqual([`/v25.0/${mediaId}`]);
+    } finally {
+      meta.setMediaUrlOrigin(null);
+    }
+  });
+
   it('fails permanently for a media id Meta does not know', async () => {
     const error = await failure(graph.fetchMedia('999', { maxBytes: 100 }));
     expect(error).toMatchObject({ kind: 'http', status: 400, code: 100, subcode: 33, retryable: false });

@@ -75,6 +75,8 @@ export interface MetaStandin {
   expireMediaUrls(mediaId?: string): void;
   /** The next `count` media URLs given are already expired when they are fetched. */
   expireNextMediaUrls(count: number): void;
+  /** The media URLs given point at this origin instead of the stand-in's (null: back to its own). */
+  setMediaUrlOrigin(origin: string | null): void;
   close(): Promise<void>;
 }
 
@@ -116,6 +118,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
   let delayMs = 0;
   let mediaCounter = 0;
   let expireNext = 0;
+  let mediaOrigin: string | null = null;
   let origin = '';
 
   const takeFailure = (target: 'messages' | 'media' | 'other'): StandinFailure | undefined => {
@@ -263,7 +266,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
       if (expireNext > 0) expireNext -= 1;
       return json(res, 200, {
         messaging_product: 'whatsapp',
-        url: `${origin}/media-download/${nonce}`,
+        url: `${mediaOrigin ?? origin}/media-download/${nonce}`,
         mime_type: file.mimeType,
         sha256: file.sha256,
         file_size: file.bytes.length,
@@ -319,6 +322,9 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
     },
     expireNextMediaUrls(count) {
       expireNext = count;
+    },
+    setMediaUrlOrigin(value) {
+      mediaOrigin = value;
     },
     close() {
       for (const socket of sockets) socket.destroy();

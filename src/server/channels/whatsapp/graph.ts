@@ -462,7 +462,8 @@ export function createGraphClient(
     /**
      * A customer's file: `GET /{media-id}` for its short-lived URL, then that URL with the bearer. Refused
      * past `maxBytes` (by Meta's `file_size`, by Content-Length, and while reading); its SHA-256 checked
-     * against Meta's. A URL that answers 401/403/404 (past its 5 minutes) is asked for once more.
+     * against Meta's. A URL that answers 401/403/404 (past its 5 minutes) is asked for once more; one
+     * without https is refused unless it is on the API's own origin (the stand-in's, in tests).
      */
     async fetchMedia(
       mediaId: string,
@@ -472,6 +473,12 @@ export function createGraphClient(
       for (let attempt = 1; ; attempt++) {
         const info = await metadata(mediaId);
         if (info.file_size > options.maxBytes) throw tooLarge(options.maxBytes);
+        // The bearer goes with the download: never in clear to a host other than the API's own.
+        if (new URL(info.url).protocol !== 'https:' && new URL(info.url).origin !== new URL(base).origin)
+          throw new GraphError('WhatsApp dio un URL de archivo sin https', {
+            kind: 'invalid-response',
+            retryable: false,
+          });
         const response = await request(info.url, { method: 'GET' }, ms);
         if ([401, 403, 404].includes(response.status) && attempt === 1) {
           await response.body?.cancel();
