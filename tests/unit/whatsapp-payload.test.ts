@@ -4,6 +4,7 @@ import {
   parseWebhook,
   parseWebhookBytes,
   STATUS_LABELS,
+  statusText,
 } from '../../src/server/channels/whatsapp/payload.ts';
 import { ratingRows } from '../../src/server/channels/whatsapp/ratings.ts';
 import {
@@ -367,6 +368,18 @@ describe('parseWebhook: statuses', () => {
       },
     ]);
     expect(STATUS_LABELS).toEqual({ sent: 'Enviado', delivered: 'Entregado', read: 'Leído' });
+    expect(parsed.statuses.map(statusText)).toEqual([
+      'Enviado',
+      'Entregado',
+      'Leído',
+      'No se pudo entregar: pasaron más de 24 horas desde el último mensaje del cliente; hace falta una plantilla',
+    ]);
+    expect(statusText({ status: 'failed', errors: [] })).toBe(
+      'No se pudo entregar: error desconocido de WhatsApp',
+    );
+    expect(
+      statusText({ status: 'failed', errors: [{ code: 131999, title: 'Nuevo', message: '', details: '' }] }),
+    ).toBe('No se pudo entregar: Nuevo');
   });
 
   it('reads the errors of the change itself', () => {

@@ -14,6 +14,7 @@
  *   https://developers.facebook.com/documentation/business-messaging/whatsapp/support/error-codes
  */
 import { z } from 'zod';
+import { describeWhatsAppError } from './graph.ts';
 import { parseRatingReply, type RatingReply } from './ratings.ts';
 
 /** One error as Meta reports it, flattened. */
@@ -103,6 +104,12 @@ export const STATUS_LABELS: Record<Exclude<DeliveryStatus, 'failed'>, string> = 
   delivered: 'Entregado',
   read: 'Leído',
 };
+
+/** What a reply shows for its latest status: 'Enviado', 'Entregado', 'Leído' or 'No se pudo entregar: …'. */
+export function statusText(update: Pick<StatusUpdate, 'status' | 'errors'>): string {
+  if (update.status === 'failed') return describeWhatsAppError(update.errors[0] ?? null);
+  return STATUS_LABELS[update.status];
+}
 
 // --- Schemas ---------------------------------------------------------------------------------------
 
