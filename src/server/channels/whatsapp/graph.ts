@@ -9,15 +9,17 @@
  * 24-hour window, 131026 undeliverable, 100 invalid parameter, 190 expired token…) is not.
  *
  * Request shapes, from Meta's documentation:
- * - text: https://developers.facebook.com/documentation/business-messaging/whatsapp/messages/text-messages
- *   (a reply quoting a message adds `context.message_id`: …/messages/send-messages#contextual-replies);
- * - template: …/messages/template-messages (`template.name`, `language.code`, `components[]` of
+ * - text: https://developers.facebook.com/documentation/business-messaging/whatsapp/messages/text-messages;
+ * - a reply quoting a message (`context.message_id`): …/whatsapp/messages/contextual-replies;
+ * - template: the Messages API reference, …/whatsapp/reference/whatsapp-business-phone-number/message-api,
+ *   and …/whatsapp/templates/overview (`template.name`, `language.code`, `components[]` of
  *   `{type:'body', parameters:[{type:'text', text}]}`);
  * - interactive list: …/messages/interactive-list-messages (≤ 10 rows in all, row title ≤ 24, id ≤ 200,
  *   description ≤ 72, button ≤ 20, body ≤ 4096);
  * - media upload, retrieval and download: …/whatsapp/business-phone-numbers/media (`POST
  *   /{phone-number-id}/media` multipart with `messaging_product`, `type`, `file`; `GET /{media-id}` →
- *   `url`, `mime_type`, `sha256`, `file_size`; then `GET url` with the bearer, within 5 minutes);
+ *   `url`, `mime_type`, `sha256`, `file_size`; then `GET url` with the bearer, within 5 minutes; a media
+ *   id from a webhook lives 7 days, one we uploaded 30);
  * - errors: …/whatsapp/support/error-codes (`error.code`, `error_subcode`, `error_data.details`).
  */
 import { createHash } from 'node:crypto';

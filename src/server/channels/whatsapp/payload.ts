@@ -7,8 +7,7 @@
  * Shapes, from Meta's documentation:
  * - envelope, `contacts[]`, `messages[]` and each message type: the messages webhook reference,
  *   https://developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages
- *   (and its per-type pages: …/messages/text, …/image, …/document, …/audio, …/video, …/sticker,
- *   …/location, …/contacts, …/interactive, …/button, …/reaction, …/unsupported);
+ *   and its per-type pages under …/webhooks/reference/messages/ (…/location, …/status and the like);
  * - `statuses[]` with `errors[]`: …/webhooks/reference/messages/status;
  * - `errors[]` objects (`code`, `title`, `message`, `error_data.details`):
  *   https://developers.facebook.com/documentation/business-messaging/whatsapp/support/error-codes
