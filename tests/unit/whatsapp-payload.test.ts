@@ -75,6 +75,7 @@ describe('parseWebhook: inbound messages', () => {
           from: '16505551234',
           profileName: 'Sheena Nelson',
           phoneNumberId: '106540352242922',
+          businessNumber: '15550783881',
           timestamp: new Date(1749416383 * 1000),
           type: 'text',
           originalType: 'text',

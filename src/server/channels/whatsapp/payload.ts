@@ -49,6 +49,8 @@ export interface InboundMessage {
   profileName: string | null;
   /** The business number it was sent to (`metadata.phone_number_id`). */
   phoneNumberId: string;
+  /** That number as digits (`metadata.display_phone_number`), when given: a message from it is our own. */
+  businessNumber: string | null;
   timestamp: Date;
   type: InboundType;
   /** The type Meta gave, for `unsupported` (e.g. 'order', 'system'); otherwise the same as `type`. */
@@ -215,7 +217,10 @@ const statusSchema = z.looseObject({
 
 const valueSchema = z.looseObject({
   messaging_product: z.literal('whatsapp').optional(),
-  metadata: z.looseObject({ phone_number_id: z.string().min(1) }),
+  metadata: z.looseObject({
+    phone_number_id: z.string().min(1),
+    display_phone_number: z.string().optional(),
+  }),
   contacts: z.array(z.unknown()).optional(),
   messages: z.array(z.unknown()).optional(),
   statuses: z.array(z.unknown()).optional(),
@@ -296,7 +301,7 @@ function reason(error: z.ZodError): string {
 function readMessage(
   raw: unknown,
   where: string,
-  phoneNumberId: string,
+  { phoneNumberId, businessNumber }: { phoneNumberId: string; businessNumber: string | null },
   names: Map<string, string>,
   skipped: SkippedPiece[],
 ): InboundMessage | null {
@@ -311,6 +316,7 @@ function readMessage(
     from: message.from,
     profileName: names.get(message.from) ?? null,
     phoneNumberId,
+    businessNumber,
     timestamp: message.timestamp,
     contextId: message.context?.id ?? null,
     forwarded: message.context?.forwarded === true,
@@ -498,7 +504,10 @@ export function parseWebhook(body: unknown, options: { phoneNumberId?: string } 
         const message = readMessage(
           raw,
           `${where}.value.messages[${index}]`,
-          phoneNumberId,
+          {
+            phoneNumberId,
+            businessNumber: value.data.metadata.display_phone_number?.replace(/\D/g, '') || null,
+          },
           names,
           result.skipped,
         );
