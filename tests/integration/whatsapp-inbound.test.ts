@@ -11,7 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { whatsappMediaSettled, whatsappHandler } from '../../src/server/channels/index.ts';
+import {
+  inboundSettings,
+  openIncidentFromRefused,
+  whatsappHandler,
+  whatsappMediaSettled,
+} from '../../src/server/channels/index.ts';
 import { parseConfig, type Config } from '../../src/server/config.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { issueRatingToken } from '../../src/server/incidents/index.ts';
@@ -462,6 +467,35 @@ describeEachEngine('WhatsApp webhook', (database) => {
     expect(failed.deliveryError).toMatch(/^No se pudo entregar: /);
     // A status of a message not ours changes nothing and is still 200.
     expect((await send(url, webhookBody([status(newWamid(), 'read')]))).status).toBe(200);
+  });
+
+  it("past the per-number limit a message is refused ('Rechazados'); 'Crear incidencia' opens it with its text", async () => {
+    const { db } = database();
+    const url = await serve(db);
+    for (let round = 1; round <= 5; round++) {
+      await send(url, webhookBody([textMessage(ANA, 'Ana', `Consulta número ${round}`)]));
+      const list = await incidents(db);
+      await resolve(db, list.at(-1)!.id);
+    }
+    await send(url, webhookBody([textMessage(ANA, 'Ana', 'La sexta consulta de la hora')]));
+    expect(await incidents(db)).toHaveLength(5);
+    const refused = await db
+      .selectFrom('inboundMessages')
+      .select(['id', 'outcome', 'reason'])
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(refused).toMatchObject({ outcome: 'rejected', reason: 'rate-limit' });
+    const opened = await openIncidentFromRefused(db, refused.id, inboundSettings(configFor(true)), {
+      actorEmail: 'carmen@vertice.example',
+      network: '127.0.0.1',
+    });
+    expect(opened.status).toBe('opened');
+    expect((await incidents(db)).at(-1)).toMatchObject({
+      origen: 'WhatsApp',
+      problema: 'La sexta consulta de la hora',
+      channelAddress: ANA,
+      telefono: '+1 809-555-0100',
+    });
   });
 
   it('answers 500 when the database is down, so that Meta delivers again; the redelivery is then stored once', async () => {

@@ -104,8 +104,9 @@ export function whatsappMessage(message: WhatsAppMessage): InboundMessage {
     sender: { address: message.from, name: message.profileName ?? '' },
     recipients: [],
     threadKeys: message.contextId ? [message.contextId] : [],
-    // What 'Rechazados' lists of a refused message, and what opens an incident from there.
-    subject: text.length > 120 ? `${text.slice(0, 119)}…` : text,
+    // What 'Rechazados' lists of a refused message, and what opens an incident from there (the
+    // intake keeps 500 characters of it; WhatsApp has no original to read again).
+    subject: text,
     text,
     files: [],
     raw: null,
