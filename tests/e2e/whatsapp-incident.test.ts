@@ -3,7 +3,8 @@
  * stand-in (tests/support/meta-standin.ts) posts a signed webhook to the server's /api/whatsapp (the
  * production wiring: scripts/start.ts, security.ts), which opens an incident with origin 'WhatsApp';
  * its page shows the number and 'Abrir en WhatsApp' (wa.me with the number's digits) at 390 and
- * 1280 px, axe clean and nothing wider than the phone; the list's 'Origen' filter and the CSV find it;
+ * 1280 px, axe clean and nothing wider than the phone; the list's 'Origen' filter, the CSV and the
+ * staff search find it;
  * 'Correo entrante' in Configuración shows the channel on, its last message and no error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +58,7 @@ beforeAll(async () => {
 afterAll(() => meta.close());
 
 describe('a WhatsApp incident', () => {
-  it("is in the list under 'Origen: WhatsApp' and in its CSV", async () => {
+  it("is in the list under 'Origen: WhatsApp', in its CSV and in the search", async () => {
     const { context, page } = await signedIn();
     try {
       await page.goto(`${server.url}/admin/incidencias?origen=whatsapp`);
@@ -72,6 +73,11 @@ describe('a WhatsApp incident', () => {
       expect(text).toContain('+1 809-555-0100');
       const mail = await context.request.get(`${server.url}/api/staff/incidencias.csv?origen=correo`);
       expect(await mail.text()).not.toContain(numero);
+      // The staff search finds it by the customer's words and name, as any incident.
+      await page.goto(`${server.url}/admin/buscar?q=${encodeURIComponent('caja registradora')}`);
+      await expect(page.getByRole('link', { name: new RegExp(numero) }).count()).resolves.toBeGreaterThan(0);
+      await page.goto(`${server.url}/admin/buscar?q=${encodeURIComponent('María Peña')}`);
+      await expect(page.getByRole('link', { name: new RegExp(numero) }).count()).resolves.toBeGreaterThan(0);
     } finally {
       await context.close();
     }
