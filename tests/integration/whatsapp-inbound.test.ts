@@ -123,6 +123,13 @@ const attachments = (db: Db) =>
     .orderBy('id')
     .execute();
 
+/** The live events written (what the staff's open pages follow), as kind and change. */
+const liveEvents = async (db: Db) =>
+  (await db.selectFrom('liveEvents').select('data').orderBy('id').execute()).map((row) => {
+    const data = JSON.parse(row.data) as { kind: string; change?: string; incidentId?: number };
+    return [data.kind, data.change ?? null, data.incidentId ?? null];
+  });
+
 /** A notice of ours Meta accepted with this wamid (what the delivery worker records). */
 async function sentNotice(db: Db, incidentId: number, wamid: string): Promise<number> {
   const row = await db
@@ -226,6 +233,11 @@ describeEachEngine('WhatsApp webhook', (database) => {
     expect((await answers(db, ana!.id)).map((entry) => [entry.body, entry.via])).toEqual([
       ['No imprime la factura', 'whatsapp'],
     ]);
+    // Live updates, as for mail: each new incident, and the answer on Ana's.
+    const live = await liveEvents(db);
+    expect(live).toContainEqual(['incident.created', null, ana!.id]);
+    expect(live).toContainEqual(['incident.created', null, luis!.id]);
+    expect(live).toContainEqual(['incident.changed', 'answer', ana!.id]);
     // The channel's panel: the last message received.
     const panel = await db.selectFrom('inboundPolls').selectAll().where('channel', '=', 'whatsapp').execute();
     expect(panel).toHaveLength(1);
@@ -289,6 +301,8 @@ describeEachEngine('WhatsApp webhook', (database) => {
       },
     ]);
     expect(files.every((file) => file.blobSha256)).toBe(true);
+    // The open pages refresh when a file lands.
+    expect(await liveEvents(db)).toContainEqual(['incident.changed', 'note', incident!.id]);
     // Fetched with the bearer: the media's metadata, then its URL.
     const downloads = meta.requests.filter((request) => request.path.startsWith('/media-download/'));
     expect(downloads).toHaveLength(2);
@@ -445,6 +459,7 @@ describeEachEngine('WhatsApp webhook', (database) => {
     await send(url, webhookBody([status(delivered, 'delivered', [], { timestamp: t })]));
     await send(url, webhookBody([status(delivered, 'sent', [], { timestamp: t - 5 })]));
     expect(await notice(one)).toMatchObject({ deliveryStatus: 'delivered', deliveryError: null });
+    expect(await liveEvents(db)).toContainEqual(['incident.changed', 'delivery', incident!.id]);
     await send(
       url,
       webhookBody([
