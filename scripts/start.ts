@@ -15,7 +15,7 @@ import { warnOnUntrustedProxy } from '../src/server/http/index.ts';
 import { loggedRequests } from '../src/server/http/index.ts';
 import { secureHandler } from '../src/server/http/index.ts';
 import { htmlResponseFixes, loadStaticFiles, staticFilesHandler } from '../src/server/http/index.ts';
-import { inboundMailHandler } from '../src/server/channels/index.ts';
+import { inboundMailHandler, startWhatsAppMedia, whatsappHandler } from '../src/server/channels/index.ts';
 import { setRenderSecret } from '../src/lib/site-fragments.ts';
 import { getLogger } from '../src/server/log.ts';
 import { closeLiveStreams } from '../src/server/live/index.ts';
@@ -95,7 +95,11 @@ async function main(): Promise<void> {
     staticFilesHandler(files, htmlResponseFixes(compressed(handler)), { bypass }),
   );
   // Raw mails to the desk, before Astro too: their bodies are counted as they stream, never buffered past INBOUND_MAX_BYTES.
-  const site = secureHandler(inboundMailHandler(config, getDb, log, beacons), config);
+  // Meta's WhatsApp webhook likewise: its raw bytes, which the signature covers, read with a cap of its own.
+  const site = secureHandler(
+    inboundMailHandler(config, getDb, log, whatsappHandler(config, getDb, log, beacons)),
+    config,
+  );
   const server = http.createServer(loggedRequests(warnOnUntrustedProxy(site, config.TRUST_PROXY, log), log));
   // An idle kept-alive connection stays open 65 s, longer than clients and proxies keep theirs (undici 4 s,
   // nginx's upstream keepalive 60 s, most load balancers 60 s): the client always lets go first. With
@@ -111,6 +115,8 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   log.info({ url: `http://${config.HOST}:${port}` }, 'server listening');
+  // WhatsApp files a crash or an outage of Meta left to fetch (src/server/channels/whatsapp/media.ts).
+  startWhatsAppMedia(getDb(), config);
 
   // The blog, its articles, the feed and the sitemap, from the database, rendered now and after each change.
   const selfHost = ['0.0.0.0', '::', ''].includes(config.HOST)

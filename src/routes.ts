@@ -33,6 +33,8 @@ export const ROUTES = {
   beacon: '/api/pv',
   /** Raw mails from an MTA or a provider (issue 21): `POST`, `Authorization: Bearer INBOUND_WEBHOOK_SECRET`. */
   inboundMail: '/api/inbound-mail',
+  /** Meta's WhatsApp Cloud API webhook (issue 37): `GET` the subscription check, `POST` signed with WHATSAPP_APP_SECRET. */
+  whatsapp: '/api/whatsapp',
   health: '/healthz',
   /** A freshly signed form start time for the islands of prerendered pages (GET, JSON `{ startedAt }`). */
   formStamp: '/api/form-stamp',

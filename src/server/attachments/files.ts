@@ -54,7 +54,8 @@ export interface PreparedFile {
 /** A file that is not kept, with the Spanish message that names it. */
 export interface RefusedFile {
   filename: string;
-  reason: 'type' | 'empty' | 'too-large' | 'too-many' | 'total-too-large';
+  /** `unfetched`: a channel could not bring it (a WhatsApp file Meta would not hand over). */
+  reason: 'type' | 'empty' | 'too-large' | 'too-many' | 'total-too-large' | 'unfetched';
   message: string;
   size: number;
 }

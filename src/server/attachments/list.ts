@@ -11,6 +11,7 @@ const DROPPED_TEXT: Record<string, string> = {
   empty: 'archivo vacío',
   'too-many': 'más de 5 archivos',
   'total-too-large': 'los archivos suman más de 20 MB',
+  unfetched: 'no se pudo traer de WhatsApp',
 };
 
 /** The Spanish reason shown for a dropped file. */

@@ -16,3 +16,15 @@ export {
 } from './mail/webhook.ts';
 export { discardRefused, openIncidentFromRefused, refusedMessages } from './refused.ts';
 export { mailboxPollStatus, receivedToday } from './status.ts';
+export { whatsappChannel, whatsappMessage } from './whatsapp/channel.ts';
+export { drainWhatsAppMedia, startWhatsAppMedia, whatsappMediaSettled } from './whatsapp/media.ts';
+export { whatsappPanelStatus, type WhatsAppPanelStatus } from './whatsapp/panel.ts';
+export { whatsappSettings } from './whatsapp/settings.ts';
+export {
+  WHATSAPP_ANSWERS,
+  WHATSAPP_MAX_BODY_BYTES,
+  answerWhatsAppGet,
+  answerWhatsAppPost,
+  whatsappHandler,
+  type WhatsAppAnswer,
+} from './whatsapp/webhook.ts';

@@ -94,7 +94,8 @@ async function readAgain(row: {
     recipients: [],
     threadKeys: [],
     subject: row.subject,
-    text: NO_ORIGINAL_TEXT,
+    // A channel that keeps no original (WhatsApp) stored its text as the subject (up to 500 characters).
+    text: row.channel === MAIL_CHANNEL ? NO_ORIGINAL_TEXT : row.subject || NO_ORIGINAL_TEXT,
     files: [],
     raw: null,
   };

@@ -1,14 +1,20 @@
 /**
  * The channels the desk speaks through, by id (src/domain/channels.ts): the one place that lists them.
- * A new channel is a folder under src/server/channels/ and one entry here.
+ * A new channel is a folder under src/server/channels/ and one entry here. Both are always registered:
+ * an incident keeps its channel whatever the settings say now (a WhatsApp incident's notices wait for
+ * the delivery worker while the channel is off); only the channel's routes answer 404 when it is off.
  */
 import type { ChannelId } from '../../domain/channels.ts';
 import type { Channel } from './channel.ts';
 import { mailChannel } from './mail/channel.ts';
+import { whatsappChannel } from './whatsapp/channel.ts';
 
-const channels = new Map<ChannelId, Channel>([[mailChannel.id, mailChannel]]);
+const channels = new Map<ChannelId, Channel>([
+  [mailChannel.id, mailChannel],
+  [whatsappChannel.id, whatsappChannel],
+]);
 
-/** Adds a channel (the WhatsApp channel, when its settings turn it on). */
+/** Adds (or replaces) a channel. */
 export function registerChannel(channel: Channel): void {
   channels.set(channel.id, channel);
 }

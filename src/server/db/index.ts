@@ -248,4 +248,5 @@ export {
   type IncidentPriorityChange,
   type OutboxMail,
   type SavedReply,
+  type WhatsAppDeliveryStatus,
 } from './schema.ts';

@@ -90,6 +90,28 @@ export interface CustomerNoticesTable {
   externalId: string | null;
   createdAt: string;
   doneAt: string | null;
+  /** What Meta's status webhooks last said of it (migration 0043), never moving back: 'sent' < 'failed' < 'delivered' < 'read'. */
+  deliveryStatus: WhatsAppDeliveryStatus | null;
+  /** Of a 'failed' one: 'No se pudo entregar: …' (channels/whatsapp/payload.ts `statusText`). */
+  deliveryError: string | null;
+  /** Meta's time of that status. */
+  statusAt: string | null;
+}
+
+export type WhatsAppDeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
+/** A customer's WhatsApp file still to fetch from Meta, or fetched, or given up on (migration 0043). */
+export interface WhatsappMediaTable {
+  id: Generated<number>;
+  inboundId: number;
+  mediaId: string;
+  mimeType: string;
+  filename: string;
+  status: Generated<'pending' | 'done' | 'failed'>;
+  attempts: Generated<number>;
+  nextAttemptAt: string;
+  lastError: string | null;
+  createdAt: string;
 }
 
 /** Settings of the desk kept in the database (migration 0031): a JSON value per key. */
@@ -730,6 +752,7 @@ export interface Database {
   blobs: BlobsTable;
   incidentAttachments: IncidentAttachmentsTable;
   inboundPolls: InboundPollsTable;
+  whatsappMedia: WhatsappMediaTable;
   savedReplies: SavedRepliesTable;
   deskSettings: DeskSettingsTable;
   incidentClockAlerts: IncidentClockAlertsTable;

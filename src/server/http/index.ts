@@ -8,6 +8,7 @@ export { compressed } from './compress.ts';
 export { checkFormStamp, newFormStamp } from './form-stamp.ts';
 export { warnOnUntrustedProxy } from './proxy-warning.ts';
 export { STAFF_REFUSALS, actionErrorBody } from './refusals.ts';
+export { readBodyUpTo } from './read-body.ts';
 export { loggedRequests } from './request-log.ts';
 export { secureHandler } from './security.ts';
 export { seeOther } from './see-other.ts';

@@ -271,7 +271,9 @@ export function secureHandler(handler: Handler, config: Pick<Config, 'SITE_URL'>
         return refuse(req, res, 403, pathname);
       // The inbound-mail webhook counts its own body against INBOUND_MAX_BYTES as it streams in
       // (src/server/channels/mail/webhook.ts): buffering it here would hold a whole mail in memory first.
-      if (pathname === ROUTES.inboundMail) return handler(req, res);
+      // The WhatsApp webhook reads its raw bytes itself, with a cap of its own (a batch of Meta's
+      // updates may pass the default limit): src/server/channels/whatsapp/webhook.ts.
+      if (pathname === ROUTES.inboundMail || pathname === ROUTES.whatsapp) return handler(req, res);
       const limit = bodyLimit(pathname, search, req.headers['content-type']);
       const tooLarge = () =>
         wantsPage(req, pathname)

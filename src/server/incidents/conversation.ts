@@ -71,7 +71,15 @@ export async function incidentByNumber(
   db: Db,
   numeroIncidencia: string,
 ): Promise<
-  (IncidentRecord & { assignedTo: string | null; origen: IncidentOrigin; prioridad: IncidentPriority }) | null
+  | (IncidentRecord & {
+      assignedTo: string | null;
+      origen: IncidentOrigin;
+      prioridad: IncidentPriority;
+      /** The channel the customer is reached on, and their address on it (a WhatsApp number's wa_id). */
+      channel: string;
+      channelAddress: string | null;
+    })
+  | null
 > {
   const row = await db
     .selectFrom('incidents')
@@ -81,7 +89,14 @@ export async function incidentByNumber(
   if (!row) return null;
   const [record] = await withHistory(db, [row]);
   return record
-    ? { ...record, assignedTo: row.assignedTo ?? null, origen: row.origen, prioridad: row.prioridad }
+    ? {
+        ...record,
+        assignedTo: row.assignedTo ?? null,
+        origen: row.origen,
+        prioridad: row.prioridad,
+        channel: row.channel,
+        channelAddress: row.channelAddress ?? null,
+      }
     : null;
 }
 

@@ -4,7 +4,7 @@
  * rating, to `/soporte/valoracion`. A token rates its resolution once, within {@link RATING_DAYS} days
  * of its mail, 1 to 5 with an optional comment; a reopened incident resolved again gets a new token.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/index.ts';
@@ -96,32 +96,43 @@ export async function rateResolution(
   now: Date = new Date(),
 ): Promise<RatingLink> {
   if (!Number.isInteger(input.valor) || input.valor < 1 || input.valor > 5) throw new RangeError('valor 1–5');
-  return db.transaction().execute(async (trx) => {
-    const link = await ratingLink(trx, input.token, now);
-    if (link.status !== 'open') return link;
-    const ratedAt = now.toISOString();
-    const updated = await trx
-      .updateTable('incidentRatings')
-      .set({ valor: input.valor, comentario: input.comentario.trim() || null, ratedAt })
-      .where('tokenHash', '=', hashLinkToken(input.token))
-      .where('ratedAt', 'is', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('incidentRatings as other')
-              .select('other.tokenHash')
-              .whereRef('other.incidentId', '=', 'incidentRatings.incidentId')
-              .whereRef('other.resolvedAt', '=', 'incidentRatings.resolvedAt')
-              .where('other.ratedAt', 'is not', null),
-          ),
+  return db.transaction().execute((trx) => rateResolutionIn(trx, input, now));
+}
+
+/**
+ * {@link rateResolution} in the caller's transaction: a WhatsApp rating reply records the rating in
+ * the transaction that stores the message (src/server/channels/whatsapp/channel.ts).
+ */
+export async function rateResolutionIn(
+  trx: Transaction<Database>,
+  input: { token: string; valor: number; comentario: string },
+  now: Date,
+): Promise<RatingLink> {
+  if (!Number.isInteger(input.valor) || input.valor < 1 || input.valor > 5) throw new RangeError('valor 1–5');
+  const link = await ratingLink(trx, input.token, now);
+  if (link.status !== 'open') return link;
+  const ratedAt = now.toISOString();
+  const updated = await trx
+    .updateTable('incidentRatings')
+    .set({ valor: input.valor, comentario: input.comentario.trim() || null, ratedAt })
+    .where('tokenHash', '=', hashLinkToken(input.token))
+    .where('ratedAt', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('incidentRatings as other')
+            .select('other.tokenHash')
+            .whereRef('other.incidentId', '=', 'incidentRatings.incidentId')
+            .whereRef('other.resolvedAt', '=', 'incidentRatings.resolvedAt')
+            .where('other.ratedAt', 'is not', null),
         ),
-      )
-      .returning('incidentId')
-      .executeTakeFirst();
-    if (!updated) return { status: 'used', numeroIncidencia: link.numeroIncidencia };
-    await touchIncident(trx, updated.incidentId, 'rating', now);
-    return link;
-  });
+      ),
+    )
+    .returning('incidentId')
+    .executeTakeFirst();
+  if (!updated) return { status: 'used', numeroIncidencia: link.numeroIncidencia };
+  await touchIncident(trx, updated.incidentId, 'rating', now);
+  return link;
 }
 
 /** An incident's ratings, oldest first, for its timeline. */

@@ -19,6 +19,7 @@ import { getDb } from '../db/index.ts';
 import { imapTarget } from '../channels/index.ts';
 import { refusedMessages } from '../channels/index.ts';
 import { mailboxPollStatus, receivedToday } from '../channels/index.ts';
+import { whatsappPanelStatus, whatsappSettings } from '../channels/index.ts';
 import { ROUTES } from '../../routes.ts';
 import { assigneeOf, listAssignableStaff, type Assignee } from '../incidents/index.ts';
 import { incidentClocks, loadResponseTimes, onTimeSummary } from '../incidents/index.ts';
@@ -218,15 +219,17 @@ export async function staffAttachmentResponse(
 
 /**
  * 'Correo entrante' in Configuración (issue 21): which channels are on (from the settings; never the
- * mailbox's password), the mailbox reader's last round, what came in today and the refused messages.
+ * mailbox's password), the mailbox reader's last round, what came in today and the refused messages;
+ * the WhatsApp channel's webhook, its last message received and its last error (issue 37).
  */
 export async function inboundPanelView(now: Date = new Date()) {
   const config = getConfig();
   const db = getDb();
-  const [poll, today, refused] = await Promise.all([
+  const [poll, today, refused, whatsappStatus] = await Promise.all([
     mailboxPollStatus(db),
     receivedToday(db, now),
     refusedMessages(db),
+    whatsappPanelStatus(db),
   ]);
   const imap = config.INBOUND_IMAP_URL ? imapTarget(config.INBOUND_IMAP_URL) : null;
   return {
@@ -244,6 +247,10 @@ export async function inboundPanelView(now: Date = new Date()) {
     poll,
     today,
     refused,
+    // The WhatsApp channel (issue 37): on when WHATSAPP_APP_SECRET is set; its webhook's last message and error.
+    whatsapp: whatsappSettings(config)
+      ? { webhook: new URL(ROUTES.whatsapp, config.SITE_URL).href, status: whatsappStatus }
+      : null,
   };
 }
 
