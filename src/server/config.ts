@@ -161,6 +161,40 @@ const schema = z
         .transform((value) => value.replace(/[\s()+-]/g, ''))
         .pipe(z.string().regex(/^\d{8,15}$/, 'debe tener entre 8 y 15 dígitos (con código de país)')),
     ),
+    /**
+     * WhatsApp Business through Meta's Cloud API (issue 37; src/server/channels/whatsapp/settings.ts).
+     * Unset `WHATSAPP_APP_SECRET`: the channel is off and its routes answer 404. Set: every webhook POST
+     * is verified with it, and the phone number id, access token and verify token are required.
+     */
+    WHATSAPP_APP_SECRET: optionalString,
+    WHATSAPP_PHONE_NUMBER_ID: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,30}$/, 'debe ser el identificador numérico del número en Meta (solo dígitos)')
+        .optional(),
+    ),
+    WHATSAPP_ACCESS_TOKEN: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().regex(/^\S+$/, 'no debe llevar espacios (solo el token, sin «Bearer»)').optional(),
+    ),
+    WHATSAPP_VERIFY_TOKEN: optionalString,
+    /** Base URL of the Graph API with its version; tests point it at a local stand-in. */
+    WHATSAPP_API_URL: urlWithDefault('https://graph.facebook.com/v25.0').transform((value) =>
+      value.replace(/\/+$/, ''),
+    ),
+    /** The approved template a reply goes as past the 24-hour window (its one parameter: the reply link). */
+    WHATSAPP_TEMPLATE_REPLY: stringWithDefault('respuesta_incidencia').pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9_]{1,512}$/, 'debe ser el nombre de una plantilla: minúsculas, dígitos y «_»'),
+    ),
+    WHATSAPP_TEMPLATE_LANGUAGE: stringWithDefault('es').pipe(
+      z
+        .string()
+        .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'debe ser un código de idioma de plantilla (es, es_MX, en_US…)'),
+    ),
     BOOKING_URL: urlWithDefault('https://calendly.com/verticeconsultores/presentacion'),
     CONSULTATION_URL: urlWithDefault('https://calendly.com/verticeconsultores/consulta-tecnica'),
     TIENDAO_DEMO_URL: urlWithDefault('https://calendly.com/verticeconsultores/demo-tiendao'),
@@ -179,6 +213,21 @@ const schema = z
           message: `es obligatoria cuando ${variable} está definida`,
         });
     }
+    // With the app secret the WhatsApp channel is on: it cannot send, fetch media or answer Meta's
+    // subscription check without the other three.
+    if (config.WHATSAPP_APP_SECRET)
+      for (const variable of [
+        'WHATSAPP_PHONE_NUMBER_ID',
+        'WHATSAPP_ACCESS_TOKEN',
+        'WHATSAPP_VERIFY_TOKEN',
+      ] as const) {
+        if (!config[variable])
+          context.addIssue({
+            code: 'custom',
+            path: [variable],
+            message: 'es obligatoria cuando WHATSAPP_APP_SECRET está definida',
+          });
+      }
   });
 
 export type Config = z.infer<typeof schema>;
