@@ -3,9 +3,43 @@
  */
 
 export { recordCustomerNotice, wakeDelivery, type NoticeOutcome } from './delivery.ts';
+export {
+  DELIVERY_RETRY_BASE_MS,
+  attemptNotice,
+  claimDueNotice,
+  deliveryRetryDelayMs,
+  startDeliveryWorker,
+  type DeliveryWorker,
+  type NoticeSender,
+} from './delivery-worker.ts';
+export { registerChannel } from './registry.ts';
+export { NoticeSendError, type SendContext, type SendResult } from './channel.ts';
+export {
+  SENT_AS,
+  describeWhatsAppSendError,
+  lastCustomerMessageAt,
+  whatsappDelivery,
+  whatsappNoticeSender,
+  whatsappSender,
+} from './whatsapp/outbound.ts';
+export { whatsappSettings, type WhatsAppSettings } from './whatsapp/settings.ts';
+export {
+  TEMPLATE_SENT_TEXT,
+  WINDOW_CLOSED_TEXT,
+  windowLeft,
+  windowOpen,
+  windowText,
+} from './whatsapp/window.ts';
 export { inboundSettings } from './intake.ts';
 export { imapTarget, startMailboxPoller } from './mail/imap.ts';
 export { inboundOriginal, originalGzip, purgeOldOriginalsIfDue, writeOriginal } from './mail/original.ts';
-export { WEBHOOK_ANSWERS, authorizedBearer, inboundMailHandler, storeWebhookMail, streamLimited, type WebhookAnswer } from './mail/webhook.ts';
+export {
+  WEBHOOK_ANSWERS,
+  authorizedBearer,
+  inboundMailHandler,
+  storeWebhookMail,
+  streamLimited,
+  type WebhookAnswer,
+} from './mail/webhook.ts';
 export { discardRefused, openIncidentFromRefused, refusedMessages } from './refused.ts';
 export { mailboxPollStatus, receivedToday } from './status.ts';

@@ -90,6 +90,14 @@ export interface CustomerNoticesTable {
   externalId: string | null;
   createdAt: string;
   doneAt: string | null;
+  /**
+   * Meta's latest status of what was sent (migration 0043): 'sent', 'delivered', 'read' or 'failed';
+   * null until a status webhook says one. `deliveryError`: the staff's words for a failure;
+   * `statusAt`: when Meta stamped it.
+   */
+  deliveryStatus: Generated<'sent' | 'delivered' | 'read' | 'failed' | null>;
+  deliveryError: Generated<string | null>;
+  statusAt: Generated<string | null>;
 }
 
 /** Settings of the desk kept in the database (migration 0031): a JSON value per key. */
@@ -747,6 +755,7 @@ export interface Database {
 }
 
 export type Incident = Selectable<IncidentsTable>;
+export type CustomerNoticeRow = Selectable<CustomerNoticesTable>;
 export type NewIncident = Insertable<IncidentsTable>;
 export type IncidentEvent = Selectable<IncidentEventsTable>;
 export type IncidentEntry = Selectable<IncidentEntriesTable>;

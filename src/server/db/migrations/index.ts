@@ -45,6 +45,7 @@ import * as inboundOriginalParts from './0034_inbound_original_parts.ts';
 import * as articleVotes from './0035_article_votes.ts';
 import * as announcementsLogos from './0036_announcements_logos.ts';
 import * as customerNotices from './0042_customer_notices.ts';
+import * as noticeDeliveryStatus from './0043_notice_delivery_status.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '0040_accepted_answers': acceptedAnswers,
   '0041_mail_reports': mailReports,
   '0042_customer_notices': customerNotices,
+  '0043_notice_delivery_status': noticeDeliveryStatus,
 };
