@@ -39,14 +39,20 @@ export function deliveryRetryDelayMs(failedAttempts: number): number {
   return Math.min(DELIVERY_RETRY_BASE_MS * 2 ** Math.max(0, failedAttempts - 1), DELIVERY_RETRY_MAX_MS);
 }
 
-/** Claims the next due notice of these channels for this worker until `now + leaseMs`, or none. */
-export async function claimDueNotice(
+/**
+ * Claims the next due notice of these channels for this worker until `now + leaseMs`: its row, or none.
+ * On PostgreSQL the candidate is chosen once, in a materialized CTE: a plain `id IN (SELECT … LIMIT 1
+ * FOR UPDATE SKIP LOCKED)` may be evaluated again for each row the UPDATE scans and lease several rows
+ * while one is returned (a two-worker test saw it). Should a statement ever lease more than one, every
+ * row it returns is sent (the caller takes them all).
+ */
+export async function claimDueNotices(
   db: Db,
   channels: readonly string[],
   now: Date,
   leaseMs: number = DEFAULT_LEASE_MS,
-): Promise<CustomerNoticeRow | null> {
-  if (channels.length === 0) return null;
+): Promise<CustomerNoticeRow[]> {
+  if (channels.length === 0) return [];
   const nowIso = now.toISOString();
   const due = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q =>
     query
@@ -54,23 +60,46 @@ export async function claimDueNotice(
       .where('channel', 'in', channels)
       .where('nextAttemptAt', '<=', nowIso)
       .where((eb: any) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', nowIso)]));
-  let candidate = due(db.selectFrom('customerNotices').select('id'))
+  const lease = {
+    lockedUntil: new Date(now.getTime() + leaseMs).toISOString(),
+    attempts: sql<number>`attempts + 1`,
+  };
+  if (isPostgres(db))
+    return due(
+      db
+        .with(
+          (cte) => cte('candidate').materialized(),
+          (qb) =>
+            due(qb.selectFrom('customerNotices').select('id'))
+              .orderBy('nextAttemptAt')
+              .orderBy('id')
+              .limit(1)
+              .forUpdate()
+              .skipLocked(),
+        )
+        .updateTable('customerNotices')
+        .set(lease)
+        .where('id', 'in', (eb) => eb.selectFrom('candidate').select('candidate.id')),
+    )
+      .returningAll()
+      .execute();
+  const candidate = due(db.selectFrom('customerNotices').select('id'))
     .orderBy('nextAttemptAt')
     .orderBy('id')
     .limit(1);
-  if (isPostgres(db)) candidate = candidate.forUpdate().skipLocked();
-  const row = await due(
-    db
-      .updateTable('customerNotices')
-      .set({
-        lockedUntil: new Date(now.getTime() + leaseMs).toISOString(),
-        attempts: sql<number>`attempts + 1`,
-      })
-      .where('id', 'in', candidate),
-  )
+  return due(db.updateTable('customerNotices').set(lease).where('id', 'in', candidate))
     .returningAll()
-    .executeTakeFirst();
-  return row ?? null;
+    .execute();
+}
+
+/** {@link claimDueNotices}' first row (it returns one unless the engine surprised us). */
+export async function claimDueNotice(
+  db: Db,
+  channels: readonly string[],
+  now: Date,
+  leaseMs: number = DEFAULT_LEASE_MS,
+): Promise<CustomerNoticeRow | null> {
+  return (await claimDueNotices(db, channels, now, leaseMs))[0] ?? null;
 }
 
 /** A stored time as ISO 8601 (PostgreSQL's driver hands back a Date). */
@@ -229,22 +258,24 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const runOnce = async (): Promise<number> => {
     let attempted = 0;
     while (attempted < batchSize && (running || options.poll === false)) {
-      const row = await claimDueNotice(db, channels, now(), options.leaseMs);
-      if (!row) break;
-      attempted += 1;
-      current = row;
-      try {
-        const { outcome, error } = await attemptNotice(db, row, senders.get(row.channel)!, now);
-        const fields = { noticeId: row.id, kind: row.kind, channel: row.channel, attempt: row.attempts };
-        const message = error instanceof Error ? error.message : error ? String(error) : undefined;
-        if (outcome === 'sent') log?.info(fields, 'customer notice sent');
-        else if (outcome === 'retry')
-          log?.warn({ ...fields, error: message }, 'customer notice failed; will retry');
-        else if (outcome === 'failed')
-          log?.error({ ...fields, error: message }, 'customer notice failed for good');
-        else log?.warn(fields, 'customer notice lease lost; another worker has it');
-      } finally {
-        current = null;
+      const rows = await claimDueNotices(db, channels, now(), options.leaseMs);
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        attempted += 1;
+        current = row;
+        try {
+          const { outcome, error } = await attemptNotice(db, row, senders.get(row.channel)!, now);
+          const fields = { noticeId: row.id, kind: row.kind, channel: row.channel, attempt: row.attempts };
+          const message = error instanceof Error ? error.message : error ? String(error) : undefined;
+          if (outcome === 'sent') log?.info(fields, 'customer notice sent');
+          else if (outcome === 'retry')
+            log?.warn({ ...fields, error: message }, 'customer notice failed; will retry');
+          else if (outcome === 'failed')
+            log?.error({ ...fields, error: message }, 'customer notice failed for good');
+          else log?.warn(fields, 'customer notice lease lost; another worker has it');
+        } finally {
+          current = null;
+        }
       }
     }
     return attempted;

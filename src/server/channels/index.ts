@@ -7,6 +7,7 @@ export {
   DELIVERY_RETRY_BASE_MS,
   attemptNotice,
   claimDueNotice,
+  claimDueNotices,
   deliveryRetryDelayMs,
   startDeliveryWorker,
   type DeliveryWorker,
