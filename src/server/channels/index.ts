@@ -21,6 +21,7 @@ export {
   lastCustomerMessageAt,
   whatsappDelivery,
   whatsappNoticeSender,
+  whatsappReplyWindow,
   whatsappSender,
 } from './whatsapp/outbound.ts';
 export { whatsappSettings, type WhatsAppSettings } from './whatsapp/settings.ts';
@@ -44,3 +45,4 @@ export {
 } from './mail/webhook.ts';
 export { discardRefused, openIncidentFromRefused, refusedMessages } from './refused.ts';
 export { mailboxPollStatus, receivedToday } from './status.ts';
+export { noticeDelivery, replyDeliveries } from './notice-state.ts';

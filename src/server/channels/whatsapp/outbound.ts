@@ -30,7 +30,7 @@ import {
 import type { OutboundMediaKind } from './graph.ts';
 import { RATING_BUTTON, RATING_SECTION_TITLE, ratingBody, ratingRows } from './ratings.ts';
 import type { WhatsAppSettings } from './settings.ts';
-import { windowOpen } from './window.ts';
+import { windowLeft, windowOpen, windowText } from './window.ts';
 
 /** What `customer_notices.outcome` says of a sent notice: how it went. */
 export const SENT_AS = {
@@ -84,6 +84,26 @@ export async function lastCustomerMessageAt(db: Db, incidentId: number): Promise
     .map((value) => new Date(value as unknown as string | Date))
     .filter((date) => !Number.isNaN(date.getTime()));
   return times.length ? new Date(Math.max(...times.map((date) => date.getTime()))) : null;
+}
+
+/**
+ * The reply box of a WhatsApp incident (issue 37): how long free text may still go ('Puedes responder
+ * por WhatsApp durante 3 h más'), or that the reply goes as the approved template; null for an incident
+ * of another channel.
+ */
+export async function whatsappReplyWindow(
+  db: Db,
+  incidentId: number,
+  now: Date,
+): Promise<{ numero: string; abierta: boolean; texto: string } | null> {
+  const incident = await db
+    .selectFrom('incidents')
+    .select(['channel', 'channelAddress'])
+    .where('id', '=', incidentId)
+    .executeTakeFirst();
+  if (incident?.channel !== WHATSAPP_CHANNEL) return null;
+  const left = windowLeft(await lastCustomerMessageAt(db, incidentId), now);
+  return { numero: incident.channelAddress ?? '', abierta: left > 0, texto: windowText(left) };
 }
 
 /** The WhatsApp kind a file goes as: the types Meta shows inline, else a document (with its name). */
