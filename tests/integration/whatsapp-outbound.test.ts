@@ -22,7 +22,9 @@ import {
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import {
   createIncident,
+  incidentByNumber,
   ratingLink,
+  staffTimeline,
   replyToVisitor,
   setIncidentState,
 } from '../../src/server/incidents/index.ts';
@@ -217,6 +219,59 @@ describeEachEngine('WhatsApp outbound', (database) => {
       status: 'sent',
       outcome: SENT_AS.templateAfterRefusal,
       externalId: standin.sentWamids()[0],
+    });
+    // The reply says so in the timeline.
+    const record = await incidentByNumber(db, incident.numeroIncidencia);
+    const replyEntry = (await staffTimeline(db, record!)).find((entry) => entry.kind === 'reply');
+    expect(replyEntry).toMatchObject({
+      entrega: {
+        estado: 'sent',
+        texto: 'Enviado',
+        intentos: 1,
+        plantilla: 'Pasaron más de 24 horas: se envió la plantilla',
+      },
+    });
+  });
+
+  it("shows each attempt's state on the reply in the timeline: 'Enviando…' with its error, 'Enviado', then Meta's 'Leído' or failure", async () => {
+    const { db } = database();
+    const incident = await whatsappIncident(db, at(0));
+    await replyToVisitor(db, { incidentId: incident.id, author: ana, body: 'Mira esto.', brand }, at(10));
+    const delivery = async () => {
+      const record = await incidentByNumber(db, incident.numeroIncidencia);
+      const entry = (await staffTimeline(db, record!)).find((item) => item.kind === 'reply');
+      return entry && 'entrega' in entry ? entry.entrega : undefined;
+    };
+    expect(await delivery()).toEqual({ estado: 'pending', texto: 'Enviando…', intentos: 0 });
+    standin.setDown(true);
+    const clock = { now: at(10) };
+    await worker(db, clock).runOnce();
+    expect(await delivery()).toEqual({
+      estado: 'pending',
+      texto: 'Enviando…',
+      intentos: 1,
+      ultimoError: 'No se pudo entregar: no se pudo conectar con WhatsApp; se reintentará',
+    });
+    standin.setDown(false);
+    clock.now = at(11);
+    await worker(db, clock).runOnce();
+    expect(await delivery()).toEqual({ estado: 'sent', texto: 'Enviado', intentos: 2 });
+    // Meta's status webhooks (the inbound half stores them in migration 0043's columns).
+    await db
+      .updateTable('customerNotices')
+      .set({ deliveryStatus: 'read', statusAt: at(12).toISOString() })
+      .execute();
+    expect(await delivery()).toMatchObject({ estado: 'read', texto: 'Leído' });
+    await db
+      .updateTable('customerNotices')
+      .set({
+        deliveryStatus: 'failed',
+        deliveryError: 'No se pudo entregar: el número no puede recibir este mensaje',
+      })
+      .execute();
+    expect(await delivery()).toMatchObject({
+      estado: 'failed',
+      texto: 'No se pudo entregar: el número no puede recibir este mensaje',
     });
   });
 
