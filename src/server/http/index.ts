@@ -11,4 +11,11 @@ export { STAFF_REFUSALS, actionErrorBody } from './refusals.ts';
 export { loggedRequests } from './request-log.ts';
 export { secureHandler } from './security.ts';
 export { seeOther } from './see-other.ts';
-export { IMMUTABLE, htmlResponseFixes, loadStaticFiles, renderedFile, staticFilesHandler, type CachedFile } from './static-files.ts';
+export {
+  IMMUTABLE,
+  htmlResponseFixes,
+  loadStaticFiles,
+  renderedFile,
+  staticFilesHandler,
+  type CachedFile,
+} from './static-files.ts';

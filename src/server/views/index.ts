@@ -3,7 +3,42 @@
  */
 
 export { articleRoute, previewDatePrefix } from './article-route.ts';
-export { articleEditorView, articleImageView, blogArticlesView, contentListView, helpArticlesView, helpCentreView, helpSearchView, helpSuggestionsView, helpTagAnchor, markdownPreview } from './content.ts';
-export { announcementAdminView, announcementsAdminView, logoAdminView, logoWallView, logosAdminView, toastView } from './site-content.ts';
-export { clientListView, clientPageView, clientView, inboundPanelView, incidentListView, incidentPageView, meetingToCancelView, messageListView, pendingEnrolmentView, responseTimesView, savedRepliesForIncidentView, savedRepliesView, searchView, settingsView, staffAttachmentResponse, staffHomeView } from './staff.ts';
+export {
+  articleEditorView,
+  articleImageView,
+  blogArticlesView,
+  contentListView,
+  helpArticlesView,
+  helpCentreView,
+  helpSearchView,
+  helpSuggestionsView,
+  helpTagAnchor,
+  markdownPreview,
+} from './content.ts';
+export {
+  announcementAdminView,
+  announcementsAdminView,
+  logoAdminView,
+  logoWallView,
+  logosAdminView,
+  toastView,
+} from './site-content.ts';
+export {
+  clientListView,
+  clientPageView,
+  clientView,
+  inboundPanelView,
+  incidentListView,
+  incidentPageView,
+  meetingToCancelView,
+  messageListView,
+  pendingEnrolmentView,
+  responseTimesView,
+  savedRepliesForIncidentView,
+  savedRepliesView,
+  searchView,
+  settingsView,
+  staffAttachmentResponse,
+  staffHomeView,
+} from './staff.ts';
 export { followUpView, ratingView, visitorAttachmentResponse } from './support.ts';
