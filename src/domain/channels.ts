@@ -51,3 +51,20 @@ export function channelOfOrigin(origin: string | null | undefined): ChannelId | 
 
 /** Where an incident came from: the support form, or a channel's message (issues 21 and 37). */
 export const INCIDENT_ORIGINS = [FORM_ORIGIN, MAIL_ORIGIN, WHATSAPP_ORIGIN] as const;
+
+/**
+ * What became of a staff reply sent by a channel that sends it itself (WhatsApp, issue 37), as the
+ * reply shows it: the delivery worker's own state ('Enviando…', 'Enviado', 'No se pudo entregar: …')
+ * until Meta's statuses say more ('Entregado', 'Leído').
+ */
+export interface NoticeDelivery {
+  estado: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+  /** 'Enviando…', 'Enviado', 'Entregado', 'Leído' or 'No se pudo entregar: …'. */
+  texto: string;
+  /** How many attempts the delivery worker made. */
+  intentos: number;
+  /** The last attempt's failure while it is still being tried ('No se pudo entregar: …; se reintentará'). */
+  ultimoError?: string;
+  /** It went as the approved template (past the 24-hour window): 'Pasaron más de 24 horas: se envió la plantilla'. */
+  plantilla?: string;
+}

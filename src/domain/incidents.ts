@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { AttachmentView } from './attachments.ts';
-import { INCIDENT_ORIGINS, type ChannelId } from './channels.ts';
+import { INCIDENT_ORIGINS, type ChannelId, type NoticeDelivery } from './channels.ts';
 
 /**
  * The states in the order the staff choose them; the first is where every incident starts. Any state
@@ -152,6 +152,8 @@ export type TimelineEntry =
       original?: number;
       /** Its files (issue 21, "Attachments"). */
       adjuntos?: AttachmentView[];
+      /** A reply a channel sends itself (WhatsApp): its delivery, attempt by attempt (issue 37). */
+      entrega?: NoticeDelivery;
     }
   | { kind: 'assignment'; fecha: string; autor: string; asignado: string | null }
   /** 'Prioridad: Normal → Alta' (issue 22). */

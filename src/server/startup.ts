@@ -17,6 +17,7 @@ import { sendStaffDigestIfDue } from './incidents/index.ts';
 import { startMailboxPoller } from './channels/index.ts';
 import { inboundSettings } from './channels/index.ts';
 import { purgeOldOriginalsIfDue } from './channels/index.ts';
+import { startDeliveryWorker, whatsappNoticeSender, whatsappSettings } from './channels/index.ts';
 import { getMailTransport, mailBrand, startMailWorker } from './mail/index.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -137,7 +138,19 @@ export async function startBackground(): Promise<Background[]> {
       })
     : null;
   if (inbound) log.info({ everySeconds: config.INBOUND_POLL_SECONDS }, 'inbound mailbox poller started');
+  // The customer notices a channel sends itself (WhatsApp, when WHATSAPP_APP_SECRET turns it on): one
+  // worker per process; the lease on each notice keeps two processes from sending it twice.
+  const whatsapp = whatsappSettings(config);
+  const delivery = whatsapp
+    ? startDeliveryWorker({
+        db,
+        senders: [whatsappNoticeSender({ settings: whatsapp, brand: mailBrand(config) })],
+        log,
+      })
+    : null;
+  if (delivery) log.info({ channels: ['whatsapp'] }, 'delivery worker started');
   return [
+    ...(delivery ? [{ name: delivery.name, stop: () => delivery.stop() }] : []),
     ...(inbound ? [inbound] : []),
     {
       // Views counted in memory are written before the process exits (and any beacon still being

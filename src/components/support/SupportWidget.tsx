@@ -18,6 +18,7 @@ import { ROUTES } from '../../routes';
 import { FILES_FIELD, isFilesMessage, pickedFilesProblem } from '../../domain/attachments';
 import IncidentForm from './IncidentForm';
 import { useFormStamp } from './useFormStamp';
+import { whatsappLink } from '../../lib/whatsapp';
 import { DoneIcon, LineIcon } from '../ui/LineIcon';
 
 export interface SupportWidgetProps {
@@ -25,7 +26,16 @@ export interface SupportWidgetProps {
   whatsappNumber: string;
   /** The signed time the page was rendered (on-demand pages); otherwise asked for when the dialog opens. */
   startedAt?: string;
+  /**
+   * The WhatsApp channel is on (issue 37): the dialog offers 'Escribir por WhatsApp' beside the form. As
+   * the page was rendered (a prerendered page: at build); the form-stamp answer corrects it when the
+   * dialog opens.
+   */
+  whatsappChannel?: boolean;
 }
+
+/** What the customer's first WhatsApp message says, ready to send ('tú' is ours; it is the customer's text). */
+const WHATSAPP_SUPPORT_TEXT = 'Hola, necesito ayuda de soporte.';
 
 /** A help article the dialog suggests (`GET /api/ayuda/sugerencias`). */
 interface Suggestion {
@@ -129,12 +139,17 @@ function CloseMark({ className }: { className: string }) {
  * has to hydrate for the submission (mount it with `client:interaction`). Without JavaScript the form
  * posts to /soporte/nueva.
  */
-export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidgetProps) {
+export default function SupportWidget({
+  whatsappNumber,
+  startedAt,
+  whatsappChannel = false,
+}: SupportWidgetProps) {
   const baseId = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const dialogId = `soporte-dialogo-${baseId}`;
   const titleId = `${dialogId}-titulo`;
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const { value: stamp, ensure: ensureStamp, reset: resetStamp } = useFormStamp(startedAt);
+  const { value: stamp, ensure: ensureStamp, reset: resetStamp, whatsapp } = useFormStamp(startedAt);
+  const offerWhatsapp = whatsapp ?? whatsappChannel;
   const sending = useRef(false);
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<FieldErrors | undefined>();
@@ -248,6 +263,22 @@ export default function SupportWidget({ whatsappNumber, startedAt }: SupportWidg
           </button>
         </div>
         <div className="px-5 py-5 sm:px-7 sm:py-6">
+          {offerWhatsapp ? (
+            <p
+              className="mb-5 flex flex-wrap items-center justify-between gap-3 rounded-card border border-accent-100 bg-white px-4 py-3 text-sm text-ink"
+              data-testid="soporte-whatsapp"
+            >
+              <span>¿Prefieres escribirnos? Te atendemos por WhatsApp con el mismo seguimiento.</span>
+              <a
+                href={whatsappLink(whatsappNumber, WHATSAPP_SUPPORT_TEXT)}
+                target="_blank"
+                rel="noopener"
+                className="inline-flex min-h-11 items-center rounded-button bg-accent-700 px-4 py-2 font-semibold text-white hover:bg-accent-600"
+              >
+                Escribir por WhatsApp
+              </a>
+            </p>
+          ) : null}
           <IncidentForm
             idPrefix={dialogId}
             errors={errors}

@@ -139,6 +139,41 @@ export interface DeliveryContext {
   now: Date;
 }
 
+/** What a channel's `send` is given by the delivery worker. */
+export interface SendContext {
+  db: Db;
+  notice: CustomerNotice;
+  noticeId: number;
+  /** The incident as stored now. */
+  incident: Incident;
+  now: Date;
+  /** What `deliver` prepared in the desk's transaction (its links' tokens), kept until the notice is sent. */
+  prepared: Record<string, string>;
+  /**
+   * The parts an earlier attempt already sent (a reply's text before its files), by the channel's own
+   * keys: a retry sends only the rest.
+   */
+  progress: Record<string, string>;
+  /** Records parts as sent before the next goes, so that an attempt cut short does not send them again. */
+  record(parts: Record<string, string>): Promise<void>;
+}
+
+/** What a send did: the channel's id of its main message (a wamid), and how it went (`outcome`). */
+export interface SendResult {
+  externalId: string | null;
+  sentAs?: string;
+}
+
+/** A send that failed; `retryable: false` when trying again cannot help. */
+export class NoticeSendError extends Error {
+  override name = 'NoticeSendError';
+  readonly retryable: boolean;
+  constructor(message: string, retryable: boolean) {
+    super(message);
+    this.retryable = retryable;
+  }
+}
+
 export interface Channel {
   id: ChannelId;
   /** Rule 2: a decision when the channel's own rules say the message must not act, else null. */
@@ -160,20 +195,21 @@ export interface Channel {
   newIncident(message: InboundMessage, sender: NonNullable<InboundMessage['sender']>): NewIncidentFields;
   /**
    * Hands a notice to the channel in the desk's transaction. `queued` with `deferred` leaves it for the
-   * delivery worker, which calls {@link Channel.send} after the commit.
+   * delivery worker, which calls {@link Channel.send} after the commit with what `prepared` holds (the
+   * links' tokens issued in this transaction; kept with the notice until it is sent, then dropped).
    */
   deliver(
     notice: CustomerNotice,
     context: DeliveryContext,
-  ): Promise<{ outcome: NoticeOutcome; deferred?: boolean }>;
-  /** The delivery worker's send of a deferred notice (outside any transaction): the channel's id of it. */
-  send?(
-    db: Db,
-    notice: CustomerNotice,
-    noticeId: number,
-    incident: Incident,
-    now: Date,
-  ): Promise<string | null>;
+  ): Promise<{ outcome: NoticeOutcome; deferred?: boolean; prepared?: Record<string, string> }>;
+  /**
+   * The delivery worker's send of a deferred notice, outside any transaction (delivery-worker.ts): what
+   * it sent. Throws on failure; an error with `retryable: false` (a {@link NoticeSendError}, a Graph
+   * API refusal) fails the notice for good, any other is tried again with back-off.
+   */
+  send?(context: SendContext): Promise<SendResult>;
+  /** The staff's words for a failed attempt ('No se pudo entregar: …'); default: the error's message. */
+  describeError?(error: unknown): string;
   /** Tells the sender's side a message was taken (optional). */
   receipt?(message: InboundMessage, result: { outcome: InboundOutcome | 'duplicate' }): Promise<void>;
 }

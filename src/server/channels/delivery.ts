@@ -28,7 +28,7 @@ export async function recordCustomerNotice(
     .where('id', '=', incidentId)
     .executeTakeFirstOrThrow();
   const channel = channelOf(incident.channel);
-  const { outcome, deferred } = await channel.deliver(notice, { trx, incident, ...options });
+  const { outcome, deferred, prepared } = await channel.deliver(notice, { trx, incident, ...options });
   const at = options.now.toISOString();
   await trx
     .insertInto('customerNotices')
@@ -36,7 +36,7 @@ export async function recordCustomerNotice(
       incidentId,
       channel: channel.id,
       kind: notice.kind,
-      payload: JSON.stringify(notice),
+      payload: noticePayload(notice, deferred && outcome === 'queued' ? prepared : undefined),
       status: outcome !== 'queued' ? 'skipped' : deferred ? 'pending' : 'handed',
       outcome,
       nextAttemptAt: at,
@@ -50,7 +50,50 @@ export async function recordCustomerNotice(
   return outcome;
 }
 
+/**
+ * The stored payload: the notice's JSON, and for one the delivery worker sends, under `_send`, what
+ * `deliver` prepared and the parts sent so far (delivery-worker.ts drops `_send` once it is sent).
+ */
+export function noticePayload(
+  notice: CustomerNotice,
+  prepared?: Record<string, string>,
+  progress: Record<string, string> = {},
+): string {
+  return JSON.stringify(prepared ? { ...notice, _send: { prepared, progress } } : notice);
+}
+
+/** A stored payload read back: the notice, and what its send carries. */
+export function readNoticePayload(payload: string): {
+  notice: CustomerNotice;
+  prepared: Record<string, string>;
+  progress: Record<string, string>;
+} {
+  const { _send, ...notice } = JSON.parse(payload) as CustomerNotice & {
+    _send?: { prepared?: Record<string, string>; progress?: Record<string, string> };
+  };
+  return {
+    notice: notice as CustomerNotice,
+    prepared: _send?.prepared ?? {},
+    progress: _send?.progress ?? {},
+  };
+}
+
+const WAKERS_KEY = Symbol.for('vertice.delivery.wakers');
+type WakerHolder = { [WAKERS_KEY]?: Set<() => void> };
+
+/**
+ * This process's delivery workers' wake-ups. Through `globalThis`, as the mail workers' are: the bundled
+ * server (actions, which record notices) and the start script (which runs the worker) load separate
+ * copies of this module.
+ */
+export function deliveryWakers(): Set<() => void> {
+  const holder = globalThis as WakerHolder;
+  holder[WAKERS_KEY] ??= new Set();
+  return holder[WAKERS_KEY];
+}
+
 /** After the commit of a change that recorded notices: the workers that send them look now. */
 export function wakeDelivery(): void {
   wakeMailWorkers();
+  for (const wake of deliveryWakers()) wake();
 }

@@ -14,9 +14,15 @@ const channels = new Map<ChannelId, Channel>([
   [whatsappChannel.id, whatsappChannel],
 ]);
 
-/** Adds (or replaces) a channel. */
-export function registerChannel(channel: Channel): void {
+/** Adds a channel (the WhatsApp channel, when its settings turn it on); the function returned takes it out. */
+export function registerChannel(channel: Channel): () => void {
+  const before = channels.get(channel.id);
   channels.set(channel.id, channel);
+  return () => {
+    if (channels.get(channel.id) !== channel) return;
+    if (before) channels.set(channel.id, before);
+    else channels.delete(channel.id);
+  };
 }
 
 /** The channel of this id; an incident of a channel not running here is reached by mail. */

@@ -239,6 +239,7 @@ export {
   type ClientEvent,
   type ClientMeeting,
   type ContactMessage,
+  type CustomerNoticeRow,
   type Database,
   type InboundOutcome,
   type Incident,

@@ -770,6 +770,7 @@ export interface Database {
 }
 
 export type Incident = Selectable<IncidentsTable>;
+export type CustomerNoticeRow = Selectable<CustomerNoticesTable>;
 export type NewIncident = Insertable<IncidentsTable>;
 export type IncidentEvent = Selectable<IncidentEventsTable>;
 export type IncidentEntry = Selectable<IncidentEntriesTable>;

@@ -27,7 +27,7 @@ import type { Db } from '../db/index.ts';
 import type { Database, IncidentEntry, IncidentEntryKind } from '../db/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
 import { incidentAnswerMail } from '../mail/index.ts';
-import { noticeCustomer, wakeChannels } from './customer-notices.ts';
+import { noticeCustomer, replyDeliveries, wakeChannels } from './customer-notices.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { getConfig } from '../config.ts';
 import { reserveHit } from '../limits/index.ts';
@@ -122,35 +122,38 @@ export async function loadEntries(
  * that order.
  */
 export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<TimelineEntry[]> {
-  const [entries, assignments, priorities, bounces, files, openingMail, ratings] = await Promise.all([
-    loadEntries(db, incident.id),
-    loadAssignments(db, incident.id),
-    loadPriorityChanges(db, incident.id),
-    // What reports said of its mails to the customer (issue 41): bounced, delayed, read, reported as spam.
-    db
-      .selectFrom('incidentMails')
-      .select(['bouncedAt', 'delayedAt', 'readAt', 'complainedAt'])
-      .where('incidentId', '=', incident.id)
-      .where((eb) =>
-        eb.or([
-          eb('bouncedAt', 'is not', null),
-          eb('delayedAt', 'is not', null),
-          eb('readAt', 'is not', null),
-          eb('complainedAt', 'is not', null),
-        ]),
-      )
-      .execute(),
-    attachmentsByEntry(db, incident.id),
-    // The mail that opened it (rule 4, or 'Crear incidencia' on a refused one): 'por correo', 'Ver original'.
-    db
-      .selectFrom('inboundMessages')
-      .select(['id', 'reason', 'channel'])
-      .where('incidentId', '=', incident.id)
-      .where('outcome', '=', 'new-incident')
-      .orderBy('id')
-      .executeTakeFirst(),
-    incidentRatings(db, incident.id),
-  ]);
+  const [entries, assignments, priorities, bounces, files, openingMail, ratings, deliveries] =
+    await Promise.all([
+      loadEntries(db, incident.id),
+      loadAssignments(db, incident.id),
+      loadPriorityChanges(db, incident.id),
+      // What reports said of its mails to the customer (issue 41): bounced, delayed, read, reported as spam.
+      db
+        .selectFrom('incidentMails')
+        .select(['bouncedAt', 'delayedAt', 'readAt', 'complainedAt'])
+        .where('incidentId', '=', incident.id)
+        .where((eb) =>
+          eb.or([
+            eb('bouncedAt', 'is not', null),
+            eb('delayedAt', 'is not', null),
+            eb('readAt', 'is not', null),
+            eb('complainedAt', 'is not', null),
+          ]),
+        )
+        .execute(),
+      attachmentsByEntry(db, incident.id),
+      // The mail that opened it (rule 4, or 'Crear incidencia' on a refused one): 'por correo', 'Ver original'.
+      db
+        .selectFrom('inboundMessages')
+        .select(['id', 'reason', 'channel'])
+        .where('incidentId', '=', incident.id)
+        .where('outcome', '=', 'new-incident')
+        .orderBy('id')
+        .executeTakeFirst(),
+      incidentRatings(db, incident.id),
+      // What became of each reply a channel sends itself (WhatsApp): 'Enviando…', 'Enviado', 'Leído'… (issue 37).
+      replyDeliveries(db, incident.id),
+    ]);
   const timeline: Array<TimelineEntry & { rank: number }> = [
     {
       kind: 'problem',
@@ -203,6 +206,7 @@ export async function staffTimeline(db: Db, incident: IncidentRecord): Promise<T
         : {}),
       ...(entry.inboundMessageId ? { original: entry.inboundMessageId } : {}),
       ...(files.byEntry.has(entry.id) ? { adjuntos: files.byEntry.get(entry.id) } : {}),
+      ...(entry.kind === 'reply' && deliveries.has(entry.id) ? { entrega: deliveries.get(entry.id) } : {}),
       rank: 2,
     })),
     ...entries

@@ -5,11 +5,13 @@
  * time, by a dynamic import, and no import circle ties the two modules together.
  */
 import type { Transaction } from 'kysely';
+import type { NoticeDelivery } from '../../domain/channels.ts';
 import type { CustomerNotice, NoticeOutcome } from '../channels/index.ts';
-import type { Database } from '../db/index.ts';
+import type { Database, Db } from '../db/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 
 let channels: typeof import('../channels/index.ts') | undefined;
+const theChannels = async () => (channels ??= await import('../channels/index.ts'));
 
 /** Records the notice in the change's transaction and hands it to the incident's channel. */
 export async function noticeCustomer(
@@ -18,11 +20,15 @@ export async function noticeCustomer(
   notice: CustomerNotice,
   options: { brand: MailBrand; visitorMailDailyCap?: number; now: Date },
 ): Promise<NoticeOutcome> {
-  channels ??= await import('../channels/index.ts');
-  return channels.recordCustomerNotice(trx, incidentId, notice, options);
+  return (await theChannels()).recordCustomerNotice(trx, incidentId, notice, options);
 }
 
 /** After the commit of a change whose notices a channel took: its workers look now. */
 export function wakeChannels(): void {
   channels?.wakeDelivery();
+}
+
+/** What became of each staff reply its channel sends itself (WhatsApp), by the reply's entry id. */
+export async function replyDeliveries(db: Db, incidentId: number): Promise<Map<number, NoticeDelivery>> {
+  return (await theChannels()).replyDeliveries(db, incidentId);
 }

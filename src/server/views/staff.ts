@@ -20,6 +20,7 @@ import { imapTarget } from '../channels/index.ts';
 import { refusedMessages } from '../channels/index.ts';
 import { mailboxPollStatus, receivedToday } from '../channels/index.ts';
 import { whatsappPanelStatus, whatsappSettings } from '../channels/index.ts';
+import { whatsappReplyWindow } from '../channels/index.ts';
 import { ROUTES } from '../../routes.ts';
 import { assigneeOf, listAssignableStaff, type Assignee } from '../incidents/index.ts';
 import { incidentClocks, loadResponseTimes, onTimeSummary } from '../incidents/index.ts';
@@ -79,14 +80,17 @@ export async function incidentPageView(numero: string) {
       assignee: none,
       matchedClients: [],
       clocks: null,
+      whatsapp: null,
     };
-  const [entries, staffAccounts, assignee, matchedClients, names, clocks] = await Promise.all([
+  const [entries, staffAccounts, assignee, matchedClients, names, clocks, whatsapp] = await Promise.all([
     staffTimeline(db, incident),
     listAssignableStaff(db),
     assigneeOf(db, incident.assignedTo ?? null),
     incidentClients(db, incident),
     staffNames(db),
     incidentClocks(db, incident.id),
+    // A WhatsApp incident's reply box says how long free text may still go (issue 37).
+    whatsappReplyWindow(db, incident.id, new Date()),
   ]);
   // Staff are named by their names (the problem's author is the visitor, by the name they gave).
   const timeline = entries.map((entry): TimelineEntry => {
@@ -118,7 +122,7 @@ export async function incidentPageView(numero: string) {
         : {};
     return { ...entry, autor: nameByEmail(names, entry.autor), ...aceptada };
   });
-  return { incident, timeline, staffAccounts, assignee, matchedClients, clocks };
+  return { incident, timeline, staffAccounts, assignee, matchedClients, clocks, whatsapp };
 }
 
 /** The client list: one page (plus one row, to know whether a next page exists), and the client just added. */
