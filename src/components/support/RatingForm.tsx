@@ -14,6 +14,11 @@ export interface RatingFormProps {
   formError?: string;
   /** The signed time the form was rendered (the page is on-demand). */
   startedAt: string;
+  /**
+   * Where it posts: the rating page's `incidents.rate` (a rating link's token), or the follow-up page's
+   * `incidents.rateFollowUp` (issue 39 §11: `token` is then the follow-up link's).
+   */
+  action?: string;
 }
 
 /**
@@ -28,10 +33,11 @@ export default function RatingForm({
   errors,
   formError,
   startedAt,
+  action = FORM_ACTIONS.incidentRate,
 }: RatingFormProps) {
   const valorError = firstError(errors, 'valor');
   return (
-    <form method="post" action={FORM_ACTIONS.incidentRate} className="relative flex flex-col gap-6">
+    <form method="post" action={action} className="relative flex flex-col gap-6">
       <input type="hidden" name="token" value={token} />
       <fieldset aria-describedby={valorError ? 'valoracion-error' : 'valoracion-ayuda'}>
         <legend className="text-base font-semibold text-brand-900">¿Cómo te atendimos?</legend>

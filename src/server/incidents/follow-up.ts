@@ -16,6 +16,7 @@ import type { Database } from '../db/schema.ts';
 import type { AttachmentView } from '../../domain/attachments.ts';
 import { attachmentsByEntry } from '../attachments/list.ts';
 import { loadHistories } from './history.ts';
+import { followUpRating, type FollowUpRating } from './rating.ts';
 
 /** A new token for this incident, stored hashed in the caller's transaction (the mail's own). */
 export async function issueFollowUpToken(
@@ -86,6 +87,11 @@ export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'e
   adjuntos?: AttachmentView[];
   /** False once the incident has been resolved for {@link FOLLOW_UP_ANSWER_DAYS} days: no 'Responder'. */
   admiteRespuestas: boolean;
+  /**
+   * Whether the page offers '¿Cómo te atendimos?' for the current resolution (`open`), or why not
+   * (issue 39 §11: rated already, past its days, not resolved). The holder of the link rates it there.
+   */
+  valoracion: FollowUpRating;
 };
 
 /**
@@ -156,5 +162,6 @@ export async function followUpByToken(
       historial.findLast((entry) => entry.estado === 'Resuelto')?.fecha,
       now,
     ),
+    valoracion: await followUpRating(db, { id: incident.id, estado: incident.estado, historial }, now),
   };
 }
