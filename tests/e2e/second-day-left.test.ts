@@ -105,6 +105,8 @@ describe('issue 39 §11: the follow-up page of a resolved incident', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await page.locator('#responder').innerText()).toContain(ANSWER_REOPENS_MESSAGE);
     const rating = page.getByRole('region', { name: 'Valora nuestra atención' });
+    // Numbers in one format (issue 39, polish): '2.000', not '2000'.
+    expect(await rating.innerText()).toContain('Hasta 2.000 caracteres.');
     await rating.getByText('Regular').click();
     await rating.getByRole('button', { name: 'Enviar' }).click();
     await poll(() => page.getByRole('status').filter({ hasText: RATING_MESSAGES.sent }).count()).toBe(1);

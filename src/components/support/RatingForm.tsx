@@ -2,6 +2,7 @@ import { firstError, type FieldErrors } from '../../domain/forms/common';
 import { RATING_COMMENT_MAX, RATING_WORDS } from '../../domain/forms/rating';
 import { FORM_ACTIONS } from '../../routes';
 import { AntiAbuseFields, primaryButtonClass, TextArea } from './FormField';
+import { formatNumber } from '../../domain/numbers';
 
 export interface RatingFormProps {
   /** The rating link's token: it names the resolution. */
@@ -77,7 +78,7 @@ export default function RatingForm({
         name="comentario"
         label="Comentario"
         optionalMark
-        hint="Cuéntanos qué salió bien o qué podemos mejorar. Hasta 2000 caracteres."
+        hint={`Cuéntanos qué salió bien o qué podemos mejorar. Hasta ${formatNumber(RATING_COMMENT_MAX)} caracteres.`}
         rows={4}
         maxLength={RATING_COMMENT_MAX}
         defaultValue={comentario}

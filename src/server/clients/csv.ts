@@ -26,6 +26,7 @@ import type { Db } from '../db/index.ts';
 import { clientRow } from '../db/rows.ts';
 import { clientWarnings, normalizeDominicanPhone } from './index.ts';
 import { rncKey, rncKeySql } from './match.ts';
+import { formatNumber } from '../../domain/numbers.ts';
 
 /** The largest file 'Importar CSV' takes. */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
@@ -91,13 +92,13 @@ export interface ImportPreview {
   duplicate: number;
 }
 
-const formatCount = (count: number) => count.toLocaleString('es-DO');
+const formatCount = (count: number) => formatNumber(count);
 
 /** Refuses a file over the size limit (before reading it). */
 export function checkImportSize(bytes: number): void {
   if (bytes > IMPORT_MAX_BYTES)
     throw new ImportRefusal(
-      `El archivo pesa ${(bytes / 1024 / 1024).toLocaleString('es-DO', { maximumFractionDigits: 1 })} MB y el máximo es 2 MB. Divídelo en varios archivos e impórtalos uno a uno.`,
+      `El archivo pesa ${formatNumber(bytes / 1024 / 1024, 1)} MB y el máximo es 2 MB. Divídelo en varios archivos e impórtalos uno a uno.`,
     );
 }
 
