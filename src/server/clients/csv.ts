@@ -27,6 +27,7 @@ import { clientRow } from '../db/rows.ts';
 import { clientWarnings, normalizeDominicanPhone } from './index.ts';
 import { rncKey, rncKeySql } from './match.ts';
 import { formatNumber } from '../../domain/numbers.ts';
+import { formatStaffDateTime, inSantoDomingoTime } from '../../domain/dates.ts';
 
 /** The largest file 'Importar CSV' takes. */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
@@ -42,13 +43,13 @@ export const CLIENT_CSV_HEADER: readonly string[] = [
   'Id',
   ...CLIENT_FIELDS.map((field) => field.label),
   STATE_HEADER,
-  'Fecha de registro',
+  inSantoDomingoTime('Fecha de registro'),
   'Correo de bienvenida enviado',
   'Archivado',
-  'Fecha de archivo',
+  inSantoDomingoTime('Fecha de archivo'),
 ];
 
-/** The CSV of these clients (formula-safe, BOM, CRLF). */
+/** The CSV of these clients (formula-safe, BOM, CRLF), its dates in Santo Domingo time as the header says. */
 export function clientsCsv(clients: readonly ClientRecord[]): string {
   return toCsv(
     [...CLIENT_CSV_HEADER],
@@ -56,10 +57,10 @@ export function clientsCsv(clients: readonly ClientRecord[]): string {
       client.id,
       ...CLIENT_FIELDS.map((field) => client[field.name]),
       client.estadoProyecto,
-      client.fechaRegistro,
+      formatStaffDateTime(client.fechaRegistro),
       client.correoBienvenidaEnviado ? YES : NO,
       client.archivedAt ? YES : NO,
-      client.archivedAt ?? '',
+      client.archivedAt ? formatStaffDateTime(client.archivedAt) : '',
     ]),
   );
 }
