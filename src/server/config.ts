@@ -152,8 +152,6 @@ const schema = z
       'Av. Winston Churchill 1099, Torre Citi, piso 8, Santo Domingo, República Dominicana',
     ),
     COMPANY_SOCIAL_URL: urlWithDefault('https://www.instagram.com/verticeconsultores'),
-    /** The hours the company (and its support) answers, as a sentence: shown as written on every page that states hours. */
-    COMPANY_HOURS: stringWithDefault('Lunes a viernes, de 8:30 a. m. a 5:30 p. m.'),
     WHATSAPP_NUMBER: z.preprocess(
       emptyToUndefined,
       z
