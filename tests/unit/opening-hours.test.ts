@@ -42,8 +42,6 @@ describe('formatOpeningHours', () => {
     expect(hoursOf(broken)).toBe(
       'Lunes a martes, de 8:00 a. m. a 6:00 p. m.; jueves a viernes, de 8:00 a. m. a 6:00 p. m.; sábado, de 8:00 a. m. a 12:00 p. m.; domingo, de 9:00 a. m. a 1:00 p. m.',
     );
-    expect(hoursOf({ week: [null, null, null, null, null, null, null] })).toBe(
-      'Sin horario de atención.',
-    );
+    expect(hoursOf({ week: [null, null, null, null, null, null, null] })).toBe('Sin horario de atención.');
   });
 });
