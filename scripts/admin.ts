@@ -4,15 +4,15 @@
  * clears the mark of a generated password). The password is asked twice without echo in a terminal,
  * read as one line from standard input otherwise, or taken from `--password` (a warning: it shows in
  * the process list and the shell's history).
- * `npm run admin -- list`: lists the staff accounts with their last sign-in and whether
- * two-step verification is on.
+ * `npm run admin -- list`: lists the staff accounts with their creation, their last sign-in (Santo
+ * Domingo time, said above the list) and whether two-step verification is on.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createOrResetStaff, listStaff, StaffAccountError } from '../src/server/auth/index.ts';
 import { ConfigError } from '../src/server/config.ts';
 import { closeDb, getDb, migrateToLatest } from '../src/server/db/index.ts';
-import { formatStaffDateTime } from '../src/domain/dates.ts';
+import { formatStaffDateTime, inSantoDomingoTime } from '../src/domain/dates.ts';
 
 const USAGE = 'Uso: npm run admin -- create --email CORREO [--name NOMBRE]\n     npm run admin -- list';
 
@@ -82,10 +82,13 @@ async function main(): Promise<void> {
   if (command === 'list') {
     const accounts = await listStaff();
     if (!accounts.length) console.log('No hay cuentas de personal.');
+    // Every time as the staff page shows it, Santo Domingo time, said once above the list (issue 39):
+    // the creation date was UTC in ISO beside a last sign-in in local time.
+    else console.log(inSantoDomingoTime('Cuentas de personal, fechas en dd/mm/aaaa hh:mm') + ':');
     for (const account of accounts) {
       const lastSignIn = account.lastSignInAt ? formatStaffDateTime(account.lastSignInAt) : 'nunca';
       console.log(
-        `${account.email}\t${account.name || '—'}\tcreada ${account.createdAt}\túltimo inicio de sesión: ${lastSignIn}\t${account.twoStep ? 'dos pasos: sí' : 'dos pasos: no'}`,
+        `${account.email}\t${account.name || '—'}\tcreada ${formatStaffDateTime(account.createdAt)}\túltimo inicio de sesión: ${lastSignIn}\t${account.twoStep ? 'dos pasos: sí' : 'dos pasos: no'}`,
       );
     }
     return;

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beaconHandler, countablePaths } from '../src/server/analytics/index.ts';
-import { ConfigError, getConfig } from '../src/server/config.ts';
+import { ConfigError, getConfig, siteUrlPortWarning } from '../src/server/config.ts';
 import { startPublicPages, type PublicPages } from '../src/server/content/index.ts';
 import { closeDb, getDb } from '../src/server/db/index.ts';
 import { compressed } from '../src/server/http/index.ts';
@@ -50,6 +50,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const log = getLogger();
+  const siteUrlWarning = siteUrlPortWarning(process.env, config);
+  if (siteUrlWarning)
+    log.warn({ event: 'config.site-url-port', setting: 'SITE_URL', port: config.PORT }, siteUrlWarning);
   await prepareDatabase();
   await importInitialContent();
   await ensureFirstStaffAccount();

@@ -198,6 +198,7 @@ export const FORM_ACTIONS = {
   incidentTrack: `${ROUTES.supportTracking}?_action=incidents.track`,
   incidentAnswer: `${ROUTES.supportTracking}?_action=incidents.answer`,
   incidentRate: `${ROUTES.supportRating}?_action=incidents.rate`,
+  incidentRateFollowUp: `${ROUTES.supportTracking}?_action=incidents.rateFollowUp`,
   contactSend: `${ROUTES.supportHub}?_action=contact.send#contacto`,
 } as const;
 

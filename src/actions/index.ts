@@ -11,7 +11,7 @@ import { ActionError, defineAction } from 'astro:actions';
 import { CONTACT_MESSAGES, contactFormSchema } from '../domain/forms/contact.ts';
 import { INCIDENT_MESSAGES, incidentFormSchema } from '../domain/forms/incident.ts';
 import { RATING_MESSAGES, ratingFormSchema } from '../domain/forms/rating.ts';
-import { rateResolution } from '../server/incidents/index.ts';
+import { rateFromFollowUp, rateResolution } from '../server/incidents/index.ts';
 import {
   answerFormSchema,
   FOLLOW_UP_CLOSED_MESSAGE,
@@ -188,6 +188,46 @@ export const server = {
           return {
             numeroIncidencia: stored.numeroIncidencia,
             ...seeOtherTo(`${ROUTES.supportRating}?valoracion=enviada`),
+          };
+        });
+      },
+    }),
+    // The same rating from the follow-up page, by the holder of its link (issue 39 §11): `token` is the
+    // follow-up token, never a rating link's; back to that page with the thanks.
+    rateFollowUp: defineAction({
+      accept: 'form',
+      input: ratingFormSchema,
+      handler: async (input, context) => {
+        requireHuman(context, input, 'incidents.rateFollowUp');
+        return answerWith('incidents.rateFollowUp', RATING_MESSAGES.failure, async () => {
+          await requireWithinRateLimit(context, 'incidents.rate');
+          const stored = await rateFromFollowUp(getDb(), {
+            followUpToken: input.token,
+            valor: Number(input.valor),
+            comentario: input.comentario,
+          });
+          if (stored.status === 'not-found')
+            throw new ActionError({ code: 'NOT_FOUND', message: TRACKING_NOT_FOUND });
+          if (stored.status === 'used')
+            throw new ActionError({ code: 'CONFLICT', message: RATING_MESSAGES.used });
+          if (stored.status === 'expired')
+            throw new ActionError({ code: 'FORBIDDEN', message: RATING_MESSAGES.followUpExpired });
+          if (stored.status === 'not-resolved')
+            throw new ActionError({ code: 'CONFLICT', message: RATING_MESSAGES.notResolved });
+          getLogger().info(
+            {
+              event: 'incident.rating',
+              numeroIncidencia: stored.numeroIncidencia,
+              valor: Number(input.valor),
+              from: 'follow-up',
+            },
+            'rating stored',
+          );
+          return {
+            numeroIncidencia: stored.numeroIncidencia,
+            ...seeOtherTo(
+              `${ROUTES.supportTracking}?token=${encodeURIComponent(input.token)}&valoracion=enviada`,
+            ),
           };
         });
       },

@@ -1,7 +1,7 @@
 /**
  * Outcome messages show once (issue 25 §15). A write redirects (303) to its page with the outcome in
- * the address (`?hecho=…` on staff pages, `?creado=…` on the client list, `?respuesta=enviada` on the
- * follow-up page), which the page renders as a status message. When that same address is loaded
+ * the address (`?hecho=…` on staff pages, `?creado=…` on the client list, `?respuesta=enviada` and
+ * `?valoracion=enviada` on the follow-up page), which the page renders as a status message. When that same address is loaded
  * again (a reload, or back/forward without the page cache), this removes those messages: what
  * happened was already said.
  *
@@ -12,7 +12,7 @@
  * consume it or show it on the wrong page. Without JavaScript a reload shows the message again
  * (harmless: it only repeats what happened, nothing is posted again).
  */
-const OUTCOME_PARAMS = ['hecho', 'creado', 'respuesta'];
+const OUTCOME_PARAMS = ['hecho', 'creado', 'respuesta', 'valoracion'];
 
 const params = new URLSearchParams(window.location.search);
 const loaded = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { parseArticleImagePath } from './article-images.ts';
 import { cleanText, firstMessagePerField } from './forms/common.ts';
 import { santoDomingoInstant } from './forms/meeting.ts';
+import { formatNumber } from './numbers.ts';
 
 export const ARTICLE_KINDS = ['blog', 'ayuda'] as const;
 export type ArticleKind = (typeof ARTICLE_KINDS)[number];
@@ -49,7 +50,7 @@ export const ARTICLE_MESSAGES = {
   excerptRequired: 'Escribe el resumen: hace falta para publicar o programar el artículo.',
   excerptLong: `El resumen admite hasta ${ARTICLE_LIMITS.excerpt} caracteres.`,
   bodyRequired: 'Escribe el texto del artículo: hace falta para publicar o programar.',
-  bodyLong: `El texto admite hasta ${ARTICLE_LIMITS.body.toLocaleString('es-DO')} caracteres.`,
+  bodyLong: `El texto admite hasta ${formatNumber(ARTICLE_LIMITS.body)} caracteres.`,
   coverInvalid: 'La imagen de portada no es válida.',
   coverAltRequired: 'Describe la imagen de portada (texto alternativo).',
   coverAltLong: `La descripción de la imagen admite hasta ${ARTICLE_LIMITS.coverAlt} caracteres.`,

@@ -2,6 +2,7 @@
  * Files attached to an incident (issue 21, "Attachments"; docs/decisions/0015): the limits and the
  * Spanish words every form and the timeline share. Safe in islands, server and scripts alike.
  */
+import { formatNumber } from './numbers.ts';
 
 /** The form field of every form that takes files ('Adjuntar archivos'). */
 export const FILES_FIELD = 'archivos';
@@ -61,8 +62,8 @@ export interface AttachmentView {
 /** "2,4 MB", "820 KB", "12 bytes". */
 export function fileSizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / (1024 * 1024)).toLocaleString('es-DO', { maximumFractionDigits: 1 })} MB`;
+  if (bytes < 1024 * 1024) return `${formatNumber(Math.max(1, Math.round(bytes / 1024)))} KB`;
+  return `${formatNumber(bytes / (1024 * 1024), 1)} MB`;
 }
 
 /** A name safe to store and show: the last part of a path, no control characters, at most 120 characters. */

@@ -22,6 +22,12 @@ function staffParts(iso: string): (type: string) => string {
   return (type) => parts.find((part) => part.type === type)?.value ?? '';
 }
 
+/**
+ * A column or field of times as a person reads it (issue 39, polish): its label saying they are Santo
+ * Domingo time ('Fecha de registro (hora de Santo Domingo)'), for the CSV files and `npm run admin -- list`.
+ */
+export const inSantoDomingoTime = (label: string): string => `${label} (hora de Santo Domingo)`;
+
 /** Dates as the staff read them: Santo Domingo time, `dd/mm/aaaa hh:mm` (same on server and browser). */
 export function formatStaffDateTime(iso: string): string {
   const get = staffParts(iso);

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import type { AttachmentView } from './attachments.ts';
 import { INCIDENT_ORIGINS, type ChannelId, type NoticeDelivery } from './channels.ts';
+import { formatNumber } from './numbers.ts';
 
 /**
  * The states in the order the staff choose them; the first is where every incident starts. Any state
@@ -115,7 +116,7 @@ export const ENTRY_MAX_LENGTH = 5000;
 export function entryTextProblem(text: string): string | null {
   if (text.trim() === '') return 'Escribe el texto antes de enviarlo.';
   if (text.length > ENTRY_MAX_LENGTH)
-    return `El texto admite hasta 5.000 caracteres; tiene ${String(text.length).replace(/\B(?=(\d{3})+$)/g, '.')}.`;
+    return `El texto admite hasta ${formatNumber(ENTRY_MAX_LENGTH)} caracteres; tiene ${formatNumber(text.length)}.`;
   return null;
 }
 

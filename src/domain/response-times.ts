@@ -219,3 +219,44 @@ export function responseTimesFromForm(
   else times.timeZone = zone;
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, times };
 }
+
+/**
+ * '8:30 a. m.', '12:00 p. m.', '5:30 p. m.' (minutes from midnight, as the public pages write times),
+ * its spaces no-break ones: a narrow column never leaves '6:00' at a line's end and 'p. m.' on the next.
+ */
+function publicTime(minutes: number): string {
+  const hour = Math.floor(minutes / 60) % 24;
+  const minute = String(minutes % 60).padStart(2, '0');
+  const twelve = hour % 12 === 0 ? 12 : hour % 12;
+  return `${twelve}:${minute}\u00a0${hour < 12 ? 'a.\u00a0m.' : 'p.\u00a0m.'}`;
+}
+
+/**
+ * The opening hours as the public pages state them, from the week the desk's clock counts in (issue 39
+ * §12: one source, 'Tiempos de respuesta'): consecutive days with the same hours joined ('Lunes a
+ * viernes, de 8:00 a. m. a 6:00 p. m.; sábado, de 8:00 a. m. a 12:00 p. m.'). Monday first.
+ */
+export function formatOpeningHours(times: Pick<ResponseTimes, 'week'>): string {
+  const week = weekHours(times);
+  const runs: Array<{ first: string; last: string; hours: readonly [number, number] }> = [];
+  for (const { index, name } of WEEKDAYS) {
+    const hours = week[index];
+    if (!hours) continue;
+    const previous = runs.at(-1);
+    const follows =
+      previous &&
+      WEEKDAYS.findIndex((day) => day.name === previous.last) ===
+        WEEKDAYS.findIndex((day) => day.index === index) - 1;
+    if (previous && follows && previous.hours[0] === hours[0] && previous.hours[1] === hours[1])
+      previous.last = name;
+    else runs.push({ first: name, last: name, hours });
+  }
+  if (!runs.length) return 'Sin horario de atención.';
+  const text = runs
+    .map(({ first, last, hours }, position) => {
+      const days = first === last ? first : `${first} a ${last.toLowerCase()}`;
+      return `${position ? days.toLowerCase() : days}, de ${publicTime(hours[0])} a ${publicTime(hours[1])}`;
+    })
+    .join('; ');
+  return text;
+}

@@ -4,11 +4,12 @@
  * {@link SAVED_REPLY_BODY_MAX} (the reply box's own limit). A text may use the variables of
  * {@link SAVED_REPLY_VARIABLES}, written in braces; any other `{word}` is refused on save, named.
  */
+import { formatNumber } from './numbers.ts';
 
 export const SAVED_REPLY_TITLE_MAX = 120;
 export const SAVED_REPLY_BODY_MAX = 5000;
 /** The limit as the reply box's help writes it ('5.000'). */
-export const SAVED_REPLY_BODY_MAX_TEXT = String(SAVED_REPLY_BODY_MAX).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+export const SAVED_REPLY_BODY_MAX_TEXT = formatNumber(SAVED_REPLY_BODY_MAX);
 
 /** Each variable and what it is filled with, as Configuración explains it. */
 export const SAVED_REPLY_VARIABLES = {

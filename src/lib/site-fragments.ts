@@ -1,6 +1,7 @@
 /**
  * The parts of prerendered pages that follow the database (issue 23, docs/decisions/0019): the
- * what's-new toast of every public page and the client logo wall of the home page and /clientes. The
+ * what's-new toast of every public page, the client logo wall of the home page and /clientes, and the
+ * opening hours ('horario', from 'Tiempos de respuesta': issue 39 §12) of the home page and /contacto. The
  * build writes each between two comments; the memory table of the built files puts the current
  * rendering in their place at every change of the content (src/server/content/public-pages.ts), and
  * an on-demand page's layout writes the current one itself ({@link currentFragment}). Each current
@@ -8,7 +9,7 @@
  * components as the built page.
  */
 
-export const FRAGMENT_NAMES = ['novedades', 'logos-inicio', 'logos-clientes'] as const;
+export const FRAGMENT_NAMES = ['novedades', 'logos-inicio', 'logos-clientes', 'horario'] as const;
 export type FragmentName = (typeof FRAGMENT_NAMES)[number];
 
 /** The route that renders a fragment. */

@@ -70,7 +70,8 @@ const schema = z
       'debe ser una ruta de archivo SQLite, un URL file: o un URL postgres://',
     ),
 
-    SITE_URL: urlWithDefault('http://127.0.0.1:4321'),
+    /** Unset: the address `npm start` serves, from HOST and PORT ({@link defaultSiteUrl}). */
+    SITE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
     AUTH_SECRET: z.preprocess(
       emptyToUndefined,
       z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
@@ -151,8 +152,6 @@ const schema = z
       'Av. Winston Churchill 1099, Torre Citi, piso 8, Santo Domingo, República Dominicana',
     ),
     COMPANY_SOCIAL_URL: urlWithDefault('https://www.instagram.com/verticeconsultores'),
-    /** The hours the company (and its support) answers, as a sentence: shown as written on every page that states hours. */
-    COMPANY_HOURS: stringWithDefault('Lunes a viernes, de 8:30 a. m. a 5:30 p. m.'),
     WHATSAPP_NUMBER: z.preprocess(
       emptyToUndefined,
       z
@@ -228,9 +227,45 @@ const schema = z
             message: 'es obligatoria cuando WHATSAPP_APP_SECRET está definida',
           });
       }
-  });
+  })
+  .transform((config) => ({
+    ...config,
+    SITE_URL: config.SITE_URL ?? defaultSiteUrl(config.HOST, config.PORT),
+  }));
 
 export type Config = z.infer<typeof schema>;
+
+/** Whether a URL's host name is this machine (127.0.0.0/8, ::1, localhost). */
+const isLoopbackHost = (hostname: string) =>
+  LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+
+/**
+ * SITE_URL when it is not set (issue 39, set-up): the address the server listens on, so that another
+ * PORT needs nothing else on this machine ('http://127.0.0.1:8080' for PORT=8080). A wildcard HOST
+ * (0.0.0.0, ::) is reached at 127.0.0.1; an IPv6 address is written in brackets.
+ */
+export function defaultSiteUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/**
+ * The warning `npm start` logs when SITE_URL is set to this machine on another port than PORT: every
+ * mail's link and canonical address would lead nowhere (the quick start's trap: PORT=8080 with the
+ * README's SITE_URL). Null when they agree, when SITE_URL is another host (a proxy in front may well
+ * listen elsewhere) or when it is not set (it then follows PORT).
+ */
+export function siteUrlPortWarning(
+  env: Record<string, string | undefined>,
+  config: Pick<Config, 'SITE_URL' | 'PORT'>,
+): string | null {
+  if (emptyToUndefined(env.SITE_URL) === undefined) return null;
+  const url = new URL(config.SITE_URL);
+  if (!isLoopbackHost(url.hostname)) return null;
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  if (port === config.PORT) return null;
+  return `SITE_URL (${config.SITE_URL}) names port ${port} of this machine but the server listens on PORT ${config.PORT}: links in mails and pages will lead to port ${port}. Set SITE_URL to the public address, or leave it unset to follow HOST and PORT.`;
+}
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */
 export class ConfigError extends Error {

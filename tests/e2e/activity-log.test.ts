@@ -115,7 +115,7 @@ describe("'Actividad' in words", () => {
 
     // The CSV says the same.
     const csv = await (await page.request.get(`${server.url}/api/staff/actividad.csv`)).text();
-    expect(csv).toContain('"Fecha","Acción","Usuario","Sobre","Detalle","Red"');
+    expect(csv).toContain('"Fecha (hora de Santo Domingo)","Acción","Usuario","Sobre","Detalle","Red"');
     expect(csv).toContain('"Cliente editado"');
     expect(csv).toContain('"Razón social, Teléfono"');
     expect(csv).toContain('"Distribuidora Fernández, SRL"');

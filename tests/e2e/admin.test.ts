@@ -421,7 +421,7 @@ describe('incidents', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      '"Número","Fecha","Estado","Prioridad","Nombre","Teléfono","Correo","RNC","Problema","Historial"',
+      '"Número","Fecha (hora de Santo Domingo)","Estado","Prioridad","Nombre","Teléfono","Correo","RNC","Problema","Historial (hora de Santo Domingo)"',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('"INC-20250113-4004"');

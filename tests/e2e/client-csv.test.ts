@@ -298,7 +298,7 @@ describe('clients CSV', () => {
     expect(Buffer.byteLength(many)).toBeLessThan(2 * 1024 * 1024);
     await upload(page, server.url, csvFile(many, 'muchas.csv'));
     expect(await page.getByRole('alert').textContent()).toContain(
-      'El archivo tiene más de 5,000 filas, el máximo por importación.',
+      'El archivo tiene más de 5.000 filas, el máximo por importación.',
     );
 
     // A confirmation whose file differs from the previewed one is refused.

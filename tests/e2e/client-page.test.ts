@@ -214,7 +214,7 @@ describe('client page', () => {
     await page.getByRole('button', { name: 'Agregar nota' }).click();
     await page.waitForLoadState('load');
     expect(await page.locator('#nota-error').textContent()).toBe(
-      'La nota admite como máximo 5000 caracteres.',
+      'La nota admite como máximo 5.000 caracteres.',
     );
     expect(await page.getByLabel('Nota', { exact: true }).inputValue()).toBe(tooLong);
     await page.getByLabel('Nota', { exact: true }).fill(note);

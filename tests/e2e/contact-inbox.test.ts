@@ -387,7 +387,15 @@ describe('contact inbox', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const handled = parse(bytes.subarray(3).toString('utf8')) as string[][];
     expect(handled).toEqual([
-      ['Fecha', 'Nombre', 'Correo', 'Mensaje', 'Estado', 'Atendido por', 'Atendido el'],
+      [
+        'Fecha (hora de Santo Domingo)',
+        'Nombre',
+        'Correo',
+        'Mensaje',
+        'Estado',
+        'Atendido por',
+        'Atendido el (hora de Santo Domingo)',
+      ],
       [
         '31/12/2024 06:00',
         `'${FORMULA_NAME}`,

@@ -118,7 +118,7 @@ it('rates from the mail without JavaScript at 390 px, refuses the link sent agai
   if (SHOTS) await entry.screenshot({ path: `${SHOTS}/valoracion-linea-de-tiempo.png` });
   await staff.goto(`${server.url}/admin`);
   const card = staff.getByTestId('valoracion-clientes');
-  expect(await card.getByTestId('valoracion-promedio').textContent()).toBe('4.0 de 5');
+  expect(await card.getByTestId('valoracion-promedio').textContent()).toBe('4,0 de 5');
   expect(await card.getByTestId('valoracion-satisfechos').textContent()).toMatch(/^100\s?%$/);
   await card.getByText('Ver comentarios').click();
   expect(await card.getByTestId('valoracion-comentarios').textContent()).toContain(COMMENT);

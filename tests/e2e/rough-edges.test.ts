@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, setClientState } from '../../src/server/clients/index.ts';
-import { parseConfig } from '../../src/server/config.ts';
+import { DEFAULT_RESPONSE_TIMES, formatOpeningHours } from '../../src/domain/response-times.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
 import { answerFromVisitor } from '../../src/server/incidents/conversation.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
@@ -22,7 +22,8 @@ import { useSite } from '../support/site.ts';
 const { server, browser } = useSite({ env: { FORM_RATE_LIMIT: '20' } });
 
 const SUCCESS = '¡Gracias por tu mensaje! Te responderemos pronto.';
-const DEFAULT_HOURS = parseConfig({}).COMPANY_HOURS;
+// One source since issue 39 §12: the week of 'Tiempos de respuesta', the clock's own.
+const DEFAULT_HOURS = formatOpeningHours(DEFAULT_RESPONSE_TIMES).replace(/\s+/g, ' ');
 const SHOTS = process.env.ROUGH_EDGES_SHOTS;
 
 interface Box {
@@ -167,8 +168,10 @@ describe("issue 25 §3: the what's-new toast covers no form, outcome or primary 
 });
 
 describe('issue 25 §6 and §7: one support schedule and one WhatsApp format everywhere', () => {
-  it('every page that states hours states COMPANY_HOURS, and the WhatsApp number reads +1 809-555-0142', async () => {
-    expect(DEFAULT_HOURS).toBe('Lunes a viernes, de 8:30 a. m. a 5:30 p. m.');
+  it("every page that states hours states those of 'Tiempos de respuesta', and the WhatsApp number reads +1 809-555-0142", async () => {
+    expect(DEFAULT_HOURS).toBe(
+      'Lunes a viernes, de 8:00 a. m. a 6:00 p. m.; sábado, de 8:00 a. m. a 12:00 p. m.',
+    );
     const context = await browser.newContext(DESKTOP);
     const page = await context.newPage();
     for (const path of ['/', '/contacto', '/soporte/nueva', '/soporte/seguimiento']) {
@@ -176,7 +179,7 @@ describe('issue 25 §6 and §7: one support schedule and one WhatsApp format eve
       // textContent: the home page's lower sections skip rendering until scrolled to (content-visibility).
       const text = ((await page.locator('main').textContent()) ?? '').replace(/\s+/g, ' ');
       expect(text, path).toContain(DEFAULT_HOURS);
-      expect(text, path).not.toMatch(/8:00 a\. m\.|6:00 p\. m\.|sábados/);
+      expect(text, path).not.toMatch(/8:30 a\. m\.|5:30 p\. m\./);
       expect(text, path).not.toContain('+18095550142');
     }
     for (const path of ['/soporte/nueva', '/soporte/seguimiento']) {

@@ -289,7 +289,7 @@ describe('staff settings', () => {
     expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
     const text = await csv.text();
     expect(text.charCodeAt(0)).toBe(0xfeff);
-    expect(text).toContain('"Fecha","Acción","Usuario","Sobre","Detalle","Red"');
+    expect(text).toContain('"Fecha (hora de Santo Domingo)","Acción","Usuario","Sobre","Detalle","Red"');
     expect(text).toContain('Intento de inicio de sesión fallido');
     // Not for strangers.
     expect((await fetch(`${server.url}/api/staff/actividad.csv`, { redirect: 'manual' })).status).toBe(401);

@@ -403,7 +403,7 @@ describe('support desk', () => {
     // Too long: the field's message; unknown token: the neutral message.
     const long = await post(good('x'.repeat(5001)), '192.0.2.11');
     expect(long.status).toBe(400);
-    expect(long.body).toContain('La respuesta admite como máximo 5000 caracteres.');
+    expect(long.body).toContain('La respuesta admite como máximo 5.000 caracteres.');
     const unknown = await post({ ...good('Hola'), token: 'A'.repeat(24) }, '192.0.2.11');
     expect(unknown.status).toBe(404);
     expect(message(unknown.body)).toBe(TRACKING_NOT_FOUND);

@@ -153,7 +153,7 @@ describe('support without JavaScript', () => {
     await page.setContent(await response.text(), { waitUntil: 'domcontentloaded' });
     expect(await page.getByRole('alert').textContent()).toContain('Hubo un error al registrar');
     expect(await page.locator('#incidencia-problema-error').textContent()).toBe(
-      'La descripción del problema admite como máximo 5000 caracteres.',
+      'La descripción del problema admite como máximo 5.000 caracteres.',
     );
     expect(await page.getByLabel('Nombre').inputValue()).toBe('Ana <b>Pérez</b>');
     await context.close();

@@ -103,7 +103,9 @@ describeEachEngine('audit log', (database) => {
     );
 
     const csv = await exportEventsCsv(db);
-    expect(csv.startsWith('\uFEFF"Fecha","Acción","Usuario","Sobre","Detalle","Red"\r\n')).toBe(true);
+    expect(
+      csv.startsWith('\uFEFF"Fecha (hora de Santo Domingo)","Acción","Usuario","Sobre","Detalle","Red"\r\n'),
+    ).toBe(true);
     const lines = csv.slice(1).trimEnd().split('\r\n');
     expect(lines).toHaveLength(3);
     // No client 7: the record is named as gone, never by its id.

@@ -214,7 +214,7 @@ describeEachEngine('client CSV import', (database) => {
     const row = (index: number) => `E${index},R,8095550100,e${index}@x.do,${300000000 + index},T`;
     const atLimit = [HEADER, ...Array.from({ length: IMPORT_MAX_ROWS }, (_, index) => row(index))].join('\n');
     expect((await previewImport(db, bytes(atLimit))).valid).toBe(IMPORT_MAX_ROWS);
-    expect(await refusal(bytes(`${atLimit}\n${row(IMPORT_MAX_ROWS)}`))).toMatch(/más de 5,000 filas/);
+    expect(await refusal(bytes(`${atLimit}\n${row(IMPORT_MAX_ROWS)}`))).toMatch(/más de 5.000 filas/);
     const big = new Uint8Array(2 * 1024 * 1024 + 1).fill(0x61);
     expect(await refusal(big)).toMatch(/el máximo es 2 MB/);
     expect(await refusal(bytes('Razón social,Teléfono\nA,1\n'))).toMatch(

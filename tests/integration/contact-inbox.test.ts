@@ -193,7 +193,7 @@ describeEachEngine('contact inbox', (database) => {
     const pending = await exportMessagesCsv(db, { estado: 'pendientes' });
     expect(
       pending.startsWith(
-        '\uFEFF"Fecha","Nombre","Correo","Mensaje","Estado","Atendido por","Atendido el"\r\n',
+        '\uFEFF"Fecha (hora de Santo Domingo)","Nombre","Correo","Mensaje","Estado","Atendido por","Atendido el (hora de Santo Domingo)"\r\n',
       ),
     ).toBe(true);
     const rows = parse(pending.slice(1)) as string[][];

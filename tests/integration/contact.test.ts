@@ -44,7 +44,7 @@ describe('contact form rules (shared by the browser island and the action)', () 
     ).toEqual({
       name: 'El nombre admite como máximo 200 caracteres.',
       email: 'El correo electrónico admite como máximo 200 caracteres.',
-      message: 'El mensaje admite como máximo 5000 caracteres.',
+      message: 'El mensaje admite como máximo 5.000 caracteres.',
     });
     expect(
       messages(contactFormSchema, {
@@ -80,7 +80,7 @@ describe('contact form rules (shared by the browser island and the action)', () 
       rnc: '',
     });
     expect(messages(incidentFormSchema, { problema: 'p'.repeat(5001), rnc: 'r'.repeat(201) })).toEqual({
-      problema: 'La descripción del problema admite como máximo 5000 caracteres.',
+      problema: 'La descripción del problema admite como máximo 5.000 caracteres.',
       rnc: 'El RNC admite como máximo 200 caracteres.',
     });
   });

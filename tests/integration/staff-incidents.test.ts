@@ -233,7 +233,7 @@ describeEachEngine('staff incident queries', (database) => {
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(
-      '\uFEFF"Número","Fecha","Estado","Prioridad","Nombre","Teléfono","Correo","RNC","Problema","Historial"',
+      '\uFEFF"Número","Fecha (hora de Santo Domingo)","Estado","Prioridad","Nombre","Teléfono","Correo","RNC","Problema","Historial (hora de Santo Domingo)"',
     );
     expect(lines[2]).toContain('"Problema de José Pérez"');
     expect(lines[2]).toContain('(soporte@verticeconsultores.com.do)');

@@ -16,7 +16,7 @@ describe("the visitor's answer on the follow-up page", () => {
       respuesta: ['Escribe tu respuesta antes de enviarla.'],
     });
     expect(validateForm(answerFormSchema, form({ token: 't', respuesta: 'x'.repeat(5001) }))).toEqual({
-      respuesta: ['La respuesta admite como máximo 5000 caracteres.'],
+      respuesta: ['La respuesta admite como máximo 5.000 caracteres.'],
     });
     expect(validateForm(answerFormSchema, form({ respuesta: 'hola' }))).toEqual({
       token: ['Abre esta página con el enlace de tu correo.'],

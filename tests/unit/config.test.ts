@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, mailTransportKind, parseConfig } from '../../src/server/config.ts';
+import { ConfigError, mailTransportKind, parseConfig, siteUrlPortWarning } from '../../src/server/config.ts';
 
 describe('parseConfig', () => {
   it('runs with no configuration at all, on placeholder company details', () => {
@@ -138,5 +138,32 @@ describe('parseConfig', () => {
     ]) {
       expect(parseConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
     }
+  });
+});
+
+describe('SITE_URL and PORT (issue 39, set-up)', () => {
+  it('defaults SITE_URL to the address HOST and PORT serve when it is unset', () => {
+    expect(parseConfig({}).SITE_URL).toBe('http://127.0.0.1:4321');
+    expect(parseConfig({ PORT: '8080' }).SITE_URL).toBe('http://127.0.0.1:8080');
+    expect(parseConfig({ PORT: '8080', SITE_URL: '' }).SITE_URL).toBe('http://127.0.0.1:8080');
+    expect(parseConfig({ HOST: 'localhost', PORT: '3000' }).SITE_URL).toBe('http://localhost:3000');
+    expect(parseConfig({ HOST: '0.0.0.0', PORT: '3000' }).SITE_URL).toBe('http://127.0.0.1:3000');
+    expect(parseConfig({ HOST: '::', PORT: '3000' }).SITE_URL).toBe('http://[::1]:3000');
+    expect(parseConfig({ PORT: '8080', SITE_URL: 'https://www.example.do' }).SITE_URL).toBe(
+      'https://www.example.do',
+    );
+  });
+
+  it('warns when SITE_URL names this machine on another port than PORT', () => {
+    const warning = (env: Record<string, string>) => siteUrlPortWarning(env, parseConfig(env));
+    expect(warning({ PORT: '8080', SITE_URL: 'http://127.0.0.1:4321' })).toMatch(
+      /SITE_URL \(http:\/\/127\.0\.0\.1:4321\) names port 4321 .* PORT 8080/,
+    );
+    expect(warning({ PORT: '8080', SITE_URL: 'http://localhost' })).toMatch(/names port 80 /);
+    expect(warning({ PORT: '8080', SITE_URL: 'http://[::1]:4321' })).toMatch(/PORT 8080/);
+    // They agree, SITE_URL follows PORT, or it is a public address (a proxy may listen elsewhere).
+    expect(warning({ PORT: '8080', SITE_URL: 'http://127.0.0.1:8080' })).toBeNull();
+    expect(warning({ PORT: '8080' })).toBeNull();
+    expect(warning({ PORT: '8080', SITE_URL: 'https://www.verticeconsultores.com.do' })).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { responseTimesFromForm } from '../../domain/response-times.ts';
 import { ROUTES } from '../../routes.ts';
 import { getDb } from '../../server/db/index.ts';
 import { saveResponseTimes } from '../../server/incidents/index.ts';
+import { contentChanged } from '../../server/content/index.ts';
 import { field, refuse, seeOtherTo } from '../form.ts';
 import { staffForm } from './common.ts';
 
@@ -29,6 +30,8 @@ export const save = staffForm(
         read.errors,
       );
     await saveResponseTimes(getDb(), read.times, actor);
+    // The public pages state these hours (issue 39 §12): the built ones are given them again.
+    contentChanged(getDb());
     return seeOtherTo(`${ROUTES.adminSettings}?hecho=tiempos#${RESPONSE_TIMES_SECTION}`);
   },
 );

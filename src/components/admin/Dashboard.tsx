@@ -13,6 +13,7 @@ import RatingsCard from './RatingsCard';
 import OnTimeCard from './OnTimeCard';
 import type { OnTimePeriod } from '../../server/incidents/clock';
 import UpcomingMeetings, { type UpcomingMeetingItem } from './UpcomingMeetings';
+import { formatNumber } from '../../domain/numbers';
 
 export interface NewsItem {
   id: string;
@@ -41,7 +42,7 @@ export interface DashboardProps {
   onTime: { current: OnTimePeriod; previous: OnTimePeriod };
 }
 
-const number = new Intl.NumberFormat('es-DO');
+const number = { format: (value: number) => formatNumber(value) };
 
 function Card({
   title,

@@ -1,8 +1,9 @@
 import { formatStaffDateTime } from '../../domain/dates';
 import { RATING_PERIOD_DAYS, type RatingSummary } from '../../domain/dashboard';
 import { incidentPath } from '../../routes';
+import { formatNumber } from '../../domain/numbers';
 
-const decimal = new Intl.NumberFormat('es-DO', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const decimal = { format: (value: number) => formatNumber(value, 1, true) };
 const percent = new Intl.NumberFormat('es-DO', { style: 'percent', maximumFractionDigits: 0 });
 
 /**

@@ -1,11 +1,16 @@
 import type { ReactNode } from 'react';
 import { LineIcon } from '../ui/LineIcon';
+import { EmailAddress } from '../ui/KeepWhole';
+import { fragmentEnd, fragmentStart } from '../../lib/site-fragments';
+
+const escapeText = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 export interface ContactDetails {
   address: string;
   phone: string;
   email: string;
-  /** `COMPANY_HOURS`, as written. */
+  /** The opening hours of 'Tiempos de respuesta' (formatOpeningHours: issue 39 §12). */
   hours: string;
 }
 
@@ -51,12 +56,18 @@ export default function ContactSection({ details, headingLevel = 2, children }: 
               </a>
             </ContactItem>
             <ContactItem label="Correo electrónico" icon="mail">
-              <a href={`mailto:${details.email}`} className="break-all underline-offset-4 hover:underline">
-                {details.email}
+              <a href={`mailto:${details.email}`} className="underline-offset-4 hover:underline">
+                <EmailAddress email={details.email} />
               </a>
             </ContactItem>
             <ContactItem label="Horario" icon="clock">
-              {details.hours}
+              {/* Between the marks of the 'horario' fragment: a built page gets the current hours at start
+                  and at each change of 'Tiempos de respuesta' (src/lib/site-fragments.ts). */}
+              <span
+                dangerouslySetInnerHTML={{
+                  __html: `${fragmentStart('horario')}${escapeText(details.hours)}${fragmentEnd('horario')}`,
+                }}
+              />
             </ContactItem>
           </ul>
         </div>

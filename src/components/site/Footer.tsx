@@ -2,6 +2,7 @@ import { HELP_LINK, NAV_ITEMS, ROUTES, SUPPORT_LINK } from '../../routes';
 import { MailIcon, PhoneIcon, PinIcon, SocialIcon } from './icons';
 import LinkList from './LinkList';
 import Logo from './Logo';
+import { EmailAddress } from '../ui/KeepWhole';
 
 export interface FooterProps {
   companyName: string;
@@ -104,9 +105,8 @@ export default function Footer({
             </a>
             <a href={`mailto:${email}`} className={`flex gap-3 ${linkClass}`}>
               <MailIcon className="size-5 shrink-0 text-accent-500" />
-              <span>
-                {email.split('@')[0]}
-                <wbr />@{email.split('@')[1]}
+              <span className="min-w-0">
+                <EmailAddress email={email} />
               </span>
             </a>
           </address>

@@ -1,4 +1,5 @@
 import { ROUTES } from '../../routes';
+import { EmailAddress } from '../ui/KeepWhole';
 
 /**
  * Body of the site's 500 page: an apology and the ways forward, in Spanish. Never the error itself:
@@ -24,7 +25,7 @@ export default function ServerError({ phone, email }: { phone: string; email: st
         </a>{' '}
         o escríbenos a{' '}
         <a href={`mailto:${email}`} className="font-medium text-brand-700 hover:underline">
-          {email}
+          <EmailAddress email={email} />
         </a>
         .
       </p>

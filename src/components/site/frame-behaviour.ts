@@ -19,10 +19,12 @@ if (toast) {
   if (pending) {
     const shown = pending;
     // What the toast never covers: a form (its fields, its buttons, its outcome), an outcome announced
-    // outside one, and whatever a page marks. While one is under it the toast steps aside (invisible,
-    // out of the reading order) and comes back once the visitor scrolls on; the announcement counts as
-    // seen only once it was visible.
-    const KEEP_CLEAR = 'main form, main [role="status"], main [role="alert"], [data-keep-clear]';
+    // outside one, each block of an article's text (a help article's, a blog post's: issue 39 §12), and
+    // whatever a page marks (a primary call to action: `data-keep-clear`). While one is under it the
+    // toast steps aside (invisible, out of the reading order) and comes back once the visitor scrolls
+    // on; the announcement counts as seen only once it was visible.
+    const KEEP_CLEAR =
+      'main form, main [role="status"], main [role="alert"], main .article-body > *, [data-keep-clear]';
     let closed = false;
     let seen = false;
     let queued = false;

@@ -14,6 +14,8 @@ export interface AnswerFormProps {
   startedAt: string;
   /** Files a refused try kept: sent again unless unticked. */
   kept?: readonly KeptFile[];
+  /** Said under the heading: a resolved incident reopens when answered (issue 39 §11). */
+  note?: string;
 }
 
 /**
@@ -27,6 +29,7 @@ export default function AnswerForm({
   formError,
   startedAt,
   kept,
+  note,
 }: AnswerFormProps) {
   return (
     <section
@@ -37,6 +40,11 @@ export default function AnswerForm({
       <h2 id="responder-titulo" className="text-lg font-semibold text-brand-900">
         Responder
       </h2>
+      {note ? (
+        <p id="responder-nota" className="mt-2 text-sm text-ink">
+          {note}
+        </p>
+      ) : null}
       <form
         method="post"
         encType="multipart/form-data"

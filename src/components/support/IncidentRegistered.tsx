@@ -1,5 +1,6 @@
 import { INCIDENT_MESSAGES } from '../../domain/forms/incident';
 import { DoneIcon } from '../ui/LineIcon';
+import { IncidentNumber } from '../ui/KeepWhole';
 
 export interface IncidentRegisteredProps {
   numeroIncidencia: string;
@@ -26,7 +27,7 @@ export default function IncidentRegistered({
       </span>
       <p className="text-xl font-bold text-brand-900">
         {INCIDENT_MESSAGES.success}{' '}
-        <span className="font-mono whitespace-nowrap text-accent-700">{numeroIncidencia}</span>
+        <IncidentNumber numero={numeroIncidencia} className="font-mono text-accent-700" />
       </p>
       <p className="text-muted">
         Guarda este número: con él y tu correo puedes consultar el estado en cualquier momento.

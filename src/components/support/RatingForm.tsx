@@ -2,6 +2,7 @@ import { firstError, type FieldErrors } from '../../domain/forms/common';
 import { RATING_COMMENT_MAX, RATING_WORDS } from '../../domain/forms/rating';
 import { FORM_ACTIONS } from '../../routes';
 import { AntiAbuseFields, primaryButtonClass, TextArea } from './FormField';
+import { formatNumber } from '../../domain/numbers';
 
 export interface RatingFormProps {
   /** The rating link's token: it names the resolution. */
@@ -14,6 +15,11 @@ export interface RatingFormProps {
   formError?: string;
   /** The signed time the form was rendered (the page is on-demand). */
   startedAt: string;
+  /**
+   * Where it posts: the rating page's `incidents.rate` (a rating link's token), or the follow-up page's
+   * `incidents.rateFollowUp` (issue 39 §11: `token` is then the follow-up link's).
+   */
+  action?: string;
 }
 
 /**
@@ -28,10 +34,11 @@ export default function RatingForm({
   errors,
   formError,
   startedAt,
+  action = FORM_ACTIONS.incidentRate,
 }: RatingFormProps) {
   const valorError = firstError(errors, 'valor');
   return (
-    <form method="post" action={FORM_ACTIONS.incidentRate} className="relative flex flex-col gap-6">
+    <form method="post" action={action} className="relative flex flex-col gap-6">
       <input type="hidden" name="token" value={token} />
       <fieldset aria-describedby={valorError ? 'valoracion-error' : 'valoracion-ayuda'}>
         <legend className="text-base font-semibold text-brand-900">¿Cómo te atendimos?</legend>
@@ -71,7 +78,7 @@ export default function RatingForm({
         name="comentario"
         label="Comentario"
         optionalMark
-        hint="Cuéntanos qué salió bien o qué podemos mejorar. Hasta 2000 caracteres."
+        hint={`Cuéntanos qué salió bien o qué podemos mejorar. Hasta ${formatNumber(RATING_COMMENT_MAX)} caracteres.`}
         rows={4}
         maxLength={RATING_COMMENT_MAX}
         defaultValue={comentario}

@@ -1,11 +1,12 @@
 import { formatWhatsappNumber, whatsappLink } from '../../lib/whatsapp';
 import { ROUTES } from '../../routes';
+import { EmailAddress } from '../ui/KeepWhole';
 
 export interface SupportAsideProps {
   phone: string;
   email: string;
   whatsappNumber: string;
-  /** `COMPANY_HOURS`, as written. */
+  /** The opening hours of 'Tiempos de respuesta' (formatOpeningHours: issue 39 §12). */
   hours: string;
 }
 
@@ -45,10 +46,10 @@ export default function SupportAside({ phone, email, whatsappNumber, hours }: Su
             <dt className="text-muted">Correo</dt>
             <dd>
               <a
-                className="font-semibold break-all text-brand-700 underline-offset-2 hover:underline"
+                className="text-[0.8125rem] font-semibold tracking-tight text-brand-700 underline-offset-2 hover:underline"
                 href={`mailto:${email}`}
               >
-                {email}
+                <EmailAddress email={email} />
               </a>
             </dd>
           </div>

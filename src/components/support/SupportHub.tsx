@@ -23,7 +23,11 @@ function Icon({ path }: { path: string }) {
   );
 }
 
-/** The ways in: find the answer in the help centre, open an incident, follow one, talk on WhatsApp. */
+/**
+ * The ways in: find the answer in the help centre, open an incident, follow one, talk on WhatsApp. Each
+ * card's link is a primary call to action: the what's-new toast steps aside from it (`data-keep-clear`,
+ * issue 39 §12: it covered 'Escribir por WhatsApp →' at 1280 px).
+ */
 export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
   return (
     <section
@@ -36,7 +40,11 @@ export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
         <p className="mt-2 flex-1 text-sm text-muted">
           Guías paso a paso para resolver por tu cuenta las dudas más comunes.
         </p>
-        <a href={ROUTES.help} className="mt-5 font-semibold text-brand-700 group-hover:underline">
+        <a
+          href={ROUTES.help}
+          data-keep-clear=""
+          className="mt-5 font-semibold text-brand-700 group-hover:underline"
+        >
           Buscar en la ayuda →
         </a>
       </article>
@@ -46,7 +54,11 @@ export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
         <p className="mt-2 flex-1 text-sm text-muted">
           ¿Algo no funciona en tu sistema? Regístralo y recibe un número para darle seguimiento.
         </p>
-        <a href={ROUTES.supportNew} className="mt-5 font-semibold text-brand-700 group-hover:underline">
+        <a
+          href={ROUTES.supportNew}
+          data-keep-clear=""
+          className="mt-5 font-semibold text-brand-700 group-hover:underline"
+        >
           Abrir incidencia →
         </a>
       </article>
@@ -56,7 +68,11 @@ export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
         <p className="mt-2 flex-1 text-sm text-muted">
           Con tu número de incidencia y tu correo ves en qué estado está y su historial.
         </p>
-        <a href={ROUTES.supportTracking} className="mt-5 font-semibold text-brand-700 group-hover:underline">
+        <a
+          href={ROUTES.supportTracking}
+          data-keep-clear=""
+          className="mt-5 font-semibold text-brand-700 group-hover:underline"
+        >
           Ver seguimiento →
         </a>
       </article>
@@ -70,6 +86,7 @@ export default function SupportHub({ whatsappNumber, phone }: SupportHubProps) {
           href={whatsappLink(whatsappNumber)}
           target="_blank"
           rel="noopener noreferrer"
+          data-keep-clear=""
           className="mt-5 font-semibold text-brand-700 group-hover:underline"
         >
           Escribir por WhatsApp →<span className="sr-only"> (se abre en una pestaña nueva)</span>

@@ -1,3 +1,12 @@
+import { IncidentNumber } from '../ui/KeepWhole';
+
+/** The intro with each incident number in it kept whole ('Tu opinión sobre la incidencia INC-…'). */
+function introParts(intro: string) {
+  return intro
+    .split(/(INC-\d{8}-\d{4})/)
+    .map((part, index) => (index % 2 ? <IncidentNumber key={index} numero={part} /> : part));
+}
+
 export interface SupportPageHeaderProps {
   eyebrow: string;
   title: string;
@@ -44,7 +53,9 @@ export default function SupportPageHeader({
         >
           {title}
         </h1>
-        <p className={`max-w-2xl text-brand-100 ${compact ? 'mt-2 text-base' : 'mt-4 text-lg'}`}>{intro}</p>
+        <p className={`max-w-2xl text-brand-100 ${compact ? 'mt-2 text-base' : 'mt-4 text-lg'}`}>
+          {introParts(intro)}
+        </p>
       </div>
     </div>
   );

@@ -164,6 +164,18 @@ export default function SupportWidget({
     if (dialogRef.current?.open) void ensureStamp();
   }, [ensureStamp]);
 
+  // Each opening starts at the dialog's top (issue 39, polish): closed, a dialog keeps how far it was
+  // scrolled, so one closed from 'Cancelar' reopened at its end, title and first field out of view.
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    const toTop = (event: Event) => {
+      if ((event as ToggleEvent).newState === 'open') dialog.scrollTop = 0;
+    };
+    dialog.addEventListener('toggle', toTop);
+    return () => dialog.removeEventListener('toggle', toTop);
+  }, []);
+
   const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (sending.current) return;

@@ -6,6 +6,7 @@ import {
   type IncidentTone,
 } from '../../domain/incidents';
 import AttachmentList from './AttachmentList';
+import { IncidentNumber } from '../ui/KeepWhole';
 
 export interface TrackingResultProps {
   numeroIncidencia: string;
@@ -55,7 +56,7 @@ export default function TrackingResult({
     >
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="seguimiento-resultado" className="font-mono text-xl font-bold text-brand-900">
-          {numeroIncidencia}
+          <IncidentNumber numero={numeroIncidencia} />
         </h2>
         <p className="text-sm text-muted">
           Estado actual:{' '}

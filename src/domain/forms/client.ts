@@ -4,6 +4,7 @@
  * values back by the same names. Written with `zod/mini`, like the public forms, so the island stays small.
  */
 import * as z from 'zod/mini';
+import { formatNumber } from '../numbers.ts';
 
 const REQUIRED = 'Este campo es obligatorio.';
 
@@ -11,7 +12,7 @@ const REQUIRED = 'Este campo es obligatorio.';
 const required = (max: number) =>
   z
     .string({ error: REQUIRED })
-    .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `Máximo ${max} caracteres.`));
+    .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `Máximo ${formatNumber(max)} caracteres.`));
 
 /**
  * The six required fields, checked again on the server, with a Spanish message per field: the island
@@ -93,7 +94,10 @@ export const clientNoteSchema = /* @__PURE__ */ z.object({
     .check(
       /* @__PURE__ */ z.trim(),
       /* @__PURE__ */ z.minLength(1, 'Escribe la nota.'),
-      /* @__PURE__ */ z.maxLength(NOTE_MAX, `La nota admite como máximo ${NOTE_MAX} caracteres.`),
+      /* @__PURE__ */ z.maxLength(
+        NOTE_MAX,
+        `La nota admite como máximo ${formatNumber(NOTE_MAX)} caracteres.`,
+      ),
     ),
 });
 

@@ -4,6 +4,7 @@
  * module runs in the browser (islands) and on the server (actions).
  */
 import * as z from 'zod/mini';
+import { formatNumber } from '../numbers.ts';
 
 /** Longest accepted value of a long text (problem, message) and of every other field. */
 export const LONG_TEXT_MAX = 5000;
@@ -61,7 +62,7 @@ export function textField(rules: FieldRules) {
       let message: string | undefined;
       if (rules.required && value === '') message = rules.required;
       else if (value.length > rules.max)
-        message = `${rules.label} admite como máximo ${rules.max} caracteres.`;
+        message = `${rules.label} admite como máximo ${formatNumber(rules.max)} caracteres.`;
       else if (value !== '' && rules.check) message = rules.check(value);
       if (message) ctx.issues.push({ code: 'custom', message, input: raw });
       return value;

@@ -7,6 +7,7 @@ import { TZDate } from '@date-fns/tz';
 import * as z from 'zod/mini';
 import { TIME_ZONE } from '../dates.ts';
 import { firstMessagePerField } from './common.ts';
+import { formatNumber } from '../numbers.ts';
 
 /** Longest meeting: 8 hours. */
 export const MEETING_MAX_MINUTES = 8 * 60;
@@ -28,7 +29,7 @@ export const MEETING_MESSAGES = {
   placeTooLong: `Máximo ${MEETING_PLACE_MAX} caracteres.`,
   linkNotHttps: 'El enlace de la videollamada debe empezar por https://.',
   linkInvalid: 'El enlace no es una dirección web válida.',
-  noteTooLong: `La nota admite como máximo ${MEETING_NOTE_MAX} caracteres.`,
+  noteTooLong: `La nota admite como máximo ${formatNumber(MEETING_NOTE_MAX)} caracteres.`,
 } as const;
 
 /**

@@ -37,4 +37,9 @@ export const RATING_MESSAGES = {
     'Este enlace de valoración caducó: vale 30 días desde el correo. Si necesitas algo más, abre una nueva incidencia.',
   notFound: 'Este enlace de valoración no es válido. Revisa que lo abriste completo desde tu correo.',
   failure: 'No pudimos guardar tu valoración en este momento. Intenta nuevamente.',
+  /** Rated from the follow-up page (issue 39 §11) once the incident was reopened. */
+  notResolved: 'Esta incidencia ya no está resuelta: podrás valorar la atención cuando se resuelva.',
+  /** Rated from the follow-up page past the days its link takes answers. */
+  followUpExpired:
+    'Esta incidencia se resolvió hace más de 30 días, así que ya no se puede valorar desde este enlace.',
 } as const;

@@ -63,3 +63,10 @@ export const ANSWER_SENT_MESSAGE =
  */
 export const FOLLOW_UP_CLOSED_MESSAGE =
   'Esta incidencia se resolvió hace más de 30 días, así que este enlace ya no admite respuestas. Si el problema volvió o tienes otro, abre una nueva incidencia.';
+
+/**
+ * Above 'Responder' on the follow-up page of a resolved incident while its link takes answers (issue 39
+ * §11): an answer reopens it (src/server/incidents/conversation.ts). Not said once the link is closed.
+ */
+export const ANSWER_REOPENS_MESSAGE =
+  'Tu incidencia está resuelta. Si respondes, la incidencia se reabre y el equipo de soporte vuelve a atenderla.';

@@ -4,7 +4,7 @@
  * the retention purge ({@link purgeOldEvents}, `AUDIT_RETENTION_DAYS`), run from the server's
  * background loop at most once an hour ({@link purgeOldEventsIfDue}).
  */
-import { formatStaffDateTime } from '../../domain/dates.ts';
+import { formatStaffDateTime, inSantoDomingoTime } from '../../domain/dates.ts';
 import { nameByEmail, staffNames } from '../staff-names.ts';
 import { auditActionLabel, type AuditAction } from '../../domain/audit.ts';
 import { CLIENT_FIELDS, projectStateLabel } from '../../domain/forms/client.ts';
@@ -209,7 +209,7 @@ export const CSV_MAX_EVENTS = 100_000;
 export async function exportEventsCsv(db: Db): Promise<string> {
   const rows = await describeEvents(db, await recentEvents(db, CSV_MAX_EVENTS));
   return toCsv(
-    ['Fecha', 'Acción', 'Usuario', 'Sobre', 'Detalle', 'Red'],
+    [inSantoDomingoTime('Fecha'), 'Acción', 'Usuario', 'Sobre', 'Detalle', 'Red'],
     rows.map((row) => [
       row.when,
       row.label,

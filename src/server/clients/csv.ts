@@ -26,6 +26,8 @@ import type { Db } from '../db/index.ts';
 import { clientRow } from '../db/index.ts';
 import { clientWarnings, normalizeDominicanPhone } from './records.ts';
 import { rncKey, rncKeySql } from './match.ts';
+import { formatNumber } from '../../domain/numbers.ts';
+import { formatStaffDateTime, inSantoDomingoTime } from '../../domain/dates.ts';
 
 /** The largest file 'Importar CSV' takes. */
 export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
@@ -41,13 +43,13 @@ export const CLIENT_CSV_HEADER: readonly string[] = [
   'Id',
   ...CLIENT_FIELDS.map((field) => field.label),
   STATE_HEADER,
-  'Fecha de registro',
+  inSantoDomingoTime('Fecha de registro'),
   'Correo de bienvenida enviado',
   'Archivado',
-  'Fecha de archivo',
+  inSantoDomingoTime('Fecha de archivo'),
 ];
 
-/** The CSV of these clients (formula-safe, BOM, CRLF). */
+/** The CSV of these clients (formula-safe, BOM, CRLF), its dates in Santo Domingo time as the header says. */
 export function clientsCsv(clients: readonly ClientRecord[]): string {
   return toCsv(
     [...CLIENT_CSV_HEADER],
@@ -55,10 +57,10 @@ export function clientsCsv(clients: readonly ClientRecord[]): string {
       client.id,
       ...CLIENT_FIELDS.map((field) => client[field.name]),
       client.estadoProyecto,
-      client.fechaRegistro,
+      formatStaffDateTime(client.fechaRegistro),
       client.correoBienvenidaEnviado ? YES : NO,
       client.archivedAt ? YES : NO,
-      client.archivedAt ?? '',
+      client.archivedAt ? formatStaffDateTime(client.archivedAt) : '',
     ]),
   );
 }
@@ -91,13 +93,13 @@ export interface ImportPreview {
   duplicate: number;
 }
 
-const formatCount = (count: number) => count.toLocaleString('es-DO');
+const formatCount = (count: number) => formatNumber(count);
 
 /** Refuses a file over the size limit (before reading it). */
 export function checkImportSize(bytes: number): void {
   if (bytes > IMPORT_MAX_BYTES)
     throw new ImportRefusal(
-      `El archivo pesa ${(bytes / 1024 / 1024).toLocaleString('es-DO', { maximumFractionDigits: 1 })} MB y el máximo es 2 MB. Divídelo en varios archivos e impórtalos uno a uno.`,
+      `El archivo pesa ${formatNumber(bytes / 1024 / 1024, 1)} MB y el máximo es 2 MB. Divídelo en varios archivos e impórtalos uno a uno.`,
     );
 }
 

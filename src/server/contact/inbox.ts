@@ -9,7 +9,7 @@
  * `handled_at` is / is not null), so a page stops reading at the page and the count reads the pending
  * entries only.
  */
-import { formatStaffDateTime } from '../../domain/dates.ts';
+import { formatStaffDateTime, inSantoDomingoTime } from '../../domain/dates.ts';
 import { PENDING_COUNT_CAP, type MessageView } from '../../domain/messages.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import { toCsv } from '../csv.ts';
@@ -164,7 +164,15 @@ const CSV_BATCH = 1000;
 
 /** The filtered inbox (every page) as CSV (see csv.ts: formula-safe, BOM), dates in Santo Domingo time. */
 export async function exportMessagesCsv(db: Db, view: Filters): Promise<string> {
-  const header = ['Fecha', 'Nombre', 'Correo', 'Mensaje', 'Estado', 'Atendido por', 'Atendido el'];
+  const header = [
+    inSantoDomingoTime('Fecha'),
+    'Nombre',
+    'Correo',
+    'Mensaje',
+    'Estado',
+    'Atendido por',
+    inSantoDomingoTime('Atendido el'),
+  ];
   const lines: string[][] = [];
   // Keyset batches: each starts after the last row of the one before, in list order.
   let last: { createdAt: string; id: number } | undefined;

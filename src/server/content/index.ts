@@ -34,7 +34,7 @@ export {
   type Article,
   type ArticleOutcome,
 } from './articles.ts';
-export { contentSettled } from './changes.ts';
+export { contentChanged, contentSettled } from './changes.ts';
 export {
   clientLogoById,
   createClientLogo,

@@ -1,5 +1,5 @@
 /** The staff CSV of incidents: the filtered list, in the list's order (`/api/staff/incidencias.csv`). */
-import { formatStaffDateTime } from '../../domain/dates.ts';
+import { formatStaffDateTime, inSantoDomingoTime } from '../../domain/dates.ts';
 import { toCsv } from '../csv.ts';
 import type { Db } from '../db/index.ts';
 import { historyText, withHistory } from './history.ts';
@@ -16,7 +16,7 @@ export async function exportIncidentsCsv(
 ): Promise<string> {
   const header = [
     'Número',
-    'Fecha',
+    inSantoDomingoTime('Fecha'),
     'Estado',
     'Prioridad',
     'Nombre',
@@ -24,7 +24,7 @@ export async function exportIncidentsCsv(
     'Correo',
     'RNC',
     'Problema',
-    'Historial',
+    inSantoDomingoTime('Historial'),
   ];
   const lines: string[][] = [];
   const batch = 1000;

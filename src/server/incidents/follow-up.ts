@@ -20,6 +20,7 @@ import {
   type AttachmentContent,
 } from '../attachments/index.ts';
 import { loadHistories } from './history.ts';
+import { followUpRating, type FollowUpRating } from './rating.ts';
 
 /** A new token for this incident, stored hashed in the caller's transaction (the mail's own). */
 export async function issueFollowUpToken(
@@ -90,6 +91,11 @@ export type FollowUp = Pick<IncidentRecord, 'numeroIncidencia' | 'problema' | 'e
   adjuntos?: AttachmentView[];
   /** False once the incident has been resolved for {@link FOLLOW_UP_ANSWER_DAYS} days: no 'Responder'. */
   admiteRespuestas: boolean;
+  /**
+   * Whether the page offers '¿Cómo te atendimos?' for the current resolution (`open`), or why not
+   * (issue 39 §11: rated already, past its days, not resolved). The holder of the link rates it there.
+   */
+  valoracion: FollowUpRating;
 };
 
 /** The incident this token opens, or null (a malformed token is not even looked up). */
@@ -145,6 +151,7 @@ export async function followUpByToken(
       historial.findLast((entry) => entry.estado === 'Resuelto')?.fecha,
       now,
     ),
+    valoracion: await followUpRating(db, { id: incident.id, estado: incident.estado, historial }, now),
   };
 }
 

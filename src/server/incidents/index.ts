@@ -55,6 +55,13 @@ export {
 } from './notices.ts';
 export { setIncidentPriority } from './priority.ts';
 export { incidentQueryString, parseIncidentQuery, type IncidentFilters } from './query.ts';
-export { issueRatingToken, rateResolution, rateResolutionIn, ratingLink, type RatingLink } from './rating.ts';
+export {
+  issueRatingToken,
+  rateFromFollowUp,
+  rateResolution,
+  rateResolutionIn,
+  ratingLink,
+  type RatingLink,
+} from './rating.ts';
 export { countIncidentsByState, listIncidents } from './search.ts';
 export { setIncidentState } from './state.ts';

@@ -9,6 +9,7 @@ import { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/index.ts';
 import { touchIncident } from './activity.ts';
+import { loadHistories } from './history.ts';
 
 /** How long a rating link works after its mail. */
 export const RATING_DAYS = 30;
@@ -152,4 +153,117 @@ export async function incidentRatings(
     comentario: row.comentario ?? '',
     ratedAt: row.ratedAt!,
   }));
+}
+
+/**
+ * Where the current resolution stands for the holder of the incident's follow-up link (issue 39 §11):
+ * the follow-up page offers '¿Cómo te atendimos?' while the incident is 'Resuelto', its link still takes
+ * answers ({@link RATING_DAYS} days from the resolution, as `takesAnswers` in follow-up.ts) and nobody
+ * has rated this resolution, by a mail's rating link or from that page.
+ */
+export type FollowUpRating = 'open' | 'used' | 'expired' | 'not-resolved';
+
+/**
+ * The start of the incident's current resolution (ISO) from its history in order: the first
+ * 'Resuelto' after its last other state, or null when it is not 'Resuelto'. A 'Resuelto' notified again
+ * is the same resolution (as {@link issueRatingToken}'s `wasResolved`).
+ */
+export function currentResolutionStart(
+  historial: ReadonlyArray<{ estado: string; fecha: string | Date }>,
+): string | null {
+  let start: string | null = null;
+  for (const entry of historial) {
+    if (entry.estado !== 'Resuelto') start = null;
+    else start ??= entry.fecha instanceof Date ? entry.fecha.toISOString() : String(entry.fecha);
+  }
+  return start;
+}
+
+/** The rating rows of the resolution that started at `start` (issued at or after it), newest first. */
+async function resolutionRows(trx: Kysely<Database>, incidentId: number, start: string) {
+  const rows = await trx
+    .selectFrom('incidentRatings')
+    .select(['tokenHash', 'resolvedAt', 'createdAt', 'ratedAt'])
+    .where('incidentId', '=', incidentId)
+    .orderBy('createdAt', 'desc')
+    .execute();
+  const from = Date.parse(start);
+  const latest = rows.find((row) => Date.parse(row.createdAt) >= from);
+  // Every token of that resolution shares its resolvedAt (issueRatingToken).
+  return latest ? rows.filter((row) => row.resolvedAt === latest.resolvedAt) : [];
+}
+
+/**
+ * Where the current resolution stands for the follow-up page (see {@link FollowUpRating}), from the
+ * incident's state and its history in order.
+ */
+export async function followUpRating(
+  db: Kysely<Database>,
+  incident: {
+    id: number;
+    estado: string;
+    historial: ReadonlyArray<{ estado: string; fecha: string | Date }>;
+  },
+  now: Date = new Date(),
+): Promise<FollowUpRating> {
+  const start = currentResolutionStart(incident.historial);
+  if (incident.estado !== 'Resuelto' || start === null) return 'not-resolved';
+  const last = incident.historial.findLast((entry) => entry.estado === 'Resuelto')!.fecha;
+  const lastMs = last instanceof Date ? last.getTime() : Date.parse(String(last));
+  if (now.getTime() - lastMs >= RATING_DAYS * DAY_MS) return 'expired';
+  const rows = await resolutionRows(db, incident.id, start);
+  return rows.some((row) => row.ratedAt !== null) ? 'used' : 'open';
+}
+
+/**
+ * Stores the rating of the current resolution by the holder of the incident's follow-up link (its
+ * token opens the follow-up page; it is no rating token): the same row a mail's rating link of that
+ * resolution would fill, or, when no 'Resuelto' notice was mailed, a row of its own (its token hash
+ * from a token never given out). Once per resolution, whichever link rates it first. Returns the state
+ * before (`open` when this call stored it), or `not-found` for a token that opens no incident.
+ */
+export async function rateFromFollowUp(
+  db: Db,
+  input: { followUpToken: string; valor: number; comentario: string },
+  now: Date = new Date(),
+): Promise<{ status: FollowUpRating | 'not-found'; numeroIncidencia?: string }> {
+  if (!Number.isInteger(input.valor) || input.valor < 1 || input.valor > 5) throw new RangeError('valor 1–5');
+  if (!isLinkToken(input.followUpToken)) return { status: 'not-found' };
+  return db.transaction().execute(async (trx) => {
+    const found = await trx
+      .selectFrom('incidentTokens')
+      .innerJoin('incidents', 'incidents.id', 'incidentTokens.incidentId')
+      .select(['incidents.id', 'incidents.numeroIncidencia', 'incidents.estado'])
+      .where('incidentTokens.tokenHash', '=', hashLinkToken(input.followUpToken))
+      .executeTakeFirst();
+    const incident = found && {
+      ...found,
+      historial: (await loadHistories(trx, [found.id])).get(found.id) ?? [],
+    };
+    if (!incident) return { status: 'not-found' as const };
+    // Locks the incident's row first (PostgreSQL), so two submissions at once rate it once: the second
+    // waits here and then finds the first's rating.
+    await trx.updateTable('incidents').set({ id: incident.id }).where('id', '=', incident.id).execute();
+    const status = await followUpRating(trx, incident, now);
+    const numeroIncidencia = incident.numeroIncidencia;
+    if (status !== 'open') return { status, numeroIncidencia };
+    const ratedAt = now.toISOString();
+    const rating = { valor: input.valor, comentario: input.comentario.trim() || null, ratedAt };
+    const [row] = await resolutionRows(trx, incident.id, currentResolutionStart(incident.historial)!);
+    if (row)
+      await trx.updateTable('incidentRatings').set(rating).where('tokenHash', '=', row.tokenHash).execute();
+    else
+      await trx
+        .insertInto('incidentRatings')
+        .values({
+          tokenHash: hashLinkToken(newLinkToken()),
+          incidentId: incident.id,
+          resolvedAt: currentResolutionStart(incident.historial)!,
+          createdAt: ratedAt,
+          ...rating,
+        })
+        .execute();
+    await touchIncident(trx, incident.id, 'rating', now);
+    return { status: 'open' as const, numeroIncidencia };
+  });
 }

@@ -42,3 +42,5 @@ export {
   staffHomeView,
 } from './staff.ts';
 export { followUpView, ratingView, visitorAttachmentResponse } from './support.ts';
+
+export { publicHoursView } from './site-content.ts';

@@ -20,6 +20,16 @@ import {
   type ClientLogo,
 } from '../content/index.ts';
 import { getDb } from '../db/index.ts';
+import { formatOpeningHours } from '../../domain/response-times.ts';
+import { loadResponseTimes } from '../incidents/index.ts';
+
+/**
+ * The opening hours every public page states (issue 39 §12): the week of 'Tiempos de respuesta', the
+ * one the desk's clock counts in, so the pages and the clock never disagree.
+ */
+export async function publicHoursView(): Promise<string> {
+  return formatOpeningHours(await loadResponseTimes(getDb()));
+}
 
 /** The toast's announcements: the active ones, in order, as the component takes them. */
 export async function toastView(now: Date = new Date()) {

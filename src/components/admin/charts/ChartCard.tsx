@@ -6,6 +6,7 @@
 import { scaleLinear, scaleUtc } from 'd3-scale';
 import { utcMonday } from 'd3-time';
 import type { ReactNode } from 'react';
+import { formatNumber } from '../../../domain/numbers';
 
 export interface ChartTable {
   caption: string;
@@ -101,7 +102,7 @@ export const calendarDate = (day: string) => new Date(`${day}T00:00:00Z`);
 export const shortDay = (day: string | Date) =>
   SHORT_DAY.format(typeof day === 'string' ? calendarDate(day) : day).replace('.', '');
 export const longDay = (day: string) => LONG_DAY.format(calendarDate(day));
-export const number = new Intl.NumberFormat('es-DO');
+export const number = { format: (value: number) => formatNumber(value) };
 
 /** A chart's SVG at the shared size, named by its title and described by its text for screen readers. */
 export function ChartSvg({
