@@ -28,7 +28,7 @@ import { publicUploadFits, reservePublicUpload } from '../server/attachments/bud
 import { isMultipart, readUploadForm } from '../server/attachments/upload.ts';
 import { getLogger } from '../server/log.ts';
 import { clientNetworkOf } from '../server/http/client-network.ts';
-import { refuse } from './form.ts';
+import { refuse } from './refusal.ts';
 import { requireHuman, requireWithinRateLimit } from './guards.ts';
 
 /** What the middleware read of a form with files, for its action. */
