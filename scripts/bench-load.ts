@@ -12,13 +12,19 @@
  * server whatever it costs), and at --flood-rate beacons a second (what a share of the server that
  * many cost).
  *
+ * The staff pages (the incident list, one incident, the client list and the staff home, signed in)
+ * are each measured beside `/healthz` (one database round trip) in alternating slices, as a ratio to
+ * it (issue 40: the list's goal is ≥ 0.5).
+ *
  * Options: --no-build, --duration SECONDS (default 10), --connections N (default 10),
- * --flood-rate N (default 200).
+ * --flood-rate N (default 200), --staff (only the incidents' creation, to fill the list, and the
+ * staff pages beside /healthz), --cpu-prof DIR (the server writes a V8 CPU profile of the run into DIR
+ * when it stops).
  * A benchmark, not a test.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { formStamp } from '../tests/support/form-stamp.ts';
 import { ROOT, signInFirstStaff, startServer, type RunningServer } from '../tests/support/server.ts';
@@ -32,6 +38,8 @@ const option = (name: string, fallback: number) => {
 const duration = option('--duration', 10);
 const connections = option('--connections', 10);
 const floodRate = option('--flood-rate', 200);
+const staffOnly = args.includes('--staff');
+const profileDir = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
 
 export interface Scenario {
   name: string;
@@ -226,7 +234,12 @@ async function main(): Promise<void> {
   }
   // TRUST_PROXY: the beacon flood plays many clients through X-Forwarded-For, as a proxy would report them.
   const server: RunningServer = await startServer({
-    env: { LOG_LEVEL: 'warn', FORM_RATE_LIMIT: '0', TRUST_PROXY: 'true' },
+    env: {
+      LOG_LEVEL: 'warn',
+      FORM_RATE_LIMIT: '0',
+      TRUST_PROXY: 'true',
+      ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${resolve(profileDir)}` } : {}),
+    },
   });
   const staticPath = '/servicios';
   const reference = await fetch(`${server.url}${staticPath}`, { headers: { 'accept-encoding': 'identity' } });
@@ -235,7 +248,14 @@ async function main(): Promise<void> {
   const results: Measurement[] = [];
   const floods: { flood: string; ratio: number }[] = [];
   const articles: { article: string; against: string; ratio: number }[] = [];
+  const staff: { page: string; ratio: number }[] = [];
   try {
+    await measureAll();
+  } finally {
+    await bare.close();
+    await server.stop();
+  }
+  async function measureAll(): Promise<void> {
     await publishSampleHelp(server.url, server.env.DATABASE_URL!);
     const cookie = await signInFirstStaff(server);
     const incident = new URLSearchParams({
@@ -259,12 +279,6 @@ async function main(): Promise<void> {
         headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
         body: incident,
       },
-      // After the creation run, so the list has thousands of incidents to page through.
-      {
-        name: 'staff incident list /admin/incidencias (signed in)',
-        url: `${server.url}/admin/incidencias`,
-        headers: { cookie },
-      },
     ];
     const beacon = (name: string, manyNetworks: boolean): Scenario => ({
       name,
@@ -284,12 +298,36 @@ async function main(): Promise<void> {
       beacon('beacon flood POST /api/pv, a new network per request (every view counted)', true),
     );
     const [bareScenario, staticScenario, ...others] = scenarios as [Scenario, Scenario, ...Scenario[]];
-    process.stderr.write(`  ${bareScenario.name} and ${staticScenario.name}, alternating…\n`);
-    results.push(...(await measurePair(bareScenario, staticScenario)));
-    for (const scenario of others) {
+    if (!staffOnly) {
+      process.stderr.write(`  ${bareScenario.name} and ${staticScenario.name}, alternating…\n`);
+      results.push(...(await measurePair(bareScenario, staticScenario)));
+    }
+    for (const scenario of staffOnly ? others.filter((item) => item.method === 'POST').slice(0, 1) : others) {
       process.stderr.write(`  ${scenario.name}…\n`);
       results.push(await measure(scenario));
     }
+    // After the creation run, so the list has thousands of incidents to page through.
+    const health = { name: 'health check /healthz (beside a staff page)', url: `${server.url}/healthz` };
+    const listHtml = await (await fetch(`${server.url}/admin/incidencias`, { headers: { cookie } })).text();
+    const numero = /\/admin\/incidencias\/(INC-[0-9]+-[0-9]+)/.exec(listHtml)?.[1];
+    if (!numero) throw new Error('The incident list shows no incident to open.');
+    const staffPages: Scenario[] = [
+      ['staff incident list /admin/incidencias', '/admin/incidencias'],
+      [`one incident /admin/incidencias/${numero}`, `/admin/incidencias/${numero}`],
+      ['client list /admin/clientes', '/admin/clientes'],
+      ['staff home /admin', '/admin'],
+    ].map(([name, path]) => ({
+      name: `${name} (signed in)`,
+      url: `${server.url}${path}`,
+      headers: { cookie },
+    }));
+    for (const page of staffPages) {
+      process.stderr.write(`  ${health.name} and ${page.name}, alternating…\n`);
+      const measured = await measurePair(health, page);
+      staff.push({ page: page.name, ratio: measured[1].requestsPerSecond / measured[0].requestsPerSecond });
+      results.push(...measured);
+    }
+    if (staffOnly) return;
     // Articles from the database ('Contenido', rendered into memory once per change) against a built,
     // prerendered page of the same memory table, compressed as browsers ask for them. Throughput
     // follows the bytes sent, so each article is set against the built page closest to it in size.
@@ -351,9 +389,6 @@ async function main(): Promise<void> {
       });
       results.push(...measured);
     }
-  } finally {
-    await bare.close();
-    await server.stop();
   }
   const bareRps = results[0]?.requestsPerSecond ?? NaN;
   console.log(
@@ -366,6 +401,10 @@ async function main(): Promise<void> {
       `| ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.unexpected} |`,
     );
   }
+  for (const { page, ratio } of staff) {
+    console.log(`${page} throughput / /healthz throughput beside it = ${ratio.toFixed(2)}`);
+  }
+  if (staffOnly) return;
   const staticRps = results[1]?.requestsPerSecond ?? NaN;
   console.log(`\nstatic page throughput / bare node:http throughput = ${(staticRps / bareRps).toFixed(2)}`);
   for (const { article, against, ratio } of articles) {

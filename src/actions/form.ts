@@ -11,44 +11,16 @@
  * Also here: reading a form's fields ({@link readForm}) and zod's issues as one message per field
  * ({@link fieldErrors}), which every handler uses.
  */
-import {
-  ACTION_QUERY_PARAMS,
-  ActionError,
-  getActionContext,
-  isInputError,
-  type ActionErrorCode,
-} from 'astro:actions';
+import { ACTION_QUERY_PARAMS, getActionContext, isInputError } from 'astro:actions';
 import type { APIContext, AstroGlobal, MiddlewareNext } from 'astro';
 import { ROUTES } from '../routes.ts';
 import { seeOther } from '../server/http/index.ts';
 import { echoedValues, fieldErrors } from './form-fields.ts';
+import { FormRefusal } from './refusal.ts';
 import { takeUploads } from './uploads.ts';
 
 export { field, fieldErrors, NEVER_ECHOED, readForm, echoedValues, type FieldErrors } from './form-fields.ts';
-
-/**
- * A refusal a handler expects (a wrong password, a record gone, a stale edit): the status by `code`,
- * the form's Spanish message, and the message of each field at fault. Over `/_actions/` it answers as
- * any ActionError (with `fields`); posted from a page, the page shows it.
- */
-export class FormRefusal extends ActionError {
-  fields: Record<string, string>;
-  constructor(code: ActionErrorCode, message: string, fields: Record<string, string | undefined> = {}) {
-    super({ code, message });
-    this.fields = Object.fromEntries(
-      Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1])),
-    );
-  }
-}
-
-/** Throws the refusal: `refuse('NOT_FOUND', 'El cliente no existe.')`. */
-export function refuse(
-  code: ActionErrorCode,
-  message: string,
-  fields?: Record<string, string | undefined>,
-): never {
-  throw new FormRefusal(code, message, fields);
-}
+export { FormRefusal, refuse } from './refusal.ts';
 
 /** A write's success that answers with a redirect (303) when posted from a page. */
 export interface SeeOtherTo {

@@ -28,7 +28,7 @@ import { publicUploadFits, reservePublicUpload } from '../server/attachments/ind
 import { isMultipart, readUploadForm } from '../server/attachments/index.ts';
 import { getLogger } from '../server/log.ts';
 import { clientNetworkOf } from '../server/http/index.ts';
-import { refuse } from './form.ts';
+import { refuse } from './refusal.ts';
 import { requireHuman, requireWithinRateLimit } from './guards.ts';
 
 /** What the middleware read of a form with files, for its action. */

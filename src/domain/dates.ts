@@ -28,10 +28,23 @@ function staffParts(iso: string): (type: string) => string {
  */
 export const inSantoDomingoTime = (label: string): string => `${label} (hora de Santo Domingo)`;
 
+/**
+ * The texts of {@link formatStaffDateTime} already made, by instant: a staff list page shows the same
+ * few dozen times on every load (a card's 'Registrada', 'Vence', 'Última actividad' and its history),
+ * and `formatToParts` was about 3% of the incident list's CPU (issue 40 §3). Emptied when full.
+ */
+const STAFF_TEXTS = new Map<string, string>();
+const STAFF_TEXTS_MAX = 10_000;
+
 /** Dates as the staff read them: Santo Domingo time, `dd/mm/aaaa hh:mm` (same on server and browser). */
 export function formatStaffDateTime(iso: string): string {
+  const known = STAFF_TEXTS.get(iso);
+  if (known !== undefined) return known;
   const get = staffParts(iso);
-  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`;
+  const text = `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`;
+  if (STAFF_TEXTS.size >= STAFF_TEXTS_MAX) STAFF_TEXTS.clear();
+  STAFF_TEXTS.set(iso, text);
+  return text;
 }
 
 /** An instant as a date and a time field hold it, in Santo Domingo time (`aaaa-mm-dd`, `hh:mm`). */

@@ -15,6 +15,7 @@ import { ChevronDownIcon, DownloadIcon } from './icons';
 import IncidentPriorityControl, { PriorityBadge } from './IncidentPriority';
 import IncidentStateControl from './IncidentStateControl';
 import { CHANNEL_WORDS, channelOfOrigin } from '../../domain/channels.ts';
+import ListPager from './ListPager';
 
 export interface IncidentsPanelProps {
   items: IncidentListItem[];
@@ -467,31 +468,7 @@ export default function IncidentsPanel({
         )}
       </div>
 
-      {prevHref || nextHref ? (
-        <nav aria-label="Paginación" className="flex items-center justify-between gap-4 text-sm">
-          {prevHref ? (
-            <a
-              href={prevHref}
-              className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50"
-            >
-              ← Anterior
-            </a>
-          ) : (
-            <span />
-          )}
-          <span className="text-muted">Página {page}</span>
-          {nextHref ? (
-            <a
-              href={nextHref}
-              className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50"
-            >
-              Siguiente →
-            </a>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <ListPager page={page} prevHref={prevHref} nextHref={nextHref} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import {
 import { newClientPath, ROUTES } from '../../routes';
 import type { InboxMessage } from '../../server/contact/inbox';
 import { DownloadIcon } from './icons';
+import ListPager from './ListPager';
 
 export interface MessagesPanelProps {
   items: InboxMessage[];
@@ -215,31 +216,11 @@ export default function MessagesPanel({ items, view, hasNext, done, error }: Mes
         </div>
       )}
 
-      {view.pagina > 1 || hasNext ? (
-        <nav aria-label="Paginación" className="flex items-center justify-between gap-4 text-sm">
-          {view.pagina > 1 ? (
-            <a
-              href={href({ ...view, pagina: view.pagina - 1 })}
-              className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50"
-            >
-              ← Anterior
-            </a>
-          ) : (
-            <span />
-          )}
-          <span className="text-muted">Página {view.pagina}</span>
-          {hasNext ? (
-            <a
-              href={href({ ...view, pagina: view.pagina + 1 })}
-              className="rounded-button border border-line bg-white px-4 py-2 font-medium text-brand-900 hover:bg-brand-50"
-            >
-              Siguiente →
-            </a>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <ListPager
+        page={view.pagina}
+        prevHref={view.pagina > 1 ? href({ ...view, pagina: view.pagina - 1 }) : undefined}
+        nextHref={hasNext ? href({ ...view, pagina: view.pagina + 1 }) : undefined}
+      />
     </div>
   );
 }

@@ -1,10 +1,6 @@
-import { PostImage, PostMeta } from './PostParts';
+import { PostImage, PostMeta, type BlogImage } from './PostParts';
 
-export interface BlogImage {
-  src: string;
-  width: number;
-  height: number;
-}
+export type { BlogImage } from './PostParts';
 
 export interface BlogCardProps {
   href: string;

@@ -1,4 +1,9 @@
-import type { BlogImage } from './BlogCard';
+/** An article's picture as the cards and articles get it (built image or stored one); here, below BlogCard, which imports these parts. */
+export interface BlogImage {
+  src: string;
+  width: number;
+  height: number;
+}
 
 /** An article's picture: eager and high priority as the article's own image, lazy on a card. */
 export function PostImage({

@@ -1,19 +1,24 @@
 import { actions, isInputError } from 'astro:actions';
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   FORM_CONFIRM_MESSAGE,
-  FORM_EXPIRED_MESSAGE,
   firstError,
   LONG_TEXT_MAX,
   SHORT_TEXT_MAX,
-  STARTED_FIELD,
   validateForm,
   type FieldErrors,
 } from '../../domain/forms/common';
 import { CONTACT_MESSAGES, contactFormSchema, type ContactFormValues } from '../../domain/forms/contact';
 import { FORM_ACTIONS } from '../../routes';
-import { AntiAbuseFields, primaryButtonClass, Spinner, TextArea, TextField } from '../support/FormField';
-import { useFormStamp } from '../support/useFormStamp';
+import {
+  AntiAbuseFields,
+  FormAlert,
+  primaryButtonClass,
+  Spinner,
+  TextArea,
+  TextField,
+} from '../support/FormField';
+import { useActionForm } from '../support/useActionForm';
 
 /** `confirm`: sent without its start time (a prerendered page without JavaScript), shown again to send once more. */
 export type ContactStatus = 'idle' | 'success' | 'error' | 'confirm';
@@ -43,74 +48,50 @@ export default function ContactForm({
   const idPrefix = `contacto-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const id = (name: string) => `${idPrefix}-${name}`;
   const formRef = useRef<HTMLFormElement>(null);
-  const { value: stamp, ensure: ensureStamp, reset: resetStamp } = useFormStamp(startedAt);
-  const sending = useRef(false);
-  const [pending, setPending] = useState(false);
   const [status, setStatus] = useState<ContactStatus>(initialStatus);
-  const [errors, setErrors] = useState<FieldErrors | undefined>(initialErrors);
   const [detail, setDetail] = useState<string | undefined>(initialDetail);
+  const { stamp, ensureStamp, pending, errors, onSubmit } = useActionForm({
+    startedAt,
+    initialErrors,
+    validate: (data) => validateForm(contactFormSchema, data),
+    send: (data) => actions.contact.send(data),
+    onInvalid: (_errors, form) => {
+      setStatus('idle');
+      // The messages render on the next commit; focus the first invalid field then.
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    },
+    onSending: () => {
+      setStatus('idle');
+      setDetail(undefined);
+    },
+    onRefused: (error) => {
+      setStatus('error');
+      setDetail(
+        isInputError(error)
+          ? 'Revisa los campos marcados.'
+          : error.code === 'INTERNAL_SERVER_ERROR'
+            ? undefined
+            : error.message,
+      );
+    },
+    onSent: () => setStatus('success'),
+    onUnreachable: () => {
+      setStatus('error');
+      setDetail('No pudimos comunicarnos con el servidor. Revisa tu conexión.');
+    },
+  });
 
   // Hydration starts on the visitor's first interaction: a focus that woke the island came before React did.
   useEffect(() => {
     if (formRef.current?.contains(document.activeElement)) void ensureStamp();
   }, [ensureStamp]);
 
-  const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (sending.current) return;
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const invalid = validateForm(contactFormSchema, data);
-    if (invalid) {
-      setErrors(invalid);
-      setStatus('idle');
-      // The messages render on the next commit; focus the first invalid field then.
-      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-      return;
-    }
-    sending.current = true;
-    setPending(true);
-    setStatus('idle');
-    setDetail(undefined);
-    try {
-      data.set(STARTED_FIELD, await ensureStamp());
-      const { error } = await actions.contact.send(data);
-      if (error) {
-        setErrors(isInputError(error) ? error.fields : undefined);
-        setStatus('error');
-        setDetail(
-          isInputError(error)
-            ? 'Revisa los campos marcados.'
-            : error.code === 'INTERNAL_SERVER_ERROR'
-              ? undefined
-              : error.message,
-        );
-        // The values stay; a new start time lets the next try through.
-        if (error.message === FORM_EXPIRED_MESSAGE) {
-          resetStamp();
-          void ensureStamp();
-        }
-        return;
-      }
-      form.reset();
-      resetStamp();
-      setErrors(undefined);
-      setStatus('success');
-    } catch {
-      setStatus('error');
-      setDetail('No pudimos comunicarnos con el servidor. Revisa tu conexión.');
-    } finally {
-      sending.current = false;
-      setPending(false);
-    }
-  };
-
   return (
     <form
       ref={formRef}
       method="post"
       action={FORM_ACTIONS.contactSend}
-      onSubmit={handleSubmit}
+      onSubmit={onSubmit}
       onFocus={() => void ensureStamp()}
       className="relative flex flex-col gap-5"
     >
@@ -162,13 +143,10 @@ export default function ContactForm({
         ) : null}
       </div>
       {status === 'error' ? (
-        <div
-          role="alert"
-          className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
+        <FormAlert>
           <p className="font-semibold">{CONTACT_MESSAGES.failure}</p>
           {detail ? <p className="mt-1">{detail}</p> : null}
-        </div>
+        </FormAlert>
       ) : null}
 
       <div>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ROUTES } from '../../routes';
-import type { BlogImage } from '../blog/BlogCard';
+import type { BlogImage } from '../blog/PostParts';
 import { ArticleCover, ArticleHeading } from '../blog/PostParts';
 import { HelpfulVote, HelpList, type HelpLinkItem } from './HelpParts';
 

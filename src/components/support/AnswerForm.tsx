@@ -1,7 +1,7 @@
 import { firstError, LONG_TEXT_MAX, type FieldErrors } from '../../domain/forms/common';
 import { FORM_ACTIONS } from '../../routes';
 import { FILES_FIELD, type KeptFile } from '../../domain/attachments';
-import { AntiAbuseFields, FileField, primaryButtonClass, TextArea } from './FormField';
+import { AntiAbuseFields, FormAlert, FileField, primaryButtonClass, TextArea } from './FormField';
 
 export interface AnswerFormProps {
   /** The follow-up token the page was opened with: it names the incident. */
@@ -64,14 +64,7 @@ export default function AnswerForm({
         />
         <AntiAbuseFields startedAt={startedAt} />
         <FileField id="seguimiento-archivos" error={firstError(errors, FILES_FIELD)} kept={kept} />
-        {formError ? (
-          <div
-            role="alert"
-            className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-          >
-            {formError}
-          </div>
-        ) : null}
+        <FormAlert>{formError}</FormAlert>
         <div>
           <button type="submit" className={`${primaryButtonClass} w-full sm:w-auto`}>
             Enviar respuesta

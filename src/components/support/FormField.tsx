@@ -179,3 +179,16 @@ export function Spinner() {
     </svg>
   );
 }
+
+/** A form's refusal above its buttons (the public forms): announced at once, nothing when there is none. */
+export function FormAlert({ children }: { children: ReactNode }) {
+  if (!children) return null;
+  return (
+    <div
+      role="alert"
+      className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+    >
+      {children}
+    </div>
+  );
+}

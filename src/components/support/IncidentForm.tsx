@@ -8,7 +8,15 @@ import {
 import { REMOTE_TOOLS } from '../../content/catalog/remote-tools';
 import { FORM_ACTIONS } from '../../routes';
 import { FILES_FIELD, type KeptFile } from '../../domain/attachments';
-import { AntiAbuseFields, FileField, primaryButtonClass, Spinner, TextArea, TextField } from './FormField';
+import {
+  AntiAbuseFields,
+  FormAlert,
+  FileField,
+  primaryButtonClass,
+  Spinner,
+  TextArea,
+  TextField,
+} from './FormField';
 import { LineIcon } from '../ui/LineIcon';
 
 export interface IncidentFormProps {
@@ -152,14 +160,7 @@ export default function IncidentForm({
         </ul>
       </div>
 
-      {formError ? (
-        <div
-          role="alert"
-          className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          {formError}
-        </div>
-      ) : null}
+      <FormAlert>{formError}</FormAlert>
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         {'dialogId' in cancel ? (

@@ -1,7 +1,7 @@
 import { firstError, type FieldErrors } from '../../domain/forms/common';
 import { RATING_COMMENT_MAX, RATING_WORDS } from '../../domain/forms/rating';
 import { FORM_ACTIONS } from '../../routes';
-import { AntiAbuseFields, primaryButtonClass, TextArea } from './FormField';
+import { AntiAbuseFields, FormAlert, primaryButtonClass, TextArea } from './FormField';
 import { formatNumber } from '../../domain/numbers';
 
 export interface RatingFormProps {
@@ -85,14 +85,7 @@ export default function RatingForm({
         error={firstError(errors, 'comentario')}
       />
       <AntiAbuseFields startedAt={startedAt} />
-      {formError ? (
-        <div
-          role="alert"
-          className="rounded-button border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          {formError}
-        </div>
-      ) : null}
+      <FormAlert>{formError}</FormAlert>
       <div>
         <button type="submit" className={`${primaryButtonClass} w-full sm:w-auto`}>
           Enviar

@@ -13,7 +13,6 @@
  * `article_slugs` and answered with a 301 ({@link redirectFor}). A new slug takes over an old address
  * of another article (the live article wins over a redirect).
  */
-import { sql } from 'kysely';
 import {
   ARTICLE_MESSAGES,
   articlePathOf,
@@ -25,10 +24,12 @@ import {
   type ArticleKind,
   type ArticleState,
 } from '../../domain/articles.ts';
+import type { AuditAction } from '../../domain/audit.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { ArticleRevisionRow, ArticleRow } from '../db/index.ts';
 import { contentChanged } from './changes.ts';
+import { versionedWrite } from './versioned.ts';
 
 export interface Article extends ArticleInput {
   id: number;
@@ -378,61 +379,54 @@ export async function createArticle(
   }
 }
 
+/** What one write sets on the article, and how the audit log names it. */
+interface ArticleChange {
+  set: Partial<ReturnType<typeof articleFieldsRow>> & { state?: ArticleState; publishAt?: string | null };
+  action: AuditAction;
+  detail?: string;
+}
+
 /**
- * One versioned write of an article: reads it, checks the version, lets `change` say what to set,
- * writes it with the version bumped (still at `version`, so a save that committed in between makes it
- * `stale`), records the audit event and tells the site. `change` returning null writes nothing.
+ * One versioned write of an article, through the content's one optimistic write
+ * (src/server/content/versioned.ts: read, check the version, move it, change, audit, tell the site):
+ * `unchanged` says when there is nothing to write (then nothing is, the version stays); `change` says
+ * what to set (a new address claimed first), and each save keeps its revision.
  */
-async function versionedWrite(
+async function versioned(
   db: Db,
   id: number,
   version: number,
   actor: AuditActor | null,
   now: Date,
-  change: (
-    current: Article,
-    trx: Db,
-  ) => Promise<{
-    set: Partial<ReturnType<typeof articleFieldsRow>> & { state?: ArticleState; publishAt?: string | null };
-    action: Parameters<typeof recordEvent>[1]['action'];
-    detail?: string;
-  } | null>,
+  plan: {
+    unchanged?: (current: Article) => boolean;
+    change: (current: Article, trx: Db) => Promise<ArticleChange>;
+  },
 ): Promise<ArticleOutcome> {
-  let written = false;
   try {
-    const outcome = await db.transaction().execute(async (trx): Promise<ArticleOutcome> => {
-      const current = await articleById(trx, id);
-      if (!current) return { kind: 'not-found' };
-      if (current.version !== version) return { kind: 'stale', current };
-      const planned = await change(current, trx);
-      if (!planned) return { kind: 'saved', article: current };
-      const row = await trx
-        .updateTable('articles')
-        .set({
-          ...planned.set,
-          version: sql<number>`version + 1`,
-          updatedAt: now.toISOString(),
-          updatedBy: actor?.actorEmail ?? null,
-        })
-        .where('id', '=', id)
-        .where('version', '=', version)
-        .returningAll()
-        .executeTakeFirst();
-      // Another save committed between the read and this write.
-      if (!row) return { kind: 'stale', current: (await articleById(trx, id)) ?? current };
-      await recordRevision(trx, row, actor?.actorEmail ?? null, now.toISOString());
-      if (actor)
-        await recordEvent(
-          trx,
-          { ...actor, action: planned.action, subject: id, detail: planned.detail ?? null },
-          now,
-        );
-      written = true;
-      return { kind: 'saved', article: toArticle(row) };
+    const outcome = await versionedWrite<Article>(db, {
+      table: 'articles',
+      id,
+      version,
+      actor,
+      now,
+      read: articleById,
+      unchanged: plan.unchanged,
+      async write(current, trx) {
+        const planned = await plan.change(current, trx);
+        const row = await trx
+          .updateTable('articles')
+          .set(planned.set)
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordRevision(trx, row, actor?.actorEmail ?? null, now.toISOString());
+        return { action: planned.action, detail: planned.detail ?? null };
+      },
     });
-    if (written) contentChanged(db);
-    return outcome;
+    return outcome.kind === 'saved' ? { kind: 'saved', article: outcome.value } : outcome;
   } catch (error) {
+    // Two saves taking the same slug at once: the database's unique key refuses the second.
     if (isUniqueViolation(error)) throw new ArticleRefusal({ slug: ARTICLE_MESSAGES.slugTaken });
     throw error;
   }
@@ -455,30 +449,32 @@ export async function updateArticle(
   now: Date = new Date(),
   restoring?: ArticleRevision,
 ): Promise<ArticleOutcome> {
-  return versionedWrite(db, id, version, actor, now, async (current, trx) => {
-    if (sameFields(current, input)) return null;
-    const moved = current.slug !== input.slug || current.kind !== input.kind;
-    if (moved) {
-      await claimSlug(trx, input.kind, input.slug, id);
-      if (wasPublic(current, now))
-        await trx
-          .insertInto('articleSlugs')
-          .values({ articleId: id, kind: current.kind, slug: current.slug, createdAt: now.toISOString() })
-          .execute();
-    }
-    if (restoring)
+  return versioned(db, id, version, actor, now, {
+    unchanged: (current) => sameFields(current, input),
+    async change(current, trx) {
+      const moved = current.slug !== input.slug || current.kind !== input.kind;
+      if (moved) {
+        await claimSlug(trx, input.kind, input.slug, id);
+        if (wasPublic(current, now))
+          await trx
+            .insertInto('articleSlugs')
+            .values({ articleId: id, kind: current.kind, slug: current.slug, createdAt: now.toISOString() })
+            .execute();
+      }
+      if (restoring)
+        return {
+          set: articleFieldsRow(input),
+          action: 'article.restored',
+          detail: `${input.title} (versión ${restoring.version}, ${restoring.createdAt})`,
+        };
       return {
         set: articleFieldsRow(input),
-        action: 'article.restored',
-        detail: `${input.title} (versión ${restoring.version}, ${restoring.createdAt})`,
+        action: 'article.edited',
+        detail: moved
+          ? `Dirección: ${articlePathOf(current.kind, current.slug)} → ${articlePathOf(input.kind, input.slug)}`
+          : input.title,
       };
-    return {
-      set: articleFieldsRow(input),
-      action: 'article.edited',
-      detail: moved
-        ? `Dirección: ${articlePathOf(current.kind, current.slug)} → ${articlePathOf(input.kind, input.slug)}`
-        : input.title,
-    };
+    },
   });
 }
 
@@ -527,10 +523,12 @@ export async function publishArticle(
   actor: AuditActor | null,
   now: Date = new Date(),
 ): Promise<ArticleOutcome> {
-  return versionedWrite(db, id, version, actor, now, async (current) => {
-    if (current.state === 'publicado') return null;
-    const publishAt = wasPublic(current, now) ? current.publishAt : now.toISOString();
-    return { set: { state: 'publicado', publishAt }, action: 'article.published', detail: current.title };
+  return versioned(db, id, version, actor, now, {
+    unchanged: (current) => current.state === 'publicado',
+    change: async (current) => {
+      const publishAt = wasPublic(current, now) ? current.publishAt : now.toISOString();
+      return { set: { state: 'publicado', publishAt }, action: 'article.published', detail: current.title };
+    },
   });
 }
 
@@ -544,11 +542,13 @@ export async function scheduleArticle(
   now: Date = new Date(),
 ): Promise<ArticleOutcome> {
   if (!(at.getTime() > now.getTime())) throw new ArticleRefusal({ fecha: ARTICLE_MESSAGES.schedulePast });
-  return versionedWrite(db, id, version, actor, now, async (current) => ({
-    set: { state: 'programado', publishAt: at.toISOString() },
-    action: 'article.scheduled',
-    detail: `${current.title} (${at.toISOString()})`,
-  }));
+  return versioned(db, id, version, actor, now, {
+    change: async (current) => ({
+      set: { state: 'programado', publishAt: at.toISOString() },
+      action: 'article.scheduled',
+      detail: `${current.title} (${at.toISOString()})`,
+    }),
+  });
 }
 
 /**
@@ -562,13 +562,13 @@ export async function unpublishArticle(
   actor: AuditActor | null,
   now: Date = new Date(),
 ): Promise<ArticleOutcome> {
-  return versionedWrite(db, id, version, actor, now, async (current) => {
-    if (current.state === 'borrador') return null;
-    return {
+  return versioned(db, id, version, actor, now, {
+    unchanged: (current) => current.state === 'borrador',
+    change: async (current) => ({
       set: { state: 'borrador', publishAt: wasPublic(current, now) ? current.publishAt : null },
       action: 'article.unpublished',
       detail: current.title,
-    };
+    }),
   });
 }
 

@@ -1,7 +1,8 @@
 /**
- * The optimistic write of the site's content records ('Anuncios', 'Logos de clientes'): a page sends the
- * version it showed, and a write made on an older one is refused as stale instead of undoing someone
- * else's save.
+ * The optimistic write of the site's content records ('Anuncios', 'Logos de clientes', the articles of
+ * 'Contenido'): a page sends the version it showed, and a write made on an older one is refused as
+ * stale instead of undoing someone else's save. The one place that checks the version, moves it,
+ * audits and tells the site (issue 40).
  */
 import { sql } from 'kysely';
 import type { AuditAction } from '../../domain/audit.ts';
@@ -13,7 +14,7 @@ export type VersionedOutcome<T> =
   { kind: 'saved'; value: T } | { kind: 'stale'; current: T } | { kind: 'not-found' };
 
 /** The content tables written this way: each has `id`, `version`, `updatedAt` and `updatedBy`. */
-type VersionedTable = 'announcements' | 'clientLogos';
+type VersionedTable = 'announcements' | 'clientLogos' | 'articles';
 
 export interface VersionedWrite<T> {
   table: VersionedTable;
@@ -24,8 +25,13 @@ export interface VersionedWrite<T> {
   now: Date;
   /** The record as it is now, or null when it does not exist (also after `write` deleted it). */
   read(trx: Db, id: number): Promise<T | null>;
+  /**
+   * Whether the change would change nothing (a save of the same text, 'Publicar' on a published
+   * article): then nothing is written, the version stays, and the record is answered as saved.
+   */
+  unchanged?: ((current: T) => boolean) | undefined;
   /** The change itself, once the version has moved; says what to audit, or null for nothing. */
-  write(current: T, trx: Db): Promise<{ action: AuditAction; detail: string } | null>;
+  write(current: T, trx: Db): Promise<{ action: AuditAction; detail: string | null } | null>;
 }
 
 /**
@@ -43,6 +49,7 @@ export async function versionedWrite<T extends { version: number }>(
     const current = await spec.read(trx, id);
     if (!current) return { kind: 'not-found' };
     if (current.version !== version) return { kind: 'stale', current };
+    if (spec.unchanged?.(current)) return { kind: 'saved', value: current };
     const bumped = await trx
       .updateTable(table)
       .set({

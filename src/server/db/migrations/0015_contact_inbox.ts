@@ -1,6 +1,17 @@
 import { sql, type Kysely } from 'kysely';
-import { normalizeForSearch } from '../../text.ts';
 import { timestampType } from './helpers.ts';
+
+/**
+ * `normalizeForSearch` of src/server/text.ts as it was when this migration was written, frozen here
+ * (issue 40): a later change there must not change what running it does.
+ */
+const normalizeForSearch = (value: string): string =>
+  value
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * The contact inbox (issue 11, `/admin/mensajes`):

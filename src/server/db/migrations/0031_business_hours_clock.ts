@@ -1,8 +1,10 @@
+import { createRequire } from 'node:module';
+import type Holidays from 'date-holidays';
 import { sql, type Kysely } from 'kysely';
+import type { BusinessCalendar } from '../../../domain/business-hours.ts';
 import { BLANK_CLOCK, nextClock, type ClockColumns } from '../../../domain/incident-clock.ts';
-import { DEFAULT_RESPONSE_TIMES } from '../../../domain/response-times.ts';
+import type { ResponseTimes } from '../../../domain/response-times.ts';
 import { isIncidentPriority, isIncidentState } from '../../../domain/incidents.ts';
-import { calendarOf } from '../../incidents/index.ts';
 import { isPostgres } from '../engine.ts';
 import { timestampType } from './helpers.ts';
 
@@ -78,12 +80,64 @@ export async function up(db: Kysely<any>): Promise<void> {
   await backfill(db);
 }
 
+/**
+ * The settings this migration clocked the existing incidents with, frozen here (issue 40): the
+ * defaults of 'Tiempos de respuesta' when it was written (src/domain/response-times.ts then). A later
+ * change of those defaults, or of how the live clock builds its calendar
+ * (src/server/incidents/clock-calendar.ts), must not change what running it does.
+ */
+const RESPONSE_TIMES: ResponseTimes = {
+  targets: {
+    Urgente: { 'primera-respuesta': { amount: 1, unit: 'h' }, resolucion: { amount: 8, unit: 'h' } },
+    Alta: { 'primera-respuesta': { amount: 4, unit: 'h' }, resolucion: { amount: 2, unit: 'd' } },
+    Normal: { 'primera-respuesta': { amount: 8, unit: 'h' }, resolucion: { amount: 5, unit: 'd' } },
+    Baja: { 'primera-respuesta': { amount: 2, unit: 'd' }, resolucion: { amount: 10, unit: 'd' } },
+  },
+  week: [
+    null,
+    { from: '08:00', to: '18:00' },
+    { from: '08:00', to: '18:00' },
+    { from: '08:00', to: '18:00' },
+    { from: '08:00', to: '18:00' },
+    { from: '08:00', to: '18:00' },
+    { from: '08:00', to: '12:00' },
+  ],
+  timeZone: 'America/Santo_Domingo',
+};
+
+/**
+ * Those hours as the clock counts them (minutes of the day, Sunday first), closed on the Dominican
+ * public holidays of the `date-holidays` package (country 'DO', type 'public'), each year worked out once.
+ */
+function frozenCalendar(): BusinessCalendar {
+  const library = new (createRequire(import.meta.url)('date-holidays') as typeof Holidays)('DO');
+  const byYear = new Map<number, Set<string>>();
+  const open: [number, number] = [8 * 60, 18 * 60];
+  return {
+    week: [null, open, open, open, open, open, [8 * 60, 12 * 60]],
+    timeZone: RESPONSE_TIMES.timeZone,
+    isHoliday: (ymd) => {
+      const year = Number(ymd.slice(0, 4));
+      let days = byYear.get(year);
+      if (!days) {
+        days = new Set(
+          (library.getHolidays(year) || [])
+            .filter((holiday) => holiday.type === 'public')
+            .map((holiday) => holiday.date.slice(0, 10)),
+        );
+        byYear.set(year, days);
+      }
+      return days.has(ymd);
+    },
+  };
+}
+
 const iso = (value: unknown) =>
   value === null || value === undefined ? null : new Date(value as string).toISOString();
 
 async function backfill(db: Kysely<any>): Promise<void> {
   const now = new Date();
-  const calendar = calendarOf(DEFAULT_RESPONSE_TIMES);
+  const calendar = frozenCalendar();
   const since60 = new Date(now.getTime() - 60 * 24 * 3_600_000).toISOString();
   const rows = (
     await sql<{
@@ -116,7 +170,7 @@ async function backfill(db: Kysely<any>): Promise<void> {
         { ...clock, estado: 'Registrado', prioridad, fecha },
         {},
         new Date(fecha),
-        DEFAULT_RESPONSE_TIMES,
+        RESPONSE_TIMES,
         calendar,
       );
       if (firstReply && firstReply <= stop.toISOString())
@@ -124,10 +178,10 @@ async function backfill(db: Kysely<any>): Promise<void> {
           { ...clock, estado: 'En Proceso', prioridad, fecha },
           { reply: true },
           new Date(firstReply),
-          DEFAULT_RESPONSE_TIMES,
+          RESPONSE_TIMES,
           calendar,
         );
-      clock = nextClock({ ...clock, estado, prioridad, fecha }, {}, stop, DEFAULT_RESPONSE_TIMES, calendar);
+      clock = nextClock({ ...clock, estado, prioridad, fecha }, {}, stop, RESPONSE_TIMES, calendar);
     } else {
       clock = { ...clock, clockStarted: true };
     }
