@@ -1135,6 +1135,9 @@ describe('the 500 page', () => {
     const cookie = await staffCookie();
     // A table gone from under the running server (a botched manual change to the database file).
     const file = new DatabaseSync(server.env.DATABASE_URL!);
+    // The server's own writers (its live events, its mail worker) may hold the write lock a moment: wait
+    // for it as the server's connection does, instead of failing with 'database is locked'.
+    file.exec('pragma busy_timeout = 5000');
     file.exec('alter table incidents rename to incidents_fuera');
     try {
       for (const path of ['/admin/incidencias', '/admin', '/api/staff/incidencias.csv']) {
