@@ -98,6 +98,8 @@ async function main(): Promise<void> {
     server = await startServer({
       env: {
         LOG_LEVEL: 'warn',
+        // The staff member who replies: on the list, so that the sign-in takes them.
+        ADMIN_EMAILS: BENCH_STAFF,
         WHATSAPP_APP_SECRET: standin.appSecret,
         WHATSAPP_PHONE_NUMBER_ID: standin.phoneNumberId,
         WHATSAPP_ACCESS_TOKEN: standin.accessToken,
