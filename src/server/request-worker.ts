@@ -1,7 +1,7 @@
 /**
  * A worker thread that answers requests, one message each way, for the server's heavy jobs off its own
  * thread (the blob writer, src/server/attachments/blob-store.ts; the MIME reader,
- * src/server/channels/mail/mime-worker.ts):
+ * src/server/channels/mail/mime-worker.ts), its code a module of src/server ({@link workerModule}):
  * - a request is `{ id, ...message }`; the worker answers `{ id, ...result }`, or `{ id, error }`;
  * - referenced only while a caller waits on it, so it never keeps a process alive on its own (a script
  *   that used it ends), and keeps it alive while an answer is due;
@@ -9,11 +9,38 @@
  *   request that outlasts its `timeoutMs`; every request waiting then fails, and `onEnd` tells the owner
  *   to make a new one next time.
  */
+import { existsSync } from 'node:fs';
 import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
 
+/**
+ * The file of a worker thread's module, `path` from src/server/ (a TypeScript module, type-checked and
+ * linted like the rest, that Node 24 runs as it is: its types stripped, hence `erasableSyntaxOnly`).
+ *
+ * Its source file, from both places this code runs: from source (the tests; `npm start`'s own
+ * src/server/ modules, scripts/start.ts), this file sits in src/server/; from the Astro build
+ * (dist/server/chunks/…, the routes' and actions' copy), the worker's file is not beside the chunk:
+ * Vite leaves `new URL(…, import.meta.url)` alone in a server build (its worker plugin is the
+ * browser's), so the folders above are searched for src/server/`path`. The source, not a second
+ * build of it: the server already runs from src/ (scripts/start.ts imports it), so there is nothing
+ * to forget to build, nothing stale, and the build's copy runs the very file the tests ran
+ * (docs/decisions/0014, amendment of issue 40).
+ */
+export function workerModule(path: string): URL {
+  const here = new URL('./', import.meta.url);
+  const beside = new URL(path, here);
+  if (existsSync(beside)) return beside;
+  for (let folder = here; ;) {
+    const found = new URL(`src/server/${path}`, folder);
+    if (existsSync(found)) return found;
+    const parent = new URL('../', folder);
+    if (parent.href === folder.href) throw new Error(`No se encontró src/server/${path}`);
+    folder = parent;
+  }
+}
+
 export interface RequestWorkerOptions {
-  /** CommonJS evaluated in the worker. */
-  source: string;
+  /** The worker thread's module ({@link workerModule}). */
+  module: URL;
   workerData?: unknown;
   resourceLimits?: ResourceLimits;
   idleMs: number;
@@ -50,8 +77,7 @@ export class RequestWorker {
 
   constructor(options: RequestWorkerOptions) {
     this.#options = options;
-    this.#worker = new Worker(options.source, {
-      eval: true,
+    this.#worker = new Worker(options.module, {
       workerData: options.workerData,
       resourceLimits: options.resourceLimits,
     });

@@ -20,61 +20,10 @@ import { sqliteFileOf } from '../db/index.ts';
 import type { Database } from '../db/index.ts';
 import type { PreparedFile } from './files.ts';
 import { putBlob } from './attachments.ts';
-import { RequestWorker } from '../request-worker.ts';
+import { RequestWorker, workerModule } from '../request-worker.ts';
+import type { BlobWriterWorkerData } from './blob-writer-worker.ts';
 
 type Db = Kysely<Database>;
-
-/**
- * CommonJS for a worker thread: `openBlobWriter(path)` opens a connection of its own to the SQLite file
- * and returns `{ db, writeBlobs(items, createdAt) }`, which upserts each item under its SHA-256 in one
- * immediate transaction and returns the keys. Shared by this module's worker and the mail reader's
- * (src/server/channels/mail/mime-worker.ts), which writes a mail's files where it parsed them.
- */
-export const SQLITE_BLOB_WRITER_SOURCE = `
-const openBlobWriter = (() => {
-  const { DatabaseSync } = require('node:sqlite');
-  const { createHash } = require('node:crypto');
-  return (path) => {
-    const db = new DatabaseSync(path, { timeout: 5000, enableForeignKeyConstraints: true });
-    db.exec('PRAGMA synchronous = FULL');
-    db.exec('PRAGMA busy_timeout = 5000');
-    const upsert = db.prepare(
-      'insert into blobs (sha256, size, data, created_at) values (?, ?, ?, ?) ' +
-      'on conflict (sha256) do update set created_at = excluded.created_at',
-    );
-    const writeBlobs = (items, createdAt) => {
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        const keys = items.map((data) => {
-          const key = createHash('sha256').update(data).digest('hex');
-          upsert.run(key, data.byteLength, data, createdAt);
-          return key;
-        });
-        db.exec('COMMIT');
-        return keys;
-      } catch (error) {
-        try { db.exec('ROLLBACK'); } catch {}
-        throw error;
-      }
-    };
-    return { db, writeBlobs };
-  };
-})();
-`;
-
-// CommonJS, evaluated in the worker: one connection, one prepared upsert, one message at a time.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-${SQLITE_BLOB_WRITER_SOURCE}
-const writer = openBlobWriter(workerData.path);
-parentPort.on('message', ({ id, items, createdAt }) => {
-  try {
-    parentPort.postMessage({ id, keys: writer.writeBlobs(items, createdAt) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
-  }
-});
-`;
 
 /** A worker with nothing to write for this long ends (its connection and memory given back). */
 const IDLE_MS = 15_000;
@@ -86,8 +35,9 @@ function workerFor(path: string): RequestWorker {
   let worker = workers.get(path);
   if (!worker) {
     const made = new RequestWorker({
-      source: WORKER_SOURCE,
-      workerData: { path },
+      // One connection, one prepared upsert, one message at a time (src/server/sqlite-blob-writer.ts).
+      module: workerModule('attachments/blob-writer-worker.ts'),
+      workerData: { path } satisfies BlobWriterWorkerData,
       idleMs: IDLE_MS,
       failure: (error) => `No se pudo guardar un archivo: ${error}`,
       exited: (code) => `El proceso de archivos terminó (${code})`,

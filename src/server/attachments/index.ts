@@ -5,7 +5,7 @@
 export * from './attachments.ts';
 export { attachmentsByEntry, droppedText } from './list.ts';
 export { prepareFiles, sniffType, type IncomingFile, type PreparedFile, type RefusedFile } from './files.ts';
-export { SQLITE_BLOB_WRITER_SOURCE, storeBlobs, type BlobWriter } from './blob-store.ts';
+export { storeBlobs, type BlobWriter } from './blob-store.ts';
 export { publicUploadFits, reservePublicUpload } from './budget.ts';
 export { keepFiles, keptFilesOf, purgeUnusedBlobs } from './kept.ts';
 export { UploadPace } from './pace.ts';
