@@ -10,3 +10,4 @@ export { publicUploadFits, reservePublicUpload } from './budget.ts';
 export { keepFiles, keptFilesOf, purgeUnusedBlobs } from './kept.ts';
 export { UploadPace } from './pace.ts';
 export { isMultipart, readUploadForm } from './upload.ts';
+export { exportAttachmentBlobs } from './transfer.ts';

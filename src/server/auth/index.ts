@@ -15,6 +15,7 @@ export {
   type GuardContext,
 } from './guard.ts';
 export { signInStaff, signOutStaff, verifyStaffCode } from './login.ts';
+export { staffEmails, staffIds } from './staff-directory.ts';
 export {
   PASSWORD_FIELDS,
   PASSWORD_MESSAGES,

@@ -57,3 +57,4 @@ export {
   type WhatsAppAnswer,
 } from './whatsapp/webhook.ts';
 export { noticeDelivery, replyDeliveries } from './notice-state.ts';
+export { exportInboundMessages, inboundImport, type ExportedInboundMessage } from './transfer.ts';

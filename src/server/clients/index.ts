@@ -17,3 +17,10 @@ export {
 } from './csv.ts';
 export { clientIncidents, incidentClients, type ClientIncident } from './match.ts';
 export { ClientNotFoundError, deliverWelcomeMail, sendWelcome } from './welcome.ts';
+export {
+  exportClients,
+  importClient,
+  type ExportedClient,
+  type ExportedClientEvent,
+  type ExportedClientMeeting,
+} from './transfer.ts';

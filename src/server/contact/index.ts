@@ -80,22 +80,11 @@ export async function saveContactMessage(
   return saved;
 }
 
-/** A contact message to store as it stood elsewhere (`npm run data -- import`), who handled it already mapped to this database's id. */
-export type ImportedContactMessage = ContactFields &
-  Pick<ContactMessage, 'createdAt' | 'handledAt' | 'handledById' | 'handledByEmail'>;
-
-/** Stores the message, in the caller's transaction; false when the same one (e-mail, time and text) is already here. */
-export async function insertImportedMessage(trx: Db, message: ImportedContactMessage): Promise<boolean> {
-  const exists = await trx
-    .selectFrom('contactMessages')
-    .select('id')
-    .where('email', '=', message.email)
-    .where('createdAt', '=', message.createdAt)
-    .where('message', '=', message.message)
-    .executeTakeFirst();
-  if (exists) return false;
-  await trx.insertInto('contactMessages').values(contactMessageRow(message)).execute();
-  return true;
-}
-
+export {
+  exportContactMessages,
+  importContactMessage,
+  insertImportedMessage,
+  type ExportedContactMessage,
+  type ImportedContactMessage,
+} from './transfer.ts';
 export { countPendingMessages, exportMessagesCsv, listMessages, setMessageHandled } from './inbox.ts';

@@ -79,3 +79,25 @@ export {
   escapeXml,
 } from './social-card.ts';
 export { recordVote, voteCounts, type VoteCounts } from './votes.ts';
+export {
+  exportArticleImages,
+  exportArticles,
+  importArticle,
+  importArticleImages,
+  type ArticleImageIds,
+  type ExportedArticle,
+  type ExportedArticleFields,
+  type ExportedArticleImage,
+  type ExportedArticleRevision,
+} from './article-transfer.ts';
+export {
+  clientLogosInOrder,
+  exportAnnouncements,
+  exportClientLogos,
+  exportContentImports,
+  importAnnouncement,
+  importClientLogo,
+  importContentImports,
+  type ExportedAnnouncement,
+  type ExportedClientLogo,
+} from './site-transfer.ts';

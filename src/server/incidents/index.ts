@@ -46,6 +46,19 @@ export {
 } from './follow-up.ts';
 export { historyText, loadHistories } from './history.ts';
 export { insertImportedIncident } from './imported.ts';
+export {
+  exportIncidents,
+  importIncident,
+  type ExportedAttachment,
+  type ExportedIncident,
+  type ExportedIncidentAssignment,
+  type ExportedIncidentEntry,
+  type ExportedIncidentMail,
+  type ExportedIncidentPriorityChange,
+  type ExportedIncidentRating,
+  type ExportedIncidentToken,
+  type IncidentImportContext,
+} from './transfer.ts';
 export { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 export {
   DEFAULT_VISITOR_MAIL_DAILY_CAP,

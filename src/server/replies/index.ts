@@ -176,3 +176,5 @@ export async function fillSavedReplyFor(
   });
   return { title: reply.title, text };
 }
+
+export { exportSavedReplies, importSavedReply, type ExportedSavedReply } from './transfer.ts';
