@@ -167,22 +167,23 @@ function connectionOf(trx: Kysely<any>): Promise<DatabaseConnection> {
 /**
  * Calls `callback` with the database's scope once `trx` commits (never, if it rolls back); outside a
  * transaction, now, before this returns its promise. `key` makes it once per transaction: a second
- * call with the same key adds nothing, and resolves false.
+ * call with the same key adds nothing (`first` is false).
  */
 export async function afterCommit(
   trx: Kysely<any>,
   key: string,
   callback: (scope: string) => void,
-): Promise<boolean> {
+): Promise<{ first: boolean; scope: string }> {
   if (!trx.isTransaction) {
-    callback(scopeOfDatabase(trx));
-    return true;
+    const scope = scopeOfDatabase(trx);
+    callback(scope);
+    return { first: true, scope };
   }
   const connection = await connectionOf(trx);
   const scope = hooks().connectionScopes.get(connection) ?? '';
   const pending = hooks().pending.get(connection) ?? { callbacks: new Map(), savepoints: [] };
   hooks().pending.set(connection, pending);
-  if (pending.callbacks.has(key)) return false;
+  if (pending.callbacks.has(key)) return { first: false, scope };
   pending.callbacks.set(key, () => callback(scope));
-  return true;
+  return { first: true, scope };
 }

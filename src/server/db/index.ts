@@ -14,6 +14,7 @@ import { getConfig, isPostgresUrl } from '../config.ts';
 import { rememberScope, withCommitHooks } from './commit-hooks.ts';
 import { rememberPostgresTarget } from './engine.ts';
 import { migrations } from './migrations/index.ts';
+import { backendEnded } from './notify.ts';
 import type { Database } from './schema.ts';
 import { createSqliteDialect, openSqlite } from './sqlite.ts';
 
@@ -115,6 +116,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
     const schema = options.schema;
     // The scope of in-process wake-ups (src/server/db/notify.ts): the same database and schema.
     const scope = `postgres://${parsed.host}${parsed.pathname}#${schema ?? ''}`;
+    pool.on('remove', (client) => backendEnded(scope, (client as { processID?: number }).processID));
     const dialect = withCommitHooks(new PostgresDialect({ pool }), scope);
     const db = new Kysely<Database>({ dialect, plugins });
     if (schema) schemaOf.set(db, schema);

@@ -11,10 +11,11 @@
  *   listener is told (`reconnected`) so it re-reads what it may have missed meanwhile.
  *
  * A channel is a name such as `vertice_content`; on PostgreSQL it is suffixed with the schema
- * (`vertice_content_<schema>`, so the test runs sharing a database never hear each other). A listener
- * is a wake-up: on PostgreSQL the process that made the change hears it twice (at its commit, then
- * through LISTEN), and a notice may be lost with a dropped connection, so listeners re-read rather than
- * trust a payload for data.
+ * (`vertice_content_<schema>`, so the test runs sharing a database never hear each other). The process
+ * that sent a notice hears it once, at its commit: the LISTEN connection drops what comes back from a
+ * backend this process sent notices through (its pool's connections, by backend pid). A listener is a
+ * wake-up: a notice may be lost with a dropped connection, so listeners re-read rather than trust a
+ * payload for data.
  *
  * The listeners and the connection live on `globalThis` (docs/decisions/0001): the bundled server
  * (actions, the live stream) and the modules the start script runs from source (the workers, the public
@@ -58,13 +59,15 @@ interface NotifyHolder {
   /** Scope → channel → its listeners in this process. */
   listeners: Map<string, Map<string, Set<Listener>>>;
   connections: Map<string, Listening>;
+  /** Scope → the backends (pids) of this process's pools that sent a notice: their echo is not told again. */
+  senders: Map<string, Set<number>>;
 }
 
 const NOTIFY_KEY = Symbol.for('vertice.db.notify');
 
 function state(): NotifyHolder {
   const holder = globalThis as { [NOTIFY_KEY]?: NotifyHolder };
-  holder[NOTIFY_KEY] ??= { listeners: new Map(), connections: new Map() };
+  holder[NOTIFY_KEY] ??= { listeners: new Map(), connections: new Map(), senders: new Map() };
   return holder[NOTIFY_KEY];
 }
 
@@ -135,11 +138,34 @@ export async function listen(
  */
 export async function notifyAfterCommit(trx: Kysely<any>, channel: string, payload = ''): Promise<void> {
   if (!CHANNEL_NAME.test(channel)) throw new Error(`Nombre de canal no válido: ${channel}`);
-  const first = await afterCommit(trx, `notify:${channel}:${payload}`, (scope) =>
+  const { first, scope } = await afterCommit(trx, `notify:${channel}:${payload}`, (scope) =>
     tell(state().listeners.get(scope)?.get(channel), { kind: 'notice', payload }),
   );
-  if (first && isPostgres(trx))
-    await sql`select pg_notify(${`${channel}_`} || current_schema(), ${payload})`.execute(trx);
+  if (!first || !isPostgres(trx)) return;
+  const notify = sql`pg_notify(${`${channel}_`} || current_schema(), ${payload})`;
+  if (trx.isTransaction) {
+    // Sent at the commit, after this answer: the backend is known by then (its echo is dropped, see above).
+    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid, ${notify}`.execute(trx);
+    sendersOf(scope).add(Number(rows[0]?.pid));
+    return;
+  }
+  // Outside a transaction the notice goes at once: the backend is made known first.
+  await trx.connection().execute(async (db) => {
+    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+    sendersOf(scope).add(Number(rows[0]?.pid));
+    await sql`select ${notify}`.execute(db);
+  });
+}
+
+function sendersOf(scope: string): Set<number> {
+  let senders = state().senders.get(scope);
+  if (!senders) state().senders.set(scope, (senders = new Set()));
+  return senders;
+}
+
+/** A backend of this process's pool ended (openDatabase's pool says so): its pid may be another's next. */
+export function backendEnded(scope: string, pid: number | null | undefined): void {
+  if (pid != null) state().senders.get(scope)?.delete(pid);
 }
 
 function open(target: PostgresTarget, scope: string): Listening {
@@ -191,6 +217,8 @@ async function connect(listening: Listening): Promise<void> {
   client.on('end', () => lose());
   client.on('notification', (message) => {
     if (listening.client !== client || !listening.schema) return;
+    // Sent by this process: its listeners heard it at the commit.
+    if (state().senders.get(listening.scope)?.has(message.processId)) return;
     const suffix = `_${listening.schema}`;
     if (!message.channel.endsWith(suffix)) return;
     const channel = message.channel.slice(0, -suffix.length);
