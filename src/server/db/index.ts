@@ -227,6 +227,7 @@ export { backupFileName, backupSqlite, postgresBackupCommands } from './backup.t
 export { shownToCustomer } from './entries.ts';
 export { isPostgres, postgresTargetOf, type PostgresTarget } from './engine.ts';
 export { listen, notifyAfterCommit, type Heard, type Listener } from './notify.ts';
+export { startPollingWorker, type PollingWorker, type PollingWorkerOptions } from './polling-worker.ts';
 export { LIKE_WILDCARDS, likeContains } from './like.ts';
 export { EMAIL_KEY_SQL, RNC_KEY_SQL } from './migrations/0018_client_match_indexes.ts';
 export { clientEditRow, clientRow, contactMessageRow, incidentRow } from './rows.ts';
