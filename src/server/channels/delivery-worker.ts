@@ -3,8 +3,8 @@
  * the WhatsApp channel's, which speak to Meta's API — after the desk's commit, with the mail outbox's
  * guarantees (src/server/mail/outbox.ts):
  *
- * - Claiming: one notice at a time, by one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) on
- *   PostgreSQL (the same statement without the row lock on SQLite, where one statement is atomic), which
+ * - Claiming: one notice at a time, by one UPDATE of the row a materialized CTE picked FOR UPDATE SKIP
+ *   LOCKED on PostgreSQL (on SQLite, UPDATE … WHERE id IN (SELECT …): one statement is atomic there), which
  *   sets a lease (`locked_until`) and counts the attempt. Another process skips a leased notice, so that
  *   with two processes each notice is sent by one. Every later write names the lease it holds, so that a
  *   worker whose lease ran out (and whose notice another took) changes nothing.
