@@ -62,6 +62,29 @@ describeEachEngine('notices after commit in this process', (database) => {
   });
 });
 
+describeEachEngine('notices after a rollback to a savepoint', (database) => {
+  it('drops what came after the savepoint and keeps what came before', async () => {
+    const { db } = database();
+    const heard: string[] = [];
+    const stop = await listen(db, 'vertice_test', (notice) => {
+      if (notice.kind === 'notice') heard.push(notice.payload);
+    });
+    try {
+      const trx = await db.startTransaction().execute();
+      await notifyAfterCommit(trx, 'vertice_test', 'antes');
+      const saved = await trx.savepoint('punto').execute();
+      await notifyAfterCommit(saved, 'vertice_test', 'después');
+      await saved.rollbackToSavepoint('punto').execute();
+      await trx.commit().execute();
+      await waitFor(() => heard.length > 0);
+      await pause(300);
+      expect(heard).toEqual(['antes']);
+    } finally {
+      await stop();
+    }
+  });
+});
+
 describeEngine('postgres', 'notices through LISTEN', (database) => {
   it('serves every listener of the process with one connection, which ends with the last listener', async () => {
     const { db } = database();

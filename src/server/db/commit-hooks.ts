@@ -102,7 +102,8 @@ class HookedDriver implements Driver {
     const pending = hooks().pending.get(connection);
     pending?.savepoints.push({ name, size: pending.callbacks.size });
     if (!pending) hooks().pending.set(connection, { callbacks: new Map(), savepoints: [{ name, size: 0 }] });
-    await this.#inner.savepoint?.(...args);
+    if (!this.#inner.savepoint) throw new Error('Este motor no admite puntos de guardado');
+    await this.#inner.savepoint(...args);
   }
 
   async rollbackToSavepoint(...args: Parameters<NonNullable<Driver['rollbackToSavepoint']>>) {
