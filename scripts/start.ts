@@ -131,7 +131,6 @@ async function main(): Promise<void> {
     db: getDb(),
     files,
     countable,
-    databaseUrl: config.DATABASE_URL,
     compression: config.STATIC_RECOMPRESS ? 'best' : 'quick',
     card: { companyName: config.COMPANY_NAME, siteHost: new URL(config.SITE_URL).host },
     fetchPage: async (path) => {

@@ -174,7 +174,7 @@ describeEachEngine('articles', (database) => {
   it('creates a draft, saves it at its version and warns a second editor whose version is stale', async () => {
     const { db } = database();
     let changes = 0;
-    stop = onContentChange(() => void (changes += 1));
+    stop = await onContentChange(db, () => void (changes += 1));
     const created = await createArticle(db, input(), ANA, T0);
     expect(created).toMatchObject({
       state: 'borrador',
@@ -310,7 +310,7 @@ describeEachEngine('articles', (database) => {
   it('schedules: public from its time with no write, then marked published; a past time is refused', async () => {
     const { db } = database();
     let changes = 0;
-    stop = onContentChange(() => void (changes += 1));
+    stop = await onContentChange(db, () => void (changes += 1));
     const a = await createArticle(db, input({ slug: 'a' }), ANA, T0);
     const b = await createArticle(db, input({ slug: 'b' }), ANA, T0);
     await expect(scheduleArticle(db, a.id, 1, T0, ANA, T0)).rejects.toMatchObject({
@@ -404,7 +404,7 @@ describeEachEngine('articles', (database) => {
   it("imports the blog's Markdown articles once, with their slugs, dates, texts and covers", async () => {
     const { db } = database();
     let changes = 0;
-    stop = onContentChange(() => void (changes += 1));
+    stop = await onContentChange(db, () => void (changes += 1));
     expect(await importMarkdownArticles(db, readMarkdownArticles(), T0)).toBe(3);
     expect(changes).toBe(1);
     const articles = await publicArticles(db, 'blog', T0);

@@ -15,7 +15,7 @@ import {
   unpublishArticle,
   updateArticle,
 } from '../../src/server/content/articles.ts';
-import { CONTENT_CHANNEL_PREFIX } from '../../src/server/content/changes.ts';
+import { CONTENT_CHANNEL } from '../../src/server/content/changes.ts';
 import {
   startPublicPages,
   withCharset,
@@ -78,7 +78,7 @@ afterEach(async () => {
 
 describeEachEngine('public pages from the content', (database) => {
   it('renders the blog, each public article, the feed and the sitemap at start and after each change', async () => {
-    const { db, url } = database();
+    const { db } = database();
     const a = await createArticle(db, input('a'), ANA);
     await publishArticle(db, a.id, 1, ANA);
     const draft = await createArticle(db, input('borrador'), ANA);
@@ -91,7 +91,7 @@ describeEachEngine('public pages from the content', (database) => {
     const files = new Map<string, CachedFile>([['/servicios', built]]);
     const countable = new Set<string>(['/servicios']);
     const fetched: string[] = [];
-    pages = startPublicPages({ db, files, countable, fetchPage: fakeSite(db, fetched), databaseUrl: url });
+    pages = startPublicPages({ db, files, countable, fetchPage: fakeSite(db, fetched) });
     await pages.ready;
     expect(pages.paths().sort()).toEqual(['/ayuda', '/blog', '/blog/a', '/rss.xml', '/sitemap.xml']);
     expect(text(files, '/blog/a')).toBe('Artículo a');
@@ -164,7 +164,6 @@ describeEachEngine('public pages from the content', (database) => {
       db,
       files,
       fetchPage: fakeSite(db, []),
-      databaseUrl: url,
       checkMs: engine === 'sqlite' ? 300 : 60_000,
     });
     await pages.ready;
@@ -178,7 +177,7 @@ describeEachEngine('public pages from the content', (database) => {
         .where('id', '=', article.id)
         .execute();
       if (engine === 'postgres')
-        await sql`select pg_notify(${`${CONTENT_CHANNEL_PREFIX}`} || current_schema(), '')`.execute(other);
+        await sql`select pg_notify(${`${CONTENT_CHANNEL}_`} || current_schema(), '')`.execute(other);
       await waitFor(() => files.has('/blog/otro'), 3000);
     } finally {
       await other.destroy();

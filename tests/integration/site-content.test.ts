@@ -97,7 +97,7 @@ describeEachEngine('announcements and client logos', (database) => {
   it('writes announcements at their version, with audit events, and shows the active ones newest first', async () => {
     const { db } = database();
     let changes = 0;
-    stop = onContentChange(() => void (changes += 1));
+    stop = await onContentChange(db, () => void (changes += 1));
     const older = await createAnnouncement(
       db,
       announcement({ title: 'Anterior', startsOn: '2026-02-01' }),

@@ -10,7 +10,7 @@ import { getConfig } from '../config.ts';
 import { getDb, type Db } from '../db/index.ts';
 import { clearHits, reserveHit } from '../limits/index.ts';
 import { getLogger } from '../log.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { mailBrand } from '../mail/index.ts';
 import { passwordChangedMail } from '../mail/index.ts';
 import { setMustChangePassword } from './accounts.ts';
@@ -154,7 +154,6 @@ export async function changeStaffPassword(
     await setMustChangePassword(staff.id, false, trx);
   });
   removeFirstPasswordOf(getConfig().FIRST_PASSWORD_FILE, staff.email);
-  wakeMailWorkers();
   log.info({ event: 'password.changed', email: staff.email, ip: context.ip }, 'staff password changed');
   return { ok: true };
 }

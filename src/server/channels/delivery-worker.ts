@@ -3,8 +3,8 @@
  * the WhatsApp channel's, which speak to Meta's API — after the desk's commit, with the mail outbox's
  * guarantees (src/server/mail/outbox.ts):
  *
- * - Claiming: one notice at a time, by one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) on
- *   PostgreSQL (the same statement without the row lock on SQLite, where one statement is atomic), which
+ * - Claiming: one notice at a time, by one UPDATE of the row a materialized CTE picked FOR UPDATE SKIP
+ *   LOCKED on PostgreSQL (on SQLite, UPDATE … WHERE id IN (SELECT …): one statement is atomic there), which
  *   sets a lease (`locked_until`) and counts the attempt. Another process skips a leased notice, so that
  *   with two processes each notice is sent by one. Every later write names the lease it holds, so that a
  *   worker whose lease ran out (and whose notice another took) changes nothing.
@@ -15,14 +15,15 @@
  *   capped at 30 min) and gives up after 24 h; a permanent one (131026, a refused parameter) fails the
  *   notice with the staff's words ('No se pudo entregar: …'). Each attempt is on the row (`attempts`,
  *   `last_error`), which the incident's timeline shows on the reply.
- * - Woken by `wakeDelivery()` after the commit that recorded a notice, and by its own timer.
+ * - Woken at the commit that recorded a notice (`vertice_delivery`, src/server/db/notify.ts: on
+ *   PostgreSQL in every process), and by its own timer; the loop is src/server/db/polling-worker.ts's.
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { CustomerNoticeRow } from '../db/index.ts';
-import { isPostgres, type Db } from '../db/index.ts';
+import { isPostgres, startPollingWorker, type Db } from '../db/index.ts';
 import type { Channel } from './channel.ts';
-import { deliveryWakers, noticePayload, readNoticePayload } from './delivery.ts';
+import { DELIVERY_CHANNEL, noticePayload, readNoticePayload } from './delivery.ts';
 
 export const DELIVERY_RETRY_BASE_MS = 15_000;
 export const DELIVERY_RETRY_MAX_MS = 30 * 60_000;
@@ -223,56 +224,40 @@ class LostLease extends Error {
   override name = 'LostLease';
 }
 
-/** Starts the send loop; see {@link DeliveryWorker}. */
+/** Logs what became of one attempt. */
+function logAttempt(
+  log: DeliveryWorkerOptions['log'],
+  row: CustomerNoticeRow,
+  { outcome, error }: { outcome: AttemptOutcome; error?: unknown },
+): void {
+  const fields = { noticeId: row.id, kind: row.kind, channel: row.channel, attempt: row.attempts };
+  const message = error instanceof Error ? error.message : error ? String(error) : undefined;
+  if (outcome === 'sent') log?.info(fields, 'customer notice sent');
+  else if (outcome === 'retry')
+    log?.warn({ ...fields, error: message }, 'customer notice failed; will retry');
+  else if (outcome === 'failed') log?.error({ ...fields, error: message }, 'customer notice failed for good');
+  else log?.warn(fields, 'customer notice lease lost; another worker has it');
+}
+
+/** Starts the send loop (src/server/db/polling-worker.ts); see {@link DeliveryWorker}. */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, log } = options;
   const senders = new Map(options.senders.map((sender) => [sender.id as string, sender]));
   const channels = [...senders.keys()];
   const batchSize = options.batchSize ?? 20;
-  const busyDelayMs = options.busyDelayMs ?? 200;
-  const idleDelayMs = options.idleDelayMs ?? 5000;
   const now = options.now ?? (() => new Date());
-
-  let running = true;
   let current: CustomerNoticeRow | null = null;
-  let wakeRequested = false;
-  let interruptSleep: (() => void) | null = null;
 
-  const wake = () => {
-    wakeRequested = true;
-    interruptSleep?.();
-  };
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (wakeRequested || !running) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        interruptSleep = null;
-        resolve();
-      }
-      interruptSleep = done;
-    });
-
-  const runOnce = async (): Promise<number> => {
+  const round = async (): Promise<number> => {
     let attempted = 0;
-    while (attempted < batchSize && (running || options.poll === false)) {
+    while (attempted < batchSize && (worker.running || options.poll === false)) {
       const rows = await claimDueNotices(db, channels, now(), options.leaseMs);
       if (rows.length === 0) break;
       for (const row of rows) {
         attempted += 1;
         current = row;
         try {
-          const { outcome, error } = await attemptNotice(db, row, senders.get(row.channel)!, now);
-          const fields = { noticeId: row.id, kind: row.kind, channel: row.channel, attempt: row.attempts };
-          const message = error instanceof Error ? error.message : error ? String(error) : undefined;
-          if (outcome === 'sent') log?.info(fields, 'customer notice sent');
-          else if (outcome === 'retry')
-            log?.warn({ ...fields, error: message }, 'customer notice failed; will retry');
-          else if (outcome === 'failed')
-            log?.error({ ...fields, error: message }, 'customer notice failed for good');
-          else log?.warn(fields, 'customer notice lease lost; another worker has it');
+          logAttempt(log, row, await attemptNotice(db, row, senders.get(row.channel)!, now));
         } finally {
           current = null;
         }
@@ -281,45 +266,24 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     return attempted;
   };
 
-  const loop = (async () => {
-    while (running && options.poll !== false) {
-      wakeRequested = false;
-      let attempted = 0;
-      try {
-        attempted = await runOnce();
-      } catch (error) {
-        // The database may be restarting; keep polling, it recovers by itself.
-        log?.error(
-          { error: error instanceof Error ? error.message : String(error) },
-          'delivery round failed',
-        );
-      }
-      if (!running) break;
-      await sleep(attempted > 0 ? busyDelayMs : idleDelayMs);
-    }
-  })();
-
-  deliveryWakers().add(wake);
-  return {
+  const worker = startPollingWorker({
     name: 'delivery',
-    runOnce,
-    wake,
-    async stop() {
-      running = false;
-      deliveryWakers().delete(wake);
-      interruptSleep?.();
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<'grace-over'>(
-        (resolve) => (timer = setTimeout(() => resolve('grace-over'), options.stopGraceMs ?? STOP_GRACE_MS)),
-      );
-      const outcome = await Promise.race([loop, graceOver]);
-      clearTimeout(timer);
+    db,
+    channel: DELIVERY_CHANNEL,
+    round,
+    busyDelayMs: options.busyDelayMs ?? 200,
+    idleDelayMs: options.idleDelayMs ?? 5000,
+    poll: options.poll,
+    stopGraceMs: options.stopGraceMs ?? STOP_GRACE_MS,
+    failureMessage: 'delivery round failed',
+    log,
+    async release() {
       const stuck = current;
-      if (outcome === 'grace-over' && stuck) {
-        // Handed back so that the next start, or another process, sends it (the at-least-once window).
-        log?.warn({ noticeId: stuck.id }, 'notice send still running at shutdown; released for a retry');
-        await held(db, stuck).set({ lockedUntil: null }).execute();
-      }
+      if (!stuck) return;
+      // Handed back so that the next start, or another process, sends it (the at-least-once window).
+      log?.warn({ noticeId: stuck.id }, 'notice send still running at shutdown; released for a retry');
+      await held(db, stuck).set({ lockedUntil: null }).execute();
     },
-  };
+  });
+  return { name: worker.name, runOnce: worker.runOnce, wake: worker.wake, stop: worker.stop };
 }

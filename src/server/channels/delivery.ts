@@ -4,16 +4,23 @@
  * the notice to the channel the incident came from (`incidents.channel`, registry.ts). The mail channel
  * takes it at once, in that transaction (its mail outbox then sends it: channels/mail/notices.ts); a
  * channel that speaks to an outside service leaves it `pending` for the delivery worker, which sends
- * it after the commit and retries with back-off. The desk never names a channel.
+ * it after the commit (woken by {@link DELIVERY_CHANNEL}) and retries with back-off. The desk never
+ * names a channel.
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { notifyAfterCommit } from '../db/index.ts';
 import type { MailBrand } from '../mail/index.ts';
-import { wakeMailWorkers } from '../mail/index.ts';
 import type { CustomerNotice, NoticeOutcome } from './channel.ts';
 import { channelOf } from './registry.ts';
 
 export type { CustomerNotice, NoticeOutcome } from './channel.ts';
+
+/**
+ * The channel of notices left for the delivery worker (src/server/db/notify.ts): notified in the
+ * transaction that records one, so the workers look at its commit (a rolled-back one wakes nobody).
+ */
+export const DELIVERY_CHANNEL = 'vertice_delivery';
 
 /** Records the notice and hands it to the incident's channel; what the channel did with it. */
 export async function recordCustomerNotice(
@@ -47,6 +54,7 @@ export async function recordCustomerNotice(
       doneAt: outcome !== 'queued' || !deferred ? at : null,
     })
     .execute();
+  if (deferred && outcome === 'queued') await notifyAfterCommit(trx, DELIVERY_CHANNEL);
   return outcome;
 }
 
@@ -76,24 +84,4 @@ export function readNoticePayload(payload: string): {
     prepared: _send?.prepared ?? {},
     progress: _send?.progress ?? {},
   };
-}
-
-const WAKERS_KEY = Symbol.for('vertice.delivery.wakers');
-type WakerHolder = { [WAKERS_KEY]?: Set<() => void> };
-
-/**
- * This process's delivery workers' wake-ups. Through `globalThis`, as the mail workers' are: the bundled
- * server (actions, which record notices) and the start script (which runs the worker) load separate
- * copies of this module.
- */
-export function deliveryWakers(): Set<() => void> {
-  const holder = globalThis as WakerHolder;
-  holder[WAKERS_KEY] ??= new Set();
-  return holder[WAKERS_KEY];
-}
-
-/** After the commit of a change that recorded notices: the workers that send them look now. */
-export function wakeDelivery(): void {
-  wakeMailWorkers();
-  for (const wake of deliveryWakers()) wake();
 }

@@ -2,7 +2,7 @@
  * The face of src/server/channels: what other modules may use of it (issue 37's import rule).
  */
 
-export { recordCustomerNotice, wakeDelivery, type CustomerNotice, type NoticeOutcome } from './delivery.ts';
+export { recordCustomerNotice, type CustomerNotice, type NoticeOutcome } from './delivery.ts';
 export {
   DELIVERY_RETRY_BASE_MS,
   attemptNotice,

@@ -38,7 +38,6 @@ import { insertNewIncident } from '../incidents/index.ts';
 import { reserveHit } from '../limits/index.ts';
 import { mailBrand } from '../mail/index.ts';
 import type { Decision, InboundMessage, InboundSettings } from './channel.ts';
-import { wakeDelivery } from './delivery.ts';
 import { mailBlobWriter } from './mail/mime-worker.ts';
 import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './mail/original.ts';
 import { channelOf } from './registry.ts';
@@ -117,7 +116,6 @@ async function decide(
         outcome: match.unverified ? 'unverified' : 'answer',
         incidentId: match.incidentId,
         numeroIncidencia: stored.numeroIncidencia,
-        wake: stored.notified === 'assignee' || stored.notified === 'staff-inbox',
       };
     } catch (error) {
       // Resolved too long ago to take answers (as on the follow-up page): the message opens a new incident.
@@ -135,7 +133,6 @@ async function decide(
     reason: sender.uncertain ? SENDER_UNCERTAIN : undefined,
     incidentId: created.id,
     numeroIncidencia: created.numeroIncidencia,
-    wake: true,
   };
 }
 
@@ -241,7 +238,6 @@ export async function admitRefused(
     );
     return { status: 'opened', incidentId: created.id, numeroIncidencia: created.numeroIncidencia };
   });
-  if (result.status === 'opened') wakeDelivery();
   return result;
 }
 
@@ -268,8 +264,7 @@ export async function ingestMessage(
       if (result.outcome !== 'duplicate') await original.store(db, result.inboundId);
       else if (result.originalMissing) await original.store(db, result.inboundId, true);
     }
-    const { wake, originalMissing: _missing, ...outcome } = result;
-    if (wake) wakeDelivery();
+    const { originalMissing: _missing, ...outcome } = result;
     return outcome;
   } finally {
     original?.release();
@@ -281,7 +276,7 @@ async function storeAndAct(
   message: InboundMessage,
   settings: InboundSettings,
   now: Date,
-): Promise<IngestResult & { wake?: boolean; originalMissing?: boolean }> {
+): Promise<IngestResult & { originalMissing?: boolean }> {
   const rawGzip = message.raw && !message.original ? new Uint8Array(await gzipAsync(message.raw)) : null;
   // Sniffed and images re-encoded before the transaction: sharp's work holds no database lock. A
   // message that will not act (a duplicate, automatic mail) does this for nothing, which is rare.
@@ -291,60 +286,58 @@ async function storeAndAct(
   const files = message.files.length
     ? await storedFiles(db, await prepareFiles(message.files), now, Boolean(message.original))
     : { prepared: [], refused: [] };
-  return db
-    .transaction()
-    .execute(async (trx): Promise<IngestResult & { wake?: boolean; originalMissing?: boolean }> => {
-      const stored = await trx
-        .insertInto('inboundMessages')
-        .values({
-          channel: message.channel,
-          dedupKey: message.dedupKey,
-          messageId: message.messageId,
-          sender: message.sender?.address ?? '',
-          subject: capped(message.subject, 500),
-          outcome: 'ignored',
-          reason: null,
-          incidentId: null,
-          receivedAt: now.toISOString(),
-        })
-        .onConflict((oc) => oc.column('dedupKey').doNothing())
-        .returning('id')
+  return db.transaction().execute(async (trx): Promise<IngestResult & { originalMissing?: boolean }> => {
+    const stored = await trx
+      .insertInto('inboundMessages')
+      .values({
+        channel: message.channel,
+        dedupKey: message.dedupKey,
+        messageId: message.messageId,
+        sender: message.sender?.address ?? '',
+        subject: capped(message.subject, 500),
+        outcome: 'ignored',
+        reason: null,
+        incidentId: null,
+        receivedAt: now.toISOString(),
+      })
+      .onConflict((oc) => oc.column('dedupKey').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!stored) {
+      // What became of it the first time decides, e.g., the mailbox folder it goes to now.
+      const first = await trx
+        .selectFrom('inboundMessages')
+        .select([
+          'id',
+          'outcome',
+          'receivedAt',
+          sql<number | boolean>`original_parts is null`.as('noOriginal'),
+        ])
+        .where('dedupKey', '=', message.dedupKey)
         .executeTakeFirst();
-      if (!stored) {
-        // What became of it the first time decides, e.g., the mailbox folder it goes to now.
-        const first = await trx
-          .selectFrom('inboundMessages')
-          .select([
-            'id',
-            'outcome',
-            'receivedAt',
-            sql<number | boolean>`original_parts is null`.as('noOriginal'),
-          ])
-          .where('dedupKey', '=', message.dedupKey)
-          .executeTakeFirst();
-        if (!first) return { outcome: 'duplicate' };
-        const recent = Date.parse(first.receivedAt) > now.getTime() - ORIGINAL_RETENTION_DAYS * DAY_MS;
-        return {
-          outcome: 'duplicate',
-          firstOutcome: first.outcome,
-          inboundId: first.id,
-          originalMissing: Boolean(first.noOriginal) && recent,
-        };
-      }
-      // A message read whole (not staged in the reader's worker) has its original written with its row.
-      if (rawGzip) await writeOriginal(trx, stored.id, rawGzip);
-      const decision = await decide(trx, message, stored.id, settings, now, files);
-      await trx
-        .updateTable('inboundMessages')
-        .set({
-          outcome: decision.outcome,
-          reason: decision.reason ?? null,
-          incidentId: decision.incidentId ?? null,
-        })
-        .where('id', '=', stored.id)
-        .execute();
-      return { ...decision, inboundId: stored.id };
-    });
+      if (!first) return { outcome: 'duplicate' };
+      const recent = Date.parse(first.receivedAt) > now.getTime() - ORIGINAL_RETENTION_DAYS * DAY_MS;
+      return {
+        outcome: 'duplicate',
+        firstOutcome: first.outcome,
+        inboundId: first.id,
+        originalMissing: Boolean(first.noOriginal) && recent,
+      };
+    }
+    // A message read whole (not staged in the reader's worker) has its original written with its row.
+    if (rawGzip) await writeOriginal(trx, stored.id, rawGzip);
+    const decision = await decide(trx, message, stored.id, settings, now, files);
+    await trx
+      .updateTable('inboundMessages')
+      .set({
+        outcome: decision.outcome,
+        reason: decision.reason ?? null,
+        incidentId: decision.incidentId ?? null,
+      })
+      .where('id', '=', stored.id)
+      .execute();
+    return { ...decision, inboundId: stored.id };
+  });
 }
 
 /** The address part of `Name <address>` (MAIL_FROM), lower case. */

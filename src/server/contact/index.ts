@@ -15,7 +15,7 @@ import {
   reserveVisitorMail,
   type VisitorMailRefusal,
 } from '../incidents/index.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { recordLiveEvent } from '../live/index.ts';
 import { contactConfirmationMail, contactStaffNoticeMail } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
@@ -76,7 +76,6 @@ export async function saveContactMessage(
     }
     return { id, createdAt, confirmation };
   });
-  wakeMailWorkers();
   return saved;
 }
 

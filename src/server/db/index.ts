@@ -4,13 +4,17 @@
  * `globalThis` so that the bundled server and the start script (which runs the migrations and the
  * mail worker from the sources) use the same connection.
  */
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
 import { getConfig, isPostgresUrl } from '../config.ts';
+import { rememberScope, withCommitHooks } from './commit-hooks.ts';
+import { rememberPostgresTarget } from './engine.ts';
 import { migrations } from './migrations/index.ts';
+import { backendEnded } from './notify.ts';
 import type { Database } from './schema.ts';
 import { createSqliteDialect, openSqlite } from './sqlite.ts';
 
@@ -89,21 +93,6 @@ export function withSearchPath(url: string, schema: string): string {
 }
 
 /** Opens a new connection (pool on PostgreSQL). Most code wants {@link getDb} instead. */
-const postgresTargets: WeakMap<Kysely<any>, PostgresTarget> = ((globalThis as Record<symbol, unknown>)[
-  Symbol.for('vertice.postgresTargets')
-] ??= new WeakMap()) as WeakMap<Kysely<any>, PostgresTarget>;
-
-/** Where a PostgreSQL connection opened by {@link openDatabase} works: for a worker's connection of its own. */
-export interface PostgresTarget {
-  url: string;
-  schema?: string;
-}
-
-/** The URL and schema of a PostgreSQL connection opened by {@link openDatabase}; undefined for SQLite. */
-export function postgresTargetOf(db: Kysely<any>): PostgresTarget | undefined {
-  return postgresTargets.get(db);
-}
-
 export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
   const plugins = [new CamelCasePlugin()];
   if (isPostgresUrl(url)) {
@@ -125,10 +114,14 @@ export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const schema = options.schema;
-    const dialect = new PostgresDialect({ pool });
+    // The scope of in-process wake-ups (src/server/db/notify.ts): the same database and schema.
+    const scope = `postgres://${parsed.host}${parsed.pathname}#${schema ?? ''}`;
+    pool.on('remove', (client) => backendEnded(scope, (client as { processID?: number }).processID));
+    const dialect = withCommitHooks(new PostgresDialect({ pool }), scope);
     const db = new Kysely<Database>({ dialect, plugins });
     if (schema) schemaOf.set(db, schema);
-    postgresTargets.set(db, { url, schema });
+    rememberPostgresTarget(db, { url, schema });
+    rememberScope(db, scope);
     return {
       db,
       engine: 'postgres',
@@ -136,8 +129,14 @@ export function openDatabase(url: string, options: OpenOptions = {}): DbHandle {
     };
   }
   const path = sqlitePath(url);
-  const db = new Kysely<Database>({ dialect: createSqliteDialect(openSqlite(path)), plugins });
+  // Each in-memory database is data of its own; a file is the same data however often it is opened.
+  const scope = path === ':memory:' ? `sqlite::memory:#${randomUUID()}` : `sqlite:${path}`;
+  const db = new Kysely<Database>({
+    dialect: withCommitHooks(createSqliteDialect(openSqlite(path)), scope),
+    plugins,
+  });
   if (path !== ':memory:') sqliteFiles.set(db, path);
+  rememberScope(db, scope);
   return {
     db,
     engine: 'sqlite',
@@ -226,7 +225,9 @@ export async function closeDb(): Promise<void> {
 
 export { backupFileName, backupSqlite, postgresBackupCommands } from './backup.ts';
 export { shownToCustomer } from './entries.ts';
-export { isPostgres } from './engine.ts';
+export { isPostgres, postgresTargetOf, type PostgresTarget } from './engine.ts';
+export { listen, notifyAfterCommit, type Heard, type Listener } from './notify.ts';
+export { startPollingWorker, type PollingWorker, type PollingWorkerOptions } from './polling-worker.ts';
 export { LIKE_WILDCARDS, likeContains } from './like.ts';
 export { EMAIL_KEY_SQL, RNC_KEY_SQL } from './migrations/0018_client_match_indexes.ts';
 export { clientEditRow, clientRow, contactMessageRow, incidentRow } from './rows.ts';

@@ -13,7 +13,7 @@ import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { IncidentAssignment } from '../db/index.ts';
 import type { AuditActor } from '../audit/index.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { staffDisplayName } from '../auth/index.ts';
 import { incidentAssignedMail } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
@@ -164,7 +164,6 @@ export async function assignIncident(
     );
     return { outcome: 'mailed' as const, assignee };
   });
-  if (result.outcome === 'mailed') wakeMailWorkers();
   return result;
 }
 

@@ -40,7 +40,7 @@ import { isPostgres } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/index.ts';
 import { incidentOverdueMail } from '../mail/index.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { isCurrentStaff } from './staff-list.ts';
 import { calendarOf } from './clock-calendar.ts';
@@ -256,7 +256,6 @@ export async function queueOverdueAlerts(
       .execute();
     for (const candidate of due) if (await alertOnce(db, candidate.id, target, options, now)) queued += 1;
   }
-  if (queued) wakeMailWorkers();
   return queued;
 }
 

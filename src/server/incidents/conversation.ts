@@ -25,9 +25,9 @@ import { attachmentsByEntry, storeAttachments } from '../attachments/index.ts';
 import type { PreparedFile, RefusedFile } from '../attachments/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Database, IncidentEntry, IncidentEntryKind } from '../db/index.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { incidentAnswerMail } from '../mail/index.ts';
-import { noticeCustomer, replyDeliveries, wakeChannels } from './customer-notices.ts';
+import { noticeCustomer, replyDeliveries } from './customer-notices.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { getConfig } from '../config.ts';
 import { reserveHit } from '../limits/index.ts';
@@ -374,7 +374,6 @@ export async function replyToVisitor(
       );
     return { entry, mail };
   });
-  if (result.mail === 'queued') wakeChannels();
   return result;
 }
 
@@ -468,7 +467,6 @@ export async function answerFromVisitor(
     if (incidentId === null) return null;
     return recordCustomerAnswer(trx, incidentId, input, now);
   });
-  if (result && result.notified !== 'digest' && result.notified !== 'nobody') wakeMailWorkers();
   return result;
 }
 
@@ -486,7 +484,7 @@ export interface CustomerAnswer {
  * the number in its subject and its From header, which anyone can write) it joins the timeline marked
  * 'Remitente sin verificar', changes no state nor the 'Respuesta del cliente' mark, and only the
  * assignee is told ('nobody' when there is none). {@link FollowUpClosedError} when the incident was
- * resolved too long ago. The caller wakes the mail workers after its commit.
+ * resolved too long ago. The mail workers wake at the caller's commit.
  */
 export async function recordCustomerAnswer(
   trx: Transaction<Database>,

@@ -23,11 +23,6 @@ export async function noticeCustomer(
   return (await theChannels()).recordCustomerNotice(trx, incidentId, notice, options);
 }
 
-/** After the commit of a change whose notices a channel took: its workers look now. */
-export function wakeChannels(): void {
-  channels?.wakeDelivery();
-}
-
 /** What became of each staff reply its channel sends itself (WhatsApp), by the reply's entry id. */
 export async function replyDeliveries(db: Db, incidentId: number): Promise<Map<number, NoticeDelivery>> {
   return (await theChannels()).replyDeliveries(db, incidentId);

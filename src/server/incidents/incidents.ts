@@ -19,14 +19,14 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/index.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { recordLiveEvent } from '../live/index.ts';
 import { incidentStaffNoticeMail } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { startingClock } from './clock.ts';
 import { IncidentNumbersExhaustedError } from './errors.ts';
 import type { NoticeOutcome } from '../channels/index.ts';
-import { noticeCustomer, wakeChannels } from './customer-notices.ts';
+import { noticeCustomer } from './customer-notices.ts';
 import { loadHistories } from './history.ts';
 import { holdNotice, noticeNow, type VisitorMailRefusal } from './notices.ts';
 import { FORM_ORIGIN, MAIL_CHANNEL, type ChannelId } from '../../domain/channels.ts';
@@ -82,16 +82,14 @@ export async function createIncident(
   fields: IncidentFields,
   options: CreateIncidentOptions,
 ): Promise<CreatedIncident> {
-  const created = await db.transaction().execute((trx) => insertNewIncident(trx, fields, options));
-  // The staff inbox's notice (the desk's own mail) and the customer's confirmation (its channel's).
-  wakeMailWorkers();
-  wakeChannels();
-  return created;
+  // The staff inbox's notice (the desk's own mail) and the customer's confirmation (its channel's) wake
+  // their workers at the commit.
+  return db.transaction().execute((trx) => insertNewIncident(trx, fields, options));
 }
 
 /**
  * {@link createIncident} inside the caller's transaction (an incident opened by a mail is stored with
- * the inbound message in one: src/server/channels). The caller wakes the mail workers after its commit.
+ * the inbound message in one: src/server/channels). The mail workers wake at the caller's commit.
  */
 export async function insertNewIncident(
   trx: Transaction<Database>,

@@ -15,7 +15,7 @@ import { utcDay } from '../../domain/incidents.ts';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/index.ts';
 import { reserveHit } from '../limits/index.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { incidentDigestMail, type DigestIncident } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 
@@ -139,6 +139,5 @@ export async function sendStaffDigestIfDue(db: Db, options: DigestOptions): Prom
     );
     return held.length;
   });
-  if (listed) wakeMailWorkers();
   return listed;
 }

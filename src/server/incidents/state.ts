@@ -8,7 +8,7 @@ import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { touchIncident } from './activity.ts';
-import { noticeCustomer, wakeChannels } from './customer-notices.ts';
+import { noticeCustomer } from './customer-notices.ts';
 import { withHistory } from './history.ts';
 import { IncidentNotFoundError } from './errors.ts';
 
@@ -95,7 +95,6 @@ export async function setIncidentState(
     }
     return { incident: updated, notified: result };
   });
-  if (notified.queued) wakeChannels();
   const [result] = await withHistory(db, [incident]);
   return { incident: result!, notified };
 }

@@ -5,13 +5,13 @@
  *
  * An event's number for the browsers is `seq`, in commit order, so that "every event after N" (a hub's
  * cursor, a browser's `Last-Event-ID`) never skips one that committed late (migration 0032):
- * - SQLite: one writer, so `seq` is the id; the process's hub is woken after the write (its read waits
- *   for the connection, i.e. for the commit, on the one connection's mutex).
+ * - SQLite: one writer, so `seq` is the id; the process's hub is woken after the commit
+ *   (src/server/db/notify.ts).
  * - PostgreSQL: a deferred trigger numbers the row at commit, under an advisory lock, and sends the
- *   NOTIFY that wakes the hub of every process (LISTEN).
+ *   NOTIFY that wakes the hub of every other process (LISTEN); this process's is woken after the commit.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { isPostgres } from '../db/index.ts';
+import { isPostgres, notifyAfterCommit } from '../db/index.ts';
 import type { Database } from '../db/index.ts';
 
 /** What the browsers are told; never a text a customer typed. */
@@ -38,18 +38,13 @@ export interface LiveEvent {
   createdAt: string;
 }
 
-/** The NOTIFY channel of a PostgreSQL schema (test runs share a database, one schema each). */
-export const LIVE_CHANNEL_PREFIX = 'vertice_live_';
+/**
+ * The channel of new events (src/server/db/notify.ts; on PostgreSQL `vertice_live_<schema>`, the name
+ * migration 0032's trigger notifies at commit).
+ */
+export const LIVE_CHANNEL = 'vertice_live';
 /** Events kept for reconnecting browsers: older ones are pruned as new ones come. */
 export const LIVE_WINDOW = 5000;
-
-const WAKE_KEY = Symbol.for('vertice.live.wake');
-type WakeHolder = { [WAKE_KEY]?: () => void };
-
-/** Set by this process's hub (hub.ts): called after an event is written on SQLite. */
-export function setLiveWaker(wake: (() => void) | undefined): void {
-  (globalThis as WakeHolder)[WAKE_KEY] = wake;
-}
 
 /** Records one event in the caller's transaction. */
 export async function recordLiveEvent(
@@ -70,16 +65,16 @@ export async function recordLiveEvent(
       .deleteFrom('liveEvents')
       .where('id', '<=', id - LIVE_WINDOW)
       .execute();
-  // PostgreSQL numbers it and wakes the hubs at commit (the trigger); SQLite here.
-  if (!postgres) {
+  // PostgreSQL numbers it at commit (the trigger); SQLite here.
+  if (!postgres)
     await trx
       .updateTable('liveEvents')
       .set({ seq: sql`id` })
       .where('id', '=', id)
       .execute();
-    const wake = (globalThis as WakeHolder)[WAKE_KEY];
-    if (wake) setTimeout(wake, 0);
-  }
+  // This process's hub after the commit. On PostgreSQL the trigger's NOTIFY is the same notice (one
+  // channel, one payload): PostgreSQL sends it once, and every other process's hub hears it.
+  await notifyAfterCommit(trx, LIVE_CHANNEL);
   return id;
 }
 

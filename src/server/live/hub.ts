@@ -1,24 +1,16 @@
 /**
  * This process's side of the live updates (docs/decisions/0018): one hub per process (kept on
  * `globalThis`, as the database connection is: decision 0001) reads the new events of `live_events`
- * when told there are some (PostgreSQL: `LISTEN`, so a change made through another process arrives too;
- * SQLite: the writer wakes it) and hands them to every event stream open in this process. It also keeps
- * who has which incident open ('También está viendo'): in memory, shared between processes on
- * PostgreSQL by `NOTIFY` (each process repeats its own every 20 s, and when a newly started hub asks;
- * another's expires after 50 s).
+ * when told there are some (the `vertice_live` channel of src/server/db/notify.ts: this process's
+ * commits, and on PostgreSQL every process's) and hands them to every event stream open in this
+ * process. It also keeps who has which incident open ('También está viendo'): in memory, shared between
+ * processes on PostgreSQL by notices (each process repeats its own every 20 s, and when a newly started
+ * or reconnected hub asks; another's expires after 50 s).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { getConfig, isPostgresUrl } from '../config.ts';
-import { getDb, searchPathOf } from '../db/index.ts';
+import { getDb, isPostgres, listen, notifyAfterCommit } from '../db/index.ts';
 import { getLogger } from '../log.ts';
-import {
-  LIVE_CHANNEL_PREFIX,
-  latestLiveEventId,
-  liveEventsAfter,
-  setLiveWaker,
-  type LiveEvent,
-} from './events.ts';
+import { LIVE_CHANNEL, latestLiveEventId, liveEventsAfter, type LiveEvent } from './events.ts';
 
 export interface Viewer {
   id: string;
@@ -46,7 +38,8 @@ export const MAX_LIVE_STREAMS_PER_SESSION = 10;
 export const liveSessionKey = (sessionToken: string) =>
   createHash('sha256').update(sessionToken).digest('hex');
 
-const PRESENCE_PREFIX = 'vertice_presence_';
+/** Who has which incident open, between processes (src/server/db/notify.ts adds the schema). */
+const PRESENCE_CHANNEL = 'vertice_presence';
 const PRESENCE_REPEAT_MS = 20_000;
 const PRESENCE_EXPIRES_MS = 50_000;
 /** A safety net: the hub also looks for new events this often while streams are open. */
@@ -59,8 +52,8 @@ class LiveHub {
   private started: Promise<void> | null = null;
   private reading = false;
   private again = false;
-  private listener: pg.Client | null = null;
-  private schema = 'public';
+  private unlisten: Array<() => Promise<void>> = [];
+  private postgres = false;
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
   /** Other processes' viewers: process → incident → viewers, with when it expires. */
@@ -81,10 +74,24 @@ class LiveHub {
   }
 
   private async begin(): Promise<void> {
-    this.lastId = await latestLiveEventId(getDb());
-    setLiveWaker(() => void this.wake());
-    const url = getConfig().DATABASE_URL;
-    if (isPostgresUrl(url)) await this.listen(url);
+    const db = getDb();
+    this.lastId = await latestLiveEventId(db);
+    this.postgres = isPostgres(db);
+    this.unlisten = await Promise.all([
+      // A reconnection of the LISTEN connection is heard as a wake-up too: whatever committed meanwhile.
+      listen(db, LIVE_CHANNEL, () => void this.wake()),
+      listen(db, PRESENCE_CHANNEL, (heard) => {
+        if (heard.kind === 'notice') this.remotePresence(heard.payload);
+        else this.rejoin();
+      }),
+    ]);
+    if (this.stopped) {
+      for (const stop of this.unlisten.splice(0)) void stop().catch(() => {});
+      return;
+    }
+    // Whatever committed before this hub listened.
+    void this.wake();
+    this.rejoin();
     const poll = setInterval(() => {
       if (this.subscribers.size) void this.wake();
     }, POLL_MS);
@@ -94,50 +101,16 @@ class LiveHub {
     this.timers.push(poll, repeat);
   }
 
-  private async listen(url: string): Promise<void> {
-    const searchPath = searchPathOf(new URL(url));
-    const client = new pg.Client({
-      connectionString: url,
-      connectionTimeoutMillis: 5000,
-      options: searchPath ? `-c search_path=${searchPath}` : undefined,
-    });
-    const retry = () => {
-      if (this.stopped || this.listener !== client) return;
-      this.listener = null;
-      const timer = setTimeout(() => void this.listen(url).catch(retry), 1000);
-      timer.unref();
-    };
-    client.on('error', (error) => {
-      getLogger().warn({ err: error }, 'live events listener lost; reconnecting');
-      retry();
-    });
-    client.on('end', retry);
-    client.on('notification', (message) => {
-      if (message.channel.startsWith(LIVE_CHANNEL_PREFIX)) void this.wake();
-      else if (message.payload) this.remotePresence(message.payload);
-    });
-    this.listener = client;
-    try {
-      await client.connect();
-      const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
-      this.schema = rows[0]?.schema ?? 'public';
-      await client.query(`listen "${LIVE_CHANNEL_PREFIX}${this.schema}"`);
-      await client.query(`listen "${PRESENCE_PREFIX}${this.schema}"`);
-    } catch (error) {
-      getLogger().warn({ err: error }, 'live events listener could not connect; retrying');
-      retry();
-      return;
-    }
-    // Whatever committed while the listener was away.
-    void this.wake();
+  /** Once listening (again): this process's viewers to the others, and theirs asked for (a hub that has just started knows nobody's). */
+  private rejoin(): void {
     this.repeatPresence();
-    // A hub that has just started knows nobody's viewers yet: ask the other processes for theirs.
-    void client
-      .query('select pg_notify($1, $2)', [
-        `${PRESENCE_PREFIX}${this.schema}`,
-        JSON.stringify({ p: this.process, q: 1 }),
-      ])
-      .catch(() => {});
+    this.tellProcesses({ p: this.process, q: 1 });
+  }
+
+  /** A presence message to the other processes (PostgreSQL; on SQLite there are none). */
+  private tellProcesses(message: object): Promise<void> {
+    if (!this.postgres) return Promise.resolve();
+    return notifyAfterCommit(getDb(), PRESENCE_CHANNEL, JSON.stringify(message));
   }
 
   /** Reads the events after the cursor and hands them out; called again while reading, it reads once more. */
@@ -201,13 +174,7 @@ class LiveHub {
    */
   endSession(session: string): void {
     this.closeSessionHere(session);
-    if (this.listener)
-      void this.listener
-        .query('select pg_notify($1, $2)', [
-          `${PRESENCE_PREFIX}${this.schema}`,
-          JSON.stringify({ p: this.process, s: session }),
-        ])
-        .catch(() => {});
+    void this.tellProcesses({ p: this.process, s: session }).catch(() => {});
   }
 
   private closeSessionHere(session: string): void {
@@ -220,9 +187,7 @@ class LiveHub {
     for (const subscriber of [...this.subscribers]) subscriber.close();
     this.subscribers.clear();
     for (const timer of this.timers) clearInterval(timer);
-    const listener = this.listener;
-    this.listener = null;
-    void listener?.end().catch(() => {});
+    for (const stop of this.unlisten.splice(0)) void stop().catch(() => {});
   }
 
   private localViewers(numero: string): Viewer[] {
@@ -262,12 +227,8 @@ class LiveHub {
 
   private publish(numero: string, viewers: Viewer[]): void {
     const log = getLogger();
-    if (!this.listener) {
-      log.debug({ incident: numero, viewers: viewers.length }, 'presence not published: no listener');
-      return;
-    }
-    const payload = JSON.stringify({ p: this.process, n: numero, v: viewers });
-    void this.listener.query('select pg_notify($1, $2)', [`${PRESENCE_PREFIX}${this.schema}`, payload]).then(
+    if (!this.postgres) return;
+    void this.tellProcesses({ p: this.process, n: numero, v: viewers }).then(
       () => log.debug({ incident: numero, viewers: viewers.length }, 'presence published'),
       (error: unknown) => log.debug({ err: error, incident: numero }, 'presence not published'),
     );

@@ -11,7 +11,7 @@ import type { MailBrand } from './templates.ts';
 import { emailJsTransport, fileTransport, smtpTransport } from './transports.ts';
 import type { MailMessage, MailTransport } from './types.ts';
 
-export { enqueueMail, startMailWorker, wakeMailWorkers, type MailWorker } from './outbox.ts';
+export { enqueueMail, MAIL_CHANNEL, startMailWorker, type MailWorker } from './outbox.ts';
 export { MailDeliveryError, type MailMessage, type MailTransport, type QueuedMail } from './types.ts';
 
 function addressOf(from: string): string {

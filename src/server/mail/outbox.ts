@@ -3,16 +3,21 @@
  * record that causes it (an incident, a contact message), so a stored record always gets its mail and
  * a rolled-back one never does. A worker in each server process sends due rows.
  *
- * Claiming: one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) on PostgreSQL, the same
- * statement without the row lock on SQLite (a single statement is atomic there). A claim sets a lease
+ * Claiming: on PostgreSQL one UPDATE … FROM a materialized CTE that picks the rows FOR UPDATE SKIP
+ * LOCKED (exactly the rows it returns are leased); on SQLite one UPDATE … WHERE id IN (SELECT …), a
+ * single statement being atomic there. A claim sets a lease
  * (`locked_until`) so that no other worker takes the row while it is being sent; the lease outlives
  * every transport time-out. A process that dies mid-send leaves the lease to expire and the row is
  * tried again: delivery is at-least-once only in that crash window, never twice otherwise.
+ *
+ * A queued mail notifies {@link MAIL_CHANNEL} at its commit (src/server/db/notify.ts): the workers
+ * (the loop of src/server/db/polling-worker.ts) wake then, in this process and on PostgreSQL in every
+ * other, instead of at their next poll.
  */
 import { sql, type Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
-import { isPostgres } from '../db/index.ts';
+import { isPostgres, notifyAfterCommit, startPollingWorker } from '../db/index.ts';
 import type { Database, OutboxMail } from '../db/index.ts';
 import {
   MailDeliveryError,
@@ -28,7 +33,7 @@ export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 const DEFAULT_LEASE_MS = 5 * 60_000;
 const STOP_GRACE_MS = 7000;
 
-/** Writes a mail row inside the caller's transaction; it is sent once that transaction commits. */
+/** Writes a mail row inside the caller's transaction; it is sent once that transaction commits (the workers wake then). */
 export async function enqueueMail(
   trx: Transaction<Database> | Db,
   mail: QueuedMail,
@@ -56,6 +61,7 @@ export async function enqueueMail(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await notifyAfterCommit(trx, MAIL_CHANNEL);
   return row.id;
 }
 
@@ -111,7 +117,13 @@ export function retryDelayMs(failedAttempts: number): number {
   return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, failedAttempts - 1), RETRY_MAX_MS);
 }
 
-/** Claims up to `limit` due rows for this worker until `now + leaseMs`. */
+/**
+ * Claims up to `limit` due rows for this worker until `now + leaseMs`: exactly the rows it returns. On
+ * PostgreSQL the candidates are chosen once, in a materialized CTE that locks them (`FOR UPDATE SKIP
+ * LOCKED`): a plain `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)` may be evaluated again while the
+ * UPDATE runs (a row a concurrent claimer changed is re-checked) and lease rows it does not return
+ * (tests/integration/mail-claim.test.ts), as the delivery worker found (src/server/channels/delivery-worker.ts).
+ */
 export async function claimDueMail(
   db: Db,
   now: Date,
@@ -124,20 +136,26 @@ export async function claimDueMail(
       .where('status', '=', 'pending')
       .where('nextAttemptAt', '<=', nowIso)
       .where((eb: any) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', nowIso)]));
-  let candidates = due(db.selectFrom('mailOutbox').select('id'))
-    .orderBy('nextAttemptAt')
-    .orderBy('id')
-    .limit(limit);
-  if (isPostgres(db)) candidates = candidates.forUpdate().skipLocked();
-  return due(
-    db
+  const lease = {
+    lockedUntil: new Date(now.getTime() + leaseMs).toISOString(),
+    attempts: sql<number>`attempts + 1`,
+  };
+  const candidates = () =>
+    due(db.selectFrom('mailOutbox').select('id')).orderBy('nextAttemptAt').orderBy('id').limit(limit);
+  if (isPostgres(db))
+    return db
+      .with(
+        (cte) => cte('candidate').materialized(),
+        () => candidates().forUpdate().skipLocked(),
+      )
       .updateTable('mailOutbox')
-      .set({
-        lockedUntil: new Date(now.getTime() + leaseMs).toISOString(),
-        attempts: sql<number>`attempts + 1`,
-      })
-      .where('id', 'in', candidates),
-  )
+      .set(lease)
+      .from('candidate')
+      .whereRef('mailOutbox.id', '=', 'candidate.id')
+      .returningAll('mailOutbox')
+      .execute();
+  // SQLite: one statement is atomic, and one writer at a time.
+  return due(db.updateTable('mailOutbox').set(lease).where('id', 'in', candidates()))
     .returningAll()
     .execute();
 }
@@ -212,100 +230,77 @@ export interface MailWorker {
   stop(): Promise<void>;
 }
 
-const WAKERS_KEY = Symbol.for('vertice.mail.wakers');
-type WakerHolder = { [WAKERS_KEY]?: Set<() => void> };
+/** The channel of queued mail (src/server/db/notify.ts): {@link enqueueMail} notifies it, the workers listen. */
+export const MAIL_CHANNEL = 'vertice_mail';
 
-function wakers(): Set<() => void> {
-  const holder = globalThis as WakerHolder;
-  holder[WAKERS_KEY] ??= new Set();
-  return holder[WAKERS_KEY];
+/** One attempt at a claimed row: sent, or re-scheduled / failed for good, as the error says. */
+async function sendRow(
+  db: Db,
+  transport: MailTransport,
+  row: OutboxMail,
+  now: () => Date,
+  log: MailWorkerOptions['log'],
+): Promise<void> {
+  try {
+    await transport.send({
+      to: row.toAddress,
+      replyTo: row.replyTo,
+      subject: row.subject,
+      text: row.textBody,
+      html: row.htmlBody,
+      ...(await attachmentsToSend(db, row)),
+      ...storedHeaders(row),
+    });
+    await markSent(db, row.id, now());
+    log?.info(
+      { mailId: row.id, kind: row.kind, attempt: row.attempts, transport: transport.kind },
+      'mail sent',
+    );
+  } catch (error) {
+    const outcome = await markFailed(db, row, error, now());
+    const fields = {
+      mailId: row.id,
+      kind: row.kind,
+      attempt: row.attempts,
+      error: error instanceof Error ? error.message : String(error),
+    };
+    if (outcome === 'failed') log?.error(fields, 'mail failed for good');
+    else log?.warn(fields, 'mail send failed; will retry');
+  }
 }
 
-/**
- * Wakes this process's workers after a commit that queued mail. Goes through `globalThis` because the
- * bundled server (actions) and the start script (worker) load separate copies of this module.
- */
-export function wakeMailWorkers(): void {
-  for (const wake of wakers()) wake();
+/** Gives claimed rows back (their lease ends now) so that another round, or process, sends them. */
+async function releaseRows(db: Db, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('mailOutbox')
+    .set({ lockedUntil: null })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
-/** Starts the send loop; see {@link MailWorker}. */
+/** Starts the send loop (src/server/db/polling-worker.ts); see {@link MailWorker}. */
 export function startMailWorker(options: MailWorkerOptions): MailWorker {
-  const { db, transport } = options;
-  const log = options.log;
-  const batchSize = options.batchSize ?? 10;
-  const busyDelayMs = options.busyDelayMs ?? 1000;
-  const idleDelayMs = options.idleDelayMs ?? 5000;
+  const { db, transport, log } = options;
   const now = options.now ?? (() => new Date());
-
-  let running = true;
   /** Rows this worker has claimed and not yet sent or given back. */
   let unfinished = new Set<number>();
-  let wakeRequested = false;
-  let interruptSleep: (() => void) | null = null;
 
-  const wake = () => {
-    wakeRequested = true;
-    interruptSleep?.();
-  };
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (wakeRequested || !running) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        interruptSleep = null;
-        resolve();
-      }
-      interruptSleep = done;
-    });
-
-  const runOnce = async (): Promise<number> => {
-    const rows = await claimDueMail(db, now(), batchSize, options.leaseMs);
+  const round = async (): Promise<number> => {
+    const rows = await claimDueMail(db, now(), options.batchSize ?? 10, options.leaseMs);
     unfinished = new Set(rows.map((row) => row.id));
     let attempted = 0;
     for (const row of rows) {
-      if (!running && attempted > 0) {
+      if (!worker.running && attempted > 0) {
         // Shutting down: hand the rest back instead of holding them until the lease expires.
-        await db
-          .updateTable('mailOutbox')
-          .set({ lockedUntil: null })
-          .where('id', '=', row.id)
-          .where('status', '=', 'pending')
-          .execute();
+        await releaseRows(db, [row.id]);
         unfinished.delete(row.id);
         continue;
       }
       attempted += 1;
       try {
-        await transport.send({
-          to: row.toAddress,
-          replyTo: row.replyTo,
-          subject: row.subject,
-          text: row.textBody,
-          html: row.htmlBody,
-          ...(await attachmentsToSend(db, row)),
-          ...storedHeaders(row),
-        });
-        await markSent(db, row.id, now());
-        log?.info(
-          { mailId: row.id, kind: row.kind, attempt: row.attempts, transport: transport.kind },
-          'mail sent',
-        );
-      } catch (error) {
-        const outcome = await markFailed(db, row, error, now());
-        const message = error instanceof Error ? error.message : String(error);
-        if (outcome === 'failed')
-          log?.error(
-            { mailId: row.id, kind: row.kind, attempt: row.attempts, error: message },
-            'mail failed for good',
-          );
-        else
-          log?.warn(
-            { mailId: row.id, kind: row.kind, attempt: row.attempts, error: message },
-            'mail send failed; will retry',
-          );
+        await sendRow(db, transport, row, now, log);
       } finally {
         unfinished.delete(row.id);
       }
@@ -313,52 +308,26 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     return attempted;
   };
 
-  const loop = (async () => {
-    while (running && options.poll !== false) {
-      wakeRequested = false;
-      let attempted = 0;
-      try {
-        await options.beforeRound?.();
-        attempted = await runOnce();
-      } catch (error) {
-        // The database may be restarting; keep polling, it recovers by itself.
-        log?.error(
-          { error: error instanceof Error ? error.message : String(error) },
-          'mail outbox round failed',
-        );
-      }
-      if (!running) break;
-      await sleep(attempted > 0 ? busyDelayMs : idleDelayMs);
-    }
-  })();
-
-  wakers().add(wake);
-  return {
+  const worker = startPollingWorker({
     name: 'mail-outbox',
-    runOnce,
-    wake,
-    async stop() {
-      running = false;
-      wakers().delete(wake);
-      interruptSleep?.();
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<'grace-over'>(
-        (resolve) => (timer = setTimeout(() => resolve('grace-over'), options.stopGraceMs ?? STOP_GRACE_MS)),
-      );
-      const outcome = await Promise.race([loop, graceOver]);
-      clearTimeout(timer);
+    db,
+    channel: MAIL_CHANNEL,
+    round,
+    beforeRound: options.beforeRound,
+    busyDelayMs: options.busyDelayMs ?? 1000,
+    idleDelayMs: options.idleDelayMs ?? 5000,
+    poll: options.poll,
+    stopGraceMs: options.stopGraceMs ?? STOP_GRACE_MS,
+    failureMessage: 'mail outbox round failed',
+    log,
+    async release() {
       const stuck = [...unfinished];
-      if (outcome === 'grace-over' && stuck.length > 0) {
-        // Hand the rows back so that the next start, or another process, sends them: if the stalled
-        // server did take the message after all, it is delivered twice, the at-least-once window above.
-        log?.warn({ mailIds: stuck }, 'mail send still running at shutdown; released for a retry');
-        await db
-          .updateTable('mailOutbox')
-          .set({ lockedUntil: null })
-          .where('id', 'in', stuck)
-          .where('status', '=', 'pending')
-          .execute();
-      }
+      if (stuck.length === 0) return;
+      // Hand the rows back so that the next start, or another process, sends them: if the stalled
+      // server did take the message after all, it is delivered twice, the at-least-once window above.
+      log?.warn({ mailIds: stuck }, 'mail send still running at shutdown; released for a retry');
+      await releaseRows(db, stuck);
     },
-  };
+  });
+  return { name: worker.name, runOnce: worker.runOnce, wake: worker.wake, stop: worker.stop };
 }

@@ -11,7 +11,7 @@ import type { MeetingInput } from '../../domain/forms/meeting.ts';
 import { recordEvent, type AuditActor } from '../audit/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Client, ClientMeeting } from '../db/index.ts';
-import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { meetingMail, type MeetingMailData } from '../mail/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { meetingAttachment, type MeetingCalendarData } from './ical.ts';
@@ -245,7 +245,6 @@ export async function scheduleMeeting(
       );
     return { kind: 'sent', meeting };
   });
-  if (outcome.kind === 'sent' && !outcome.repeated) wakeMailWorkers();
   return outcome;
 }
 
@@ -310,7 +309,6 @@ export async function cancelMeeting(
       );
     return { kind: 'cancelled', meeting };
   });
-  if (outcome.kind === 'cancelled') wakeMailWorkers();
   return outcome;
 }
 
