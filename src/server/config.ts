@@ -4,7 +4,8 @@
  * This is the only module that reads `process.env` for settings. A bad value stops the process at
  * start with a message that names the variable, instead of failing later on a visitor's request.
  * The company's public details have placeholder defaults so that the site runs with no
- * configuration at all; a real deployment overrides them (see `.env.example` and the README).
+ * configuration at all; a real deployment overrides them (see `.env.example` and
+ * docs/operations/configuration.md, which documents every setting).
  */
 import { z } from 'zod';
 
@@ -252,8 +253,8 @@ export function defaultSiteUrl(host: string, port: number): string {
 /**
  * The warning `npm start` logs when SITE_URL is set to this machine on another port than PORT: every
  * mail's link and canonical address would lead nowhere (the quick start's trap: PORT=8080 with the
- * README's SITE_URL). Null when they agree, when SITE_URL is another host (a proxy in front may well
- * listen elsewhere) or when it is not set (it then follows PORT).
+ * SITE_URL the quick start once set, on port 4321). Null when they agree, when SITE_URL is another
+ * host (a proxy in front may well listen elsewhere) or when it is not set (it then follows PORT).
  */
 export function siteUrlPortWarning(
   env: Record<string, string | undefined>,

@@ -5,7 +5,7 @@
  * WhatsApp or LinkedIn shows what the article is about the moment it is published.
  *
  * The text is set in the first of {@link CARD_FONTS} the machine has (fontconfig): Debian's
- * `fonts-liberation` and `fonts-dejavu-core` are enough (docs/deploy.md).
+ * `fonts-liberation` and `fonts-dejavu-core` are enough (docs/operations/deploy.md).
  */
 import { loadSharp } from '../on-first-use.ts';
 

@@ -14,7 +14,7 @@ export const PROXY_WARNING_INTERVAL_MS = 60 * 60 * 1000;
 export const PROXY_WARNING =
   'X-Forwarded-For received while TRUST_PROXY is off: the site seems to be behind a proxy, so every visitor ' +
   "shares the proxy's address and one rate limit. Set TRUST_PROXY=true if the proxy in front sets X-Forwarded-For " +
-  '(see docs/deploy.md, "Limits").';
+  '(see docs/operations/deploy.md, "Limits").';
 
 /** Wraps the server's handler; with `trustProxy` on there is nothing to warn about and it is returned as is. */
 export function warnOnUntrustedProxy(
