@@ -20,7 +20,7 @@ export async function recordCustomerNotice(
   trx: Transaction<Database>,
   incidentId: number,
   notice: CustomerNotice,
-  options: { brand: MailBrand; visitorMailDailyCap?: number; now: Date },
+  options: { brand: MailBrand; customerMailDailyCap?: number; now: Date },
 ): Promise<NoticeOutcome> {
   const incident = await trx
     .selectFrom('incidents')

@@ -18,7 +18,7 @@ export async function noticeCustomer(
   trx: Transaction<Database>,
   incidentId: number,
   notice: CustomerNotice,
-  options: { brand: MailBrand; visitorMailDailyCap?: number; now: Date },
+  options: { brand: MailBrand; customerMailDailyCap?: number; now: Date },
 ): Promise<NoticeOutcome> {
   return (await theChannels()).recordCustomerNotice(trx, incidentId, notice, options);
 }

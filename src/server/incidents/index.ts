@@ -28,10 +28,10 @@ export {
   FollowUpClosedError,
   acceptUnverifiedAnswer,
   addNote,
-  answerFromVisitor,
+  answerFromCustomer,
   incidentByNumber,
   recordCustomerAnswer,
-  replyToVisitor,
+  replyToCustomer,
   staffTimeline,
   type ReplyMailOutcome,
 } from './conversation.ts';
@@ -48,10 +48,10 @@ export { historyText, loadHistories } from './history.ts';
 export { insertImportedIncident } from './imported.ts';
 export { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 export {
-  DEFAULT_VISITOR_MAIL_DAILY_CAP,
-  reserveVisitorMail,
+  DEFAULT_CUSTOMER_MAIL_DAILY_CAP,
+  reserveCustomerMail,
   sendStaffDigestIfDue,
-  type VisitorMailRefusal,
+  type CustomerMailRefusal,
 } from './notices.ts';
 export { setIncidentPriority } from './priority.ts';
 export { incidentQueryString, parseIncidentQuery, type IncidentFilters } from './query.ts';
