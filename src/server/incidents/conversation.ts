@@ -29,11 +29,10 @@ import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
 import { incidentAnswerMail } from '../mail/index.ts';
 import { noticeCustomer, replyDeliveries, wakeChannels } from './customer-notices.ts';
 import type { MailBrand } from '../mail/index.ts';
-import { getConfig } from '../config.ts';
 import { reserveHit } from '../limits/index.ts';
 import { incidentRatings } from './rating.ts';
 import { touchIncident } from './activity.ts';
-import { isCurrentStaff, loadAssignments } from './assignment.ts';
+import { currentAssignee, loadAssignments } from './assignment.ts';
 import { loadPriorityChanges } from './priority.ts';
 import { incidentIdByToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
 import { withHistory } from './history.ts';
@@ -556,17 +555,8 @@ export async function recordCustomerAnswer(
     await holdNotice(trx, incident.id);
     return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'digest' };
   }
-  const staffEmails = input.staffEmails ?? getConfig().ADMIN_EMAILS;
-  const account = incident.assignedTo
-    ? await trx
-        .withoutPlugins()
-        .selectFrom('user')
-        .select('email')
-        .where('id', '=', incident.assignedTo)
-        .executeTakeFirst()
-    : undefined;
   // An account removed from ADMIN_EMAILS no longer reads the customers' words: the inbox does.
-  const assignee = account && isCurrentStaff(account.email, staffEmails) ? account : undefined;
+  const assignee = await currentAssignee(trx, incident.assignedTo, input.staffEmails);
   if (unverified && !assignee)
     return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'nobody' };
   const to = assignee?.email ?? input.staffInbox;

@@ -8,6 +8,7 @@ export {
   AssigneeNotFoundError,
   assignIncident,
   assigneeOf,
+  currentAssignee,
   isCurrentStaff,
   listAssignableStaff,
   staffLabel,
