@@ -347,9 +347,10 @@ export async function replyToCustomer(
 ): Promise<{ entry: IncidentEntry; mail: ReplyMailOutcome }> {
   checkText(input.body);
   const result = await db.transaction().execute(async (trx) => {
+    // The whole row: its channel is handed it for the reply's notice.
     const incident = await trx
       .selectFrom('incidents')
-      .select(['id', 'numeroIncidencia', 'email'])
+      .selectAll()
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
     if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
@@ -359,7 +360,7 @@ export async function replyToCustomer(
     // Sent by the incident's channel with its files (src/server/channels/delivery.ts), within the day's cap.
     const outcome = await noticeCustomer(
       trx,
-      incident.id,
+      incident,
       { kind: 'reply', entryId: entry.id, body: input.body, authorName: input.author.name ?? '' },
       { brand: input.brand, customerMailDailyCap: input.customerMailDailyCap, now },
     );

@@ -16,7 +16,7 @@ import {
   type IncidentRecord,
 } from '../../domain/incidents.ts';
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
+import type { Database, Incident } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/index.ts';
 import { enqueueMail, wakeMailWorkers } from '../mail/index.ts';
@@ -117,11 +117,12 @@ export async function insertNewIncident(
       })
       // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
       .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
-      .returning('id')
+      // The whole row: the confirmation's channel is handed it.
+      .returningAll()
       .executeTakeFirst();
 
   let numeroIncidencia = '';
-  let row: { id: number } | undefined;
+  let row: Incident | undefined;
   for (let attempt = 0; attempt < RANDOM_TRIES && !row; attempt += 1) {
     numeroIncidencia = incidentNumber(day, randomInt(SUFFIX_MIN, SUFFIX_MAX + 1));
     row = await insert(numeroIncidencia);
@@ -165,7 +166,7 @@ export async function insertNewIncident(
   const customerMail = customerMailOutcome(
     await noticeCustomer(
       trx,
-      row.id,
+      row,
       { kind: 'confirmation', inReplyTo: options.inReplyTo ?? null },
       { brand: options.brand, customerMailDailyCap: options.customerMailDailyCap, now },
     ),

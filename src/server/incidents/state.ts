@@ -80,7 +80,7 @@ export async function setIncidentState(
       // an address that reported our mail as spam, or past the day's cap.
       const outcome = await noticeCustomer(
         trx,
-        updated.id,
+        updated,
         { kind: 'state', estado: updated.estado, fecha, wasResolved: before?.estado === 'Resuelto' },
         { brand: input.notify, customerMailDailyCap: input.customerMailDailyCap, now },
       );
