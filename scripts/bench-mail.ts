@@ -87,7 +87,7 @@ async function seedIncidents(file: string): Promise<OpenIncident[]> {
           email: `cliente${index}@abiertas.example`,
           rnc: '',
         },
-        { brand, staffInbox: STAFF_INBOX, visitorMailDailyCap: 0 },
+        { brand, staffInbox: STAFF_INBOX, customerMailDailyCap: 0 },
       );
       const mail = await db
         .selectFrom('mailOutbox')

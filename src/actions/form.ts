@@ -4,15 +4,18 @@
  * ({@link runFormAction}, Astro's `getActionContext`), so that
  * - a success whose data is `{ redirect }` ({@link seeOtherTo}) answers 303 there (post/redirect/get);
  * - any other outcome renders the page, which reads it with `Astro.getActionResult()` and, for a
- *   refusal, {@link refusalOf}: the status, the Spanish message of each field and what was typed.
+ *   refusal, {@link refusalOf}: the status, the Spanish message of each field and what was typed
+ *   (a public form shown again: {@link formOutcomeOf}, its field messages and its alert).
  * The typed values travel with the action's outcome (`locals.form`, written here), never by a page
  * reading the body; secret fields (passwords, codes) are never given back.
  *
  * Also here: reading a form's fields ({@link readForm}) and zod's issues as one message per field
  * ({@link fieldErrors}), which every handler uses.
  */
-import { ACTION_QUERY_PARAMS, getActionContext, isInputError } from 'astro:actions';
+import { ACTION_QUERY_PARAMS, getActionContext, isInputError, type ActionError } from 'astro:actions';
 import type { APIContext, AstroGlobal, MiddlewareNext } from 'astro';
+import { fieldMessages } from '../domain/attachments.ts';
+import type { FieldErrors as FieldMessages } from '../domain/forms/common.ts';
 import { ROUTES } from '../routes.ts';
 import { seeOther } from '../server/http/index.ts';
 import { echoedValues, fieldErrors } from './form-fields.ts';
@@ -162,4 +165,25 @@ export function postedValuesOf<F extends string>(
   return Object.fromEntries(
     names.filter((name) => name in posted).map((name) => [name, posted[name]]),
   ) as Partial<Record<F, string>>;
+}
+
+/** A public form as its page renders it again (the forms posted without an island). */
+export interface FormOutcome {
+  /** The action's refusal, undefined when it was not posted or succeeded. */
+  error: ActionError | undefined;
+  /** The Spanish messages of each field at fault: the input schema's, or the handler's refusal's. */
+  errors: FieldMessages | undefined;
+  /** The message of a refusal that is not about a field (too fast, too many, expired…). */
+  formError: string | undefined;
+}
+
+/**
+ * For a page that shows its own form again (/soporte/nueva, /soporte/seguimiento,
+ * /soporte/valoracion): what the islands' `useActionForm` keeps as state, read from the posted outcome.
+ */
+export function formOutcomeOf(astro: ActionResultReader, action: AnyAction): FormOutcome {
+  const error: ActionError | undefined = astro.getActionResult(action)?.error;
+  if (!error) return { error, errors: undefined, formError: undefined };
+  if (isInputError(error)) return { error, errors: error.fields, formError: undefined };
+  return { error, errors: fieldMessages(refusalOf(astro, action)?.errors), formError: error.message };
 }

@@ -21,7 +21,7 @@ import {
 import { getConfig } from '../server/config.ts';
 import { saveContactMessage } from '../server/contact/index.ts';
 import { getDb } from '../server/db/index.ts';
-import { answerFromVisitor, FollowUpClosedError } from '../server/incidents/index.ts';
+import { answerFromCustomer, FollowUpClosedError } from '../server/incidents/index.ts';
 import { createIncident, IncidentNumbersExhaustedError, trackIncident } from '../server/incidents/index.ts';
 import { getLogger } from '../server/log.ts';
 import { mailBrand } from '../server/mail/index.ts';
@@ -45,7 +45,7 @@ export const server = {
           const files = await filesOfSubmission(context, 'incidents.create');
           const config = getConfig();
           try {
-            const { numeroIncidencia, estado, fecha, visitorMail, staffNotice } = await createIncident(
+            const { numeroIncidencia, estado, fecha, customerMail, staffNotice } = await createIncident(
               getDb(),
               {
                 problema: input.problema,
@@ -57,21 +57,21 @@ export const server = {
               {
                 brand: mailBrand(config),
                 staffInbox: config.STAFF_INBOX,
-                visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
+                customerMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
                 files,
               },
             );
             getLogger().info(
-              { event: 'incident.created', numeroIncidencia, visitorMail, staffNotice, files: files.length },
+              { event: 'incident.created', numeroIncidencia, customerMail, staffNotice, files: files.length },
               'incident created',
             );
-            if (visitorMail === 'address-cap' || visitorMail === 'daily-cap') {
+            if (customerMail === 'address-cap' || customerMail === 'daily-cap') {
               getLogger().warn(
                 {
                   event: 'mail.skipped',
                   kind: 'incident.confirmation',
                   numeroIncidencia,
-                  reason: visitorMail,
+                  reason: customerMail,
                 },
                 'visitor mail skipped: cap reached',
               );
@@ -124,7 +124,7 @@ export const server = {
               await requireWithinRateLimit(context, 'incidents.answer');
             const files = await filesOfSubmission(context, 'incidents.answer');
             const config = getConfig();
-            const stored = await answerFromVisitor(getDb(), {
+            const stored = await answerFromCustomer(getDb(), {
               token: input.token,
               body: input.respuesta,
               brand: mailBrand(config),
@@ -249,7 +249,7 @@ export const server = {
             {
               brand: mailBrand(config),
               staffInbox: config.STAFF_INBOX,
-              visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
+              customerMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
             },
           );
           getLogger().info(

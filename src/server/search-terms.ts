@@ -20,6 +20,7 @@
  * alone, so an RNC typed with or without dashes finds it written either way.
  */
 import { stemmer } from '@orama/stemmers/spanish';
+import { escapeHtml } from '../domain/html.ts';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const DIGIT_RUN = /\d+(?:[-./]\d+)+/g;
@@ -126,9 +127,7 @@ export function ftsQuery(words: string[]): string {
     .join(' AND ');
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+const escaped = (text: string) => escapeHtml(text, 'numeric');
 
 /** A shown text's tokens: digit runs with their separators whole, else words. */
 const TOKEN = /\d+(?:[-./]\d+)+|[\p{L}\p{N}]+/gu;
@@ -172,11 +171,11 @@ export function highlight(text: string, words: string[], width = 240): string {
   let html = '';
   let last = 0;
   for (const found of shown.matchAll(TOKEN)) {
-    html += escapeHtml(shown.slice(last, found.index));
-    html += matches(found[0]) ? `<mark>${escapeHtml(found[0])}</mark>` : escapeHtml(found[0]);
+    html += escaped(shown.slice(last, found.index));
+    html += matches(found[0]) ? `<mark>${escaped(found[0])}</mark>` : escaped(found[0]);
     last = found.index + found[0].length;
   }
-  html += escapeHtml(shown.slice(last));
+  html += escaped(shown.slice(last));
   return `${before}${html}${after}`;
 }
 

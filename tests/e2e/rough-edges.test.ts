@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, setClientState } from '../../src/server/clients/index.ts';
 import { DEFAULT_RESPONSE_TIMES, formatOpeningHours } from '../../src/domain/response-times.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { answerFromVisitor } from '../../src/server/incidents/conversation.ts';
+import { answerFromCustomer } from '../../src/server/incidents/conversation.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { DESKTOP, PHONE, poll, watchConsole } from '../support/browser.ts';
 import { ALAMOS_FORM, insertIncident } from '../support/factories.ts';
@@ -209,7 +209,7 @@ describe('issue 25 §5 and §14: the staff side', () => {
     const answered = async (nombre: string) => {
       const incident = await insertIncident(db, { nombre, email: 'maria@cliente.test' });
       const token = await issueFollowUpToken(db, incident.id, new Date());
-      await answerFromVisitor(db, {
+      await answerFromCustomer(db, {
         token,
         body: 'Sigue sin imprimir.',
         brand: MAIL_BRAND,

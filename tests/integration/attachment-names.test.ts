@@ -13,7 +13,7 @@ import { attachmentForToken } from '../../src/server/incidents/index.ts';
 import { fileNameForType } from '../../src/domain/attachments.ts';
 import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
-import { replyToVisitor } from '../../src/server/incidents/conversation.ts';
+import { replyToCustomer } from '../../src/server/incidents/conversation.ts';
 import { issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
 import { startMailWorker } from '../../src/server/mail/outbox.ts';
@@ -126,7 +126,7 @@ describeEachEngine('file names by type', (database) => {
       },
       { brand, staffInbox: STAFF_INBOX, now: at(14) },
     );
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: created.id, author: ana, body: 'Te envío los archivos.', brand, files: prepared },
       at(15),

@@ -31,9 +31,9 @@ import { exportData } from '../../src/server/data/export.ts';
 import { importData } from '../../src/server/data/import.ts';
 import {
   addNote,
-  answerFromVisitor,
+  answerFromCustomer,
   incidentByNumber,
-  replyToVisitor,
+  replyToCustomer,
   staffTimeline,
 } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken, issueFollowUpToken } from '../../src/server/incidents/follow-up.ts';
@@ -211,7 +211,7 @@ describeEachEngine('attachments', (database) => {
     const { prepared } = await prepareFiles([
       { filename: 'error.png', data: (await allowedSamples())[0]!.data },
     ]);
-    await answerFromVisitor(
+    await answerFromCustomer(
       db,
       {
         token: incident.token,
@@ -246,7 +246,7 @@ describeEachEngine('attachments', (database) => {
       { filename: 'manual.pdf', data: PDF },
       { filename: 'pasos.txt', data: Buffer.from('1. Apague la impresora\n2. Enciéndala\n') },
     ]);
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: incident.id, author: ana, body: 'Te envío el manual.', brand, files: prepared },
       at(15),
@@ -615,7 +615,7 @@ describeEachEngine('attachments', (database) => {
     ]);
     const incident = await openIncident(db, undefined, prepared);
     const { prepared: replyFiles } = await prepareFiles([{ filename: 'factura.pdf', data: PDF }]);
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: incident.id, author: ana, body: 'Revisada.', brand, files: replyFiles },
       at(15),

@@ -10,7 +10,7 @@ import { ANSWERED_BY_CUSTOMER } from '../../src/domain/incidents.ts';
 import { DEFAULT_RESPONSE_TIMES } from '../../src/domain/response-times.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
-import { answerFromVisitor, replyToVisitor } from '../../src/server/incidents/conversation.ts';
+import { answerFromCustomer, replyToCustomer } from '../../src/server/incidents/conversation.ts';
 import {
   incidentClocks,
   loadResponseTimes,
@@ -146,7 +146,7 @@ describeEachEngine('business-hours clock', (database) => {
     });
 
     // The first staff reply, Monday 8:30: 1 h + 4 h + 0.5 h = 5.5 h, past its 1 h.
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: created.id, author: LUIS, body: '¿Qué modelo es?', brand },
       sd('2026-03-02T08:30:00'),
@@ -183,7 +183,7 @@ describeEachEngine('business-hours clock', (database) => {
 
     // The customer answers Wednesday 4 March 15:00: 'En Proceso' again, 2 h left → due 17:00.
     const token = await issueFollowUpToken(db, created.id, sd('2026-02-26T17:00:00'));
-    await answerFromVisitor(
+    await answerFromCustomer(
       db,
       { token, body: 'Es una Bixolon SRP-350.', brand, staffInbox: STAFF_INBOX, staffEmails: [LUIS.email] },
       sd('2026-03-04T15:00:00'),

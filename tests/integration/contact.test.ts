@@ -224,7 +224,7 @@ describeEachEngine('contact messages', (database) => {
     const options = {
       brand,
       staffInbox: 'soporte@vertice.example',
-      visitorMailDailyCap: 2,
+      customerMailDailyCap: 2,
       now: new Date('2026-11-25T12:00:00.000Z'),
     };
     const outcomes = [];
@@ -237,7 +237,7 @@ describeEachEngine('contact messages', (database) => {
     const unlimited = await saveContactMessage(
       db,
       { name: 'X', email: 'd@cliente.example', message: 'Hola' },
-      { ...options, visitorMailDailyCap: 0 },
+      { ...options, customerMailDailyCap: 0 },
     );
     expect(unlimited.confirmation).toBe('queued');
   });

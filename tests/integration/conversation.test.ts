@@ -10,7 +10,7 @@ import {
   EntryTextError,
   incidentByNumber,
   loadEntries,
-  replyToVisitor,
+  replyToCustomer,
   staffTimeline,
 } from '../../src/server/incidents/conversation.ts';
 import { migrateToLatest, migrator } from '../../src/server/db/index.ts';
@@ -34,7 +34,11 @@ describeEachEngine('incident conversation', (database) => {
     });
     await addNote(db, { incidentId: incident.id, author, body: 'Nota: llamar el lunes' }, at(1));
     const body = 'Hola José:\nYa revisamos la impresora.\n<b>no es html</b>';
-    const { entry, mail } = await replyToVisitor(db, { incidentId: incident.id, author, body, brand }, at(2));
+    const { entry, mail } = await replyToCustomer(
+      db,
+      { incidentId: incident.id, author, body, brand },
+      at(2),
+    );
     expect(mail).toBe('queued');
     expect(entry).toMatchObject({ kind: 'reply', body, authorEmail: author.email, authorId: author.id });
 
@@ -62,7 +66,7 @@ describeEachEngine('incident conversation', (database) => {
     const { db } = database();
     const incident = await insertIncident(db, { email: 'no tengo correo' });
     expect(
-      (await replyToVisitor(db, { incidentId: incident.id, author, body: 'Le llamamos.', brand }, at(1)))
+      (await replyToCustomer(db, { incidentId: incident.id, author, body: 'Le llamamos.', brand }, at(1)))
         .mail,
     ).toBe('no-email');
     await addNote(db, { incidentId: incident.id, author, body: 'Cliente difícil' }, at(2));
@@ -78,7 +82,7 @@ describeEachEngine('incident conversation', (database) => {
       EntryTextError,
     );
     await expect(
-      replyToVisitor(db, { incidentId: incident.id, author, body: 'x'.repeat(ENTRY_MAX_LENGTH + 1), brand }),
+      replyToCustomer(db, { incidentId: incident.id, author, body: 'x'.repeat(ENTRY_MAX_LENGTH + 1), brand }),
     ).rejects.toThrow(/5\.000 caracteres/);
     await expect(addNote(db, { incidentId: incident.id + 99, author, body: 'hola' })).rejects.toThrow(
       IncidentNotFoundError,
@@ -103,7 +107,7 @@ describeEachEngine('incident conversation', (database) => {
       { id: opened.id, estado: 'En Proceso', actor: 'admin@vertice.example' },
       at(2),
     );
-    await replyToVisitor(db, { incidentId: opened.id, author, body: 'Ya casi', brand }, at(4));
+    await replyToCustomer(db, { incidentId: opened.id, author, body: 'Ya casi', brand }, at(4));
     const incident = await incidentByNumber(db, ' inc-20250102-2222 ');
     expect(incident?.id).toBe(opened.id);
     expect(await incidentByNumber(db, 'INC-20250102-9999')).toBeNull();
@@ -145,7 +149,7 @@ describeEachEngine('incident conversation', (database) => {
     expect(iso((await activity()).lastActivityAt)).toBe(at(5).toISOString());
     await setIncidentState(db, { id: incident.id, estado: 'En Proceso', actor: author.email }, at(9));
     expect(iso((await activity()).lastActivityAt)).toBe(at(9).toISOString());
-    await replyToVisitor(db, { incidentId: incident.id, author, body: 'Respuesta', brand }, at(12));
+    await replyToCustomer(db, { incidentId: incident.id, author, body: 'Respuesta', brand }, at(12));
     expect(iso((await activity()).lastActivityAt)).toBe(at(12).toISOString());
     expect(Boolean((await activity()).customerWaiting)).toBe(false);
   });

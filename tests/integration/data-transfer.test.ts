@@ -21,7 +21,7 @@ import { collectRecords, importData, toIsoTime, type ImportRefusal } from '../..
 import { isPostgres } from '../../src/server/db/engine.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { assignIncident } from '../../src/server/incidents/assignment.ts';
-import { addNote, answerFromVisitor, replyToVisitor } from '../../src/server/incidents/conversation.ts';
+import { addNote, answerFromCustomer, replyToCustomer } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
@@ -355,14 +355,14 @@ async function seedEverything(db: Db): Promise<{ token: string; numeroIncidencia
     { incidentId: incident.id, assigneeId: LUIS.id, actor: ANA, brand, staffEmails: [ANA.email, LUIS.email] },
     at(1),
   );
-  await replyToVisitor(
+  await replyToCustomer(
     db,
     { incidentId: incident.id, author: LUIS, body: 'Reinstale el controlador.', brand },
     at(2),
   );
   await addNote(db, { incidentId: incident.id, author: ANA, body: 'Tiene contrato de soporte.' }, at(3));
   await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: LUIS.email }, at(4));
-  await answerFromVisitor(
+  await answerFromCustomer(
     db,
     {
       token,

@@ -16,9 +16,9 @@ import {
   listAssignableStaff,
 } from '../../src/server/incidents/assignment.ts';
 import {
-  answerFromVisitor,
+  answerFromCustomer,
   FollowUpClosedError,
-  replyToVisitor,
+  replyToCustomer,
 } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
 import { sendStaffDigestIfDue } from '../../src/server/incidents/notices.ts';
@@ -39,7 +39,7 @@ const at = (ms: number) => new Date(T + ms);
 
 /** A token for the incident, as a reply mail carries it. */
 async function tokenFor(db: Db, incidentId: number, when: Date): Promise<string> {
-  await replyToVisitor(db, { incidentId, author: ANA, body: 'Hola', brand }, when);
+  await replyToCustomer(db, { incidentId, author: ANA, body: 'Hola', brand }, when);
   const mail = await db
     .selectFrom('mailOutbox')
     .select('textBody')
@@ -137,7 +137,7 @@ describeEachEngine('desk security (issue 24)', (database) => {
     );
     const token = await tokenFor(db, incident.id, at(2));
 
-    const stored = await answerFromVisitor(
+    const stored = await answerFromCustomer(
       db,
       { token, body: 'Mi clave es 1234', brand, staffInbox: STAFF_INBOX, staffEmails: STAFF_NOW },
       at(3),
@@ -146,7 +146,7 @@ describeEachEngine('desk security (issue 24)', (database) => {
     expect((await answerMails(db)).map((mail) => mail.toAddress)).toEqual([STAFF_INBOX]);
 
     // While he is staff, he gets it.
-    await answerFromVisitor(
+    await answerFromCustomer(
       db,
       { token, body: 'Otra cosa', brand, staffInbox: STAFF_INBOX, staffEmails: [ANA.email, LUIS.email] },
       at(4),
@@ -160,7 +160,7 @@ describeEachEngine('desk security (issue 24)', (database) => {
     const incident = await insertIncident(db, { numeroIncidencia: 'INC-20250303-2413', nombre: 'Pedro' });
     const token = await tokenFor(db, incident.id, at(0));
     const answer = (n: number, when: Date) =>
-      answerFromVisitor(
+      answerFromCustomer(
         db,
         { token, body: `Respuesta ${n}`, brand, staffInbox: STAFF_INBOX, staffEmails: STAFF_NOW },
         when,
@@ -221,7 +221,7 @@ describeEachEngine('desk security (issue 24)', (database) => {
     );
     const token = await tokenFor(db, incident.id, at(2 * DAY_MS));
     const answer = (when: Date) =>
-      answerFromVisitor(
+      answerFromCustomer(
         db,
         { token, body: 'Volvió a fallar', brand, staffInbox: STAFF_INBOX, staffEmails: STAFF_NOW },
         when,

@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { ANSWERED_BY_CUSTOMER, REOPENED_BY_CUSTOMER } from '../../src/domain/incidents.ts';
 import type { Db } from '../../src/server/db/index.ts';
 import { assignIncident } from '../../src/server/incidents/assignment.ts';
-import { incidentByNumber, replyToVisitor, staffTimeline } from '../../src/server/incidents/conversation.ts';
+import { incidentByNumber, replyToCustomer, staffTimeline } from '../../src/server/incidents/conversation.ts';
 import { listIncidents } from '../../src/server/incidents/search.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { inboundOriginal, originalGzip } from '../../src/server/channels/mail/original.ts';
@@ -170,7 +170,7 @@ describeEachEngine('inbound mail', (database) => {
   it('an HTML-only reply to a staff reply becomes text: no markup, no link targets, no quoted block', async () => {
     const { db } = database();
     const incident = await openIncident(db, 'luis.almonte@ferreteria.example');
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       {
         incidentId: incident.id,

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db/index.ts';
 import { createIncident } from '../../src/server/incidents/index.ts';
-import { incidentByNumber, replyToVisitor, staffTimeline } from '../../src/server/incidents/conversation.ts';
+import { incidentByNumber, replyToCustomer, staffTimeline } from '../../src/server/incidents/conversation.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { describeEachEngine, type TestDatabase } from '../support/db.ts';
 import { dovecotProblem } from '../support/dovecot.ts';
@@ -132,9 +132,9 @@ function reportSuite(database: () => TestDatabase, send: Send) {
       },
       { brand, staffInbox: STAFF_INBOX, now: later(70) },
     );
-    expect(again.visitorMail).toBe('complained');
+    expect(again.customerMail).toBe('complained');
     // …while a staff member's own reply goes (a person wrote it, and the staff were told).
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: incident.id, author: ana, body: 'Te escribimos solo para confirmar el arreglo.', brand },
       later(80),

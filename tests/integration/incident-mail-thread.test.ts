@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { createIncident } from '../../src/server/incidents/index.ts';
-import { replyToVisitor } from '../../src/server/incidents/conversation.ts';
+import { replyToCustomer } from '../../src/server/incidents/conversation.ts';
 import { setIncidentState } from '../../src/server/incidents/state.ts';
 import { startMailWorker } from '../../src/server/mail/outbox.ts';
 import { smtpTransport } from '../../src/server/mail/transports.ts';
@@ -44,7 +44,7 @@ describeEachEngine('threading of incident mails', (database) => {
       { id: created.id, estado: 'En Proceso', actor: author.email, notify: mailBrand },
       at(1),
     );
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: created.id, author, body: 'Ya lo revisamos.', brand: mailBrand },
       at(2),

@@ -44,7 +44,7 @@ describeEachEngine('mail caps and the staff digest', (database) => {
         { ...empty, problema: `Caso ${index}`, email },
         { ...options, now: new Date(now.getTime() + index * 60_000) },
       );
-      outcomes.push(created.visitorMail);
+      outcomes.push(created.customerMail);
     }
     expect(outcomes).toEqual(['queued', 'queued', 'queued', 'address-cap']);
     expect(await outbox(db, 'incident.confirmation')).toHaveLength(CONFIRMATIONS_PER_ADDRESS_PER_DAY);
@@ -55,7 +55,7 @@ describeEachEngine('mail caps and the staff digest', (database) => {
       { ...empty, email: 'ana@cliente.example' },
       { ...options, now: new Date('2025-06-02T00:00:01.000Z') },
     );
-    expect(tomorrow.visitorMail).toBe('queued');
+    expect(tomorrow.customerMail).toBe('queued');
   });
 
   it('stops every visitor mail at the daily cap, addresses together', async () => {
@@ -68,9 +68,9 @@ describeEachEngine('mail caps and the staff digest', (database) => {
           await createIncident(
             db,
             { ...empty, email: `v${index}@cliente.example` },
-            { ...options, visitorMailDailyCap: 2, now },
+            { ...options, customerMailDailyCap: 2, now },
           )
-        ).visitorMail,
+        ).customerMail,
       );
     }
     expect(outcomes).toEqual(['queued', 'queued', 'daily-cap']);

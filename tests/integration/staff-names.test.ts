@@ -17,7 +17,7 @@ import {
 } from '../../src/server/staff-names.ts';
 import { renameStaff } from '../../src/server/auth/settings.ts';
 import { assignIncident } from '../../src/server/incidents/assignment.ts';
-import { replyToVisitor } from '../../src/server/incidents/conversation.ts';
+import { replyToCustomer } from '../../src/server/incidents/conversation.ts';
 import { describeEachEngine } from '../support/db.ts';
 import { insertIncident, insertStaffAccount } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
@@ -90,7 +90,7 @@ describeEachEngine('staff names', (database) => {
       brand,
       staffEmails: STAFF,
     });
-    await replyToVisitor(db, {
+    await replyToCustomer(db, {
       incidentId: incident.id,
       author: { ...ANA, name: 'Ana Pérez' },
       body: 'Ya quedó instalada la impresora.',

@@ -13,10 +13,10 @@ import {
   listAssignableStaff,
 } from '../../src/server/incidents/assignment.ts';
 import {
-  answerFromVisitor,
+  answerFromCustomer,
   EntryTextError,
   incidentByNumber,
-  replyToVisitor,
+  replyToCustomer,
   staffTimeline,
 } from '../../src/server/incidents/conversation.ts';
 import { followUpByToken } from '../../src/server/incidents/follow-up.ts';
@@ -43,7 +43,7 @@ const iso = (value: unknown) =>
 /** A Better Auth user row, as `npm run admin -- create` leaves it. */
 /** A token for the incident, as its reply mail carries it. */
 async function tokenFor(db: Db, incidentId: number): Promise<string> {
-  await replyToVisitor(db, { incidentId, author: ANA, body: 'Hola', brand }, at(1));
+  await replyToCustomer(db, { incidentId, author: ANA, body: 'Hola', brand }, at(1));
   const mail = await db
     .selectFrom('mailOutbox')
     .select('textBody')
@@ -187,7 +187,7 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     await setIncidentState(db, { id: incident.id, estado: 'Resuelto', actor: ANA.email }, at(3));
 
     const body = `Sigue fallando ${SCRIPT}\nSegunda línea ${IMG}`;
-    const stored = await answerFromVisitor(
+    const stored = await answerFromCustomer(
       db,
       { token, body, brand, staffInbox: STAFF_INBOX, staffEmails: STAFF_EMAILS },
       at(7),
@@ -248,7 +248,7 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     const { db } = database();
     const incident = await insertIncident(db, { email: 'ana@cliente.example' });
     const token = await tokenFor(db, incident.id);
-    const stored = await answerFromVisitor(
+    const stored = await answerFromCustomer(
       db,
       { token, body: 'Gracias, funciona.', brand, staffInbox: STAFF_INBOX, staffEmails: STAFF_EMAILS },
       at(5),
@@ -272,7 +272,7 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
     expect(mail.textBody).not.toContain('reabierta');
 
     expect(
-      await answerFromVisitor(db, {
+      await answerFromCustomer(db, {
         token: 'A'.repeat(24),
         body: 'hola',
         brand,
@@ -281,7 +281,7 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       }),
     ).toBeNull();
     expect(
-      await answerFromVisitor(db, {
+      await answerFromCustomer(db, {
         token: 'corto',
         body: 'hola',
         brand,
@@ -290,7 +290,7 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       }),
     ).toBeNull();
     await expect(
-      answerFromVisitor(db, {
+      answerFromCustomer(db, {
         token,
         body: ' \n ',
         brand,
@@ -299,7 +299,7 @@ describeEachEngine('support desk: assignment and the visitor answer', (database)
       }),
     ).rejects.toThrow(EntryTextError);
     await expect(
-      answerFromVisitor(db, {
+      answerFromCustomer(db, {
         token,
         body: 'x'.repeat(5001),
         brand,

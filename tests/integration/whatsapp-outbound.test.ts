@@ -25,7 +25,7 @@ import {
   incidentByNumber,
   ratingLink,
   staffTimeline,
-  replyToVisitor,
+  replyToCustomer,
   setIncidentState,
 } from '../../src/server/incidents/index.ts';
 import { PDF } from '../support/attachments.ts';
@@ -154,7 +154,7 @@ describeEachEngine('WhatsApp outbound', (database) => {
     const { db } = database();
     const incident = await whatsappIncident(db, at(0));
     const { prepared } = await prepareFiles([{ filename: 'manual.pdf', data: PDF }]);
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: incident.id, author: ana, body: 'Te envío el manual.', brand, files: prepared },
       at(30),
@@ -187,7 +187,7 @@ describeEachEngine('WhatsApp outbound', (database) => {
   it('past the 24-hour window sends the approved template with the follow-up link instead of the text', async () => {
     const { db } = database();
     const incident = await whatsappIncident(db, at(0));
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: incident.id, author: ana, body: '¿Sigue el problema?', brand },
       at(25 * 60),
@@ -209,7 +209,11 @@ describeEachEngine('WhatsApp outbound', (database) => {
   it('when Meta refuses the text with 131047, sends the template and records it', async () => {
     const { db } = database();
     const incident = await whatsappIncident(db, at(0));
-    await replyToVisitor(db, { incidentId: incident.id, author: ana, body: 'Hola de nuevo.', brand }, at(60));
+    await replyToCustomer(
+      db,
+      { incidentId: incident.id, author: ana, body: 'Hola de nuevo.', brand },
+      at(60),
+    );
     standin.failNext(1, { status: 400, code: 131047, title: 'Re-engagement message' });
     await worker(db, { now: at(60) }).runOnce();
     const messages = standin.sentMessages();
@@ -236,7 +240,7 @@ describeEachEngine('WhatsApp outbound', (database) => {
   it("shows each attempt's state on the reply in the timeline: 'Enviando…' with its error, 'Enviado', then Meta's 'Leído' or failure", async () => {
     const { db } = database();
     const incident = await whatsappIncident(db, at(0));
-    await replyToVisitor(db, { incidentId: incident.id, author: ana, body: 'Mira esto.', brand }, at(10));
+    await replyToCustomer(db, { incidentId: incident.id, author: ana, body: 'Mira esto.', brand }, at(10));
     const delivery = async () => {
       const record = await incidentByNumber(db, incident.numeroIncidencia);
       const entry = (await staffTimeline(db, record!)).find((item) => item.kind === 'reply');
@@ -301,7 +305,7 @@ describeEachEngine('WhatsApp outbound', (database) => {
   it('retries through an outage of Meta with back-off and sends once it is back, nothing lost', async () => {
     const { db } = database();
     const incident = await whatsappIncident(db, at(0));
-    await replyToVisitor(db, { incidentId: incident.id, author: ana, body: 'Revisa ahora.', brand }, at(10));
+    await replyToCustomer(db, { incidentId: incident.id, author: ana, body: 'Revisa ahora.', brand }, at(10));
     const clock = { now: at(10) };
     const delivery = worker(db, clock);
     standin.setDown(true);
@@ -331,7 +335,7 @@ describeEachEngine('WhatsApp outbound', (database) => {
   it("fails a notice Meta refuses for good (131026) with the staff's words, and tries it no more", async () => {
     const { db } = database();
     const incident = await whatsappIncident(db, at(0));
-    await replyToVisitor(db, { incidentId: incident.id, author: ana, body: 'Hola.', brand }, at(5));
+    await replyToCustomer(db, { incidentId: incident.id, author: ana, body: 'Hola.', brand }, at(5));
     standin.failNext(1, { status: 400, code: 131026 });
     const clock = { now: at(5) };
     const delivery = worker(db, clock);
@@ -348,7 +352,7 @@ describeEachEngine('WhatsApp outbound', (database) => {
   it('a worker that dies holding a notice leaves it to its lease: another sends it once the lease is over, once', async () => {
     const { db } = database();
     const incident = await whatsappIncident(db, at(0));
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: incident.id, author: ana, body: 'Después del corte.', brand },
       at(10),
@@ -370,7 +374,7 @@ describeEachEngine('WhatsApp outbound', (database) => {
     const { db } = database();
     const incident = await whatsappIncident(db, at(0));
     const { prepared } = await prepareFiles([{ filename: 'manual.pdf', data: PDF }]);
-    await replyToVisitor(
+    await replyToCustomer(
       db,
       { incidentId: incident.id, author: ana, body: 'Con archivo.', brand, files: prepared },
       at(10),
@@ -393,7 +397,7 @@ describeEachEngine('WhatsApp outbound', (database) => {
     try {
       const incident = await whatsappIncident(db, at(0));
       for (let index = 0; index < 12; index++)
-        await replyToVisitor(
+        await replyToCustomer(
           db,
           { incidentId: incident.id, author: ana, body: `Respuesta ${index}`, brand },
           at(1),

@@ -33,7 +33,7 @@ import {
   addNote,
   AnswerNotFoundError,
   incidentByNumber,
-  replyToVisitor,
+  replyToCustomer,
   type ReplyMailOutcome,
 } from '../../server/incidents/index.ts';
 import { IncidentNotFoundError } from '../../server/incidents/index.ts';
@@ -95,7 +95,7 @@ async function changeState(
       estado: input.estado,
       actor: staff.email,
       notify: input.notificar ? mailBrand() : null,
-      visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
+      customerMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
       audit: staffActor(context, staff),
     });
     getLogger().info(
@@ -265,12 +265,12 @@ export const addEntry = staffForm(
     if (accion === 'nota') {
       await addNote(getDb(), { incidentId: incident.id, author, body: texto, audit: actor, files });
     } else {
-      const { mail } = await replyToVisitor(getDb(), {
+      const { mail } = await replyToCustomer(getDb(), {
         incidentId: incident.id,
         author,
         body: texto,
         brand: mailBrand(),
-        visitorMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
+        customerMailDailyCap: getConfig().VISITOR_MAIL_DAILY_CAP,
         audit: actor,
         files,
       });

@@ -1,12 +1,6 @@
 import { actions, isInputError, type ActionError } from 'astro:actions';
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import {
-  firstError,
-  FORM_EXPIRED_MESSAGE,
-  STARTED_FIELD,
-  validateForm,
-  type FieldErrors,
-} from '../../domain/forms/common';
+import { useEffect, useId, useRef, useState } from 'react';
+import { firstError, validateForm } from '../../domain/forms/common';
 import {
   EMPTY_PROBLEM_QUESTION,
   INCIDENT_MESSAGES,
@@ -17,7 +11,7 @@ import { HELP_SUGGESTIONS_TITLE } from '../../domain/help';
 import { ROUTES } from '../../routes';
 import { FILES_FIELD, isFilesMessage, pickedFilesProblem } from '../../domain/attachments';
 import IncidentForm from './IncidentForm';
-import { useFormStamp } from './useFormStamp';
+import { useActionForm } from './useActionForm';
 import { whatsappLink } from '../../lib/whatsapp';
 import { DoneIcon, LineIcon } from '../ui/LineIcon';
 
@@ -148,15 +142,53 @@ export default function SupportWidget({
   const dialogId = `soporte-dialogo-${baseId}`;
   const titleId = `${dialogId}-titulo`;
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const { value: stamp, ensure: ensureStamp, reset: resetStamp, whatsapp } = useFormStamp(startedAt);
-  const offerWhatsapp = whatsapp ?? whatsappChannel;
-  const sending = useRef(false);
-  const [pending, setPending] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors | undefined>();
   const [formError, setFormError] = useState<string | undefined>();
   const [detail, setDetail] = useState<string | undefined>();
   const [registered, setRegistered] = useState<string | null>(null);
   const help = useHelpSuggestions();
+  const { stamp, ensureStamp, whatsapp, pending, errors, onSubmit } = useActionForm({
+    startedAt,
+    validate: (data) => {
+      const fileProblem = pickedFilesProblem(data.getAll(FILES_FIELD).filter((item) => item instanceof File));
+      return (
+        validateForm(incidentFormSchema, data) ?? (fileProblem ? { [FILES_FIELD]: [fileProblem] } : undefined)
+      );
+    },
+    send: (data) => actions.incidents.create(data),
+    // A refusal of the handler (a file not allowed) names its fields too.
+    refusedFields: (error) =>
+      isInputError(error)
+        ? error.fields
+        : isFilesMessage(error.message)
+          ? { [FILES_FIELD]: [error.message] }
+          : undefined,
+    onInvalid: (invalid) => {
+      // Asked whether to send it without a description (issue 39 §8): a question, not a failure.
+      const onlyAsked =
+        Object.keys(invalid).length === 1 && firstError(invalid, 'problema') === EMPTY_PROBLEM_QUESTION;
+      setFormError(onlyAsked ? undefined : INCIDENT_MESSAGES.failure);
+      setDetail(onlyAsked ? undefined : 'Revisa los campos marcados.');
+    },
+    onSending: () => {
+      setFormError(undefined);
+      setDetail(undefined);
+    },
+    onRefused: (error) => {
+      setFormError(INCIDENT_MESSAGES.failure);
+      setDetail(failureDetail(error));
+    },
+    onSent: (data) => {
+      help.clear();
+      dialogRef.current?.close();
+      setRegistered(data.numeroIncidencia);
+    },
+    // The server could not be reached: the form stays open with every value.
+    onUnreachable: () => {
+      setFormError(INCIDENT_MESSAGES.failure);
+      setDetail('No pudimos comunicarnos con el servidor. Revisa tu conexión e intenta nuevamente.');
+    },
+  });
+  const offerWhatsapp = whatsapp ?? whatsappChannel;
 
   // The form's signed start time is asked for when the dialog opens. The first click opens it natively,
   // before this island hydrates (hydration starts on that same pointer event): ask when we find it open.
@@ -175,67 +207,6 @@ export default function SupportWidget({
     dialog.addEventListener('toggle', toTop);
     return () => dialog.removeEventListener('toggle', toTop);
   }, []);
-
-  const handleSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (sending.current) return;
-    const form = event.currentTarget;
-    const formData = new FormData(form);
-    const fileProblem = pickedFilesProblem(
-      formData.getAll(FILES_FIELD).filter((item) => item instanceof File),
-    );
-    const invalid =
-      validateForm(incidentFormSchema, formData) ??
-      (fileProblem ? { [FILES_FIELD]: [fileProblem] } : undefined);
-    if (invalid) {
-      setErrors(invalid);
-      // Asked whether to send it without a description (issue 39 §8): a question, not a failure.
-      const onlyAsked =
-        Object.keys(invalid).length === 1 && firstError(invalid, 'problema') === EMPTY_PROBLEM_QUESTION;
-      setFormError(onlyAsked ? undefined : INCIDENT_MESSAGES.failure);
-      setDetail(onlyAsked ? undefined : 'Revisa los campos marcados.');
-      return;
-    }
-    sending.current = true;
-    setPending(true);
-    setFormError(undefined);
-    setDetail(undefined);
-    try {
-      formData.set(STARTED_FIELD, await ensureStamp());
-      const { data, error } = await actions.incidents.create(formData);
-      if (error) {
-        // A refusal of the handler (a file not allowed) names its fields too.
-        setErrors(
-          isInputError(error)
-            ? error.fields
-            : isFilesMessage(error.message)
-              ? { [FILES_FIELD]: [error.message] }
-              : undefined,
-        );
-        setFormError(INCIDENT_MESSAGES.failure);
-        setDetail(failureDetail(error));
-        // The values stay; a new start time lets the next try through.
-        if (error.message === FORM_EXPIRED_MESSAGE) {
-          resetStamp();
-          void ensureStamp();
-        }
-        return;
-      }
-      form.reset();
-      help.clear();
-      resetStamp();
-      setErrors(undefined);
-      dialogRef.current?.close();
-      setRegistered(data.numeroIncidencia);
-    } catch {
-      // The server could not be reached: the form stays open with every value.
-      setFormError(INCIDENT_MESSAGES.failure);
-      setDetail('No pudimos comunicarnos con el servidor. Revisa tu conexión e intenta nuevamente.');
-    } finally {
-      sending.current = false;
-      setPending(false);
-    }
-  };
 
   return (
     <>
@@ -296,7 +267,7 @@ export default function SupportWidget({
             errors={errors}
             pending={pending}
             startedAt={stamp}
-            onSubmit={handleSubmit}
+            onSubmit={onSubmit}
             cancel={{ dialogId }}
             onProblemInput={help.typed}
             afterProblem={<HelpSuggestions items={help.suggestions} idPrefix={dialogId} />}

@@ -33,13 +33,16 @@ const inputFields = (error: ActionError) => (isInputError(error) ? error.fields 
 
 /**
  * The plumbing of an island's form posted to an Astro Action (the contact form, the incident
- * dialog): the signed start time (useFormStamp), one submission at a time, `pending` while it goes,
- * the browser's check first, each field's message from the check or the server's refusal, a new start
- * time after a refusal as expired, and the form emptied on success. What each outcome says stays with
- * the form (`onRefused`, `onSent`, `onUnreachable`); without JavaScript the same form posts itself.
+ * dialog with its files): the signed start time (useFormStamp, with its `whatsapp` answer), one
+ * submission at a time, `pending` while it goes, the browser's check first, each field's message from
+ * the check or the server's refusal, a new start time after a refusal as expired, and the form emptied
+ * on success. What each outcome says stays with the form (`onRefused`, `onSent`, `onUnreachable`);
+ * without JavaScript the same form posts itself, and its page reads the outcome with `formOutcomeOf`
+ * (src/actions/form.ts), as the pages of the forms that are never islands (the follow-up's answer, the
+ * rating, the look-up) do.
  */
 export function useActionForm<D>(options: ActionFormOptions<D>) {
-  const { value: stamp, ensure: ensureStamp, reset: resetStamp } = useFormStamp(options.startedAt);
+  const { value: stamp, ensure: ensureStamp, reset: resetStamp, whatsapp } = useFormStamp(options.startedAt);
   const sending = useRef(false);
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<FieldErrors | undefined>(options.initialErrors);
@@ -83,5 +86,5 @@ export function useActionForm<D>(options: ActionFormOptions<D>) {
     }
   };
 
-  return { stamp, ensureStamp, pending, errors, onSubmit };
+  return { stamp, ensureStamp, whatsapp, pending, errors, onSubmit };
 }

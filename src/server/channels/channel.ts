@@ -83,7 +83,7 @@ export interface InboundSettings {
   ownAddresses: readonly string[];
   /** `ADMIN_EMAILS` (default: the server's). */
   staffEmails?: readonly string[];
-  visitorMailDailyCap?: number;
+  customerMailDailyCap?: number;
 }
 
 /** What became of a message: the intake's decision, stored with it. */
@@ -135,7 +135,7 @@ export interface DeliveryContext {
   trx: Transaction<Database>;
   incident: Incident;
   brand: MailBrand;
-  visitorMailDailyCap?: number;
+  customerMailDailyCap?: number;
   now: Date;
 }
 

@@ -8,7 +8,7 @@
  * names a channel.
  */
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
+import type { Database, Incident } from '../db/index.ts';
 import { notifyAfterCommit } from '../db/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import type { CustomerNotice, NoticeOutcome } from './channel.ts';
@@ -22,25 +22,24 @@ export type { CustomerNotice, NoticeOutcome } from './channel.ts';
  */
 export const DELIVERY_CHANNEL = 'vertice_delivery';
 
-/** Records the notice and hands it to the incident's channel; what the channel did with it. */
+/**
+ * Records the notice and hands it to the incident's channel; what the channel did with it. `incident`
+ * is the row as the caller's change holds it (inserted, updated or read in this transaction): the
+ * notice costs no second read of it.
+ */
 export async function recordCustomerNotice(
   trx: Transaction<Database>,
-  incidentId: number,
+  incident: Incident,
   notice: CustomerNotice,
-  options: { brand: MailBrand; visitorMailDailyCap?: number; now: Date },
+  options: { brand: MailBrand; customerMailDailyCap?: number; now: Date },
 ): Promise<NoticeOutcome> {
-  const incident = await trx
-    .selectFrom('incidents')
-    .selectAll()
-    .where('id', '=', incidentId)
-    .executeTakeFirstOrThrow();
   const channel = channelOf(incident.channel);
   const { outcome, deferred, prepared } = await channel.deliver(notice, { trx, incident, ...options });
   const at = options.now.toISOString();
   await trx
     .insertInto('customerNotices')
     .values({
-      incidentId,
+      incidentId: incident.id,
       channel: channel.id,
       kind: notice.kind,
       payload: noticePayload(notice, deferred && outcome === 'queued' ? prepared : undefined),

@@ -159,7 +159,7 @@ function openIncident(
     {
       brand: settings.brand,
       staffInbox: settings.staffInbox,
-      visitorMailDailyCap: settings.visitorMailDailyCap,
+      customerMailDailyCap: settings.customerMailDailyCap,
       now,
       origen: channelOrigin(channel.id),
       channel: channel.id,
@@ -354,6 +354,6 @@ export function inboundSettings(config: Config = getConfig()): InboundSettings {
       .filter((address): address is string => Boolean(address))
       .map((address) => address.toLowerCase()),
     staffEmails: config.ADMIN_EMAILS,
-    visitorMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
+    customerMailDailyCap: config.VISITOR_MAIL_DAILY_CAP,
   };
 }

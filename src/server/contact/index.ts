@@ -11,9 +11,9 @@ import type { Db } from '../db/index.ts';
 import { contactMessageRow } from '../db/index.ts';
 import type { ContactMessage } from '../db/index.ts';
 import {
-  DEFAULT_VISITOR_MAIL_DAILY_CAP,
-  reserveVisitorMail,
-  type VisitorMailRefusal,
+  DEFAULT_CUSTOMER_MAIL_DAILY_CAP,
+  reserveCustomerMail,
+  type CustomerMailRefusal,
 } from '../incidents/index.ts';
 import { enqueueMail } from '../mail/index.ts';
 import { recordLiveEvent } from '../live/index.ts';
@@ -26,12 +26,12 @@ export interface SaveContactOptions {
   brand: MailBrand;
   staffInbox: string;
   /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
-  visitorMailDailyCap?: number;
+  customerMailDailyCap?: number;
   now?: Date;
 }
 
 /** What became of the confirmation to the person who wrote: queued, no address to send it to, or a cap reached. */
-export type ContactConfirmationOutcome = 'queued' | 'no-email' | VisitorMailRefusal;
+export type ContactConfirmationOutcome = 'queued' | 'no-email' | CustomerMailRefusal;
 
 export async function saveContactMessage(
   db: Db,
@@ -60,10 +60,10 @@ export async function saveContactMessage(
     let confirmation: ContactConfirmationOutcome = 'no-email';
     if (looksLikeEmail(email)) {
       confirmation =
-        (await reserveVisitorMail(trx, {
+        (await reserveCustomerMail(trx, {
           kind: 'confirmation',
           address: email,
-          dailyCap: options.visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP,
+          dailyCap: options.customerMailDailyCap ?? DEFAULT_CUSTOMER_MAIL_DAILY_CAP,
           now,
         })) ?? 'queued';
       if (confirmation === 'queued') {

@@ -6,8 +6,8 @@
  *
  * Only current staff can be assigned: an account whose e-mail left `ADMIN_EMAILS` keeps its row in
  * Better Auth's `user` table (and the incidents already assigned to it), but is not offered, cannot be
- * chosen, and its incidents say so ({@link assigneeOf}); visitors' answers on them go to the staff
- * inbox (conversation.ts).
+ * chosen, and its incidents say so ({@link assigneeOf}); customers' answers on them go to the staff
+ * inbox ({@link currentAssignee}).
  */
 import { getConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
@@ -76,6 +76,26 @@ export async function assigneeOf(
     .executeTakeFirst();
   if (!account) return { kind: 'deleted' };
   return { kind: isCurrentStaff(account.email, staffEmails) ? 'staff' : 'no-access', account };
+}
+
+/**
+ * Who hears of an incident's news (a customer's answer, a complaint about our mail): its assignee while
+ * their e-mail is on `ADMIN_EMAILS` (default: the server's); undefined when nobody is assigned, the
+ * account is gone or no longer staff, and the caller then writes to the staff inbox.
+ */
+export async function currentAssignee(
+  db: Db,
+  assignedTo: string | null,
+  staffEmails: readonly string[] = currentStaff(),
+): Promise<{ email: string } | undefined> {
+  if (!assignedTo) return undefined;
+  const account = await db
+    .withoutPlugins()
+    .selectFrom('user')
+    .select('email')
+    .where('id', '=', assignedTo)
+    .executeTakeFirst();
+  return account && isCurrentStaff(account.email, staffEmails) ? account : undefined;
 }
 
 /** How an account is named in the dropdown and the header: 'Name · e-mail', or the e-mail alone. */

@@ -1,9 +1,9 @@
 /**
  * Each incident as a conversation (issue 11): the one writer of `incident_entries` (staff replies,
- * internal notes and the visitor's answers from the follow-up page) and the readers of the timeline, for the staff
- * incident page (everything) and the visitor's follow-up page (states and replies, never notes).
+ * internal notes and the customer's answers from the follow-up page) and the readers of the timeline, for the staff
+ * incident page (everything) and the customer's follow-up page (states and replies, never notes).
  *
- * A reply is stored and its mail to the visitor queued in one transaction, with a fresh follow-up
+ * A reply is stored and its mail to the customer queued in one transaction, with a fresh follow-up
  * token (follow-up.ts); with no usable e-mail, or past the visitor-mail cap, the reply is still stored
  * (and shown on the follow-up page) and the caller is told why no mail went out.
  */
@@ -29,11 +29,10 @@ import { enqueueMail } from '../mail/index.ts';
 import { incidentAnswerMail } from '../mail/index.ts';
 import { noticeCustomer, replyDeliveries } from './customer-notices.ts';
 import type { MailBrand } from '../mail/index.ts';
-import { getConfig } from '../config.ts';
 import { reserveHit } from '../limits/index.ts';
 import { incidentRatings } from './rating.ts';
 import { touchIncident } from './activity.ts';
-import { isCurrentStaff, loadAssignments } from './assignment.ts';
+import { currentAssignee, loadAssignments } from './assignment.ts';
 import { loadPriorityChanges } from './priority.ts';
 import { incidentIdByToken, lastResolvedAt, takesAnswers } from './follow-up.ts';
 import { withHistory } from './history.ts';
@@ -59,7 +58,7 @@ export class FollowUpClosedError extends Error {
   override name = 'FollowUpClosedError';
 }
 
-/** Notices of the visitor's answers per incident per hour; past them the answers wait for the staff digest. */
+/** Notices of the customer's answers per incident per hour; past them the answers wait for the staff digest. */
 export const ANSWER_NOTICES_PER_HOUR = 10;
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -256,7 +255,7 @@ function checkText(body: string): void {
 
 /**
  * The one insert into `incident_entries`: the entry, and the incident's activity columns kept in the
- * same transaction (activity.ts). `author` is null for the visitor's answers.
+ * same transaction (activity.ts). `author` is null for the customer's answers.
  */
 async function appendEntry(
   trx: Transaction<Database>,
@@ -294,7 +293,7 @@ async function appendEntry(
   return entry;
 }
 
-/** Stores an internal note: never mailed, never shown to the visitor. */
+/** Stores an internal note: never mailed, never shown to the customer. */
 export async function addNote(
   db: Db,
   input: {
@@ -328,18 +327,18 @@ export async function addNote(
 }
 
 /**
- * Stores a reply to the visitor and, in the same transaction, queues its mail (subject 'Respuesta a tu
+ * Stores a reply to the customer and, in the same transaction, queues its mail (subject 'Respuesta a tu
  * incidencia {numero}', the text and the follow-up link with a fresh token) when the incident's e-mail
  * looks like an address and the day's visitor-mail cap allows it.
  */
-export async function replyToVisitor(
+export async function replyToCustomer(
   db: Db,
   input: {
     incidentId: number;
     author: EntryAuthor;
     body: string;
     brand: MailBrand;
-    visitorMailDailyCap?: number;
+    customerMailDailyCap?: number;
     audit?: AuditActor;
     /** Files of the reply: stored with it and sent to the customer as the mail's attachments. */
     files?: readonly PreparedFile[];
@@ -348,9 +347,10 @@ export async function replyToVisitor(
 ): Promise<{ entry: IncidentEntry; mail: ReplyMailOutcome }> {
   checkText(input.body);
   const result = await db.transaction().execute(async (trx) => {
+    // The whole row: its channel is handed it for the reply's notice.
     const incident = await trx
       .selectFrom('incidents')
-      .select(['id', 'numeroIncidencia', 'email'])
+      .selectAll()
       .where('id', '=', input.incidentId)
       .executeTakeFirst();
     if (!incident) throw new IncidentNotFoundError(`No existe la incidencia ${input.incidentId}`);
@@ -360,9 +360,9 @@ export async function replyToVisitor(
     // Sent by the incident's channel with its files (src/server/channels/delivery.ts), within the day's cap.
     const outcome = await noticeCustomer(
       trx,
-      incident.id,
+      incident,
       { kind: 'reply', entryId: entry.id, body: input.body, authorName: input.author.name ?? '' },
-      { brand: input.brand, visitorMailDailyCap: input.visitorMailDailyCap, now },
+      { brand: input.brand, customerMailDailyCap: input.customerMailDailyCap, now },
     );
     const mail: ReplyMailOutcome =
       outcome === 'queued' ? 'queued' : outcome === 'no-address' ? 'no-email' : 'daily-cap';
@@ -432,7 +432,7 @@ export async function acceptUnverifiedAnswer(
 }
 
 /**
- * Where the visitor's answer notice went: the assignee; the staff inbox when nobody (or an account no
+ * Where the customer's answer notice went: the assignee; the staff inbox when nobody (or an account no
  * longer on ADMIN_EMAILS) is assigned; or nowhere yet, past {@link ANSWER_NOTICES_PER_HOUR} for the
  * incident: the next staff digest lists the incident (notices.ts); 'nobody' for an unverified mail on
  * an unassigned incident ({@link recordCustomerAnswer}).
@@ -440,7 +440,7 @@ export async function acceptUnverifiedAnswer(
 export type AnswerNotice = 'assignee' | 'staff-inbox' | 'digest' | 'nobody';
 
 /**
- * Stores the visitor's answer, sent from the follow-up page opened with `token`, and in the same
+ * Stores the customer's answer, sent from the follow-up page opened with `token`, and in the same
  * transaction: sets a 'Resuelto' incident back to 'En Proceso' (history actor "reabierta por el
  * cliente"), marks the incident as waiting for staff, and queues the notice with the answer to the
  * assignee, or to the staff inbox when nobody is assigned or the assignee is no longer staff. Past
@@ -448,7 +448,7 @@ export type AnswerNotice = 'assignee' | 'staff-inbox' | 'digest' | 'nobody';
  * incident held for the staff digest instead of a mail. Null when the token opens no incident;
  * {@link FollowUpClosedError} when the incident was resolved too long ago (follow-up.ts).
  */
-export async function answerFromVisitor(
+export async function answerFromCustomer(
   db: Db,
   input: {
     token: string;
@@ -480,7 +480,7 @@ export interface CustomerAnswer {
 
 /**
  * The customer's answer, by whatever channel it came (the follow-up page, a mail: src/server/channels),
- * in the caller's transaction: see {@link answerFromVisitor}. With `unverified` (a mail matched only by
+ * in the caller's transaction: see {@link answerFromCustomer}. With `unverified` (a mail matched only by
  * the number in its subject and its From header, which anyone can write) it joins the timeline marked
  * 'Remitente sin verificar', changes no state nor the 'Respuesta del cliente' mark, and only the
  * assignee is told ('nobody' when there is none). {@link FollowUpClosedError} when the incident was
@@ -554,17 +554,8 @@ export async function recordCustomerAnswer(
     await holdNotice(trx, incident.id);
     return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'digest' };
   }
-  const staffEmails = input.staffEmails ?? getConfig().ADMIN_EMAILS;
-  const account = incident.assignedTo
-    ? await trx
-        .withoutPlugins()
-        .selectFrom('user')
-        .select('email')
-        .where('id', '=', incident.assignedTo)
-        .executeTakeFirst()
-    : undefined;
-  // An account removed from ADMIN_EMAILS no longer reads the visitors' words: the inbox does.
-  const assignee = account && isCurrentStaff(account.email, staffEmails) ? account : undefined;
+  // An account removed from ADMIN_EMAILS no longer reads the customers' words: the inbox does.
+  const assignee = await currentAssignee(trx, incident.assignedTo, input.staffEmails);
   if (unverified && !assignee)
     return { entry, numeroIncidencia: incident.numeroIncidencia, reopened, notified: 'nobody' };
   const to = assignee?.email ?? input.staffInbox;

@@ -7,20 +7,23 @@
 import type { Transaction } from 'kysely';
 import type { NoticeDelivery } from '../../domain/channels.ts';
 import type { CustomerNotice, NoticeOutcome } from '../channels/index.ts';
-import type { Database, Db } from '../db/index.ts';
+import type { Database, Db, Incident } from '../db/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 
 let channels: typeof import('../channels/index.ts') | undefined;
 const theChannels = async () => (channels ??= await import('../channels/index.ts'));
 
-/** Records the notice in the change's transaction and hands it to the incident's channel. */
+/**
+ * Records the notice in the change's transaction and hands it to the incident's channel; `incident` is
+ * its row as the change holds it.
+ */
 export async function noticeCustomer(
   trx: Transaction<Database>,
-  incidentId: number,
+  incident: Incident,
   notice: CustomerNotice,
-  options: { brand: MailBrand; visitorMailDailyCap?: number; now: Date },
+  options: { brand: MailBrand; customerMailDailyCap?: number; now: Date },
 ): Promise<NoticeOutcome> {
-  return (await theChannels()).recordCustomerNotice(trx, incidentId, notice, options);
+  return (await theChannels()).recordCustomerNotice(trx, incident, notice, options);
 }
 
 /** What became of each staff reply its channel sends itself (WhatsApp), by the reply's entry id. */

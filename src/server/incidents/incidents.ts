@@ -16,7 +16,7 @@ import {
   type IncidentRecord,
 } from '../../domain/incidents.ts';
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
+import type { Database, Incident } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
 import { incidentRow } from '../db/index.ts';
 import { enqueueMail } from '../mail/index.ts';
@@ -28,7 +28,7 @@ import { IncidentNumbersExhaustedError } from './errors.ts';
 import type { NoticeOutcome } from '../channels/index.ts';
 import { noticeCustomer } from './customer-notices.ts';
 import { loadHistories } from './history.ts';
-import { holdNotice, noticeNow, type VisitorMailRefusal } from './notices.ts';
+import { holdNotice, noticeNow, type CustomerMailRefusal } from './notices.ts';
 import { FORM_ORIGIN, MAIL_CHANNEL, type ChannelId } from '../../domain/channels.ts';
 
 /** Random part of the number: 1000 to 9999 (spec §9), so 9,000 numbers per UTC day. */
@@ -41,10 +41,10 @@ const RANDOM_TRIES = 25;
  * What became of the visitor's confirmation: queued, no address to send it to, a cap reached, or
  * `complained`: the address reported our mail as spam.
  */
-export type VisitorMailOutcome = 'queued' | 'no-email' | 'complained' | VisitorMailRefusal;
+export type CustomerMailOutcome = 'queued' | 'no-email' | 'complained' | CustomerMailRefusal;
 
 export type CreatedIncident = Pick<IncidentRecord, 'id' | 'numeroIncidencia' | 'estado' | 'fecha'> & {
-  visitorMail: VisitorMailOutcome;
+  customerMail: CustomerMailOutcome;
   /** The staff inbox's notice: queued now, or held for the next digest (a flood). */
   staffNotice: 'queued' | 'held';
 };
@@ -53,7 +53,7 @@ export interface CreateIncidentOptions {
   brand: MailBrand;
   staffInbox: string;
   /** `VISITOR_MAIL_DAILY_CAP` (0: no cap). */
-  visitorMailDailyCap?: number;
+  customerMailDailyCap?: number;
   now?: Date;
   /** A channel's origin ('Correo', src/domain/channels.ts): a channel's message opened it (src/server/channels); default 'Formulario'. */
   origen?: IncidentOrigin;
@@ -68,7 +68,7 @@ export interface CreateIncidentOptions {
 }
 
 /** A notice's outcome as the desk's callers name it ('no-email': nothing to send it to). */
-const visitorMailOutcome = (outcome: NoticeOutcome): VisitorMailOutcome =>
+const customerMailOutcome = (outcome: NoticeOutcome): CustomerMailOutcome =>
   outcome === 'no-address' ? 'no-email' : outcome;
 
 /**
@@ -115,11 +115,12 @@ export async function insertNewIncident(
       })
       // A taken number inserts nothing (no error, so the transaction stays usable on PostgreSQL).
       .onConflict((oc) => oc.column('numeroIncidencia').doNothing())
-      .returning('id')
+      // The whole row: the confirmation's channel is handed it.
+      .returningAll()
       .executeTakeFirst();
 
   let numeroIncidencia = '';
-  let row: { id: number } | undefined;
+  let row: Incident | undefined;
   for (let attempt = 0; attempt < RANDOM_TRIES && !row; attempt += 1) {
     numeroIncidencia = incidentNumber(day, randomInt(SUFFIX_MIN, SUFFIX_MAX + 1));
     row = await insert(numeroIncidencia);
@@ -158,14 +159,14 @@ export async function insertNewIncident(
 
   const mailData = { numeroIncidencia, ...fields, estado: INITIAL_STATE, fecha };
   // The e-mail field is free text (spec §5): the staff notice names it only when it looks like one.
-  const visitorEmail = looksLikeEmail(fields.email) ? fields.email.trim() : null;
+  const customerEmail = looksLikeEmail(fields.email) ? fields.email.trim() : null;
   // The confirmation goes back by the incident's channel (src/server/channels/delivery.ts).
-  const visitorMail = visitorMailOutcome(
+  const customerMail = customerMailOutcome(
     await noticeCustomer(
       trx,
-      row.id,
+      row,
       { kind: 'confirmation', inReplyTo: options.inReplyTo ?? null },
-      { brand: options.brand, visitorMailDailyCap: options.visitorMailDailyCap, now },
+      { brand: options.brand, customerMailDailyCap: options.customerMailDailyCap, now },
     ),
   );
   const staffNotice: CreatedIncident['staffNotice'] = (await noticeNow(trx, now)) ? 'queued' : 'held';
@@ -174,7 +175,7 @@ export async function insertNewIncident(
       trx,
       {
         kind: 'incident.staff-notice',
-        ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, visitorEmail),
+        ...incidentStaffNoticeMail(options.brand, options.staffInbox, mailData, customerEmail),
       },
       now,
     );
@@ -182,7 +183,7 @@ export async function insertNewIncident(
     await holdNotice(trx, row.id);
   }
   await recordLiveEvent(trx, { kind: 'incident.created', incidentId: row.id, numero: numeroIncidencia }, now);
-  return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha, visitorMail, staffNotice };
+  return { id: row.id, numeroIncidencia, estado: INITIAL_STATE, fecha, customerMail, staffNotice };
 }
 
 /**

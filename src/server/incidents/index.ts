@@ -8,6 +8,7 @@ export {
   AssigneeNotFoundError,
   assignIncident,
   assigneeOf,
+  currentAssignee,
   isCurrentStaff,
   listAssignableStaff,
   staffLabel,
@@ -28,10 +29,10 @@ export {
   FollowUpClosedError,
   acceptUnverifiedAnswer,
   addNote,
-  answerFromVisitor,
+  answerFromCustomer,
   incidentByNumber,
   recordCustomerAnswer,
-  replyToVisitor,
+  replyToCustomer,
   staffTimeline,
   type ReplyMailOutcome,
 } from './conversation.ts';
@@ -61,10 +62,10 @@ export {
 } from './transfer.ts';
 export { hashLinkToken, isLinkToken, newLinkToken } from './link-token.ts';
 export {
-  DEFAULT_VISITOR_MAIL_DAILY_CAP,
-  reserveVisitorMail,
+  DEFAULT_CUSTOMER_MAIL_DAILY_CAP,
+  reserveCustomerMail,
   sendStaffDigestIfDue,
-  type VisitorMailRefusal,
+  type CustomerMailRefusal,
 } from './notices.ts';
 export { setIncidentPriority } from './priority.ts';
 export { incidentQueryString, parseIncidentQuery, type IncidentFilters } from './query.ts';

@@ -21,7 +21,7 @@ import type { MailBrand } from '../mail/index.ts';
 
 export const CONFIRMATIONS_PER_ADDRESS_PER_DAY = 3;
 /** `VISITOR_MAIL_DAILY_CAP`'s default. */
-export const DEFAULT_VISITOR_MAIL_DAILY_CAP = 500;
+export const DEFAULT_CUSTOMER_MAIL_DAILY_CAP = 500;
 export const FLOOD_INCIDENTS_PER_HOUR = 10;
 export const NOTICES_PER_HOUR = 10;
 export const STAFF_INBOX_KINDS = ['incident.staff-notice', 'incident.staff-digest'] as const;
@@ -29,16 +29,16 @@ const HOUR_MS = 60 * 60 * 1000;
 /** Longer than any UTC day has left: the day is in the key, so the count never restarts within it. */
 const DAY_KEY_WINDOW_MS = 2 * 24 * HOUR_MS;
 
-export type VisitorMailRefusal = 'address-cap' | 'daily-cap';
+export type CustomerMailRefusal = 'address-cap' | 'daily-cap';
 
 /**
- * Reserves one visitor mail under the caps, in the transaction that queues it (a rolled-back incident
+ * Reserves one customer mail under the caps, in the transaction that queues it (a rolled-back incident
  * uses no allowance). Null when it may be sent; otherwise which cap was reached.
  */
-export async function reserveVisitorMail(
+export async function reserveCustomerMail(
   trx: Kysely<Database>,
   input: { kind: 'confirmation' | 'state'; address: string; dailyCap: number; now: Date },
-): Promise<VisitorMailRefusal | null> {
+): Promise<CustomerMailRefusal | null> {
   const day = utcDay(input.now);
   const at = input.now.getTime();
   if (input.kind === 'confirmation') {

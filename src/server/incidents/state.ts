@@ -31,7 +31,7 @@ export async function setIncidentState(
     estado: IncidentState;
     actor: string;
     notify?: MailBrand | null;
-    visitorMailDailyCap?: number;
+    customerMailDailyCap?: number;
     /** Who changed it and from where: an audit event is recorded in the same transaction. */
     audit?: AuditActor;
   },
@@ -80,9 +80,9 @@ export async function setIncidentState(
       // an address that reported our mail as spam, or past the day's cap.
       const outcome = await noticeCustomer(
         trx,
-        updated.id,
+        updated,
         { kind: 'state', estado: updated.estado, fecha, wasResolved: before?.estado === 'Resuelto' },
-        { brand: input.notify, visitorMailDailyCap: input.visitorMailDailyCap, now },
+        { brand: input.notify, customerMailDailyCap: input.customerMailDailyCap, now },
       );
       result =
         outcome === 'queued'

@@ -55,7 +55,7 @@ export function incidentStaffNoticeMail(
   brand: MailBrand,
   staffInbox: string,
   incident: IncidentMailData,
-  visitorEmail: string | null,
+  customerEmail: string | null,
 ): MailMessage {
   return automatic(
     renderMail(
@@ -77,7 +77,7 @@ export function incidentStaffNoticeMail(
         quote: { label: 'Problema', text: incident.problema },
         action: { label: 'Abrir la incidencia', href: incidentUrl(brand, incident.numeroIncidencia) },
       },
-      visitorEmail,
+      customerEmail,
     ),
   );
 }

@@ -6,6 +6,7 @@
  * account-mails.ts (a test reads them all: tests/unit/mail-words.test.ts).
  */
 import { TIME_ZONE } from '../../domain/dates.ts';
+import { escapeHtml } from '../../domain/html.ts';
 import type { MailMessage } from './types.ts';
 
 export interface MailBrand {
@@ -28,15 +29,6 @@ const TEAL = '#0d9488';
 const INK = '#0f172a';
 const MUTED = '#475569';
 const LINE = '#e2e8f0';
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 /** Times are stored in UTC and shown in the Dominican Republic's time. */
 // Building an Intl formatter costs about a millisecond; one serves every mail.

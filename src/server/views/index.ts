@@ -41,6 +41,6 @@ export {
   staffAttachmentResponse,
   staffHomeView,
 } from './staff.ts';
-export { followUpView, ratingView, visitorAttachmentResponse } from './support.ts';
+export { followUpView, ratingView, customerAttachmentResponse } from './support.ts';
 
 export { publicHoursView } from './site-content.ts';

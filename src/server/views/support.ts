@@ -36,7 +36,7 @@ export async function ratingView(
  * another incident): the response to send, 404 in Spanish otherwise. Not limited per network like the
  * page: the token is 144 random bits, and a page with five thumbnails would spend the allowance.
  */
-export async function visitorAttachmentResponse(
+export async function customerAttachmentResponse(
   idParam: string | undefined,
   token: string,
   thumb: boolean,

@@ -18,9 +18,8 @@ import type { Transaction } from 'kysely';
 import { MAIL_CHANNEL } from '../../../domain/channels.ts';
 import { SUBJECT_MATCHES_PER_SENDER_PER_DAY } from '../../../domain/inbound.ts';
 import type { Database } from '../../db/index.ts';
-import { getConfig } from '../../config.ts';
 import { touchIncident } from '../../incidents/index.ts';
-import { isCurrentStaff } from '../../incidents/index.ts';
+import { currentAssignee } from '../../incidents/index.ts';
 import { reserveAlignedHit } from '../../limits/index.ts';
 import { incidentComplaintMail } from '../../mail/index.ts';
 import { enqueueMail } from '../../mail/index.ts';
@@ -172,16 +171,8 @@ async function actOnReport(
     { address: incident.email, incidentId: mail.incidentId, inboundMessageId: inboundId },
     now,
   );
-  const account = incident.assignedTo
-    ? await trx
-        .withoutPlugins()
-        .selectFrom('user')
-        .select('email')
-        .where('id', '=', incident.assignedTo)
-        .executeTakeFirst()
-    : undefined;
-  const staffEmails = settings.staffEmails ?? getConfig().ADMIN_EMAILS;
-  const to = account && isCurrentStaff(account.email, staffEmails) ? account.email : settings.staffInbox;
+  const to =
+    (await currentAssignee(trx, incident.assignedTo, settings.staffEmails))?.email ?? settings.staffInbox;
   await enqueueMail(
     trx,
     {

@@ -37,7 +37,7 @@ function stateMeaning(brand: MailBrand, state: IncidentState): string {
  * The closing lines of every mail to the visitor after the confirmation. Its Reply-To always reaches
  * someone (the incident's address, else the staff inbox: src/server/channels/mail/threading.ts).
  */
-function visitorOutro(brand: MailBrand): string[] {
+function customerOutro(brand: MailBrand): string[] {
   return [
     `¿Dudas? Responde a este correo o llámanos al ${brand.phone}.`,
     `El equipo de soporte de ${brand.companyName}`,
@@ -116,7 +116,7 @@ export function incidentStateMail(
           },
         }
       : {}),
-    outro: visitorOutro(brand),
+    outro: customerOutro(brand),
   });
   return { ...mail, headers: autoSubmitted('auto-generated') };
 }
@@ -160,7 +160,7 @@ export function incidentReplyMail(
     ],
     quote: { label: 'Respuesta', text: reply },
     ...(links ? {} : { action: { label: 'Ver la conversación', href: followUpUrl(brand, followUpToken) } }),
-    outro: visitorOutro(brand),
+    outro: customerOutro(brand),
   });
 }
 

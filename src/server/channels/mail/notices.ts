@@ -10,7 +10,7 @@ import { MAIL_ORIGIN } from '../../../domain/channels.ts';
 import { looksLikeEmail } from '../../../domain/email.ts';
 import { mailAttachmentsOfEntry } from '../../attachments/index.ts';
 import { issueFollowUpToken } from '../../incidents/index.ts';
-import { DEFAULT_VISITOR_MAIL_DAILY_CAP, reserveVisitorMail } from '../../incidents/index.ts';
+import { DEFAULT_CUSTOMER_MAIL_DAILY_CAP, reserveCustomerMail } from '../../incidents/index.ts';
 import { issueRatingToken } from '../../incidents/index.ts';
 import { enqueueMail } from '../../mail/index.ts';
 import type { CustomerNotice, DeliveryContext, NoticeOutcome } from '../channel.ts';
@@ -20,16 +20,16 @@ import { threadIncidentMail } from './threading.ts';
 
 export async function deliverMailNotice(
   notice: CustomerNotice,
-  { trx, incident, brand, visitorMailDailyCap, now }: DeliveryContext,
+  { trx, incident, brand, customerMailDailyCap, now }: DeliveryContext,
 ): Promise<{ outcome: NoticeOutcome }> {
   // The e-mail field is free text (spec §5): mail goes only to what looks like an address.
   if (!looksLikeEmail(incident.email)) return { outcome: 'no-address' };
-  const dailyCap = visitorMailDailyCap ?? DEFAULT_VISITOR_MAIL_DAILY_CAP;
+  const dailyCap = customerMailDailyCap ?? DEFAULT_CUSTOMER_MAIL_DAILY_CAP;
   switch (notice.kind) {
     case 'confirmation': {
       const address = incident.email.trim();
       if (await hasComplained(trx, address)) return { outcome: 'complained' };
-      const refusal = await reserveVisitorMail(trx, { kind: 'confirmation', address, dailyCap, now });
+      const refusal = await reserveCustomerMail(trx, { kind: 'confirmation', address, dailyCap, now });
       if (refusal) return { outcome: refusal };
       const token = await issueFollowUpToken(trx, incident.id, now);
       const mail = {
@@ -45,7 +45,7 @@ export async function deliverMailNotice(
     }
     case 'state': {
       if (await hasComplained(trx, incident.email)) return { outcome: 'complained' };
-      const refusal = await reserveVisitorMail(trx, {
+      const refusal = await reserveCustomerMail(trx, {
         kind: 'state',
         address: incident.email,
         dailyCap,
@@ -66,7 +66,7 @@ export async function deliverMailNotice(
       return { outcome: 'queued' };
     }
     case 'reply': {
-      const refusal = await reserveVisitorMail(trx, {
+      const refusal = await reserveCustomerMail(trx, {
         kind: 'state',
         address: incident.email,
         dailyCap,

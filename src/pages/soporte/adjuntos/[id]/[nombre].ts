@@ -4,12 +4,12 @@
  * `?miniatura=1`: an image's thumbnail.
  */
 import type { APIRoute } from 'astro';
-import { visitorAttachmentResponse } from '../../../../server/views/index.ts';
+import { customerAttachmentResponse } from '../../../../server/views/index.ts';
 
 export const prerender = false;
 
 export const GET: APIRoute = ({ params, url }) =>
-  visitorAttachmentResponse(
+  customerAttachmentResponse(
     params.id,
     url.searchParams.get('token') ?? '',
     url.searchParams.has('miniatura'),
