@@ -42,6 +42,7 @@ export {
   streamLimited,
   type WebhookAnswer,
 } from './mail/webhook.ts';
+export { blockSender, blockedSenders, senderBlock, unblockSender, type BlockedSender } from './blocked.ts';
 export { discardRefused, openIncidentFromRefused, refusedMessages } from './refused.ts';
 export { mailboxPollStatus, receivedToday } from './status.ts';
 export { whatsappChannel, whatsappMessage } from './whatsapp/channel.ts';

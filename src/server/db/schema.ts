@@ -114,6 +114,16 @@ export interface WhatsappMediaTable {
   createdAt: string;
 }
 
+/** A sender staff blocked on a channel (migration 0044): its messages are stored refused and act on nothing. */
+export interface BlockedSendersTable {
+  id: Generated<number>;
+  channel: string;
+  /** As the channel stores a sender: a mail address in lower case, a WhatsApp number's digits. */
+  address: string;
+  blockedBy: string;
+  blockedAt: string;
+}
+
 /** Settings of the desk kept in the database (migration 0031): a JSON value per key. */
 export interface DeskSettingsTable {
   key: string;
@@ -753,6 +763,7 @@ export interface Database {
   incidentAttachments: IncidentAttachmentsTable;
   inboundPolls: InboundPollsTable;
   whatsappMedia: WhatsappMediaTable;
+  blockedSenders: BlockedSendersTable;
   savedReplies: SavedRepliesTable;
   deskSettings: DeskSettingsTable;
   incidentClockAlerts: IncidentClockAlertsTable;

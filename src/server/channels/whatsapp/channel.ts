@@ -16,8 +16,8 @@
  *   the wa_id as the incident's address on the channel;
  * - `deliver`: the notices wait in `customer_notices` for the delivery worker (outbound.ts).
  *
- * No block list of numbers exists in the desk (mail has none either); the per-sender limit of new
- * incidents (intake.ts) applies to a number as to an address.
+ * A number staff blocked is refused by the intake before this channel is asked (../blocked.ts); the
+ * per-sender limit of new incidents (intake.ts) applies to a number as to an address.
  */
 import { sql } from 'kysely';
 import { WHATSAPP_CHANNEL } from '../../../domain/channels.ts';
