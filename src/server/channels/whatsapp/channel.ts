@@ -81,8 +81,12 @@ function messageText(message: WhatsAppMessage): string {
   return message.forwarded ? `(Reenviado) ${text}` : text;
 }
 
-/** A webhook's message as the intake reads it. */
-export function whatsappMessage(message: WhatsAppMessage): InboundMessage {
+/**
+ * A webhook's message as the intake reads it. `raw`: the POST's body as received, which the intake
+ * keeps (gzip-compressed) as the message's original for 'Ver original'; every message of a body keeps
+ * the whole body, as Meta signed it (one message a POST is the usual case).
+ */
+export function whatsappMessage(message: WhatsAppMessage, raw: Uint8Array | null = null): InboundMessage {
   const text = messageText(message);
   const extra: WhatsAppExtra = {
     type: message.type,
@@ -105,11 +109,11 @@ export function whatsappMessage(message: WhatsAppMessage): InboundMessage {
     recipients: [],
     threadKeys: message.contextId ? [message.contextId] : [],
     // What 'Rechazados' lists of a refused message, and what opens an incident from there (the
-    // intake keeps 500 characters of it; WhatsApp has no original to read again).
+    // intake keeps 500 characters of it; the original is JSON, which no channel reads again).
     subject: text,
     text,
     files: [],
-    raw: null,
+    raw,
     sentAt: message.timestamp,
     extra: extra as unknown as Record<string, unknown>,
   };
