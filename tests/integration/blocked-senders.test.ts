@@ -29,6 +29,7 @@ import {
   textMessage,
   webhookBody,
   type MetaStandin,
+  type WebhookPart,
 } from '../support/meta-standin.ts';
 
 const silent = { info() {}, error() {}, warn() {} };
@@ -73,7 +74,7 @@ async function serve(db: Db): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/whatsapp`;
 }
 
-const send = async (url: string, message: Parameters<typeof webhookBody>[0][number]) => {
+const send = async (url: string, message: WebhookPart) => {
   const response = await postWebhook(url, webhookBody([message]), { appSecret: meta.appSecret });
   expect(response.status).toBe(200);
 };

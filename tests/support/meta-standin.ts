@@ -5,6 +5,7 @@
  *
  * Graph API side (shapes from Meta's documentation, as src/server/channels/whatsapp/graph.ts cites):
  * - `POST /{version}/{phone-number-id}/messages` → `{messaging_product, contacts:[{input, wa_id}], messages:[{id}]}`;
+ *   with `{"status":"read","message_id":…}` (a customer's message marked read) → `{success: true}`;
  * - `POST /{version}/{phone-number-id}/media` (multipart) → `{id}`;
  * - `GET /{version}/{media-id}` → `{messaging_product, url, mime_type, sha256, file_size, id}`, the URL
  *   pointing back here, served only with the right bearer and until it is expired;
@@ -61,6 +62,8 @@ export interface MetaStandin {
   requests: RecordedRequest[];
   /** The JSON bodies of the `POST …/messages` calls that were answered 200. */
   sentMessages(): Array<Record<string, any>>;
+  /** The wamids of the customer's messages marked read (`{"status":"read","message_id":…}`), in order. */
+  readMarks(): string[];
   /** The wamids those calls were answered with, in the same order. */
   sentWamids(): string[];
   /** The next `count` calls to `target` (default the messages endpoint) fail this way. */
@@ -108,6 +111,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
   const verifyToken = options.verifyToken ?? `verifica-${randomBytes(8).toString('hex')}`;
   const requests: RecordedRequest[] = [];
   const sent: Array<Record<string, any>> = [];
+  const reads: string[] = [];
   const wamids: string[] = [];
   const failures: Array<{ failure: StandinFailure; target: FailureTarget }> = [];
   const media = new Map<string, { bytes: Buffer; mimeType: string; sha256: string }>();
@@ -232,6 +236,13 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
         });
       if (parts[2] === 'messages') {
         const message = request.body as Record<string, any> | null;
+        // …/cloud-api/guides/mark-message-as-read: no `to`, answered `{"success": true}`.
+        if (message?.messaging_product === 'whatsapp' && message.status === 'read') {
+          if (typeof message.message_id !== 'string' || !message.message_id)
+            return metaError(res, 400, { message: '(#100) Invalid parameter', code: 100 });
+          reads.push(message.message_id);
+          return json(res, 200, { success: true });
+        }
         if (!message || message.messaging_product !== 'whatsapp' || typeof message.to !== 'string')
           return metaError(res, 400, {
             message: '(#100) The parameter messaging_product is required.',
@@ -305,6 +316,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
     verifyToken,
     requests,
     sentMessages: () => sent,
+    readMarks: () => reads,
     sentWamids: () => wamids,
     failNext(count, failure, target = 'messages') {
       for (let i = 0; i < count; i++) failures.push({ failure, target });

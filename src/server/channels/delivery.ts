@@ -7,10 +7,10 @@
  * it after the commit and retries with back-off. The desk never names a channel.
  */
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
+import type { Database, Db } from '../db/index.ts';
 import type { MailBrand } from '../mail/index.ts';
 import { wakeMailWorkers } from '../mail/index.ts';
-import type { CustomerNotice, NoticeOutcome } from './channel.ts';
+import type { CustomerNotice, NoticeOutcome, SeenIncident } from './channel.ts';
 import { channelOf } from './registry.ts';
 
 export type { CustomerNotice, NoticeOutcome } from './channel.ts';
@@ -76,6 +76,20 @@ export function readNoticePayload(payload: string): {
     prepared: _send?.prepared ?? {},
     progress: _send?.progress ?? {},
   };
+}
+
+/**
+ * A staff member opened the incident: its channel tells the customer their messages were seen, if it
+ * can (a WhatsApp message marked read, sent later by the delivery worker); whether it recorded anything.
+ */
+export async function markIncidentSeen(
+  db: Db,
+  incident: SeenIncident,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const recorded = (await channelOf(incident.channel).receipt?.(db, incident, now)) ?? false;
+  if (recorded) wakeDelivery();
+  return recorded;
 }
 
 const WAKERS_KEY = Symbol.for('vertice.delivery.wakers');

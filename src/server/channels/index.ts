@@ -2,7 +2,13 @@
  * The face of src/server/channels: what other modules may use of it (issue 37's import rule).
  */
 
-export { recordCustomerNotice, wakeDelivery, type CustomerNotice, type NoticeOutcome } from './delivery.ts';
+export {
+  markIncidentSeen,
+  recordCustomerNotice,
+  wakeDelivery,
+  type CustomerNotice,
+  type NoticeOutcome,
+} from './delivery.ts';
 export {
   DELIVERY_RETRY_BASE_MS,
   attemptNotice,

@@ -63,7 +63,7 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
 }
 
 /** What a customer notice is about (src/server/channels/channel.ts `CustomerNotice`). */
-export type CustomerNoticeKind = 'confirmation' | 'state' | 'reply';
+export type CustomerNoticeKind = 'confirmation' | 'state' | 'reply' | 'receipt';
 /**
  * `handed`: its channel took it in the desk's own transaction (the mail channel queued its mail);
  * `skipped`: its channel sends nothing (no address, a complaint, a cap: `outcome` says which);

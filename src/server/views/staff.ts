@@ -16,8 +16,9 @@ import { countPendingMessages, listMessages } from '../contact/index.ts';
 import { loadDashboardCharts, ratingSummary } from '../dashboard/index.ts';
 import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
+import { getLogger } from '../log.ts';
 import { imapTarget } from '../channels/index.ts';
-import { blockedSenders, refusedMessages, senderBlock } from '../channels/index.ts';
+import { blockedSenders, markIncidentSeen, refusedMessages, senderBlock } from '../channels/index.ts';
 import { mailboxPollStatus, receivedToday } from '../channels/index.ts';
 import { whatsappPanelStatus, whatsappSettings } from '../channels/index.ts';
 import { whatsappReplyWindow } from '../channels/index.ts';
@@ -83,6 +84,12 @@ export async function incidentPageView(numero: string) {
       whatsapp: null,
       blocked: null,
     };
+  // Opened by a staff member: the channel tells the customer their messages were seen (a WhatsApp
+  // message marked read, issue 37). Not awaited: the page is not slowed by it, and a failure to record
+  // it only costs the ticks (the next opening records it again).
+  void markIncidentSeen(db, incident).catch((error: unknown) =>
+    getLogger().warn({ err: error, incidentId: incident.id }, 'read receipt not recorded'),
+  );
   const address = incident.channelAddress?.trim();
   const [entries, staffAccounts, assignee, matchedClients, names, clocks, whatsapp, blocked] =
     await Promise.all([

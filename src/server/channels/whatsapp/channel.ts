@@ -14,7 +14,9 @@
  *   (`recordCustomerAnswer`), and past them opens a new one;
  * - `newIncident`: origin 'WhatsApp', the profile name as the name, the number as the phone, no e-mail,
  *   the wa_id as the incident's address on the channel;
- * - `deliver`: the notices wait in `customer_notices` for the delivery worker (outbound.ts).
+ * - `deliver`: the notices wait in `customer_notices` for the delivery worker (outbound.ts);
+ * - `receipt`: a staff member opened the incident, the customer's newest message is marked read by the
+ *   delivery worker (receipts.ts).
  *
  * A number staff blocked is refused by the intake before this channel is asked (../blocked.ts); the
  * per-sender limit of new incidents (intake.ts) applies to a number as to an address.
@@ -26,6 +28,7 @@ import { isPostgres } from '../../db/index.ts';
 import { rateResolutionIn } from '../../incidents/index.ts';
 import type { Channel, ChannelMatch, InboundMessage } from '../channel.ts';
 import { whatsappDelivery } from './outbound.ts';
+import { recordWhatsAppReceipt } from './receipts.ts';
 import type { InboundMedia, InboundMessage as WhatsAppMessage, MediaType } from './payload.ts';
 import type { RatingReply } from './ratings.ts';
 
@@ -209,4 +212,6 @@ export const whatsappChannel: Channel = {
   },
 
   deliver: whatsappDelivery.deliver,
+
+  receipt: recordWhatsAppReceipt,
 };

@@ -40,6 +40,8 @@ export const SENT_AS = {
   template: 'template',
   /** Meta refused the free text (131047): the template went instead. */
   templateAfterRefusal: 'template-131047',
+  /** A customer's message marked read (a `receipt` notice). */
+  read: 'read',
 } as const;
 
 export const whatsappDelivery: Pick<Channel, 'deliver'> = {
@@ -144,6 +146,8 @@ export function noticeText(
       );
     case 'reply':
       return `${notice.body}\n\n— ${notice.authorName}`;
+    case 'receipt':
+      return '';
   }
 }
 
@@ -164,6 +168,11 @@ export function whatsappSender(options: {
   const graph = options.graph ?? createGraphClient(settings);
   return async (context: SendContext): Promise<SendResult> => {
     const { db, notice, incident, now, prepared, progress, record } = context;
+    // A read receipt (receipts.ts): no message of ours, nothing to do with the window.
+    if (notice.kind === 'receipt') {
+      await graph.markRead(notice.messageId);
+      return { externalId: null, sentAs: SENT_AS.read };
+    }
     const to = incident.channelAddress;
     if (!to) throw new NoticeSendError('La incidencia no tiene número de WhatsApp', false);
     const followUp = prepared.followUp ? followUpUrl(brand, prepared.followUp) : '';
