@@ -72,6 +72,11 @@ export interface MetaStandin {
   setDown(down: boolean): void;
   /** Every answer waits this long first (0: none). */
   setDelay(ms: number): void;
+  /**
+   * Runs `hook` with the wamid of each message accepted before its answer leaves (null: none), as when
+   * Meta's status webhook for a message beats the answer of its send.
+   */
+  beforeAnswer(hook: ((wamid: string) => Promise<void>) | null): void;
   /** A customer's file Meta holds: its media id for a webhook's `image.id`/`document.id`. */
   addMedia(bytes: Uint8Array, mimeType: string, options?: { sha256?: string }): string;
   /** The media URLs given so far (of one media id, or all) answer 404 from now on, as Meta's do after 5 minutes. */
@@ -120,6 +125,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
   const sockets = new Set<Socket>();
   let down = false;
   let delayMs = 0;
+  let answerHook: ((wamid: string) => Promise<void>) | null = null;
   let mediaCounter = 0;
   let expireNext = 0;
   let mediaOrigin: string | null = null;
@@ -182,14 +188,14 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
           req.socket.destroy();
           return;
         }
-        answer(recorded, res);
+        await answer(recorded, res);
       })().catch(() => {
         if (!res.headersSent) json(res, 500, { error: { message: 'stand-in failure', code: 1 } });
       });
     });
   });
 
-  function answer(request: RecordedRequest, res: http.ServerResponse): void {
+  async function answer(request: RecordedRequest, res: http.ServerResponse): Promise<void> {
     const parts = request.path.split('/').filter(Boolean);
     // The download URLs: /media-download/{nonce}, no version.
     if (parts[0] === 'media-download' && parts.length === 2 && request.method === 'GET') {
@@ -252,6 +258,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
         const wamid = newWamid();
         sent.push(message);
         wamids.push(wamid);
+        if (answerHook) await answerHook(wamid);
         return json(res, 200, {
           messaging_product: 'whatsapp',
           contacts: [{ input: message.to, wa_id: message.to }],
@@ -324,6 +331,9 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
     setDown(value) {
       down = value;
       if (value) for (const socket of sockets) socket.destroy();
+    },
+    beforeAnswer(hook) {
+      answerHook = hook;
     },
     setDelay(ms) {
       delayMs = ms;

@@ -114,6 +114,16 @@ export interface WhatsappMediaTable {
   createdAt: string;
 }
 
+/** A Meta status whose wamid no notice had yet when it came (migration 0045): applied once one has it. */
+export interface WhatsappEarlyStatusesTable {
+  id: Generated<number>;
+  wamid: string;
+  deliveryStatus: WhatsAppDeliveryStatus;
+  deliveryError: string | null;
+  statusAt: string;
+  receivedAt: string;
+}
+
 /** A sender staff blocked on a channel (migration 0044): its messages are stored refused and act on nothing. */
 export interface BlockedSendersTable {
   id: Generated<number>;
@@ -764,6 +774,7 @@ export interface Database {
   inboundPolls: InboundPollsTable;
   whatsappMedia: WhatsappMediaTable;
   blockedSenders: BlockedSendersTable;
+  whatsappEarlyStatuses: WhatsappEarlyStatusesTable;
   savedReplies: SavedRepliesTable;
   deskSettings: DeskSettingsTable;
   incidentClockAlerts: IncidentClockAlertsTable;

@@ -30,6 +30,7 @@ import {
 import type { OutboundMediaKind } from './graph.ts';
 import { RATING_BUTTON, RATING_SECTION_TITLE, ratingBody, ratingRows } from './ratings.ts';
 import type { WhatsAppSettings } from './settings.ts';
+import { noteSentWamid } from './statuses.ts';
 import { windowLeft, windowOpen, windowText } from './window.ts';
 
 /** What `customer_notices.outcome` says of a sent notice: how it went. */
@@ -185,6 +186,7 @@ export function whatsappSender(options: {
       const wamid = await graph.sendTemplate(to, settings.replyTemplate, settings.templateLanguage, [
         templateLink,
       ]);
+      await noteSentWamid(db, context.noticeId, wamid);
       return { externalId: wamid, sentAs: as };
     };
 
@@ -219,6 +221,8 @@ export function whatsappSender(options: {
           return template(SENT_AS.templateAfterRefusal);
         throw error;
       }
+      // Known at once: a status of it that came ahead of this answer is applied now (statuses.ts).
+      await noteSentWamid(db, context.noticeId, main.externalId!);
       await record({ [PART_TEXT]: main.externalId!, sentAs: main.sentAs! });
     }
 

@@ -101,7 +101,7 @@ export async function answerWhatsAppPost(
         'whatsapp message received',
       );
     }
-    for (const update of parsed.statuses) await applyStatus(db, update);
+    for (const update of parsed.statuses) await applyStatus(db, update, now);
   } catch (error) {
     log?.error({ err: error }, 'whatsapp webhook not stored');
     await noteError(db, `No se pudo guardar un mensaje de WhatsApp: ${String(error)}`, now);
