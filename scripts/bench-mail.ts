@@ -40,6 +40,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import type { ImapFlow } from 'imapflow';
+import { median, percentile, staticRate } from './bench/measure.ts';
 import { parseConfig } from '../src/server/config.ts';
 import { migrateToLatest, openDatabase } from '../src/server/db/index.ts';
 import { createIncident } from '../src/server/incidents/index.ts';
@@ -261,38 +262,6 @@ const UPLOAD_ROUNDS = 3;
 const TARGET_UPLOAD_RATIO = 0.8;
 
 /**
- * Requests per second of a static page over `seconds` (autocannon, 10 connections), measured from a
- * process of its own so that the uploads this process sends do not slow the measuring side.
- */
-async function staticRate(url: string, seconds: number): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'node_modules/autocannon/autocannon.js'), '--json', '-c', '10', '-d', String(seconds), url],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`autocannon terminó con el código ${code}`);
-  const result = JSON.parse(output) as {
-    non2xx: number;
-    errors: number;
-    duration: number;
-    requests: { total: number };
-  };
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`La página estática falló: ${result.non2xx} respuestas no 2xx, ${result.errors} errores`);
-  return result.requests.total / result.duration;
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/**
  * Keeps `UPLOADS` staff uploads in flight until `stop` resolves: each posts the incident page's form
  * ('Agregar nota interna') with one 10 MB PDF, the way a browser posts it, and counts what was stored.
  */
@@ -392,11 +361,6 @@ async function healthTimesWhile(url: string, run: () => Promise<void>): Promise<
   if ((await exited) !== 0) throw new Error('El proceso que pregunta /healthz falló');
   return JSON.parse(output) as number[];
 }
-
-const percentile = (values: number[], share: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
-};
 
 /** Part 5: twenty 20 MB HTML mails to the webhook while /healthz is timed (see the module's comment). */
 async function htmlScenario(dataDir: string): Promise<void> {

@@ -19,10 +19,10 @@
  * unless `--no-build`. `BENCH_MESSAGES=200` sets another count and `BENCH_SECONDS=15` another pace (a
  * quick check). Everything lives in temporary folders, removed at the end.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
+import { percentile, staticRate } from './bench/measure.ts';
 import { openDatabase } from '../src/server/db/index.ts';
 import { startMetaStandin, textMessage, webhookBody, postWebhook } from '../tests/support/meta-standin.ts';
 import { createStaffAccount, ROOT, startServer, type RunningServer } from '../tests/support/server.ts';
@@ -40,33 +40,7 @@ const TARGET_REPLY_MS = 2000;
 const BENCH_STAFF = 'banco@vertice.example';
 const BENCH_PASSWORD = 'caoba-tamarindo-mangle-77';
 
-const percentile = (values: number[], share: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))] ?? NaN;
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Requests per second of a static page over `seconds`, from a process of its own (autocannon, 10 connections). */
-async function staticRate(url: string, seconds: number): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'node_modules/autocannon/autocannon.js'), '--json', '-c', '10', '-d', String(seconds), url],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`autocannon terminó con el código ${code}`);
-  const result = JSON.parse(output) as {
-    non2xx: number;
-    errors: number;
-    duration: number;
-    requests: { total: number };
-  };
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`La página estática falló: ${result.non2xx} respuestas no 2xx, ${result.errors} errores`);
-  return result.requests.total / result.duration;
-}
 
 /** The customer's number of message `index`: 200 numbers, five messages each. */
 const numberOf = (index: number) => `1809${String(5_000_000 + (index % NUMBERS)).padStart(7, '0')}`;

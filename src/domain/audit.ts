@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = {
   'incident.priority': 'Cambio de prioridad de una incidencia',
   'incident.from-refused': 'Incidencia creada desde un correo rechazado',
   'inbound.discarded': 'Correo rechazado descartado',
+  'sender.blocked': 'Remitente bloqueado',
+  'sender.unblocked': 'Remitente desbloqueado',
   'saved-reply.created': 'Respuesta guardada creada',
   'saved-reply.edited': 'Respuesta guardada editada',
   'saved-reply.deleted': 'Respuesta guardada eliminada',

@@ -29,11 +29,29 @@ export interface ChannelWords {
   source: string;
   /** The author of the channel's own reports on our messages (a bounce): 'Servidor de correo'. */
   server: string;
+  /** A customer's address on it, as a noun: 'dirección', 'número' (its block: 'Bloquear número'). */
+  address: string;
+  /** Why a message of a blocked sender was refused ('Rechazados'): 'Dirección bloqueada'. */
+  blocked: string;
 }
 
 export const CHANNEL_WORDS = {
-  correo: { origin: 'Correo', via: 'por correo', source: 'Correo entrante', server: 'Servidor de correo' },
-  whatsapp: { origin: 'WhatsApp', via: 'por WhatsApp', source: 'WhatsApp', server: 'WhatsApp' },
+  correo: {
+    origin: 'Correo',
+    via: 'por correo',
+    source: 'Correo entrante',
+    server: 'Servidor de correo',
+    address: 'dirección',
+    blocked: 'Dirección bloqueada',
+  },
+  whatsapp: {
+    origin: 'WhatsApp',
+    via: 'por WhatsApp',
+    source: 'WhatsApp',
+    server: 'WhatsApp',
+    address: 'número',
+    blocked: 'Número bloqueado',
+  },
 } as const satisfies Record<ChannelId, ChannelWords>;
 
 /** The origin label of a channel ('Correo', 'WhatsApp'). */

@@ -3,6 +3,8 @@
  * ('Rechazados'), in words. Free of server code.
  */
 
+import { CHANNEL_WORDS, isChannelId } from './channels.ts';
+
 /** New incidents one sender may open by mail in an hour; past it the mail is refused ('Rechazados'). */
 export const NEW_INCIDENTS_PER_SENDER_PER_HOUR = 5;
 
@@ -19,6 +21,9 @@ export const SUBJECT_MATCHES_PER_SENDER_PER_DAY = 5;
  */
 export const SENDER_UNCERTAIN = 'sender-uncertain';
 
+/** The reason stored with a message from a blocked sender: `blocked:<channel>` ('Número bloqueado'). */
+export const BLOCKED_REASON = 'blocked';
+
 /** The reasons src/server/channels stores for a refused message, as staff read them. */
 export const REFUSAL_REASONS: Record<string, string> = {
   spam: 'El filtro del buzón lo marcó como spam',
@@ -34,6 +39,8 @@ export function refusalReasonLabel(reason: string | null): string {
   const unreadable = reason ? UNREADABLE.exec(reason) : null;
   if (unreadable)
     return unreadable[1] ? `No se pudo leer el correo (${unreadable[1]})` : 'No se pudo leer el correo';
+  const blocked = reason?.startsWith(`${BLOCKED_REASON}:`) ? reason.slice(BLOCKED_REASON.length + 1) : null;
+  if (blocked !== null) return isChannelId(blocked) ? CHANNEL_WORDS[blocked].blocked : 'Remitente bloqueado';
   return (reason && REFUSAL_REASONS[reason]) ?? reason ?? 'Sin motivo registrado';
 }
 

@@ -5,7 +5,9 @@
  * its page shows the number and 'Abrir en WhatsApp' (wa.me with the number's digits) at 390 and
  * 1280 px, axe clean and nothing wider than the phone; the list's 'Origen' filter, the CSV and the
  * staff search find it;
- * 'Correo entrante' in Configuración shows the channel on, its last message and no error.
+ * 'Correo entrante' in Configuración shows the channel on, its last message and no error. Last, the
+ * number blocked from its page: its next message is in 'Rechazados' as 'Número bloqueado' and not on the
+ * incident; 'Bloqueados' lists it, and 'Desbloquear' there lifts the block.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, expectNoAxeViolations, noOverflow, PHONE, watchConsole } from '../support/browser.ts';
@@ -122,6 +124,51 @@ describe('a WhatsApp incident', () => {
       expect(await section.getByTestId('whatsapp-error').innerText()).toBe('Ninguno');
       expect(await noOverflow(page)).toBe(true);
       await expectNoAxeViolations(page);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("'Bloquear número' keeps its next message out of the incident, in 'Rechazados'; 'Desbloquear' lifts it", async () => {
+    expect(numero).not.toBe('');
+    const { context, page } = await signedIn(PHONE);
+    try {
+      const consoleWatch = watchConsole(page);
+      await page.goto(`${server.url}/admin/incidencias/${numero}`);
+      await page.getByRole('button', { name: 'Bloquear número' }).click();
+      await page.waitForURL(/hecho=bloqueado/);
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Bloqueaste este número' }).count(),
+      ).resolves.toBe(1);
+      expect(await page.getByTestId('remitente-bloqueado').innerText()).toMatch(/^Número bloqueado: desde /);
+      expect(await noOverflow(page)).toBe(true);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/whatsapp-bloqueado-390.png`, fullPage: true });
+      await expectNoAxeViolations(page);
+
+      const response = await postWebhook(
+        `${server.url}/api/whatsapp`,
+        webhookBody([textMessage(NUMBER, 'María Peña', 'Oferta: gana dinero desde casa')]),
+        { appSecret: meta.appSecret },
+      );
+      expect(response.status).toBe(200);
+      await page.goto(`${server.url}/admin/incidencias/${numero}`);
+      await expect(page.getByText('Oferta: gana dinero desde casa').count()).resolves.toBe(0);
+
+      await page.goto(`${server.url}/admin/configuracion#correo-entrante`);
+      const refused = page
+        .getByTestId('rechazados')
+        .locator('li', { hasText: 'Oferta: gana dinero desde casa' });
+      expect(await refused.innerText()).toContain('Número bloqueado');
+      const blocked = page.getByTestId('bloqueados').locator(`[data-bloqueado="${NUMBER}"]`);
+      expect(await blocked.innerText()).toContain('WhatsApp');
+      expect(await noOverflow(page)).toBe(true);
+      await expectNoAxeViolations(page);
+      await blocked.getByRole('button', { name: `Desbloquear ${NUMBER}` }).click();
+      await page.waitForURL(/hecho=desbloqueado/);
+      await expect(page.getByTestId('bloqueados-vacio').count()).resolves.toBe(1);
+      await page.goto(`${server.url}/admin/incidencias/${numero}`);
+      await expect(page.getByRole('button', { name: 'Bloquear número' }).count()).resolves.toBe(1);
+      consoleWatch.assertNone();
     } finally {
       await context.close();
     }

@@ -13,16 +13,15 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DESKTOP, PHONE, expectNoAxeViolations } from '../support/browser.ts';
-import { insertIncident } from '../support/factories.ts';
 import { startMetaStandin } from '../support/meta-standin.ts';
 import { useSite } from '../support/site.ts';
 import { signInStaff } from '../support/staff-login.ts';
+import { HOUR, seedWhatsappIncident, seedWhatsappReply } from '../support/whatsapp-seed.ts';
 import type { Db } from '../../src/server/db/index.ts';
 
 const standin = await startMetaStandin();
 const OPEN = 'INC-20260301-3701';
 const CLOSED = 'INC-20260301-3702';
-const HOUR = 60 * 60 * 1000;
 
 const { server, browser, db, staff } = useSite({
   env: {
@@ -37,77 +36,13 @@ const { server, browser, db, staff } = useSite({
 
 afterAll(() => standin.close());
 
-/** A WhatsApp incident whose customer last wrote `hoursAgo` hours ago. */
-async function whatsappIncident(database: Db, numero: string, hoursAgo: number) {
-  const incident = await insertIncident(database, {
-    numeroIncidencia: numero,
-    nombre: 'Rosa Díaz',
-    telefono: '18095551234',
-    email: '',
-  });
-  await database
-    .updateTable('incidents')
-    .set({ channel: 'whatsapp', channelAddress: '18095551234' })
-    .where('id', '=', incident.id)
-    .execute();
-  await database
-    .insertInto('inboundMessages')
-    .values({
-      channel: 'whatsapp',
-      dedupKey: `wamid:${numero}`,
-      messageId: `wamid.${numero}`,
-      sender: '18095551234',
-      outcome: 'new-incident',
-      reason: null,
-      incidentId: incident.id,
-      originalParts: null,
-      receivedAt: new Date(Date.now() - hoursAgo * HOUR).toISOString(),
-      reviewedAt: null,
-      reviewedBy: null,
-    })
-    .execute();
-  return incident.id;
-}
-
-/** A staff reply and its notice as the delivery worker left it. */
-async function reply(
+const whatsappIncident = seedWhatsappIncident;
+const reply = (
   database: Db,
   incidentId: number,
   body: string,
-  notice: { status: 'pending' | 'sent' | 'failed'; attempts: number } & Partial<{
-    /** When a pending one is tried again (the server's own delivery worker runs: a due one is sent). */
-    nextAttemptAt: string;
-    outcome: string;
-    lastError: string;
-    deliveryStatus: 'sent' | 'delivered' | 'read' | 'failed';
-  }>,
-) {
-  const at = new Date(Date.now() - HOUR).toISOString();
-  const entry = await database
-    .insertInto('incidentEntries')
-    .values({ incidentId, kind: 'reply', authorId: null, authorEmail: staff.email, body, createdAt: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await database
-    .insertInto('customerNotices')
-    .values({
-      incidentId,
-      channel: 'whatsapp',
-      kind: 'reply',
-      payload: JSON.stringify({ kind: 'reply', entryId: entry.id, body, authorName: 'Ana' }),
-      status: notice.status,
-      outcome: notice.outcome ?? 'queued',
-      attempts: notice.attempts,
-      nextAttemptAt: notice.nextAttemptAt ?? at,
-      lockedUntil: null,
-      lastError: notice.lastError ?? null,
-      externalId: notice.status === 'sent' ? `wamid.${entry.id}` : null,
-      createdAt: at,
-      doneAt: notice.status === 'pending' ? null : at,
-      deliveryStatus: notice.deliveryStatus ?? null,
-    })
-    .execute();
-}
+  notice: Omit<Parameters<typeof seedWhatsappReply>[3], 'authorEmail'>,
+) => seedWhatsappReply(database, incidentId, body, { ...notice, authorEmail: staff.email });
 
 beforeAll(async () => {
   // 20 h 30 min ago: 3 h 30 min left.
@@ -192,11 +127,13 @@ it("the reply form posts without JavaScript and the page keeps the window's sent
     await page.goto(`${server.url}/admin/incidencias/${OPEN}`);
     await page.locator('#texto').fill('Probemos de nuevo ahora.');
     await page.getByRole('button', { name: 'Responder al cliente' }).click();
-    // 'respuesta' once the WhatsApp channel is registered for the desk's notices (the inbound half):
-    // then the page says it goes by WhatsApp; until then the mail channel finds no address.
+    // The WhatsApp channel takes the notice (queued for the delivery worker): 'respuesta', never the
+    // mail channel's 'respuesta-sin-correo', and the page says it goes by WhatsApp.
     await page.waitForURL(/hecho=respuesta/);
-    if (page.url().includes('hecho=respuesta&') || page.url().endsWith('hecho=respuesta'))
-      expect(await page.getByRole('status').innerText()).toContain('se enviará al cliente por WhatsApp');
+    expect(new URL(page.url()).searchParams.get('hecho')).toBe('respuesta');
+    expect(await page.getByRole('status').innerText()).toBe(
+      'La respuesta se guardó y se enviará al cliente por WhatsApp; su estado se ve debajo de ella.',
+    );
     expect(await page.getByTestId('linea-de-tiempo').innerText()).toContain('Probemos de nuevo ahora.');
     expect(await page.getByTestId('ventana-whatsapp').innerText()).toBe(
       'Puedes responder por WhatsApp durante 3 h más',

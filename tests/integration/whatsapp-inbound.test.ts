@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  inboundOriginal,
   inboundSettings,
   openIncidentFromRefused,
   whatsappHandler,
@@ -19,7 +20,7 @@ import {
 } from '../../src/server/channels/index.ts';
 import { parseConfig, type Config } from '../../src/server/config.ts';
 import { openDatabase, type Db } from '../../src/server/db/index.ts';
-import { issueRatingToken } from '../../src/server/incidents/index.ts';
+import { incidentByNumber, issueRatingToken, staffTimeline } from '../../src/server/incidents/index.ts';
 import { PDF, renamedExecutable } from '../support/attachments.ts';
 import { describeEachEngine } from '../support/db.ts';
 import {
@@ -28,6 +29,7 @@ import {
   interactiveListReply,
   location,
   newWamid,
+  metaJson,
   postWebhook,
   reaction,
   startMetaStandin,
@@ -242,6 +244,31 @@ describeEachEngine('WhatsApp webhook', (database) => {
     const panel = await db.selectFrom('inboundPolls').selectAll().where('channel', '=', 'whatsapp').execute();
     expect(panel).toHaveLength(1);
     expect(panel[0]!.lastOkAt).not.toBeNull();
+  });
+
+  it("keeps each message's webhook JSON as received: 'Ver original' on the problem and on an answer", async () => {
+    const { db } = database();
+    const url = await serve(db);
+    const first = webhookBody([textMessage(ANA, 'Ana Núñez', 'La impresión sale en blanco, ¿qué hago?')]);
+    const second = webhookBody([textMessage(ANA, 'Ana Núñez', 'Ya la reinicié / sigue igual')]);
+    expect((await send(url, first)).status).toBe(200);
+    expect((await send(url, second)).status).toBe(200);
+    const [incident] = await incidents(db);
+    const stored = await db.selectFrom('inboundMessages').select(['id', 'outcome']).orderBy('id').execute();
+    expect(stored.map((row) => row.outcome)).toEqual(['new-incident', 'answer']);
+    // Byte for byte what Meta signed: its escapes (\u00fa, \/) kept.
+    expect(await inboundOriginal(db, stored[0]!.id)).toBe(metaJson(first));
+    expect(await inboundOriginal(db, stored[1]!.id)).toBe(metaJson(second));
+    expect(metaJson(first)).toContain('\\u00fa');
+    const numero = await db
+      .selectFrom('incidents')
+      .select('numeroIncidencia')
+      .where('id', '=', incident!.id)
+      .executeTakeFirstOrThrow();
+    const full = (await incidentByNumber(db, numero.numeroIncidencia))!;
+    const timeline = await staffTimeline(db, full);
+    expect(timeline.find((entry) => entry.kind === 'problem')).toMatchObject({ original: stored[0]!.id });
+    expect(timeline.find((entry) => entry.kind === 'answer')).toMatchObject({ original: stored[1]!.id });
   });
 
   it('a reply quoting our message joins that incident; an unquoted message to a resolved one opens a new incident', async () => {

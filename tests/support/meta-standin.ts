@@ -5,6 +5,7 @@
  *
  * Graph API side (shapes from Meta's documentation, as src/server/channels/whatsapp/graph.ts cites):
  * - `POST /{version}/{phone-number-id}/messages` → `{messaging_product, contacts:[{input, wa_id}], messages:[{id}]}`;
+ *   with `{"status":"read","message_id":…}` (a customer's message marked read) → `{success: true}`;
  * - `POST /{version}/{phone-number-id}/media` (multipart) → `{id}`;
  * - `GET /{version}/{media-id}` → `{messaging_product, url, mime_type, sha256, file_size, id}`, the URL
  *   pointing back here, served only with the right bearer and until it is expired;
@@ -61,6 +62,8 @@ export interface MetaStandin {
   requests: RecordedRequest[];
   /** The JSON bodies of the `POST …/messages` calls that were answered 200. */
   sentMessages(): Array<Record<string, any>>;
+  /** The wamids of the customer's messages marked read (`{"status":"read","message_id":…}`), in order. */
+  readMarks(): string[];
   /** The wamids those calls were answered with, in the same order. */
   sentWamids(): string[];
   /** The next `count` calls to `target` (default the messages endpoint) fail this way. */
@@ -69,6 +72,11 @@ export interface MetaStandin {
   setDown(down: boolean): void;
   /** Every answer waits this long first (0: none). */
   setDelay(ms: number): void;
+  /**
+   * Runs `hook` with the wamid of each message accepted before its answer leaves (null: none), as when
+   * Meta's status webhook for a message beats the answer of its send.
+   */
+  beforeAnswer(hook: ((wamid: string) => Promise<void>) | null): void;
   /** A customer's file Meta holds: its media id for a webhook's `image.id`/`document.id`. */
   addMedia(bytes: Uint8Array, mimeType: string, options?: { sha256?: string }): string;
   /** The media URLs given so far (of one media id, or all) answer 404 from now on, as Meta's do after 5 minutes. */
@@ -108,6 +116,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
   const verifyToken = options.verifyToken ?? `verifica-${randomBytes(8).toString('hex')}`;
   const requests: RecordedRequest[] = [];
   const sent: Array<Record<string, any>> = [];
+  const reads: string[] = [];
   const wamids: string[] = [];
   const failures: Array<{ failure: StandinFailure; target: FailureTarget }> = [];
   const media = new Map<string, { bytes: Buffer; mimeType: string; sha256: string }>();
@@ -116,6 +125,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
   const sockets = new Set<Socket>();
   let down = false;
   let delayMs = 0;
+  let answerHook: ((wamid: string) => Promise<void>) | null = null;
   let mediaCounter = 0;
   let expireNext = 0;
   let mediaOrigin: string | null = null;
@@ -178,14 +188,14 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
           req.socket.destroy();
           return;
         }
-        answer(recorded, res);
+        await answer(recorded, res);
       })().catch(() => {
         if (!res.headersSent) json(res, 500, { error: { message: 'stand-in failure', code: 1 } });
       });
     });
   });
 
-  function answer(request: RecordedRequest, res: http.ServerResponse): void {
+  async function answer(request: RecordedRequest, res: http.ServerResponse): Promise<void> {
     const parts = request.path.split('/').filter(Boolean);
     // The download URLs: /media-download/{nonce}, no version.
     if (parts[0] === 'media-download' && parts.length === 2 && request.method === 'GET') {
@@ -232,6 +242,13 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
         });
       if (parts[2] === 'messages') {
         const message = request.body as Record<string, any> | null;
+        // …/cloud-api/guides/mark-message-as-read: no `to`, answered `{"success": true}`.
+        if (message?.messaging_product === 'whatsapp' && message.status === 'read') {
+          if (typeof message.message_id !== 'string' || !message.message_id)
+            return metaError(res, 400, { message: '(#100) Invalid parameter', code: 100 });
+          reads.push(message.message_id);
+          return json(res, 200, { success: true });
+        }
         if (!message || message.messaging_product !== 'whatsapp' || typeof message.to !== 'string')
           return metaError(res, 400, {
             message: '(#100) The parameter messaging_product is required.',
@@ -241,6 +258,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
         const wamid = newWamid();
         sent.push(message);
         wamids.push(wamid);
+        if (answerHook) await answerHook(wamid);
         return json(res, 200, {
           messaging_product: 'whatsapp',
           contacts: [{ input: message.to, wa_id: message.to }],
@@ -305,6 +323,7 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
     verifyToken,
     requests,
     sentMessages: () => sent,
+    readMarks: () => reads,
     sentWamids: () => wamids,
     failNext(count, failure, target = 'messages') {
       for (let i = 0; i < count; i++) failures.push({ failure, target });
@@ -312,6 +331,9 @@ export async function startMetaStandin(options: MetaStandinOptions = {}): Promis
     setDown(value) {
       down = value;
       if (value) for (const socket of sockets) socket.destroy();
+    },
+    beforeAnswer(hook) {
+      answerHook = hook;
     },
     setDelay(ms) {
       delayMs = ms;

@@ -14,7 +14,8 @@
  * The other way, the desk records a {@link CustomerNotice} (delivery.ts) and the incident's channel
  * `deliver`s it: in the desk's own transaction when the channel has an outbox of its own (mail), else
  * later, from the delivery worker (WhatsApp, which calls Meta's API). `receipt` tells the sender's side
- * a message was taken (a WhatsApp message marked read); `start` runs a poller (the mailbox reader).
+ * staff saw its messages (a WhatsApp message marked read, through the delivery worker); `start` runs a
+ * poller (the mailbox reader).
  */
 import type { Transaction } from 'kysely';
 import type { ChannelId } from '../../domain/channels.ts';
@@ -122,13 +123,22 @@ export interface NewIncidentFields {
 export type CustomerNotice =
   | { kind: 'confirmation'; inReplyTo?: string | null }
   | { kind: 'state'; estado: IncidentState; fecha: string; wasResolved: boolean }
-  | { kind: 'reply'; entryId: number; body: string; authorName: string };
+  | { kind: 'reply'; entryId: number; body: string; authorName: string }
+  /** A channel's receipt: the customer's message `messageId` (stored as `inboundId`) was seen by staff. */
+  | { kind: 'receipt'; messageId: string; inboundId: number };
 
 /**
  * What became of a notice: `queued` (taken: mailed or waiting for the delivery worker), or why the
  * channel sends nothing: no address to send to, the address reported us as spam, a cap reached.
  */
 export type NoticeOutcome = 'queued' | 'no-address' | 'complained' | 'address-cap' | 'daily-cap';
+
+/** What a channel's `receipt` reads of the incident a staff member opened. */
+export interface SeenIncident {
+  id: number;
+  channel: string;
+  channelAddress: string | null;
+}
 
 /** What a channel's `deliver` is given: the incident as stored, and the desk's settings. */
 export interface DeliveryContext {
@@ -210,6 +220,10 @@ export interface Channel {
   send?(context: SendContext): Promise<SendResult>;
   /** The staff's words for a failed attempt ('No se pudo entregar: …'); default: the error's message. */
   describeError?(error: unknown): string;
-  /** Tells the sender's side a message was taken (optional). */
-  receipt?(message: InboundMessage, result: { outcome: InboundOutcome | 'duplicate' }): Promise<void>;
+  /**
+   * A staff member opened the incident: tells the customer's side their messages were seen (a WhatsApp
+   * message marked read), if the channel has such a thing. Records what to send (a `receipt` notice
+   * for the delivery worker) and returns whether it recorded one; never calls an outside service itself.
+   */
+  receipt?(db: Db, incident: SeenIncident, now: Date): Promise<boolean>;
 }

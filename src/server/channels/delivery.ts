@@ -8,10 +8,10 @@
  * names a channel.
  */
 import type { Transaction } from 'kysely';
-import type { Database, Incident } from '../db/index.ts';
+import type { Database, Db, Incident } from '../db/index.ts';
 import { notifyAfterCommit } from '../db/index.ts';
 import type { MailBrand } from '../mail/index.ts';
-import type { CustomerNotice, NoticeOutcome } from './channel.ts';
+import type { CustomerNotice, NoticeOutcome, SeenIncident } from './channel.ts';
 import { channelOf } from './registry.ts';
 
 export type { CustomerNotice, NoticeOutcome } from './channel.ts';
@@ -83,4 +83,23 @@ export function readNoticePayload(payload: string): {
     prepared: _send?.prepared ?? {},
     progress: _send?.progress ?? {},
   };
+}
+
+/**
+ * A staff member opened the incident: its channel tells the customer their messages were seen, if it
+ * can (a WhatsApp message marked read, sent later by the delivery worker); whether it recorded anything.
+ * The notice is recorded in a transaction of its own whose commit wakes the delivery workers.
+ */
+export async function markIncidentSeen(
+  db: Db,
+  incident: SeenIncident,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const receipt = channelOf(incident.channel).receipt;
+  if (!receipt) return false;
+  return db.transaction().execute(async (trx) => {
+    const recorded = await receipt(trx, incident, now);
+    if (recorded) await notifyAfterCommit(trx, DELIVERY_CHANNEL);
+    return recorded;
+  });
 }

@@ -2,7 +2,12 @@
  * The face of src/server/channels: what other modules may use of it (issue 37's import rule).
  */
 
-export { recordCustomerNotice, type CustomerNotice, type NoticeOutcome } from './delivery.ts';
+export {
+  markIncidentSeen,
+  recordCustomerNotice,
+  type CustomerNotice,
+  type NoticeOutcome,
+} from './delivery.ts';
 export {
   DELIVERY_RETRY_BASE_MS,
   attemptNotice,
@@ -42,6 +47,7 @@ export {
   streamLimited,
   type WebhookAnswer,
 } from './mail/webhook.ts';
+export { blockSender, blockedSenders, senderBlock, unblockSender, type BlockedSender } from './blocked.ts';
 export { discardRefused, openIncidentFromRefused, refusedMessages } from './refused.ts';
 export { mailboxPollStatus, receivedToday } from './status.ts';
 export { whatsappChannel, whatsappMessage } from './whatsapp/channel.ts';

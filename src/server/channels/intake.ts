@@ -8,8 +8,8 @@
  *    same message delivered again (a re-fetch after a crash between storing and acknowledging, the
  *    webhook retried) stores and does nothing (`duplicate`); a crash before the commit stores nothing,
  *    so the channel hands it over again;
- * 2. what must never act is set aside: a message its channel could not read is refused; then the
- *    channel's `screen` (a mail's reports on our mail, our own addresses, automatic mail, spam);
+ * 2. what must never act is set aside: a message its channel could not read is refused, so is one from
+ *    a sender staff blocked (blocked.ts); then the channel's `screen` (a mail's reports on our mail, our own addresses, automatic mail, spam);
  * 3. it is matched to an incident by the channel's `match` (a mail's reply address, thread or subject,
  *    'Remitente sin verificar' for the weakest);
  * 4. a match is the customer's answer, exactly as from the follow-up page ('por correo'); no match opens
@@ -37,6 +37,7 @@ import { FollowUpClosedError, recordCustomerAnswer } from '../incidents/index.ts
 import { insertNewIncident } from '../incidents/index.ts';
 import { reserveHit } from '../limits/index.ts';
 import { mailBrand } from '../mail/index.ts';
+import { blockedReason, isSenderBlocked } from './blocked.ts';
 import type { Decision, InboundMessage, InboundSettings } from './channel.ts';
 import { mailBlobWriter } from './mail/mime-worker.ts';
 import { ORIGINAL_RETENTION_DAYS, writeOriginal } from './mail/original.ts';
@@ -88,6 +89,9 @@ async function decide(
   if (message.unreadable)
     return { outcome: 'rejected', reason: capped(`${UNREADABLE_REASON}: ${message.unreadable}`, 300) };
   const channel = channelOf(message.channel);
+  // A sender staff blocked (blocked.ts): kept, refused, acting on nothing, before any rule of the channel.
+  if (message.sender && (await isSenderBlocked(trx, channel.id, message.sender.address)))
+    return { outcome: 'rejected', reason: blockedReason(channel.id) };
   const screened = await channel.screen(trx, message, inboundId, settings, now);
   if (screened) return screened;
   const sender = message.sender;

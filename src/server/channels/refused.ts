@@ -94,7 +94,8 @@ async function readAgain(row: {
     recipients: [],
     threadKeys: [],
     subject: row.subject,
-    // A channel that keeps no original (WhatsApp) stored its text as the subject (up to 500 characters).
+    // A channel whose original is not read again (WhatsApp keeps its webhook JSON) stored its text as the
+    // subject (up to 500 characters).
     text: row.channel === MAIL_CHANNEL ? NO_ORIGINAL_TEXT : row.subject || NO_ORIGINAL_TEXT,
     files: [],
     raw: null,

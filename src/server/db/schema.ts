@@ -63,7 +63,7 @@ export interface IncidentsTable extends Omit<IncidentRecord, 'id' | 'historial'>
 }
 
 /** What a customer notice is about (src/server/channels/channel.ts `CustomerNotice`). */
-export type CustomerNoticeKind = 'confirmation' | 'state' | 'reply';
+export type CustomerNoticeKind = 'confirmation' | 'state' | 'reply' | 'receipt';
 /**
  * `handed`: its channel took it in the desk's own transaction (the mail channel queued its mail);
  * `skipped`: its channel sends nothing (no address, a complaint, a cap: `outcome` says which);
@@ -112,6 +112,26 @@ export interface WhatsappMediaTable {
   nextAttemptAt: string;
   lastError: string | null;
   createdAt: string;
+}
+
+/** A Meta status whose wamid no notice had yet when it came (migration 0045): applied once one has it. */
+export interface WhatsappEarlyStatusesTable {
+  id: Generated<number>;
+  wamid: string;
+  deliveryStatus: WhatsAppDeliveryStatus;
+  deliveryError: string | null;
+  statusAt: string;
+  receivedAt: string;
+}
+
+/** A sender staff blocked on a channel (migration 0044): its messages are stored refused and act on nothing. */
+export interface BlockedSendersTable {
+  id: Generated<number>;
+  channel: string;
+  /** As the channel stores a sender: a mail address in lower case, a WhatsApp number's digits. */
+  address: string;
+  blockedBy: string;
+  blockedAt: string;
 }
 
 /** Settings of the desk kept in the database (migration 0031): a JSON value per key. */
@@ -753,6 +773,8 @@ export interface Database {
   incidentAttachments: IncidentAttachmentsTable;
   inboundPolls: InboundPollsTable;
   whatsappMedia: WhatsappMediaTable;
+  blockedSenders: BlockedSendersTable;
+  whatsappEarlyStatuses: WhatsappEarlyStatusesTable;
   savedReplies: SavedRepliesTable;
   deskSettings: DeskSettingsTable;
   incidentClockAlerts: IncidentClockAlertsTable;

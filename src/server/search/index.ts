@@ -91,6 +91,40 @@ function candidateIds(db: Db, kind: SearchKind, words: string[]): RawBuilder<num
 }
 
 /**
+ * The digits a query names a phone number by, when it is one as a person types it ('+1 809 555 0101',
+ * '8095550101', '809-555-0101', '(809) 555-0101'): only digits, spaces, '+', '-', '.', '(' and ')', with
+ * 7 to 15 digits. A Dominican (NANP) number typed with its country code also stands without it, so that
+ * either form finds a number stored the other way. Null for any other query.
+ */
+export function phoneDigits(query: string): string[] | null {
+  const text = query.trim();
+  if (!/^[\d\s+().-]+$/.test(text)) return null;
+  const digits = text.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) return null;
+  return digits.length === 11 && digits.startsWith('1') ? [digits, digits.slice(1)] : [digits];
+}
+
+/** An incident's phone as digits: its WhatsApp number (stored as digits), or the phone typed on the form. */
+const PHONE_DIGITS = sql`replace(replace(replace(replace(replace(replace(telefono, ' ', ''), '-', ''), '+', ''), '(', ''), ')', ''), '.', '')`;
+
+/**
+ * The newest CANDIDATES incidents whose phone ends with the typed number (issue 37: a WhatsApp
+ * customer is known by their number first). The words' index holds a phone only as the text it was
+ * typed in, so the search would need every group of digits, in the same grouping; this reads the
+ * incidents' own columns instead: a scan, for a query shaped like a phone only.
+ */
+function phoneCandidateIds(alternatives: string[]): RawBuilder<number> {
+  const matches = sql.join(
+    alternatives.map(
+      (digits) =>
+        sql`(channel_address like ${`%${digits}`} or (telefono <> '' and ${PHONE_DIGITS} like ${`%${digits}`}))`,
+    ),
+    sql` or `,
+  );
+  return sql<number>`(select id from incidents where ${matches} order by id desc limit ${CANDIDATES})`;
+}
+
+/**
  * Relevance, the same on both engines: 3 when every word is in the identifiers (number, e-mail, RNC),
  * 2 in identifiers and names, 1 with the main text too (problem, message), 0 when the conversation or
  * a note was needed. Read from the candidates' own fields: FTS5's bm25 first counts every row holding
@@ -174,14 +208,29 @@ function bestSnippet(texts: SearchSnippet[], words: string[]): SearchSnippet | n
 
 const join = (...parts: string[]) => parts.filter(Boolean).join(' · ');
 
-async function incidentHits(db: Db, ids: RawBuilder<number>, words: string[], shown: number): Promise<Found> {
+/** A phone as the ranking reads it: as typed, and as its digits ('+1 809-555-0101 18095550101 8095550101'). */
+function phoneField(telefono: string): string {
+  const digits = telefono.replace(/\D/g, '');
+  return `${telefono} ${digits} ${digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : ''}`;
+}
+
+async function incidentHits(
+  db: Db,
+  ids: RawBuilder<number>,
+  words: string[],
+  shown: number,
+  phone: string[] | null = null,
+): Promise<Found> {
   const candidates = await db
     .selectFrom('incidents')
-    .select(['id', 'numeroIncidencia', 'nombre', 'email', 'rnc', 'problema', 'estado', 'fecha'])
-    .where('id', 'in', ids)
+    .select(['id', 'numeroIncidencia', 'nombre', 'email', 'rnc', 'telefono', 'problema', 'estado', 'fecha'])
+    .where((eb) =>
+      phone ? eb.or([eb('id', 'in', ids), eb('id', 'in', phoneCandidateIds(phone))]) : eb('id', 'in', ids),
+    )
     .execute();
-  const best = ranked(candidates, words, (row) => [
-    `${row.numeroIncidencia} ${row.email} ${row.rnc}`,
+  // A phone is an identifier when the query is one (as its digits: phoneDigits).
+  const best = ranked(candidates, phone ? [...words, phone[0]!] : words, (row) => [
+    `${row.numeroIncidencia} ${row.email} ${row.rnc}${phone ? ` ${phoneField(row.telefono)}` : ''}`,
     row.nombre,
     row.problema,
   ]).slice(0, shown);
@@ -210,6 +259,7 @@ async function incidentHits(db: Db, ids: RawBuilder<number>, words: string[], sh
       titleHtml: join(highlight(incident.numeroIncidencia, words), highlight(incident.nombre, words)),
       detailHtml: join(
         highlight(incident.email, words),
+        phone && incident.telefono ? highlight(incident.telefono, words) : '',
         incident.rnc ? `RNC ${highlight(incident.rnc, words)}` : '',
       ),
       date: incident.fecha,
@@ -309,11 +359,12 @@ export async function searchEverything(
 ): Promise<SearchResults> {
   const words = queryWords(query);
   if (!words.length) return { query, words, groups: [] };
+  const phone = phoneDigits(query);
   const kinds = SEARCH_KINDS;
   const found = await Promise.all(
     kinds.map((kind) => {
       const ids = candidateIds(db, kind, words);
-      if (kind === 'incidents') return incidentHits(db, ids, words, shown);
+      if (kind === 'incidents') return incidentHits(db, ids, words, shown, phone);
       if (kind === 'messages') return messageHits(db, ids, words, shown, query);
       return clientHits(db, ids, words, shown);
     }),

@@ -16,8 +16,9 @@ import { countPendingMessages, listMessages } from '../contact/index.ts';
 import { loadDashboardCharts, ratingSummary } from '../dashboard/index.ts';
 import { getConfig } from '../config.ts';
 import { getDb } from '../db/index.ts';
+import { getLogger } from '../log.ts';
 import { imapTarget } from '../channels/index.ts';
-import { refusedMessages } from '../channels/index.ts';
+import { blockedSenders, markIncidentSeen, refusedMessages, senderBlock } from '../channels/index.ts';
 import { mailboxPollStatus, receivedToday } from '../channels/index.ts';
 import { whatsappPanelStatus, whatsappSettings } from '../channels/index.ts';
 import { whatsappReplyWindow } from '../channels/index.ts';
@@ -81,17 +82,28 @@ export async function incidentPageView(numero: string) {
       matchedClients: [],
       clocks: null,
       whatsapp: null,
+      blocked: null,
     };
-  const [entries, staffAccounts, assignee, matchedClients, names, clocks, whatsapp] = await Promise.all([
-    staffTimeline(db, incident),
-    listAssignableStaff(db),
-    assigneeOf(db, incident.assignedTo ?? null),
-    incidentClients(db, incident),
-    staffNames(db),
-    incidentClocks(db, incident.id),
-    // A WhatsApp incident's reply box says how long free text may still go (issue 37).
-    whatsappReplyWindow(db, incident.id, new Date()),
-  ]);
+  // Opened by a staff member: the channel tells the customer their messages were seen (a WhatsApp
+  // message marked read, issue 37). Not awaited: the page is not slowed by it, and a failure to record
+  // it only costs the ticks (the next opening records it again).
+  void markIncidentSeen(db, incident).catch((error: unknown) =>
+    getLogger().warn({ err: error, incidentId: incident.id }, 'read receipt not recorded'),
+  );
+  const address = incident.channelAddress?.trim();
+  const [entries, staffAccounts, assignee, matchedClients, names, clocks, whatsapp, blocked] =
+    await Promise.all([
+      staffTimeline(db, incident),
+      listAssignableStaff(db),
+      assigneeOf(db, incident.assignedTo ?? null),
+      incidentClients(db, incident),
+      staffNames(db),
+      incidentClocks(db, incident.id),
+      // A WhatsApp incident's reply box says how long free text may still go (issue 37).
+      whatsappReplyWindow(db, incident.id, new Date()),
+      // Whether staff blocked the customer's address on the incident's channel ('Desbloquear', issue 37).
+      address ? senderBlock(db, incident.channel, address) : null,
+    ]);
   // Staff are named by their names (the problem's author is the visitor, by the name they gave).
   const timeline = entries.map((entry): TimelineEntry => {
     if (
@@ -122,7 +134,7 @@ export async function incidentPageView(numero: string) {
         : {};
     return { ...entry, autor: nameByEmail(names, entry.autor), ...aceptada };
   });
-  return { incident, timeline, staffAccounts, assignee, matchedClients, clocks, whatsapp };
+  return { incident, timeline, staffAccounts, assignee, matchedClients, clocks, whatsapp, blocked };
 }
 
 /** The client list: one page (plus one row, to know whether a next page exists), and the client just added. */
@@ -229,11 +241,12 @@ export async function staffAttachmentResponse(
 export async function inboundPanelView(now: Date = new Date()) {
   const config = getConfig();
   const db = getDb();
-  const [poll, today, refused, whatsappStatus] = await Promise.all([
+  const [poll, today, refused, whatsappStatus, blocked] = await Promise.all([
     mailboxPollStatus(db),
     receivedToday(db, now),
     refusedMessages(db),
     whatsappPanelStatus(db),
+    blockedSenders(db),
   ]);
   const imap = config.INBOUND_IMAP_URL ? imapTarget(config.INBOUND_IMAP_URL) : null;
   return {
@@ -251,6 +264,8 @@ export async function inboundPanelView(now: Date = new Date()) {
     poll,
     today,
     refused,
+    // Senders staff blocked (issue 37), each with 'Desbloquear'.
+    blocked,
     // The WhatsApp channel (issue 37): on when WHATSAPP_APP_SECRET is set; its webhook's last message and error.
     whatsapp: whatsappSettings(config)
       ? { webhook: new URL(ROUTES.whatsapp, config.SITE_URL).href, status: whatsappStatus }

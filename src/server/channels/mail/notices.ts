@@ -91,5 +91,8 @@ export async function deliverMailNotice(
       await enqueueMail(trx, await threadIncidentMail(trx, incident.id, mail, brand, now), now);
       return { outcome: 'queued' };
     }
+    // Mail tells a sender nothing when staff read it (a read receipt is the reader's own mail program's).
+    case 'receipt':
+      return { outcome: 'no-address' };
   }
 }

@@ -14,10 +14,12 @@
  *   (`recordCustomerAnswer`), and past them opens a new one;
  * - `newIncident`: origin 'WhatsApp', the profile name as the name, the number as the phone, no e-mail,
  *   the wa_id as the incident's address on the channel;
- * - `deliver`: the notices wait in `customer_notices` for the delivery worker (outbound.ts).
+ * - `deliver`: the notices wait in `customer_notices` for the delivery worker (outbound.ts);
+ * - `receipt`: a staff member opened the incident, the customer's newest message is marked read by the
+ *   delivery worker (receipts.ts).
  *
- * No block list of numbers exists in the desk (mail has none either); the per-sender limit of new
- * incidents (intake.ts) applies to a number as to an address.
+ * A number staff blocked is refused by the intake before this channel is asked (../blocked.ts); the
+ * per-sender limit of new incidents (intake.ts) applies to a number as to an address.
  */
 import { sql } from 'kysely';
 import { WHATSAPP_CHANNEL } from '../../../domain/channels.ts';
@@ -26,6 +28,7 @@ import { isPostgres } from '../../db/index.ts';
 import { rateResolutionIn } from '../../incidents/index.ts';
 import type { Channel, ChannelMatch, InboundMessage } from '../channel.ts';
 import { whatsappDelivery } from './outbound.ts';
+import { recordWhatsAppReceipt } from './receipts.ts';
 import type { InboundMedia, InboundMessage as WhatsAppMessage, MediaType } from './payload.ts';
 import type { RatingReply } from './ratings.ts';
 
@@ -81,8 +84,12 @@ function messageText(message: WhatsAppMessage): string {
   return message.forwarded ? `(Reenviado) ${text}` : text;
 }
 
-/** A webhook's message as the intake reads it. */
-export function whatsappMessage(message: WhatsAppMessage): InboundMessage {
+/**
+ * A webhook's message as the intake reads it. `raw`: the POST's body as received, which the intake
+ * keeps (gzip-compressed) as the message's original for 'Ver original'; every message of a body keeps
+ * the whole body, as Meta signed it (one message a POST is the usual case).
+ */
+export function whatsappMessage(message: WhatsAppMessage, raw: Uint8Array | null = null): InboundMessage {
   const text = messageText(message);
   const extra: WhatsAppExtra = {
     type: message.type,
@@ -105,11 +112,11 @@ export function whatsappMessage(message: WhatsAppMessage): InboundMessage {
     recipients: [],
     threadKeys: message.contextId ? [message.contextId] : [],
     // What 'Rechazados' lists of a refused message, and what opens an incident from there (the
-    // intake keeps 500 characters of it; WhatsApp has no original to read again).
+    // intake keeps 500 characters of it; the original is JSON, which no channel reads again).
     subject: text,
     text,
     files: [],
-    raw: null,
+    raw,
     sentAt: message.timestamp,
     extra: extra as unknown as Record<string, unknown>,
   };
@@ -205,4 +212,6 @@ export const whatsappChannel: Channel = {
   },
 
   deliver: whatsappDelivery.deliver,
+
+  receipt: recordWhatsAppReceipt,
 };

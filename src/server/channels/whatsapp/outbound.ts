@@ -30,6 +30,7 @@ import {
 import type { OutboundMediaKind } from './graph.ts';
 import { RATING_BUTTON, RATING_SECTION_TITLE, ratingBody, ratingRows } from './ratings.ts';
 import type { WhatsAppSettings } from './settings.ts';
+import { noteSentWamid } from './statuses.ts';
 import { windowLeft, windowOpen, windowText } from './window.ts';
 
 /** What `customer_notices.outcome` says of a sent notice: how it went. */
@@ -40,6 +41,8 @@ export const SENT_AS = {
   template: 'template',
   /** Meta refused the free text (131047): the template went instead. */
   templateAfterRefusal: 'template-131047',
+  /** A customer's message marked read (a `receipt` notice). */
+  read: 'read',
 } as const;
 
 export const whatsappDelivery: Pick<Channel, 'deliver'> = {
@@ -144,6 +147,8 @@ export function noticeText(
       );
     case 'reply':
       return `${notice.body}\n\n— ${notice.authorName}`;
+    case 'receipt':
+      return '';
   }
 }
 
@@ -164,6 +169,11 @@ export function whatsappSender(options: {
   const graph = options.graph ?? createGraphClient(settings);
   return async (context: SendContext): Promise<SendResult> => {
     const { db, notice, incident, now, prepared, progress, record } = context;
+    // A read receipt (receipts.ts): no message of ours, nothing to do with the window.
+    if (notice.kind === 'receipt') {
+      await graph.markRead(notice.messageId);
+      return { externalId: null, sentAs: SENT_AS.read };
+    }
     const to = incident.channelAddress;
     if (!to) throw new NoticeSendError('La incidencia no tiene número de WhatsApp', false);
     const followUp = prepared.followUp ? followUpUrl(brand, prepared.followUp) : '';
@@ -176,6 +186,7 @@ export function whatsappSender(options: {
       const wamid = await graph.sendTemplate(to, settings.replyTemplate, settings.templateLanguage, [
         templateLink,
       ]);
+      await noteSentWamid(db, context.noticeId, wamid);
       return { externalId: wamid, sentAs: as };
     };
 
@@ -210,6 +221,8 @@ export function whatsappSender(options: {
           return template(SENT_AS.templateAfterRefusal);
         throw error;
       }
+      // Known at once: a status of it that came ahead of this answer is applied now (statuses.ts).
+      await noteSentWamid(db, context.noticeId, main.externalId!);
       await record({ [PART_TEXT]: main.externalId!, sentAs: main.sentAs! });
     }
 

@@ -12,7 +12,8 @@
  *   the order given (Meta's own order does not matter: each stands alone), and every status updates
  *   its notice (statuses.ts). 200 when all is stored, whatever the body held (Meta retries anything
  *   else for days); 500 when the database failed, so that Meta delivers it again: what was stored
- *   before the failure is then a duplicate. Files are only queued here (media.ts) and fetched right
+ *   before the failure is then a duplicate. Each message keeps the body as received ('Ver original').
+ *   Files are only queued here (media.ts) and fetched right
  *   after the answer, so that the answer stays fast.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -83,7 +84,7 @@ export async function answerWhatsAppPost(
   let media = 0;
   try {
     for (const item of parsed.messages) {
-      const message = whatsappMessage(item);
+      const message = whatsappMessage(item, raw);
       const result = await ingestMessage(db, message, intake, now);
       const file = (message.extra as Partial<WhatsAppExtra> | undefined)?.media;
       if (file && result.inboundId !== undefined && actsOnIncident(result)) {
@@ -100,7 +101,7 @@ export async function answerWhatsAppPost(
         'whatsapp message received',
       );
     }
-    for (const update of parsed.statuses) await applyStatus(db, update);
+    for (const update of parsed.statuses) await applyStatus(db, update, now);
   } catch (error) {
     log?.error({ err: error }, 'whatsapp webhook not stored');
     await noteError(db, `No se pudo guardar un mensaje de WhatsApp: ${String(error)}`, now);

@@ -46,6 +46,8 @@ import * as articleVotes from './0035_article_votes.ts';
 import * as announcementsLogos from './0036_announcements_logos.ts';
 import * as customerNotices from './0042_customer_notices.ts';
 import * as whatsappInbound from './0043_whatsapp_inbound.ts';
+import * as blockedSenders from './0044_blocked_senders.ts';
+import * as whatsappEarlyStatuses from './0045_whatsapp_early_statuses.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -91,4 +93,6 @@ export const migrations: Record<string, Migration> = {
   '0041_mail_reports': mailReports,
   '0042_customer_notices': customerNotices,
   '0043_whatsapp_inbound': whatsappInbound,
+  '0044_blocked_senders': blockedSenders,
+  '0045_whatsapp_early_statuses': whatsappEarlyStatuses,
 };

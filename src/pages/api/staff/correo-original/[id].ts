@@ -1,6 +1,7 @@
 /**
  * 'Ver original': a mail that came in (issue 21), as it arrived, for staff only (checked here and by
- * the middleware). Always plain text and never rendered: a mail's HTML is the sender's, not ours.
+ * the middleware). Always plain text and never rendered: a mail's HTML is the sender's, not ours. A
+ * WhatsApp message's original is the webhook's JSON body it came in (issue 37), served the same way.
  */
 import type { APIRoute } from 'astro';
 import { requireStaffApi } from '../../../../server/auth/index.ts';
