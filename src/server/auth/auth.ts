@@ -240,6 +240,61 @@ export async function sessionStillValid(
 
 const timeOf = (value: Date | string) => (value instanceof Date ? value : new Date(value)).getTime();
 
+/** Signed session cookies already checked, per auth instance: their value → the session token. */
+const VERIFIED_COOKIES: WeakMap<StaffAuth, Map<string, string>> = new WeakMap();
+/** Cookies remembered as checked at most (sessions last 12 hours; a few per staff member). */
+export const VERIFIED_COOKIES_MAX = 1000;
+
+/** The first cookie of this name in a `Cookie` header, decoded as Better Auth decodes it. */
+function cookieValue(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0 || part.slice(0, at).trim() !== name) continue;
+    let value = part.slice(at + 1).trim();
+    if (value.startsWith('"')) value = value.slice(1, -1);
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The request's session and its user, as Better Auth's `getSession` finds them (no cookie cache, no
+ * refresh: the options above). The HMAC check of the signed cookie and the endpoint's machinery
+ * around the lookup cost as much as the lookup itself (issue 40 §3): a cookie value that
+ * `getSession` has accepted once is remembered with its token, since its signature holds for good,
+ * and later requests with it read the session row (and its user) directly, every time, so that a
+ * session signed out, ended elsewhere or expired is refused at once as before.
+ */
+async function sessionOf(headers: Headers, auth: StaffAuth) {
+  const context = await auth.$context;
+  const value = cookieValue(headers.get('cookie'), context.authCookies.sessionToken.name);
+  let verified = VERIFIED_COOKIES.get(auth);
+  const token = value === undefined ? undefined : verified?.get(value);
+  if (token === undefined) {
+    const result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
+    if (result && value?.startsWith(`${result.session.token}.`)) {
+      if (!verified) VERIFIED_COOKIES.set(auth, (verified = new Map()));
+      if (verified.size >= VERIFIED_COOKIES_MAX) verified.clear();
+      verified.set(value, result.session.token);
+    }
+    return result;
+  }
+  const found = await context.internalAdapter.findSession(token);
+  if (!found) return null;
+  // As getSession does (by the clock, whatever time the caller checks the idle limit at): an expired
+  // session is removed and counts as none.
+  if (timeOf(found.session.expiresAt) < Date.now()) {
+    await context.internalAdapter.deleteSession(token);
+    return null;
+  }
+  return found;
+}
+
 /**
  * The guard of every staff page, action and API: 401 without a valid session (or with one unused for
  * STAFF_SESSION_IDLE_MINUTES, which it ends), 403 when the session's e-mail is no longer on
@@ -256,7 +311,7 @@ export async function requireStaff(
 ): Promise<StaffCheck> {
   let result;
   try {
-    result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
+    result = await sessionOf(headers, auth);
   } catch (error) {
     getLogger().warn({ err: error }, 'session check failed');
     // A database that does not answer is an outage, not a missing session: staff are told to wait,

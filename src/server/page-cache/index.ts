@@ -1,0 +1,13 @@
+/**
+ * The face of src/server/page-cache: the staff pages' render cache (issue 40 §3), used by the middleware
+ * (src/middleware.ts) and opted into by a page through `Astro.locals.pageCache`.
+ */
+export {
+  clearPageCache,
+  dataVersion,
+  keepPage,
+  keptPage,
+  pageCacheSize,
+  pageKey,
+  type PageCacheHints,
+} from './cache.ts';
