@@ -6,6 +6,8 @@ export {
   clearPageCache,
   dataVersion,
   keepPage,
+  KEPT_HEADER,
+  MAX_ENTRIES,
   keptPage,
   pageCacheSize,
   pageKey,
