@@ -19,7 +19,15 @@ import { STAFF_ACTION_NAMES } from './actions/staff/index.ts';
 import { runFormAction } from './actions/form.ts';
 import { staffOrRefusal, type StaffMember } from './server/auth/index.ts';
 import { getDb } from './server/db/index.ts';
-import { dataVersion, keepPage, keptPage, pageKey, type PageCacheHints } from './server/page-cache/index.ts';
+import {
+  dataVersion,
+  keepPage,
+  keptPage,
+  markPathKept,
+  pageKey,
+  pathMayBeKept,
+  type PageCacheHints,
+} from './server/page-cache/index.ts';
 
 /** A staff action's name (told by its definition), from its RPC path or a page's `?_action=`. */
 function isStaffAction(name: string | null): boolean {
@@ -57,16 +65,19 @@ async function keptOrRendered(
   render: () => Promise<Response>,
 ): Promise<Response> {
   const db = getDb();
-  const version = await dataVersion(db).catch(() => undefined);
-  if (version === undefined) return render();
-  const key = pageKey(staff, context.url, version);
-  const kept = keptPage(key);
+  const { pathname } = context.url;
+  // The data version is read only for a path whose page has opted in once (its first render is not kept).
+  const version = pathMayBeKept(pathname) ? await dataVersion(db).catch(() => undefined) : undefined;
+  const key = version === undefined ? undefined : pageKey(staff, context.url, version);
+  const kept = key === undefined ? undefined : keptPage(key);
   if (kept) return kept;
   const hints: PageCacheHints = (context.locals.pageCache = {});
   const response = await render();
+  if (hints.until !== undefined) markPathKept(pathname);
   // A page that sets a cookie is an answer for this request only.
   const setsCookies = response.headers.has('set-cookie') || [...context.cookies.headers()].length > 0;
-  if (hints.until === undefined || response.status !== 200 || setsCookies) return response;
+  if (key === undefined || hints.until === undefined || response.status !== 200 || setsCookies)
+    return response;
   const body = await response.text();
   if ((await dataVersion(db).catch(() => undefined)) === version) keepPage(key, response, body, hints);
   return new Response(body, { status: response.status, headers: response.headers });

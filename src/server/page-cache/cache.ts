@@ -59,6 +59,26 @@ function store() {
   return ((globalThis as Holder)[ENTRIES_KEY] ??= { entries: new Map(), bytes: 0 });
 }
 
+const KEPT_PATHS_KEY = Symbol.for('vertice.pageCache.paths');
+type PathsHolder = { [KEPT_PATHS_KEY]?: Set<string> };
+/** Paths remembered as opting in at most (the list's one in practice; a bound all the same). */
+const MAX_PATHS = 1000;
+
+/**
+ * Whether a page at this path has opted in since the process started: the other staff pages pay no
+ * data-version read (on PostgreSQL a round trip) for a cache they never use.
+ */
+export function pathMayBeKept(pathname: string): boolean {
+  return (globalThis as PathsHolder)[KEPT_PATHS_KEY]?.has(pathname) ?? false;
+}
+
+/** Remembers that the page at this path opted in. */
+export function markPathKept(pathname: string): void {
+  const paths = ((globalThis as PathsHolder)[KEPT_PATHS_KEY] ??= new Set());
+  if (paths.size >= MAX_PATHS) paths.clear();
+  paths.add(pathname);
+}
+
 /** The key of a page for a staff member at a data version. */
 export function pageKey(staff: StaffMember, url: URL, version: string): string {
   const who = [staff.id, staff.email, staff.name, staff.mustChangePassword, staff.twoStep];

@@ -8,8 +8,10 @@ export {
   keepPage,
   KEPT_HEADER,
   MAX_ENTRIES,
+  markPathKept,
   keptPage,
   pageCacheSize,
   pageKey,
+  pathMayBeKept,
   type PageCacheHints,
 } from './cache.ts';
