@@ -14,7 +14,9 @@
  *
  * The staff pages (the incident list, one incident, the client list and the staff home, signed in)
  * are each measured beside `/healthz` (one database round trip) in alternating slices, as a ratio to
- * it (issue 40: the list's goal is ≥ 0.5).
+ * it (issue 40: the list's goal is ≥ 0.5). The list is measured twice: as it is asked for again and
+ * again (from the render cache, src/server/page-cache/, after the first render) and with a new ignored
+ * query parameter on every request (rendered every time, as without that cache).
  *
  * Options: --no-build, --duration SECONDS (default 10), --connections N (default 10),
  * --flood-rate N (default 200), --staff (only the incidents' creation, to fill the list, and the
@@ -53,6 +55,11 @@ export interface Scenario {
   manyNetworks?: boolean;
   /** Requests per second for all connections together (autocannon's `overallRate`); as fast as it goes when unset. */
   rate?: number;
+  /**
+   * Each request with a query parameter of this name and a new value, which the page ignores: a staff
+   * page then never comes from the render cache (src/server/page-cache/), whose key holds the URL.
+   */
+  uniqueQuery?: string;
 }
 
 export interface Measurement {
@@ -82,17 +89,29 @@ async function run(scenario: Scenario, seconds: number): Promise<Run> {
   const expected = new Set(scenario.expect ?? [200]);
   // A new network per request: 10.x.y.z counts up through 16 million addresses.
   let next = 0;
-  const requests = scenario.manyNetworks
+  const target = new URL(scenario.url);
+  const requests = scenario.uniqueQuery
     ? [
         {
           setupRequest: (request: autocannon.Request) => {
             next += 1;
-            const address = `10.${(next >> 16) & 255}.${(next >> 8) & 255}.${next & 255}`;
-            return { ...request, headers: { ...request.headers, 'x-forwarded-for': address } };
+            const query = new URLSearchParams(target.search);
+            query.set(scenario.uniqueQuery!, String(next));
+            return { ...request, path: `${target.pathname}?${query}` };
           },
         },
       ]
-    : undefined;
+    : scenario.manyNetworks
+      ? [
+          {
+            setupRequest: (request: autocannon.Request) => {
+              next += 1;
+              const address = `10.${(next >> 16) & 255}.${(next >> 8) & 255}.${next & 255}`;
+              return { ...request, headers: { ...request.headers, 'x-forwarded-for': address } };
+            },
+          },
+        ]
+      : undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -321,6 +340,12 @@ async function main(): Promise<void> {
       url: `${server.url}${path}`,
       headers: { cookie },
     }));
+    // The list rendered for every request, as without the render cache (docs/decisions/0023).
+    staffPages.splice(1, 0, {
+      ...staffPages[0]!,
+      name: 'staff incident list, every request rendered (a new ignored query each time: no render cache)',
+      uniqueQuery: 'medida',
+    });
     for (const page of staffPages) {
       process.stderr.write(`  ${health.name} and ${page.name}, alternating…\n`);
       const measured = await measurePair(health, page);

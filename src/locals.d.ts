@@ -13,5 +13,10 @@ declare namespace App {
     uploads?: import('./actions/uploads.ts').Uploads;
     /** The good files of a refused form with files, kept for the next try (src/actions/uploads.ts). */
     keptFiles?: import('./domain/attachments.ts').KeptFile[];
+    /**
+     * Set by the middleware on a staff page it may keep rendered (src/server/page-cache/): the page
+     * fills it in to say until when its HTML holds; left empty, the page is not kept.
+     */
+    pageCache?: import('./server/page-cache/index.ts').PageCacheHints;
   }
 }

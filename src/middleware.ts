@@ -9,12 +9,25 @@
  *   its forms post (guard.ts, `pendingSetUp`, `SET_UP_ACTIONS`). Staff responses are never cached.
  * - forms: an action posted from a page's form runs here (src/actions/form.ts): a success answers 303
  *   (post/redirect/get), a refusal renders the page with each field's message and the values typed.
+ * - the staff pages' render cache (src/server/page-cache/): a GET of a staff page, once the guard has
+ *   let it through, is answered from a kept render when the page opted in and nothing it depends on
+ *   has changed since (docs/decisions/0023-staff-pages-speed.md).
  */
 import { defineMiddleware } from 'astro:middleware';
 import { ACTIONS_PREFIX, isStaffEndpoint, isStaffPage } from './routes.ts';
 import { STAFF_ACTION_NAMES } from './actions/staff/index.ts';
 import { runFormAction } from './actions/form.ts';
-import { staffOrRefusal } from './server/auth/index.ts';
+import { staffOrRefusal, type StaffMember } from './server/auth/index.ts';
+import { getDb } from './server/db/index.ts';
+import {
+  dataVersion,
+  keepPage,
+  keptPage,
+  markPathKept,
+  pageKey,
+  pathMayBeKept,
+  type PageCacheHints,
+} from './server/page-cache/index.ts';
 
 /** A staff action's name (told by its definition), from its RPC path or a page's `?_action=`. */
 function isStaffAction(name: string | null): boolean {
@@ -34,7 +47,38 @@ export const onRequest = defineMiddleware(async (context, next) => {
 
   const staff = await staffOrRefusal(context, page ? 'page' : 'api');
   if (staff instanceof Response) return staff;
-  const response = await runFormAction(context, next);
+  const response =
+    page && context.request.method === 'GET' && !context.url.searchParams.has('_action')
+      ? await keptOrRendered(context, staff, () => runFormAction(context, next))
+      : await runFormAction(context, next);
   response.headers.set('Cache-Control', 'no-store');
   return response;
 });
+
+/**
+ * A staff page from the render cache, or rendered (and kept when the page says it may be, and no write
+ * committed while it rendered). A failure to read the data version only costs the cache.
+ */
+async function keptOrRendered(
+  context: Parameters<Parameters<typeof defineMiddleware>[0]>[0],
+  staff: StaffMember,
+  render: () => Promise<Response>,
+): Promise<Response> {
+  const db = getDb();
+  const { pathname } = context.url;
+  // The data version is read only for a path whose page has opted in once (its first render is not kept).
+  const version = pathMayBeKept(pathname) ? await dataVersion(db).catch(() => undefined) : undefined;
+  const key = version === undefined ? undefined : pageKey(staff, context.url, version);
+  const kept = key === undefined ? undefined : keptPage(key);
+  if (kept) return kept;
+  const hints: PageCacheHints = (context.locals.pageCache = {});
+  const response = await render();
+  if (hints.until !== undefined) markPathKept(pathname);
+  // A page that sets a cookie is an answer for this request only.
+  const setsCookies = response.headers.has('set-cookie') || [...context.cookies.headers()].length > 0;
+  if (key === undefined || hints.until === undefined || response.status !== 200 || setsCookies)
+    return response;
+  const body = await response.text();
+  if ((await dataVersion(db).catch(() => undefined)) === version) keepPage(key, response, body, hints);
+  return new Response(body, { status: response.status, headers: response.headers });
+}

@@ -70,3 +70,19 @@ export function formatAgo(iso: string, now: Date = new Date()): string {
   }
   return 'hace un momento';
 }
+
+/**
+ * The first instant after `now` at which {@link formatAgo}`(iso, …)` reads otherwise (ms since the
+ * epoch): the next whole unit of the unit shown, or the next larger unit's threshold if that comes
+ * first (a month is not a whole number of days' multiples of a larger unit). A page kept rendered
+ * (src/server/page-cache/) holds no longer than that.
+ */
+export function agoChangesAt(iso: string, now: Date): number {
+  const since = new Date(iso).getTime();
+  const elapsed = Math.max(0, now.getTime() - since);
+  const shown = RELATIVE_UNITS.find(([, size]) => elapsed >= size)?.[1];
+  let next = shown ? (Math.floor(elapsed / shown) + 1) * shown : Infinity;
+  for (const [, size] of RELATIVE_UNITS) if (size > elapsed) next = Math.min(next, size);
+  // A time ahead of `now` reads 'hace un momento' until a minute after it: elapsed counts from 0 there too.
+  return since + next;
+}

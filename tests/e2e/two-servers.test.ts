@@ -139,6 +139,33 @@ describe.skipIf(!postgresAvailable)('two server processes on one PostgreSQL data
     expect((await dashboard(b, mine)).status).toBe(200);
   });
 
+  it("shows an incident created through B on A's kept incident list at the next load, and refuses it there once signed out on B", async () => {
+    const cookie = (await signIn(a, ADMIN, password, '198.51.100.13')).headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const list = () => fetch(`${a.url}/admin/incidencias`, { redirect: 'manual', headers: { cookie } });
+    // Loaded until A answers from its render cache (src/server/page-cache/).
+    await expect
+      .poll(async () => (await list()).headers.get('x-render-cache'), { timeout: 15_000 })
+      .toBe('hit');
+    const created = await submitIncident(b.url, 'caché de la lista', { 'x-forwarded-for': '198.51.100.14' });
+    expect(created.numero).toMatch(/^INC-/);
+    const after = await list();
+    expect(after.headers.get('x-render-cache')).toBeNull();
+    expect(await after.text()).toContain(created.numero);
+
+    const out = await fetch(`${b.url}/api/staff/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: b.url },
+    });
+    expect(out.status).toBe(303);
+    const refused = await list();
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/admin-login');
+  });
+
   it('counts the sign-in limit per IP across both processes', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 11; attempt += 1) {

@@ -94,7 +94,7 @@ export function createStaffAuth({ db, engine, config, secret }: AuthDeps) {
   const authDb =
     engine === 'postgres' ? db.withoutPlugins().withPlugin(new ReviveAuthDates()) : db.withoutPlugins();
   const log = getLogger();
-  return betterAuth({
+  const auth = betterAuth({
     appName: config.COMPANY_NAME,
     baseURL: config.SITE_URL,
     basePath: AUTH_BASE_PATH,
@@ -159,6 +159,8 @@ export function createStaffAuth({ db, engine, config, secret }: AuthDeps) {
       },
     },
   });
+  AUTH_DBS.set(auth, db);
+  return auth;
 }
 
 export type StaffAuth = ReturnType<typeof createStaffAuth>;
@@ -240,6 +242,110 @@ export async function sessionStillValid(
 
 const timeOf = (value: Date | string) => (value instanceof Date ? value : new Date(value)).getTime();
 
+/** Signed session cookies already checked, per auth instance: their value → the session token. */
+const VERIFIED_COOKIES: WeakMap<StaffAuth, Map<string, string>> = new WeakMap();
+/** Cookies remembered as checked at most (sessions last 12 hours; a few per staff member). */
+export const VERIFIED_COOKIES_MAX = 1000;
+
+/** The first cookie of this name in a `Cookie` header, decoded as Better Auth decodes it. */
+function cookieValue(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0 || part.slice(0, at).trim() !== name) continue;
+    let value = part.slice(at + 1).trim();
+    if (value.startsWith('"')) value = value.slice(1, -1);
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The request's session and its user, as Better Auth's `getSession` finds them (no cookie cache, no
+ * refresh: the options above). The HMAC check of the signed cookie and the endpoint's machinery
+ * around the lookup cost as much as the lookup itself (issue 40 §3): a cookie value that
+ * `getSession` has accepted once is remembered with its token, since its signature holds for good,
+ * and later requests with it read the session row (and its user) directly, every time, so that a
+ * session signed out, ended elsewhere or expired is refused at once as before.
+ */
+async function sessionOf(headers: Headers, auth: StaffAuth) {
+  const context = await auth.$context;
+  const value = cookieValue(headers.get('cookie'), context.authCookies.sessionToken.name);
+  let verified = VERIFIED_COOKIES.get(auth);
+  const token = value === undefined ? undefined : verified?.get(value);
+  if (token === undefined) {
+    const result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
+    if (result && value?.startsWith(`${result.session.token}.`)) {
+      if (!verified) VERIFIED_COOKIES.set(auth, (verified = new Map()));
+      if (verified.size >= VERIFIED_COOKIES_MAX) verified.clear();
+      verified.set(value, result.session.token);
+    }
+    return result;
+  }
+  // The rows getSession reads (its adapter's findSession), in one statement on the same connection.
+  const db = AUTH_DBS.get(auth);
+  const found: FoundSession | null = db
+    ? await findSessionRow(db, token)
+    : await context.internalAdapter.findSession(token);
+  if (!found) return null;
+  // As getSession does (by the clock, whatever time the caller checks the idle limit at): an expired
+  // session is removed and counts as none.
+  if (timeOf(found.session.expiresAt) < Date.now()) {
+    await context.internalAdapter.deleteSession(token);
+    return null;
+  }
+  return found;
+}
+
+/** What {@link requireStaff} reads of a session and its user. */
+interface FoundSession {
+  session: { token: string; expiresAt: Date | string; updatedAt: Date | string };
+  user: {
+    id: string;
+    email: string;
+    name: string;
+    twoFactorEnabled?: boolean | number | null;
+    mustChangePassword?: boolean | number | null;
+  };
+}
+
+/** The connection each auth instance was made on ({@link createStaffAuth}). */
+const AUTH_DBS: WeakMap<object, Db> = new WeakMap();
+
+async function findSessionRow(db: Db, token: string): Promise<FoundSession | null> {
+  const row = await db
+    .withoutPlugins()
+    .selectFrom('session')
+    .innerJoin('user', 'user.id', 'session.userId')
+    .select([
+      'session.token as token',
+      'session.expiresAt as expiresAt',
+      'session.updatedAt as updatedAt',
+      'user.id as userId',
+      'user.email as email',
+      'user.name as name',
+      'user.twoFactorEnabled as twoFactorEnabled',
+      'user.mustChangePassword as mustChangePassword',
+    ])
+    .where('session.token', '=', token)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    session: { token: row.token, expiresAt: row.expiresAt, updatedAt: row.updatedAt },
+    user: {
+      id: row.userId,
+      email: row.email,
+      name: row.name,
+      twoFactorEnabled: row.twoFactorEnabled,
+      mustChangePassword: row.mustChangePassword,
+    },
+  };
+}
+
 /**
  * The guard of every staff page, action and API: 401 without a valid session (or with one unused for
  * STAFF_SESSION_IDLE_MINUTES, which it ends), 403 when the session's e-mail is no longer on
@@ -256,7 +362,7 @@ export async function requireStaff(
 ): Promise<StaffCheck> {
   let result;
   try {
-    result = await auth.api.getSession({ headers, query: { disableCookieCache: true } });
+    result = await sessionOf(headers, auth);
   } catch (error) {
     getLogger().warn({ err: error }, 'session check failed');
     // A database that does not answer is an outage, not a missing session: staff are told to wait,
