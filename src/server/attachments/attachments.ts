@@ -91,6 +91,47 @@ export async function storeAttachments(
   return ids;
 }
 
+/** A file of an incident that arrives whole (`npm run data -- import`), as its export describes it. */
+export interface ImportedAttachment {
+  incidentId: number;
+  entryId: number | null;
+  filename: string;
+  contentType: string;
+  size: number;
+  createdAt: string;
+  /** The kept bytes, already checked against their SHA-256; null for a file that was not kept. */
+  data: Uint8Array | null;
+  thumb: Uint8Array | null;
+  droppedReason: string | null;
+}
+
+/**
+ * Stores an imported file with its blobs, in the import's transaction (incidents/imported.ts): this
+ * module stays the one writer of `incident_attachments`. A kept file is named by what it is (an export of
+ * an older version may name it by what it was sent as, issue 38 F4); one not kept keeps a safe name and
+ * its reason ('type' when an older file gives none).
+ */
+export async function storeImportedAttachment(
+  trx: Transaction<Database>,
+  file: ImportedAttachment,
+): Promise<void> {
+  const at = new Date(file.createdAt);
+  await trx
+    .insertInto('incidentAttachments')
+    .values({
+      incidentId: file.incidentId,
+      entryId: file.entryId,
+      blobSha256: file.data ? await putBlob(trx, file.data, at) : null,
+      thumbSha256: file.thumb ? await putBlob(trx, file.thumb, at) : null,
+      filename: file.data ? fileNameForType(file.filename, file.contentType) : safeFileName(file.filename),
+      contentType: file.contentType,
+      size: file.size,
+      droppedReason: file.data ? null : (file.droppedReason ?? 'type'),
+      createdAt: file.createdAt,
+    })
+    .execute();
+}
+
 /** A file to send: its name, type and bytes. */
 export interface AttachmentContent {
   filename: string;

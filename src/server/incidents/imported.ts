@@ -19,8 +19,7 @@ import {
 import { incidentRow } from '../db/index.ts';
 import type { Database, IncidentEntryKind } from '../db/index.ts';
 import { timelineActivity } from './activity.ts';
-import { fileNameForType, safeFileName } from '../../domain/attachments.ts';
-import { putBlob } from '../attachments/index.ts';
+import { storeImportedAttachment } from '../attachments/index.ts';
 import type { ExportedClock } from '../../domain/incident-clock.ts';
 import { clockValues } from './clock.ts';
 import type { ChannelId } from '../../domain/channels.ts';
@@ -199,21 +198,7 @@ export async function insertImportedIncident(
   for (const file of attachments) {
     const entryId = file.entry === null ? null : (entryIds[file.entry] ?? null);
     if (file.entry !== null && entryId === null) continue;
-    await trx
-      .insertInto('incidentAttachments')
-      .values({
-        incidentId: id,
-        entryId,
-        blobSha256: file.data ? await putBlob(trx, file.data, new Date(file.createdAt)) : null,
-        thumbSha256: file.thumb ? await putBlob(trx, file.thumb, new Date(file.createdAt)) : null,
-        // An export of an older version may name a kept file by what it was sent as (issue 38, F4).
-        filename: file.data ? fileNameForType(file.filename, file.contentType) : safeFileName(file.filename),
-        contentType: file.contentType,
-        size: file.size,
-        droppedReason: file.data ? null : (file.droppedReason ?? 'type'),
-        createdAt: file.createdAt,
-      })
-      .execute();
+    await storeImportedAttachment(trx, { ...file, incidentId: id, entryId });
   }
   if (assignments.length)
     await trx
