@@ -19,7 +19,7 @@ import {
 import { incidentRow } from '../db/index.ts';
 import type { Database, IncidentEntryKind } from '../db/index.ts';
 import { timelineActivity } from './activity.ts';
-import { storeImportedAttachment } from '../attachments/index.ts';
+import { storeImportedAttachment, type ImportedAttachment } from '../attachments/index.ts';
 import type { ExportedClock } from '../../domain/incident-clock.ts';
 import { clockValues } from './clock.ts';
 import type { ChannelId } from '../../domain/channels.ts';
@@ -89,16 +89,7 @@ export interface ImportedIncident extends IncidentFields {
     ratedAt: string | null;
   }>;
   /** Files (issue 21): of the problem (`entry` null) or of `entries[entry]`; bytes already checked against their SHA-256. */
-  attachments?: Array<{
-    entry: number | null;
-    filename: string;
-    contentType: string;
-    size: number;
-    createdAt: string;
-    data: Uint8Array | null;
-    thumb: Uint8Array | null;
-    droppedReason: string | null;
-  }>;
+  attachments?: Array<Omit<ImportedAttachment, 'incidentId' | 'entryId'> & { entry: number | null }>;
   /** The mails sent the customer (issue 21), by Message-ID; absent in older files. */
   mails?: Array<{
     messageId: string;
