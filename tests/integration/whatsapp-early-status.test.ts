@@ -10,6 +10,7 @@ import {
   answerWhatsAppPost,
   startDeliveryWorker,
   whatsappNoticeSender,
+  whatsappSettings,
   type WhatsAppSettings,
 } from '../../src/server/channels/index.ts';
 import { parseConfig, type Config } from '../../src/server/config.ts';
@@ -19,6 +20,7 @@ import { describeEachEngine } from '../support/db.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 import {
   signedWebhook,
+  standinEnv,
   startMetaStandin,
   status,
   textMessage,
@@ -37,21 +39,10 @@ beforeEach(async () => {
   config = parseConfig({
     INBOUND_ADDRESS: 'soporte@vertice.example',
     STAFF_INBOX: 'equipo@vertice.example',
-    WHATSAPP_APP_SECRET: meta.appSecret,
-    WHATSAPP_PHONE_NUMBER_ID: meta.phoneNumberId,
-    WHATSAPP_ACCESS_TOKEN: meta.accessToken,
-    WHATSAPP_VERIFY_TOKEN: meta.verifyToken,
-    WHATSAPP_API_URL: meta.apiUrl,
+    ...standinEnv(meta),
   });
-  settings = {
-    phoneNumberId: meta.phoneNumberId,
-    accessToken: meta.accessToken,
-    appSecret: meta.appSecret,
-    verifyToken: meta.verifyToken,
-    apiUrl: meta.apiUrl,
-    replyTemplate: 'respuesta_incidencia',
-    templateLanguage: 'es',
-  };
+  // The template 'respuesta_incidencia' in 'es': the settings' defaults.
+  settings = whatsappSettings(config)!;
 });
 afterEach(() => meta.close());
 

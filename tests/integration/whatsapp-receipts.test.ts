@@ -11,6 +11,7 @@ import {
   markIncidentSeen,
   startDeliveryWorker,
   whatsappNoticeSender,
+  whatsappSettings,
   type WhatsAppSettings,
 } from '../../src/server/channels/index.ts';
 import { parseConfig, type Config } from '../../src/server/config.ts';
@@ -20,6 +21,7 @@ import { insertIncident } from '../support/factories.ts';
 import { MAIL_BRAND as brand } from '../support/mail-brand.ts';
 import {
   signedWebhook,
+  standinEnv,
   startMetaStandin,
   textMessage,
   webhookBody,
@@ -36,21 +38,10 @@ beforeEach(async () => {
   config = parseConfig({
     INBOUND_ADDRESS: 'soporte@vertice.example',
     STAFF_INBOX: 'equipo@vertice.example',
-    WHATSAPP_APP_SECRET: meta.appSecret,
-    WHATSAPP_PHONE_NUMBER_ID: meta.phoneNumberId,
-    WHATSAPP_ACCESS_TOKEN: meta.accessToken,
-    WHATSAPP_VERIFY_TOKEN: meta.verifyToken,
-    WHATSAPP_API_URL: meta.apiUrl,
+    ...standinEnv(meta),
   });
-  settings = {
-    phoneNumberId: meta.phoneNumberId,
-    accessToken: meta.accessToken,
-    appSecret: meta.appSecret,
-    verifyToken: meta.verifyToken,
-    apiUrl: meta.apiUrl,
-    replyTemplate: 'respuesta_incidencia',
-    templateLanguage: 'es',
-  };
+  // The template 'respuesta_incidencia' in 'es': the settings' defaults.
+  settings = whatsappSettings(config)!;
 });
 afterEach(() => meta.close());
 

@@ -105,6 +105,17 @@ const metaError = (res: http.ServerResponse, status: number, error: Record<strin
   json(res, status, { error: { type: 'OAuthException', fbtrace_id: 'AStandin', ...error } });
 
 /** A wamid of the stand-in, unique per call. */
+/** The channel's five settings pointed at this stand-in, for `parseConfig` or a server's environment. */
+export function standinEnv(meta: MetaStandin): Record<string, string> {
+  return {
+    WHATSAPP_APP_SECRET: meta.appSecret,
+    WHATSAPP_PHONE_NUMBER_ID: meta.phoneNumberId,
+    WHATSAPP_ACCESS_TOKEN: meta.accessToken,
+    WHATSAPP_VERIFY_TOKEN: meta.verifyToken,
+    WHATSAPP_API_URL: meta.apiUrl,
+  };
+}
+
 export function newWamid(): string {
   return `wamid.${randomBytes(24).toString('base64')}`;
 }
